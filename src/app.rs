@@ -1,0 +1,168 @@
+//! What each command does, between the parsed command line and the exit code.
+
+use std::io::{IsTerminal, Write};
+
+use crate::cli::{ColorChoice, Command, FailOn, Format, ReportArgs, RulesFormat};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::ingest::{self, Profile};
+use crate::report::{self, Report};
+use crate::rules::{self, Rule, Severity};
+
+/// Runs a command; the number is the process exit code (0 clean, 1 findings).
+pub fn run(command: Command) -> Result<u8> {
+    match command {
+        Command::Check { files, report } => {
+            let profiles = files
+                .iter()
+                .map(|f| ingest::read_path(f))
+                .collect::<Result<Vec<_>>>()?;
+            lint_and_report(&profiles, &report)
+        }
+        Command::Rules { format, rules } => {
+            let rules = rules::load(rules.as_deref())?;
+            emit(&match format {
+                RulesFormat::Table => rules_table(&rules),
+                RulesFormat::Json => rules_json(&rules),
+            })?;
+            Ok(0)
+        }
+        Command::Explain { rule, rules } => {
+            let all = rules::load(rules.as_deref())?;
+            let r = rules::find(&all, &rule).ok_or_else(|| {
+                Error::new(format!("no rule {rule:?}; `gpulint rules` lists them"))
+            })?;
+            emit(&explain(r))?;
+            Ok(0)
+        }
+        Command::External(args) => Err(Error::new(format!(
+            "`gpulint {}` would profile a program with ncu; that is not built yet",
+            args.first().map_or("", String::as_str)
+        ))),
+    }
+}
+
+/// Loads rules and config as the report options say, lints, prints, and picks the exit code.
+pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
+    let rules = rules::load(args.rules.as_deref())?;
+    let mut config = Config::load(args.config.as_deref())?;
+    config.merge_cli(&args.select, &args.ignore, &args.params)?;
+    let origin = args.config.as_deref().unwrap_or("gpulint.toml");
+    let rules = config.apply(rules, origin)?;
+    let outcome = rules::engine::lint(profiles, &rules, &config);
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
+    };
+    if args.verbose {
+        print_verbose(profiles, &outcome.skips);
+    }
+    let report = Report {
+        profiles,
+        findings: &outcome.findings,
+        skips: &outcome.skips,
+        color,
+        verbose: args.verbose,
+    };
+    let text = match args.format {
+        Format::Human => report::human::render(&report),
+        Format::Concise => report::concise::render(&report),
+        Format::Json => report::json::render(&report),
+    };
+    emit(&text)?;
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Info => Some(Severity::Info),
+        FailOn::Never => None,
+    };
+    let failed = threshold.is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
+    Ok(if failed && !args.exit_zero { 1 } else { 0 })
+}
+
+fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
+    let mut err = std::io::stderr().lock();
+    for p in profiles {
+        let _ = writeln!(err, "gpulint: {}: {:?} page, {} launch(es)", p.file, p.page, p.launches.len());
+        for note in &p.notes {
+            let _ = writeln!(err, "gpulint: {}: {note}", p.file);
+        }
+    }
+    // One line per rule and reason, listing the launches, so a 10,000-launch profile
+    // does not print 10,000 lines.
+    let mut grouped: Vec<(&str, &str, Vec<u64>)> = Vec::new();
+    for s in skips {
+        match grouped.iter_mut().find(|(r, why, _)| *r == s.rule && *why == s.reason) {
+            Some((_, _, ids)) => ids.push(s.launch),
+            None => grouped.push((&s.rule, &s.reason, vec![s.launch])),
+        }
+    }
+    for (rule, why, ids) in grouped {
+        let _ = writeln!(
+            err,
+            "gpulint: skipped {rule} on launch(es) {}: {why}",
+            report::concise::join(&ids)
+        );
+    }
+}
+
+/// Writes to stdout; a closed pipe (`gpulint ... | head`) is not an error.
+pub fn emit(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::new(format!("cannot write output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn rules_table(rules: &[Rule]) -> String {
+    let width = rules.iter().map(|r| r.slug.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    for r in rules {
+        s.push_str(&format!(
+            "{}  {:width$}  {:<9} {:<10} {}\n",
+            r.code,
+            r.slug,
+            r.severity.as_str(),
+            r.category,
+            r.summary
+        ));
+    }
+    s
+}
+
+fn rules_json(rules: &[Rule]) -> String {
+    let list: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "code": r.code, "slug": r.slug, "category": r.category,
+                "severity": r.severity, "summary": r.summary, "reads": r.reads,
+                "params": r.params, "fix": r.fix, "doc": r.doc,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&list).expect("plain data") + "\n"
+}
+
+fn explain(r: &Rule) -> String {
+    let mut s = format!("{} ({}): {}\n\n", r.slug, r.code, r.summary);
+    s.push_str(&format!("Category: {}. Default severity: {}.\n", r.category, r.severity.as_str()));
+    s.push_str(&format!("Fires when: {}\n", r.when.source.trim()));
+    if !r.params.is_empty() {
+        let params: Vec<String> = r.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        s.push_str(&format!("Thresholds: {}\n", params.join(", ")));
+    }
+    for (title, body) in [
+        ("What it does", &r.doc.what),
+        ("Why is this bad?", &r.doc.why),
+        ("Example", &r.doc.example),
+        ("How to fix it", &r.doc.fix),
+    ] {
+        s.push_str(&format!("\n## {title}\n{}\n", body.trim()));
+    }
+    s
+}

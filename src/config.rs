@@ -1,0 +1,171 @@
+//! `gpulint.toml`: which rules run, their thresholds and severities, and kernels to
+//! leave alone. Found in the working directory, or given with `--config`.
+
+use std::collections::BTreeMap;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+use crate::rules::{Rule, Severity};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct ConfigFile {
+    select: Option<Vec<String>>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default)]
+    params: BTreeMap<String, BTreeMap<String, f64>>,
+    #[serde(default)]
+    severity: BTreeMap<String, Severity>,
+    #[serde(default)]
+    ignore_kernel: Vec<KernelIgnoreFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KernelIgnoreFile {
+    pattern: String,
+    #[serde(default)]
+    rules: Vec<String>,
+}
+
+/// Kernels whose name matches `pattern` skip `rules` (all rules when empty).
+#[derive(Debug, Clone)]
+pub struct KernelIgnore {
+    pub pattern: Regex,
+    pub rules: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub select: Option<Vec<String>>,
+    pub ignore: Vec<String>,
+    pub params: BTreeMap<String, BTreeMap<String, f64>>,
+    pub severity: BTreeMap<String, Severity>,
+    pub ignore_kernel: Vec<KernelIgnore>,
+}
+
+impl Config {
+    /// Reads `path`, or `gpulint.toml` in the working directory when `path` is `None`
+    /// and that file exists.
+    pub fn load(path: Option<&str>) -> Result<Config> {
+        let path = match path {
+            Some(p) => p.to_string(),
+            None if std::path::Path::new("gpulint.toml").is_file() => "gpulint.toml".into(),
+            None => return Ok(Config::default()),
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::in_file(&path, format!("cannot read config: {e}")))?;
+        Config::parse(&path, &text)
+    }
+
+    pub fn parse(origin: &str, text: &str) -> Result<Config> {
+        let file: ConfigFile = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
+            match line {
+                Some(l) => Error::at(origin, l, None, format!("malformed config: {}", e.message())),
+                None => Error::in_file(origin, format!("malformed config: {}", e.message())),
+            }
+        })?;
+        let ignore_kernel = file
+            .ignore_kernel
+            .into_iter()
+            .map(|k| {
+                Regex::new(&k.pattern)
+                    .map(|pattern| KernelIgnore { pattern, rules: k.rules })
+                    .map_err(|e| Error::in_file(origin, format!("field `ignore-kernel.pattern`: {e}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Config {
+            select: file.select,
+            ignore: file.ignore,
+            params: file.params,
+            severity: file.severity,
+            ignore_kernel,
+        })
+    }
+
+    /// Adds command-line selections and thresholds on top of the file.
+    pub fn merge_cli(&mut self, select: &[String], ignore: &[String], thresholds: &[String]) -> Result<()> {
+        if !select.is_empty() {
+            self.select = Some(select.to_vec());
+        }
+        self.ignore.extend(ignore.iter().cloned());
+        for t in thresholds {
+            let (lhs, value) = t.split_once('=').ok_or_else(|| {
+                Error::new(format!("--param {t:?}: expected RULE.PARAM=VALUE"))
+            })?;
+            let (rule, param) = lhs.split_once('.').ok_or_else(|| {
+                Error::new(format!("--param {t:?}: expected RULE.PARAM=VALUE"))
+            })?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| Error::new(format!("--param {t:?}: {value:?} is not a number")))?;
+            self.params
+                .entry(rule.to_string())
+                .or_default()
+                .insert(param.to_string(), value);
+        }
+        Ok(())
+    }
+
+    /// Applies the config to the rules: drops unselected ones, sets parameters and
+    /// severities. Unknown rule or parameter names are errors, so typos do not pass
+    /// silently.
+    pub fn apply(&self, mut rules: Vec<Rule>, origin: &str) -> Result<Vec<Rule>> {
+        let known = |sel: &str, field: &str| {
+            if rules.iter().any(|r| r.matches(sel)) {
+                Ok(())
+            } else {
+                Err(Error::in_file(origin, format!("field `{field}`: no rule matches {sel:?}")))
+            }
+        };
+        for s in self.select.iter().flatten() {
+            known(s, "select")?;
+        }
+        for s in &self.ignore {
+            known(s, "ignore")?;
+        }
+        for (rule_name, params) in &self.params {
+            let rule = rules
+                .iter_mut()
+                .find(|r| r.slug == *rule_name || r.code == *rule_name)
+                .ok_or_else(|| Error::in_file(origin, format!("field `params`: no rule {rule_name:?}")))?;
+            for (k, v) in params {
+                if !rule.params.contains_key(k) {
+                    let names: Vec<&String> = rule.params.keys().collect();
+                    return Err(Error::in_file(
+                        origin,
+                        format!("field `params.{rule_name}`: rule has no parameter {k:?} (it has {names:?})"),
+                    ));
+                }
+                rule.params.insert(k.clone(), *v);
+            }
+        }
+        for (rule_name, sev) in &self.severity {
+            let rule = rules
+                .iter_mut()
+                .find(|r| r.slug == *rule_name || r.code == *rule_name)
+                .ok_or_else(|| Error::in_file(origin, format!("field `severity`: no rule {rule_name:?}")))?;
+            rule.severity = *sev;
+        }
+        rules.retain(|r| {
+            let selected = self
+                .select
+                .as_ref()
+                .is_none_or(|sel| sel.iter().any(|s| r.matches(s)));
+            selected && !self.ignore.iter().any(|s| r.matches(s))
+        });
+        Ok(rules)
+    }
+
+    /// Whether `rule` is switched off for the kernel `name`.
+    pub fn kernel_ignored(&self, name: &str, rule: &Rule) -> bool {
+        self.ignore_kernel.iter().any(|k| {
+            k.pattern.is_match(name) && (k.rules.is_empty() || k.rules.iter().any(|s| rule.matches(s)))
+        })
+    }
+}

@@ -1,0 +1,207 @@
+//! Numbers and units as ncu prints them, normalised to base units.
+//!
+//! ncu groups thousands with the locale's separator ("8,388,608", or "8.388.608" on a
+//! European-locale machine) and, unless run with `--print-units base`, scales values to
+//! a readable unit (`usecond`, `Mbyte`, `Gbyte/s`, `Ghz`). Internally every time is in
+//! nanoseconds (ncu's base for durations), sizes in bytes, rates per second and
+//! frequencies in hertz.
+
+/// How a file writes its numbers. Decided once per file from the values it holds,
+/// because "1.504" alone cannot tell a thousands separator from a decimal point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NumberStyle {
+    /// `1,234.56`
+    #[default]
+    PointDecimal,
+    /// `1.234,56`
+    CommaDecimal,
+}
+
+/// What a cell says, once read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell {
+    /// A finite number, already scaled to the base unit.
+    Value(f64),
+    /// Empty, `n/a`, `nan` or `-`: the metric was not collected for this launch.
+    Absent,
+}
+
+/// Looks at one value and says which style it proves, if any.
+pub fn style_evidence(raw: &str) -> Option<NumberStyle> {
+    let s = raw.trim().trim_start_matches(['-', '+']);
+    let bytes = s.as_bytes();
+    if bytes.is_empty() || !bytes.iter().all(|b| b.is_ascii_digit() || *b == b',' || *b == b'.')
+    {
+        return None;
+    }
+    let commas = s.matches(',').count();
+    let points = s.matches('.').count();
+    match (commas, points) {
+        (0, 0) => None,
+        // Both present: whichever comes last is the decimal mark.
+        (_, _) if commas > 0 && points > 0 => {
+            if s.rfind(',') > s.rfind('.') {
+                Some(NumberStyle::CommaDecimal)
+            } else {
+                Some(NumberStyle::PointDecimal)
+            }
+        }
+        // Repeated marks can only be group separators.
+        (c, 0) if c > 1 => Some(NumberStyle::PointDecimal),
+        (0, p) if p > 1 => Some(NumberStyle::CommaDecimal),
+        // A single mark followed by anything but exactly three digits is a decimal mark.
+        (1, 0) => {
+            let after = s.len() - s.rfind(',').unwrap_or(0) - 1;
+            (after != 3).then_some(NumberStyle::CommaDecimal)
+        }
+        (0, 1) => {
+            let after = s.len() - s.rfind('.').unwrap_or(0) - 1;
+            (after != 3).then_some(NumberStyle::PointDecimal)
+        }
+        _ => None,
+    }
+}
+
+/// Parses one cell. `Err` carries a short reason for the caller to place in a file.
+pub fn parse_cell(raw: &str, unit: &str, style: NumberStyle) -> Result<Cell, String> {
+    let s = raw.trim();
+    if s.is_empty() || s == "-" {
+        return Ok(Cell::Absent);
+    }
+    let lower = s.to_ascii_lowercase();
+    if lower == "n/a" || lower == "nan" || lower == "-nan" || lower == "(nan)" {
+        return Ok(Cell::Absent);
+    }
+    let number = parse_plain_number(s, style)
+        .ok_or_else(|| format!("value {s:?} is not a number"))?;
+    if !number.is_finite() {
+        return Err(format!("value {s:?} is not a finite number"));
+    }
+    let scale = unit_scale(unit).ok_or_else(|| format!("unit {unit:?} is not one gpulint knows"))?;
+    Ok(Cell::Value(number * scale))
+}
+
+/// Parses a number with group separators in the given style. `inf` and `nan` spelled out
+/// parse, so the caller can refuse them with a clear message.
+pub fn parse_plain_number(s: &str, style: NumberStyle) -> Option<f64> {
+    let (group, decimal) = match style {
+        NumberStyle::PointDecimal => (',', '.'),
+        NumberStyle::CommaDecimal => ('.', ','),
+    };
+    let mut cleaned = String::with_capacity(s.len());
+    for ch in s.trim().chars() {
+        if ch == group {
+            continue;
+        } else if ch == decimal {
+            cleaned.push('.');
+        } else {
+            cleaned.push(ch);
+        }
+    }
+    let lower = cleaned.to_ascii_lowercase();
+    match lower.as_str() {
+        "inf" | "+inf" | "infinity" => return Some(f64::INFINITY),
+        "-inf" | "-infinity" => return Some(f64::NEG_INFINITY),
+        _ => {}
+    }
+    // Refuse what Rust would accept but ncu never prints ("1e5" is fine, "0x10" is not).
+    if !cleaned
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
+    {
+        return None;
+    }
+    cleaned.parse::<f64>().ok()
+}
+
+/// The factor that turns a value in `unit` into the base unit. `None` for a unit with a
+/// scale prefix gpulint does not know; plain units (`sector`, `inst`, `%`) are 1.
+pub fn unit_scale(unit: &str) -> Option<f64> {
+    let unit = unit.trim();
+    if unit.is_empty() {
+        return Some(1.0);
+    }
+    // Only the numerator carries a scale: "Gbyte/s", "Kbyte/block", "inst/cycle".
+    let numerator = unit.split('/').next().unwrap_or(unit);
+    let time = match numerator {
+        "nsecond" | "ns" => Some(1.0),
+        "usecond" | "us" => Some(1e3),
+        "msecond" | "ms" => Some(1e6),
+        "second" | "s" => Some(1e9),
+        _ => None,
+    };
+    if let Some(t) = time {
+        return Some(t);
+    }
+    let lower = numerator.to_ascii_lowercase();
+    // ncu scales by powers of 1000 with an SI prefix on the base word: Kbyte, Mhz, Gcycle.
+    const BASES: [&str; 11] = [
+        "byte", "hz", "cycle", "inst", "sector", "warp", "thread", "request", "block", "pass",
+        "bit",
+    ];
+    for base in BASES {
+        if let Some(prefix) = lower.strip_suffix(base) {
+            return match prefix {
+                "" => Some(1.0),
+                "k" => Some(1e3),
+                "m" => Some(1e6),
+                "g" => Some(1e9),
+                "t" => Some(1e12),
+                "p" => Some(1e15),
+                _ => None,
+            };
+        }
+    }
+    Some(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_in_both_locales() {
+        let p = NumberStyle::PointDecimal;
+        let c = NumberStyle::CommaDecimal;
+        assert_eq!(parse_cell("8,388,608", "sector", p), Ok(Cell::Value(8_388_608.0)));
+        assert_eq!(parse_cell("8.388.608", "sector", c), Ok(Cell::Value(8_388_608.0)));
+        assert_eq!(parse_cell("1.234,5", "", c), Ok(Cell::Value(1234.5)));
+        assert_eq!(parse_cell("53.91", "%", p), Ok(Cell::Value(53.91)));
+    }
+
+    #[test]
+    fn scaled_units_become_base_units() {
+        let p = NumberStyle::PointDecimal;
+        assert_eq!(parse_cell("174.88", "us", p), Ok(Cell::Value(174_880.0)));
+        assert_eq!(parse_cell("2", "msecond", p), Ok(Cell::Value(2e6)));
+        assert_eq!(parse_cell("8.19", "Kbyte", p), Ok(Cell::Value(8190.0)));
+        assert_eq!(parse_cell("1.98", "Ghz", p), Ok(Cell::Value(1.98e9)));
+        assert_eq!(parse_cell("1.01", "Tbyte/s", p), Ok(Cell::Value(1.01e12)));
+        assert_eq!(parse_cell("1.02", "Kbyte/block", p), Ok(Cell::Value(1020.0)));
+    }
+
+    #[test]
+    fn absent_values_are_not_zero() {
+        for s in ["", " ", "n/a", "N/A", "nan", "-"] {
+            assert_eq!(parse_cell(s, "", NumberStyle::PointDecimal), Ok(Cell::Absent));
+        }
+    }
+
+    #[test]
+    fn garbage_and_infinity_are_errors() {
+        assert!(parse_cell("12abc", "", NumberStyle::PointDecimal).is_err());
+        assert!(parse_cell("inf", "", NumberStyle::PointDecimal).is_err());
+        assert!(parse_cell("0x10", "", NumberStyle::PointDecimal).is_err());
+    }
+
+    #[test]
+    fn style_is_proven_only_by_unambiguous_values() {
+        assert_eq!(style_evidence("1,504"), None);
+        assert_eq!(style_evidence("1.504"), None);
+        assert_eq!(style_evidence("53.91"), Some(NumberStyle::PointDecimal));
+        assert_eq!(style_evidence("53,91"), Some(NumberStyle::CommaDecimal));
+        assert_eq!(style_evidence("8,388,608"), Some(NumberStyle::PointDecimal));
+        assert_eq!(style_evidence("8.388.608"), Some(NumberStyle::CommaDecimal));
+        assert_eq!(style_evidence("1,234.5"), Some(NumberStyle::PointDecimal));
+    }
+}

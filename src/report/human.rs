@@ -1,0 +1,152 @@
+//! The default report: one compiler-style block per finding, then one line per launch.
+
+use std::fmt::Write;
+
+use owo_colors::{OwoColorize, Style};
+
+use super::concise::join;
+use super::{Report, dim3, short_name};
+use crate::rules::Severity;
+use crate::rules::template::format_number;
+
+fn paint(text: &str, style: Style, color: bool) -> String {
+    if color {
+        text.style(style).to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+fn severity_style(s: Severity) -> Style {
+    match s {
+        Severity::Error => Style::new().red().bold(),
+        Severity::Warning => Style::new().yellow().bold(),
+        Severity::Info => Style::new().cyan().bold(),
+    }
+}
+
+pub fn render(r: &Report) -> String {
+    let c = r.color;
+    let mut out = String::new();
+    for f in r.findings {
+        let head = format!("{}[{}]", f.severity.as_str(), f.code);
+        let _ = writeln!(
+            out,
+            "{} {}: {}",
+            paint(&head, severity_style(f.severity), c),
+            paint(&f.rule, Style::new().bold(), c),
+            f.message
+        );
+        let launches = if f.launches.is_empty() {
+            format!("launch {}", f.launch)
+        } else {
+            format!("launches {} ({}x)", join(&f.launches), f.launches.len())
+        };
+        let _ = writeln!(
+            out,
+            "  {} {}:{}  {}  {}, grid {}, block {}",
+            paint("-->", Style::new().blue().bold(), c),
+            f.file,
+            f.line,
+            short_name(&f.kernel),
+            launches,
+            dim3(f.grid),
+            dim3(f.block)
+        );
+        if !f.evidence.is_empty() {
+            let ev: Vec<String> = f
+                .evidence
+                .iter()
+                .map(|(k, v)| format!("{k} {}", format_number(*v, None)))
+                .collect();
+            let _ = writeln!(out, "   {} evidence: {}", paint("=", Style::new().blue().bold(), c), ev.join(", "));
+        }
+        for note in &f.notes {
+            let _ = writeln!(out, "   {} note: {note}", paint("=", Style::new().blue().bold(), c));
+        }
+        let _ = writeln!(
+            out,
+            "   {} {}: {}",
+            paint("=", Style::new().blue().bold(), c),
+            paint("help", Style::new().green().bold(), c),
+            f.fix
+        );
+        out.push('\n');
+    }
+
+    // One line per launch.
+    let rows: Vec<[String; 7]> = r
+        .launches()
+        .map(|(p, l)| {
+            let codes: Vec<&str> = r
+                .findings
+                .iter()
+                .filter(|f| f.file == p.file && (f.launch == l.id || f.launches.contains(&l.id)))
+                .map(|f| f.code.as_str())
+                .collect();
+            let metric = |k: &str, suffix: &str, scale: f64, d: usize| {
+                l.metrics
+                    .get(k)
+                    .map_or("-".to_string(), |v| format!("{}{suffix}", format_number(v * scale, Some(d))))
+            };
+            [
+                l.id.to_string(),
+                short_name(&l.name),
+                dim3(l.grid),
+                dim3(l.block),
+                metric("duration_ns", " us", 1e-3, 1),
+                metric("theoretical_occupancy_pct", "%", 1.0, 0),
+                if codes.is_empty() { "ok".into() } else { codes.join(" ") },
+            ]
+        })
+        .collect();
+    let header = ["ID", "kernel", "grid", "block", "duration", "occ.", "findings"];
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::new();
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            let pad = w.saturating_sub(cell.chars().count());
+            if i == 0 || i == 4 || i == 5 {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(cell);
+            } else {
+                s.push_str(cell);
+                if i + 1 < cells.len() {
+                    s.push_str(&" ".repeat(pad));
+                }
+            }
+            if i + 1 < cells.len() {
+                s.push_str("  ");
+            }
+        }
+        s
+    };
+    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    let _ = writeln!(out, "{}", paint(&line(&header), Style::new().bold(), c));
+    for row in &rows {
+        let _ = writeln!(out, "{}", line(row));
+    }
+
+    let count = |s: Severity| r.findings.iter().filter(|f| f.severity == s).count();
+    let _ = writeln!(
+        out,
+        "\n{} launch(es) checked: {} error(s), {} warning(s), {} info",
+        rows.len(),
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info)
+    );
+    if !r.skips.is_empty() && !r.verbose {
+        let _ = writeln!(
+            out,
+            "{} rule check(s) skipped for missing metrics; --verbose lists them",
+            r.skips.len()
+        );
+    }
+    out
+}

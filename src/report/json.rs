@@ -1,0 +1,40 @@
+//! `--format json`: the machine contract. Top-level `tool`, `version`, `sources`,
+//! `kernels` (one per launch) and `findings` (rule slug, code, severity, launch,...).
+
+use serde_json::{Value, json};
+
+use super::Report;
+
+pub fn render(r: &Report) -> String {
+    let sources: Vec<Value> = r
+        .profiles
+        .iter()
+        .map(|p| json!({ "file": p.file, "page": p.page, "launches": p.launches.len() }))
+        .collect();
+    let kernels: Vec<Value> = r
+        .launches()
+        .map(|(p, l)| {
+            json!({
+                "launch": l.id,
+                "name": l.name,
+                "grid": l.grid,
+                "block": l.block,
+                "device": l.device,
+                "file": p.file,
+                "line": l.line,
+                "metrics": l.metrics,
+            })
+        })
+        .collect();
+    let doc = json!({
+        "tool": "gpulint",
+        "version": env!("CARGO_PKG_VERSION"),
+        "sources": sources,
+        "kernels": kernels,
+        "findings": r.findings,
+        "skipped": r.skips,
+    });
+    let mut s = serde_json::to_string_pretty(&doc).expect("JSON of plain data");
+    s.push('\n');
+    s
+}

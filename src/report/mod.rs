@@ -1,0 +1,78 @@
+//! Report formats, one file each. A [`Report`] is everything a format may show.
+
+pub mod concise;
+pub mod human;
+pub mod json;
+
+use crate::ingest::{Launch, Profile};
+use crate::rules::engine::{Finding, Skip};
+
+/// What the formats render.
+pub struct Report<'a> {
+    pub profiles: &'a [Profile],
+    pub findings: &'a [Finding],
+    pub skips: &'a [Skip],
+    pub color: bool,
+    pub verbose: bool,
+}
+
+impl Report<'_> {
+    pub fn launches(&self) -> impl Iterator<Item = (&Profile, &Launch)> {
+        self.profiles
+            .iter()
+            .flat_map(|p| p.launches.iter().map(move |l| (p, l)))
+    }
+}
+
+/// A kernel name short enough for one line: no `void`, no parameter list, and long
+/// template argument lists folded to `<…>`.
+pub fn short_name(full: &str) -> String {
+    let name = full.trim().strip_prefix("void ").unwrap_or(full.trim());
+    // Cut the parameter list: the first '(' at template depth 0.
+    let mut depth = 0i32;
+    let mut cut = name.len();
+    for (i, ch) in name.char_indices() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            '(' if depth == 0 && i > 0 => {
+                cut = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let base = &name[..cut];
+    if base.chars().count() <= 60 {
+        return base.to_string();
+    }
+    // Fold the template arguments of the outermost template.
+    match base.find('<') {
+        Some(open) if base.ends_with('>') => format!("{}<…>", &base[..open]),
+        _ => {
+            let head: String = base.chars().take(57).collect();
+            format!("{head}…")
+        }
+    }
+}
+
+pub fn dim3(d: Option<[u64; 3]>) -> String {
+    match d {
+        Some([x, y, z]) => format!("({x},{y},{z})"),
+        None => "(?)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_name;
+
+    #[test]
+    fn short_names() {
+        assert_eq!(short_name("copy_coalesced(const float *, float *, unsigned long)"), "copy_coalesced");
+        assert_eq!(short_name("void transpose_tiled<0>(const float *, float *, int)"), "transpose_tiled<0>");
+        let long = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4<float, float, float, cutlass::arch::Sm80>>(Params)";
+        assert_eq!(short_name(long), "cutlass::Kernel2<…>");
+        assert_eq!(short_name("(anonymous namespace)::k(int)"), "(anonymous namespace)::k");
+    }
+}

@@ -1,0 +1,175 @@
+//! Applies rules to launches: a finding where a condition holds, a recorded skip where
+//! the export lacks what the rule reads.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::expr::EvalError;
+use super::{Rule, Severity};
+use crate::config::Config;
+use crate::ingest::{Launch, Profile};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub rule: String,
+    pub code: String,
+    pub severity: Severity,
+    pub launch: u64,
+    /// Every launch of this kernel (same name, grid and block) the finding covers, when
+    /// there is more than one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub launches: Vec<u64>,
+    pub kernel: String,
+    pub message: String,
+    pub fix: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub evidence: BTreeMap<String, f64>,
+    pub file: String,
+    pub line: u64,
+    #[serde(skip)]
+    pub grid: Option<[u64; 3]>,
+    #[serde(skip)]
+    pub block: Option<[u64; 3]>,
+}
+
+/// A rule that could not judge a launch, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skip {
+    pub rule: String,
+    pub launch: u64,
+    pub kernel: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub findings: Vec<Finding>,
+    pub skips: Vec<Skip>,
+}
+
+/// Runs every rule on every launch of every profile.
+pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
+    let mut out = Outcome::default();
+    for profile in profiles {
+        for launch in &profile.launches {
+            for rule in rules {
+                if config.kernel_ignored(&launch.name, rule) {
+                    continue;
+                }
+                match check(rule, launch, &profile.file) {
+                    Ok(Some(f)) => out.findings.push(f),
+                    Ok(None) => {}
+                    Err(reason) => out.skips.push(Skip {
+                        rule: rule.slug.clone(),
+                        launch: launch.id,
+                        kernel: launch.name.clone(),
+                        reason,
+                    }),
+                }
+            }
+        }
+    }
+    out.findings = merge_repeats(out.findings);
+    out
+}
+
+/// Judges one launch. `Err` says which metric was missing.
+pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Result<Option<Finding>, String> {
+    let lookup = |name: &str| {
+        launch
+            .metrics
+            .get(name)
+            .copied()
+            .or_else(|| rule.params.get(name).copied())
+    };
+    let missing_primary = rule.reads.iter().find(|k| !launch.metrics.contains_key(*k));
+    let primary = match missing_primary {
+        Some(k) => Err(EvalError::Missing(k.clone())),
+        None => rule.when.expr.eval(&lookup),
+    };
+    let (message, evidence_keys, mut notes) = match primary {
+        Ok(v) if v != 0.0 => (rule.message.render(&lookup), &rule.evidence, Vec::new()),
+        Ok(_) => return Ok(None),
+        Err(EvalError::Missing(primary_missing)) => {
+            let Some(fb) = &rule.fallback else {
+                return Err(format!("needs `{primary_missing}`, which this export does not have"));
+            };
+            if let Some(k) = fb.reads.iter().find(|k| !launch.metrics.contains_key(*k)) {
+                return Err(format!(
+                    "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have"
+                ));
+            }
+            match fb.when.expr.eval(&lookup) {
+                Ok(v) if v != 0.0 => (fb.message.render(&lookup), &fb.evidence, vec![fb.note.clone()]),
+                Ok(_) => {
+                    return Err(format!(
+                        "judged by the fallback check only (no finding): the export lacks `{primary_missing}`"
+                    ));
+                }
+                Err(EvalError::Missing(m)) => return Err(format!("needs `{m}`, which this export does not have")),
+            }
+        }
+    };
+    for note in &rule.notes {
+        if note.when.expr.eval(&lookup).is_ok_and(|v| v != 0.0) {
+            notes.push(note.text.render(&lookup));
+        }
+    }
+    let severity = match &rule.info_when {
+        Some(c) if c.expr.eval(&lookup).is_ok_and(|v| v != 0.0) => Severity::Info,
+        _ => rule.severity,
+    };
+    let evidence = evidence_keys
+        .iter()
+        .filter_map(|k| launch.metrics.get(k).map(|v| (k.clone(), round(*v))))
+        .collect();
+    Ok(Some(Finding {
+        rule: rule.slug.clone(),
+        code: rule.code.clone(),
+        severity,
+        launch: launch.id,
+        launches: Vec::new(),
+        kernel: launch.name.clone(),
+        message,
+        fix: rule.fix.clone(),
+        notes,
+        evidence,
+        file: file.to_string(),
+        line: launch.line,
+        grid: launch.grid,
+        block: launch.block,
+    }))
+}
+
+/// Keeps JSON stable and readable: six significant digits are more than ncu prints.
+fn round(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let digits = 6 - v.abs().log10().ceil() as i32;
+    let scale = 10f64.powi(digits.clamp(-12, 12));
+    (v * scale).round() / scale
+}
+
+/// One finding per rule and kernel (name, grid and block), listing every launch.
+fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for f in findings {
+        let same = out.iter_mut().find(|o| {
+            o.rule == f.rule && o.kernel == f.kernel && o.grid == f.grid && o.block == f.block && o.file == f.file
+        });
+        match same {
+            Some(o) => {
+                if o.launches.is_empty() {
+                    o.launches.push(o.launch);
+                }
+                o.launches.push(f.launch);
+                o.severity = o.severity.max(f.severity);
+            }
+            None => out.push(f),
+        }
+    }
+    out
+}

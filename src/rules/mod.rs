@@ -1,0 +1,343 @@
+//! Rules are data: one TOML file per rule under `rules/`, embedded at build time, with
+//! `--rules DIR` to add or override. This module loads and checks them; [`engine`]
+//! applies them to launches.
+
+pub mod engine;
+pub mod expr;
+pub mod template;
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+use crate::metrics;
+pub use template::Template;
+
+include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A rule file, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleFile {
+    code: String,
+    slug: String,
+    category: String,
+    severity: Severity,
+    summary: String,
+    reads: Vec<String>,
+    when: String,
+    #[serde(default)]
+    info_when: Option<String>,
+    #[serde(default)]
+    params: BTreeMap<String, f64>,
+    message: String,
+    fix: String,
+    #[serde(default)]
+    evidence: Vec<String>,
+    #[serde(default)]
+    notes: Vec<NoteFile>,
+    #[serde(default)]
+    fallback: Option<FallbackFile>,
+    doc: Doc,
+    #[serde(default)]
+    tests: Tests,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoteFile {
+    when: String,
+    text: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FallbackFile {
+    reads: Vec<String>,
+    when: String,
+    message: String,
+    note: String,
+    #[serde(default)]
+    evidence: Vec<String>,
+}
+
+/// The four sections every rule documents, as ruff and clippy do.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Doc {
+    pub what: String,
+    pub why: String,
+    pub example: String,
+    pub fix: String,
+}
+
+/// Fixture launches where the rule must fire and where it must not: `FILE#ID`, with
+/// FILE relative to `fixtures/`. The meta-test runs them.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tests {
+    #[serde(default)]
+    pub fires: Vec<String>,
+    #[serde(default)]
+    pub clean: Vec<String>,
+}
+
+/// A condition with its source text, for messages.
+#[derive(Debug, Clone)]
+pub struct Condition {
+    pub source: String,
+    pub expr: expr::Expr,
+}
+
+#[derive(Debug, Clone)]
+pub struct Note {
+    pub when: Condition,
+    pub text: Template,
+}
+
+/// A second way to judge when the primary metrics are not in the export, with a note
+/// that says what was missing and what it costs.
+#[derive(Debug, Clone)]
+pub struct Fallback {
+    pub reads: Vec<String>,
+    pub when: Condition,
+    pub message: Template,
+    pub note: String,
+    pub evidence: Vec<String>,
+}
+
+/// A loaded, checked rule.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub code: String,
+    pub slug: String,
+    pub category: String,
+    pub severity: Severity,
+    pub summary: String,
+    pub reads: Vec<String>,
+    pub when: Condition,
+    pub info_when: Option<Condition>,
+    pub params: BTreeMap<String, f64>,
+    pub message: Template,
+    pub fix: String,
+    pub evidence: Vec<String>,
+    pub notes: Vec<Note>,
+    pub fallback: Option<Fallback>,
+    pub doc: Doc,
+    pub tests: Tests,
+    /// Where the rule came from: `rules/x.toml` (embedded) or a path under `--rules`.
+    pub origin: String,
+}
+
+impl Rule {
+    /// Does `selector` (a code, a code prefix, a slug or `ALL`) pick this rule?
+    pub fn matches(&self, selector: &str) -> bool {
+        selector.eq_ignore_ascii_case("ALL")
+            || selector == self.slug
+            || self.code.starts_with(&selector.to_ascii_uppercase())
+    }
+
+    /// Every metric key the rule may read, for the ncu runner.
+    pub fn metric_keys(&self) -> impl Iterator<Item = &str> {
+        self.reads
+            .iter()
+            .chain(self.fallback.iter().flat_map(|f| f.reads.iter()))
+            .map(String::as_str)
+    }
+}
+
+/// Names a condition may use: canonical and derived metrics.
+pub fn is_known_metric(name: &str) -> bool {
+    metrics::def(name).is_some()
+        || metrics::DERIVED.iter().any(|(k, _)| *k == name)
+}
+
+fn condition(origin: &str, field: &str, src: &str, params: &BTreeMap<String, f64>) -> Result<Condition> {
+    let expr = expr::parse(src)
+        .map_err(|e| Error::in_file(origin, format!("field `{field}`: {e} in `{src}`")))?;
+    check_names(origin, field, &expr, params)?;
+    Ok(Condition {
+        source: src.to_string(),
+        expr,
+    })
+}
+
+fn check_names(origin: &str, field: &str, expr: &expr::Expr, params: &BTreeMap<String, f64>) -> Result<()> {
+    let mut names = Vec::new();
+    expr.variables(&mut names);
+    for name in names {
+        if !params.contains_key(&name) && !is_known_metric(&name) {
+            return Err(Error::in_file(
+                origin,
+                format!("field `{field}`: `{name}` is neither a metric gpulint knows nor a parameter of this rule"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parses and checks one rule file.
+pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
+    let file: RuleFile = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
+        let msg = format!("malformed rule file: {}", e.message());
+        match line {
+            Some(l) => Error::at(origin, l, None, msg),
+            None => Error::in_file(origin, msg),
+        }
+    })?;
+    let code_ok = file.code.len() >= 3
+        && file.code.starts_with("GL")
+        && file.code[2..].chars().all(|c| c.is_ascii_digit());
+    if !code_ok {
+        return Err(Error::in_file(origin, format!("field `code`: {:?} is not of the form GL123", file.code)));
+    }
+    if file.slug.is_empty() || !file.slug.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit()) {
+        return Err(Error::in_file(origin, format!("field `slug`: {:?} must be lowercase words joined by `-`", file.slug)));
+    }
+    for (field, value) in [
+        ("doc.what", &file.doc.what),
+        ("doc.why", &file.doc.why),
+        ("doc.example", &file.doc.example),
+        ("doc.fix", &file.doc.fix),
+        ("fix", &file.fix),
+        ("summary", &file.summary),
+    ] {
+        if value.trim().is_empty() {
+            return Err(Error::in_file(origin, format!("field `{field}` is empty")));
+        }
+    }
+    for name in file.reads.iter().chain(&file.evidence) {
+        if !is_known_metric(name) {
+            return Err(Error::in_file(origin, format!("field `reads`/`evidence`: `{name}` is not a metric gpulint knows")));
+        }
+    }
+    let params = &file.params;
+    let when = condition(origin, "when", &file.when, params)?;
+    let info_when = file
+        .info_when
+        .as_deref()
+        .map(|s| condition(origin, "info_when", s, params))
+        .transpose()?;
+    let message = Template::parse(&file.message)
+        .map_err(|e| Error::in_file(origin, format!("field `message`: {e}")))?;
+    message.check(|e| check_names(origin, "message", e, params))?;
+    let notes = file
+        .notes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let text = Template::parse(&n.text)
+                .map_err(|e| Error::in_file(origin, format!("field `notes[{i}].text`: {e}")))?;
+            text.check(|e| check_names(origin, "notes.text", e, params))?;
+            Ok(Note {
+                when: condition(origin, &format!("notes[{i}].when"), &n.when, params)?,
+                text,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let fallback = file
+        .fallback
+        .as_ref()
+        .map(|f| {
+            let message = Template::parse(&f.message)
+                .map_err(|e| Error::in_file(origin, format!("field `fallback.message`: {e}")))?;
+            message.check(|e| check_names(origin, "fallback.message", e, params))?;
+            Ok::<_, Error>(Fallback {
+                reads: f.reads.clone(),
+                when: condition(origin, "fallback.when", &f.when, params)?,
+                message,
+                note: f.note.clone(),
+                evidence: f.evidence.clone(),
+            })
+        })
+        .transpose()?;
+    Ok(Rule {
+        code: file.code,
+        slug: file.slug,
+        category: file.category,
+        severity: file.severity,
+        summary: file.summary,
+        reads: file.reads,
+        when,
+        info_when,
+        params: file.params,
+        message,
+        fix: file.fix,
+        evidence: file.evidence,
+        notes,
+        fallback,
+        doc: file.doc,
+        tests: file.tests,
+        origin: origin.to_string(),
+    })
+}
+
+/// The built-in rules, plus those of `extra_dir`: a file there with the slug of a
+/// built-in rule replaces it.
+pub fn load(extra_dir: Option<&str>) -> Result<Vec<Rule>> {
+    let mut rules = EMBEDDED_RULES
+        .iter()
+        .map(|(origin, text)| parse_rule(origin, text))
+        .collect::<Result<Vec<_>>>()?;
+    if let Some(dir) = extra_dir {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| Error::in_file(dir, format!("cannot read rules directory: {e}")))?;
+        let mut paths: Vec<_> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let origin = path.display().to_string();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| Error::in_file(&origin, format!("cannot read: {e}")))?;
+            let rule = parse_rule(&origin, &text)?;
+            rules.retain(|r| r.slug != rule.slug);
+            rules.push(rule);
+        }
+    }
+    check_unique(&rules)?;
+    rules.sort_by(|a, b| a.code.cmp(&b.code));
+    Ok(rules)
+}
+
+fn check_unique(rules: &[Rule]) -> Result<()> {
+    for (i, a) in rules.iter().enumerate() {
+        for b in &rules[i + 1..] {
+            if a.code == b.code || a.slug == b.slug {
+                return Err(Error::in_file(
+                    &b.origin,
+                    format!("rule {} `{}` clashes with {} `{}` in {}", b.code, b.slug, a.code, a.slug, a.origin),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Finds a rule by slug or code.
+pub fn find<'a>(rules: &'a [Rule], name: &str) -> Option<&'a Rule> {
+    rules
+        .iter()
+        .find(|r| r.slug == name || r.code.eq_ignore_ascii_case(name))
+}
