@@ -21,5 +21,9 @@ fn main() {
         ));
     }
     out.push_str("];\n");
-    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("embedded_rules.rs"), out).unwrap();
+    fs::write(
+        Path::new(&env::var("OUT_DIR").unwrap()).join("embedded_rules.rs"),
+        out,
+    )
+    .unwrap();
 }

@@ -49,11 +49,18 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
     config.merge_cli(&args.select, &args.ignore, &args.params)?;
     let origin = args.config.as_deref().unwrap_or("gpulint.toml");
     let rules = config.apply(rules, origin)?;
+    if rules.is_empty() {
+        return Err(Error::new(
+            "no rules left to run after --select/--ignore and the config; `gpulint rules` lists them",
+        ));
+    }
     let outcome = rules::engine::lint(profiles, &rules, &config);
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+        }
     };
     if args.verbose {
         print_verbose(profiles, &outcome.skips);
@@ -84,7 +91,13 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
 fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
     let mut err = std::io::stderr().lock();
     for p in profiles {
-        let _ = writeln!(err, "gpulint: {}: {:?} page, {} launch(es)", p.file, p.page, p.launches.len());
+        let _ = writeln!(
+            err,
+            "gpulint: {}: {:?} page, {} launch(es)",
+            p.file,
+            p.page,
+            p.launches.len()
+        );
         for note in &p.notes {
             let _ = writeln!(err, "gpulint: {}: {note}", p.file);
         }
@@ -93,7 +106,10 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
     // does not print 10,000 lines.
     let mut grouped: Vec<(&str, &str, Vec<u64>)> = Vec::new();
     for s in skips {
-        match grouped.iter_mut().find(|(r, why, _)| *r == s.rule && *why == s.reason) {
+        match grouped
+            .iter_mut()
+            .find(|(r, why, _)| *r == s.rule && *why == s.reason)
+        {
             Some((_, _, ids)) => ids.push(s.launch),
             None => grouped.push((&s.rule, &s.reason, vec![s.launch])),
         }
@@ -150,7 +166,11 @@ fn rules_json(rules: &[Rule]) -> String {
 
 fn explain(r: &Rule) -> String {
     let mut s = format!("{} ({}): {}\n\n", r.slug, r.code, r.summary);
-    s.push_str(&format!("Category: {}. Default severity: {}.\n", r.category, r.severity.as_str()));
+    s.push_str(&format!(
+        "Category: {}. Default severity: {}.\n",
+        r.category,
+        r.severity.as_str()
+    ));
     s.push_str(&format!("Fires when: {}\n", r.when.source.trim()));
     if !r.params.is_empty() {
         let params: Vec<String> = r.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();

@@ -63,9 +63,16 @@ impl Config {
 
     pub fn parse(origin: &str, text: &str) -> Result<Config> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
             match line {
-                Some(l) => Error::at(origin, l, None, format!("malformed config: {}", e.message())),
+                Some(l) => Error::at(
+                    origin,
+                    l,
+                    None,
+                    format!("malformed config: {}", e.message()),
+                ),
                 None => Error::in_file(origin, format!("malformed config: {}", e.message())),
             }
         })?;
@@ -74,8 +81,13 @@ impl Config {
             .into_iter()
             .map(|k| {
                 Regex::new(&k.pattern)
-                    .map(|pattern| KernelIgnore { pattern, rules: k.rules })
-                    .map_err(|e| Error::in_file(origin, format!("field `ignore-kernel.pattern`: {e}")))
+                    .map(|pattern| KernelIgnore {
+                        pattern,
+                        rules: k.rules,
+                    })
+                    .map_err(|e| {
+                        Error::in_file(origin, format!("field `ignore-kernel.pattern`: {e}"))
+                    })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Config {
@@ -88,18 +100,23 @@ impl Config {
     }
 
     /// Adds command-line selections and thresholds on top of the file.
-    pub fn merge_cli(&mut self, select: &[String], ignore: &[String], thresholds: &[String]) -> Result<()> {
+    pub fn merge_cli(
+        &mut self,
+        select: &[String],
+        ignore: &[String],
+        thresholds: &[String],
+    ) -> Result<()> {
         if !select.is_empty() {
             self.select = Some(select.to_vec());
         }
         self.ignore.extend(ignore.iter().cloned());
         for t in thresholds {
-            let (lhs, value) = t.split_once('=').ok_or_else(|| {
-                Error::new(format!("--param {t:?}: expected RULE.PARAM=VALUE"))
-            })?;
-            let (rule, param) = lhs.split_once('.').ok_or_else(|| {
-                Error::new(format!("--param {t:?}: expected RULE.PARAM=VALUE"))
-            })?;
+            let (lhs, value) = t
+                .split_once('=')
+                .ok_or_else(|| Error::new(format!("--param {t:?}: expected RULE.PARAM=VALUE")))?;
+            let (rule, param) = lhs
+                .split_once('.')
+                .ok_or_else(|| Error::new(format!("--param {t:?}: expected RULE.PARAM=VALUE")))?;
             let value: f64 = value
                 .trim()
                 .parse()
@@ -120,7 +137,10 @@ impl Config {
             if rules.iter().any(|r| r.matches(sel)) {
                 Ok(())
             } else {
-                Err(Error::in_file(origin, format!("field `{field}`: no rule matches {sel:?}")))
+                Err(Error::in_file(
+                    origin,
+                    format!("field `{field}`: no rule matches {sel:?}"),
+                ))
             }
         };
         for s in self.select.iter().flatten() {
@@ -133,13 +153,17 @@ impl Config {
             let rule = rules
                 .iter_mut()
                 .find(|r| r.slug == *rule_name || r.code == *rule_name)
-                .ok_or_else(|| Error::in_file(origin, format!("field `params`: no rule {rule_name:?}")))?;
+                .ok_or_else(|| {
+                    Error::in_file(origin, format!("field `params`: no rule {rule_name:?}"))
+                })?;
             for (k, v) in params {
                 if !rule.params.contains_key(k) {
                     let names: Vec<&String> = rule.params.keys().collect();
                     return Err(Error::in_file(
                         origin,
-                        format!("field `params.{rule_name}`: rule has no parameter {k:?} (it has {names:?})"),
+                        format!(
+                            "field `params.{rule_name}`: rule has no parameter {k:?} (it has {names:?})"
+                        ),
                     ));
                 }
                 rule.params.insert(k.clone(), *v);
@@ -149,7 +173,9 @@ impl Config {
             let rule = rules
                 .iter_mut()
                 .find(|r| r.slug == *rule_name || r.code == *rule_name)
-                .ok_or_else(|| Error::in_file(origin, format!("field `severity`: no rule {rule_name:?}")))?;
+                .ok_or_else(|| {
+                    Error::in_file(origin, format!("field `severity`: no rule {rule_name:?}"))
+                })?;
             rule.severity = *sev;
         }
         rules.retain(|r| {
@@ -165,7 +191,8 @@ impl Config {
     /// Whether `rule` is switched off for the kernel `name`.
     pub fn kernel_ignored(&self, name: &str, rule: &Rule) -> bool {
         self.ignore_kernel.iter().any(|k| {
-            k.pattern.is_match(name) && (k.rules.is_empty() || k.rules.iter().any(|s| rule.matches(s)))
+            k.pattern.is_match(name)
+                && (k.rules.is_empty() || k.rules.iter().any(|s| rule.matches(s)))
         })
     }
 }

@@ -1,10 +1,10 @@
 //! gpulint: a linter for NVIDIA Nsight Compute profiles.
 
+pub mod app;
+pub mod cli;
+pub mod config;
 pub mod error;
 pub mod ingest;
 pub mod metrics;
-pub mod config;
-pub mod rules;
 pub mod report;
-pub mod cli;
-pub mod app;
+pub mod rules;

@@ -117,7 +117,10 @@ pub fn parse_bytes(file: &str, bytes: &[u8]) -> Result<Profile> {
         ));
     }
     if bytes.is_empty() {
-        return Err(Error::in_file(file, "the file is empty; expected an ncu --csv export"));
+        return Err(Error::in_file(
+            file,
+            "the file is empty; expected an ncu --csv export",
+        ));
     }
     let sample = &bytes[..bytes.len().min(4096)];
     let binary = sample.iter().filter(|b| **b == 0 || (**b < 0x09)).count();
@@ -222,8 +225,14 @@ fn is_header(line: &str) -> bool {
 /// Reads "(256, 1, 1)" as [256, 1, 1].
 pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
     let inner = s.trim().strip_prefix('(')?.strip_suffix(')')?;
-    let mut parts = inner.split(',').map(|p| p.trim().replace(['.', '\''], "").parse::<u64>());
-    let d = [parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?];
+    let mut parts = inner
+        .split(',')
+        .map(|p| p.trim().replace(['.', '\''], "").parse::<u64>());
+    let d = [
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+    ];
     parts.next().is_none().then_some(d)
 }
 
@@ -264,10 +273,12 @@ fn finish_launch(file: &str, p: PendingLaunch, style: NumberStyle) -> Result<Lau
     // The Grid Size and Block Size columns are always there; they stand in for the
     // launch__ metrics when an export lacks them.
     if let Some(b) = p.block {
-        raw.entry("launch__block_size".into()).or_insert((b[0] * b[1] * b[2]) as f64);
+        raw.entry("launch__block_size".into())
+            .or_insert((b[0] * b[1] * b[2]) as f64);
     }
     if let Some(g) = p.grid {
-        raw.entry("launch__grid_size".into()).or_insert((g[0] * g[1] * g[2]) as f64);
+        raw.entry("launch__grid_size".into())
+            .or_insert((g[0] * g[1] * g[2]) as f64);
     }
     let metrics = metrics::resolve(&raw);
     Ok(Launch {
@@ -285,7 +296,11 @@ fn finish_launch(file: &str, p: PendingLaunch, style: NumberStyle) -> Result<Lau
 /// The metric names and labels worth keeping from an export.
 fn wanted_keys() -> HashSet<&'static str> {
     let mut set: HashSet<&'static str> = metrics::source_names().collect();
-    set.extend(metrics::METRICS.iter().flat_map(|m| m.labels.iter().copied()));
+    set.extend(
+        metrics::METRICS
+            .iter()
+            .flat_map(|m| m.labels.iter().copied()),
+    );
     set
 }
 

@@ -29,9 +29,22 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
         columns.insert(name, i);
     }
     let col = |name: &str| columns.get(name).copied();
-    let id_col = col("ID").ok_or_else(|| Error::at(file, csv.original_line(1), None, "header has no `ID` column"))?;
-    let name_col = col("Kernel Name")
-        .ok_or_else(|| Error::at(file, csv.original_line(1), None, "header has no `Kernel Name` column"))?;
+    let id_col = col("ID").ok_or_else(|| {
+        Error::at(
+            file,
+            csv.original_line(1),
+            None,
+            "header has no `ID` column",
+        )
+    })?;
+    let name_col = col("Kernel Name").ok_or_else(|| {
+        Error::at(
+            file,
+            csv.original_line(1),
+            None,
+            "header has no `Kernel Name` column",
+        )
+    })?;
     let (block_col, grid_col) = (col("Block Size"), col("Grid Size"));
     let device_col = col("device__attribute_display_name");
     let wanted = wanted_keys();
@@ -39,7 +52,6 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
         .iter()
         .enumerate()
         .filter(|(i, name)| wanted.contains(name) && columns.get(name) == Some(i))
-        .map(|(i, n)| (i, n))
         .collect();
     if metric_cols.is_empty() {
         notes.push("the export has none of the metrics gpulint's rules read".into());
@@ -62,14 +74,17 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
                     .into(),
             );
         }
-        let id = id_text.replace([',', '.'], "").parse::<u64>().map_err(|_| {
-            Error::at(
-                file,
-                line,
-                Some(id_col as u64 + 1),
-                format!("field `ID` is {id_text:?}, expected a launch number"),
-            )
-        })?;
+        let id = id_text
+            .replace([',', '.'], "")
+            .parse::<u64>()
+            .map_err(|_| {
+                Error::at(
+                    file,
+                    line,
+                    Some(id_col as u64 + 1),
+                    format!("field `ID` is {id_text:?}, expected a launch number"),
+                )
+            })?;
         if record.len() < header.len() {
             notes.push(format!(
                 "line {line}: row has {} of {} columns; the missing ones are treated as not collected",
@@ -84,7 +99,11 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
                 let text = record.get(c)?;
                 Some(PendingCell {
                     key: name.to_string(),
-                    unit: units.as_ref().and_then(|u| u.get(c)).unwrap_or("").to_string(),
+                    unit: units
+                        .as_ref()
+                        .and_then(|u| u.get(c))
+                        .unwrap_or("")
+                        .to_string(),
                     text: text.to_string(),
                     line,
                     column: c as u64 + 1,

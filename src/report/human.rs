@@ -59,10 +59,19 @@ pub fn render(r: &Report) -> String {
                 .iter()
                 .map(|(k, v)| format!("{k} {}", format_number(*v, None)))
                 .collect();
-            let _ = writeln!(out, "   {} evidence: {}", paint("=", Style::new().blue().bold(), c), ev.join(", "));
+            let _ = writeln!(
+                out,
+                "   {} evidence: {}",
+                paint("=", Style::new().blue().bold(), c),
+                ev.join(", ")
+            );
         }
         for note in &f.notes {
-            let _ = writeln!(out, "   {} note: {note}", paint("=", Style::new().blue().bold(), c));
+            let _ = writeln!(
+                out,
+                "   {} note: {note}",
+                paint("=", Style::new().blue().bold(), c)
+            );
         }
         let _ = writeln!(
             out,
@@ -85,9 +94,9 @@ pub fn render(r: &Report) -> String {
                 .map(|f| f.code.as_str())
                 .collect();
             let metric = |k: &str, suffix: &str, scale: f64, d: usize| {
-                l.metrics
-                    .get(k)
-                    .map_or("-".to_string(), |v| format!("{}{suffix}", format_number(v * scale, Some(d))))
+                l.metrics.get(k).map_or("-".to_string(), |v| {
+                    format!("{}{suffix}", format_number(v * scale, Some(d)))
+                })
             };
             [
                 l.id.to_string(),
@@ -96,11 +105,17 @@ pub fn render(r: &Report) -> String {
                 dim3(l.block),
                 metric("duration_ns", " us", 1e-3, 1),
                 metric("theoretical_occupancy_pct", "%", 1.0, 0),
-                if codes.is_empty() { "ok".into() } else { codes.join(" ") },
+                if codes.is_empty() {
+                    "ok".into()
+                } else {
+                    codes.join(" ")
+                },
             ]
         })
         .collect();
-    let header = ["ID", "kernel", "grid", "block", "duration", "occ.", "findings"];
+    let header = [
+        "ID", "kernel", "grid", "block", "duration", "occ.", "findings",
+    ];
     let mut widths = header.map(str::len);
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {

@@ -69,10 +69,19 @@ mod tests {
 
     #[test]
     fn short_names() {
-        assert_eq!(short_name("copy_coalesced(const float *, float *, unsigned long)"), "copy_coalesced");
-        assert_eq!(short_name("void transpose_tiled<0>(const float *, float *, int)"), "transpose_tiled<0>");
+        assert_eq!(
+            short_name("copy_coalesced(const float *, float *, unsigned long)"),
+            "copy_coalesced"
+        );
+        assert_eq!(
+            short_name("void transpose_tiled<0>(const float *, float *, int)"),
+            "transpose_tiled<0>"
+        );
         let long = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4<float, float, float, cutlass::arch::Sm80>>(Params)";
         assert_eq!(short_name(long), "cutlass::Kernel2<…>");
-        assert_eq!(short_name("(anonymous namespace)::k(int)"), "(anonymous namespace)::k");
+        assert_eq!(
+            short_name("(anonymous namespace)::k(int)"),
+            "(anonymous namespace)::k"
+        );
     }
 }

@@ -59,9 +59,12 @@ pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
                     continue;
                 }
                 match check(rule, launch, &profile.file) {
-                    Ok(Some(f)) => out.findings.push(f),
-                    Ok(None) => {}
-                    Err(reason) => out.skips.push(Skip {
+                    Judgement::Fires(f) => out.findings.push(*f),
+                    Judgement::Quiet { partial: None } => {}
+                    Judgement::Quiet {
+                        partial: Some(reason),
+                    }
+                    | Judgement::Skipped(reason) => out.skips.push(Skip {
                         rule: rule.slug.clone(),
                         launch: launch.id,
                         kernel: launch.name.clone(),
@@ -75,8 +78,21 @@ pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
     out
 }
 
-/// Judges one launch. `Err` says which metric was missing.
-pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Result<Option<Finding>, String> {
+/// What one rule says of one launch.
+#[derive(Debug)]
+pub enum Judgement {
+    Fires(Box<Finding>),
+    /// No finding. `partial` says why the judgement was only partial (the fallback
+    /// check ran because the export lacks the primary metrics).
+    Quiet {
+        partial: Option<String>,
+    },
+    /// The export lacks what the rule reads.
+    Skipped(String),
+}
+
+/// Judges one launch.
+pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
     let lookup = |name: &str| {
         launch
             .metrics
@@ -91,24 +107,36 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Result<Option<Finding>
     };
     let (message, evidence_keys, mut notes) = match primary {
         Ok(v) if v != 0.0 => (rule.message.render(&lookup), &rule.evidence, Vec::new()),
-        Ok(_) => return Ok(None),
+        Ok(_) => return Judgement::Quiet { partial: None },
         Err(EvalError::Missing(primary_missing)) => {
             let Some(fb) = &rule.fallback else {
-                return Err(format!("needs `{primary_missing}`, which this export does not have"));
+                return Judgement::Skipped(format!(
+                    "needs `{primary_missing}`, which this export does not have"
+                ));
             };
             if let Some(k) = fb.reads.iter().find(|k| !launch.metrics.contains_key(*k)) {
-                return Err(format!(
+                return Judgement::Skipped(format!(
                     "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have"
                 ));
             }
             match fb.when.expr.eval(&lookup) {
-                Ok(v) if v != 0.0 => (fb.message.render(&lookup), &fb.evidence, vec![fb.note.clone()]),
+                Ok(v) if v != 0.0 => (
+                    fb.message.render(&lookup),
+                    &fb.evidence,
+                    vec![fb.note.clone()],
+                ),
                 Ok(_) => {
-                    return Err(format!(
-                        "judged by the fallback check only (no finding): the export lacks `{primary_missing}`"
+                    return Judgement::Quiet {
+                        partial: Some(format!(
+                            "judged by the fallback check only (no finding): the export lacks `{primary_missing}`"
+                        )),
+                    };
+                }
+                Err(EvalError::Missing(m)) => {
+                    return Judgement::Skipped(format!(
+                        "needs `{m}`, which this export does not have"
                     ));
                 }
-                Err(EvalError::Missing(m)) => return Err(format!("needs `{m}`, which this export does not have")),
             }
         }
     };
@@ -125,7 +153,7 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Result<Option<Finding>
         .iter()
         .filter_map(|k| launch.metrics.get(k).map(|v| (k.clone(), round(*v))))
         .collect();
-    Ok(Some(Finding {
+    Judgement::Fires(Box::new(Finding {
         rule: rule.slug.clone(),
         code: rule.code.clone(),
         severity,
@@ -143,9 +171,10 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Result<Option<Finding>
     }))
 }
 
-/// Keeps JSON stable and readable: six significant digits are more than ncu prints.
+/// Keeps JSON stable and readable: counters stay exact, ratios keep six significant
+/// digits, more than ncu prints.
 fn round(v: f64) -> f64 {
-    if v == 0.0 || !v.is_finite() {
+    if v.fract() == 0.0 || !v.is_finite() {
         return v;
     }
     let digits = 6 - v.abs().log10().ceil() as i32;
@@ -158,7 +187,11 @@ fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     for f in findings {
         let same = out.iter_mut().find(|o| {
-            o.rule == f.rule && o.kernel == f.kernel && o.grid == f.grid && o.block == f.block && o.file == f.file
+            o.rule == f.rule
+                && o.kernel == f.kernel
+                && o.grid == f.grid
+                && o.block == f.block
+                && o.file == f.file
         });
         match same {
             Some(o) => {

@@ -95,7 +95,10 @@ impl Expr {
                 }
             }
             Expr::Call(func, args) => {
-                let vals = args.iter().map(|a| a.eval(lookup)).collect::<Result<Vec<_>, _>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| a.eval(lookup))
+                    .collect::<Result<Vec<_>, _>>()?;
                 match func {
                     Func::Min => vals.into_iter().fold(f64::INFINITY, f64::min),
                     Func::Max => vals.into_iter().fold(f64::NEG_INFINITY, f64::max),
@@ -178,13 +181,19 @@ fn tokenize(src: &str) -> Result<Vec<Tok>, String> {
         let c = chars[i];
         if c.is_whitespace() {
             i += 1;
-        } else if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+        } else if c.is_ascii_digit()
+            || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
             let start = i;
-            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.' || chars[i] == '_') {
+            while i < chars.len()
+                && (chars[i].is_ascii_digit() || chars[i] == '.' || chars[i] == '_')
+            {
                 i += 1;
             }
             let text: String = chars[start..i].iter().filter(|c| **c != '_').collect();
-            toks.push(Tok::Num(text.parse().map_err(|_| format!("bad number `{text}`"))?));
+            toks.push(Tok::Num(
+                text.parse().map_err(|_| format!("bad number `{text}`"))?,
+            ));
         } else if c.is_ascii_alphabetic() || c == '_' {
             let start = i;
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
@@ -225,7 +234,10 @@ pub fn parse(src: &str) -> Result<Expr, String> {
     };
     let e = p.binary(0)?;
     if p.pos != p.toks.len() {
-        return Err(format!("unexpected `{}` after a complete expression", p.describe()));
+        return Err(format!(
+            "unexpected `{}` after a complete expression",
+            p.describe()
+        ));
     }
     Ok(e)
 }
@@ -233,7 +245,14 @@ pub fn parse(src: &str) -> Result<Expr, String> {
 const LEVELS: &[&[(&str, Op)]] = &[
     &[("||", Op::Or)],
     &[("&&", Op::And)],
-    &[("<=", Op::Le), (">=", Op::Ge), ("<", Op::Lt), (">", Op::Gt), ("==", Op::Eq), ("!=", Op::Ne)],
+    &[
+        ("<=", Op::Le),
+        (">=", Op::Ge),
+        ("<", Op::Lt),
+        (">", Op::Gt),
+        ("==", Op::Eq),
+        ("!=", Op::Ne),
+    ],
     &[("+", Op::Add), ("-", Op::Sub)],
     &[("*", Op::Mul), ("/", Op::Div)],
 ];
@@ -253,12 +272,14 @@ impl Parser {
     }
 
     fn eat(&mut self, sym: &str) -> bool {
-        if self.peek() == Some(&Tok::Sym(match sym {
-            "(" => "(",
-            ")" => ")",
-            "," => ",",
-            _ => return false,
-        })) {
+        if self.peek()
+            == Some(&Tok::Sym(match sym {
+                "(" => "(",
+                ")" => ")",
+                "," => ",",
+                _ => return false,
+            }))
+        {
             self.pos += 1;
             true
         } else {
@@ -273,7 +294,10 @@ impl Parser {
         let mut lhs = self.binary(level + 1)?;
         loop {
             let op = match self.peek() {
-                Some(Tok::Sym(s)) => LEVELS[level].iter().find(|(t, _)| t == s).map(|(_, op)| *op),
+                Some(Tok::Sym(s)) => LEVELS[level]
+                    .iter()
+                    .find(|(t, _)| t == s)
+                    .map(|(_, op)| *op),
                 _ => None,
             };
             let Some(op) = op else { return Ok(lhs) };
@@ -318,7 +342,11 @@ impl Parser {
                     "abs" => (Func::Abs, Some(1)),
                     "ceil" => (Func::Ceil, Some(1)),
                     "floor" => (Func::Floor, Some(1)),
-                    _ => return Err(format!("unknown function `{name}` (known: min, max, abs, ceil, floor)")),
+                    _ => {
+                        return Err(format!(
+                            "unknown function `{name}` (known: min, max, abs, ceil, floor)"
+                        ));
+                    }
                 };
                 let mut args = Vec::new();
                 if !self.eat(")") {
@@ -328,12 +356,19 @@ impl Parser {
                             break;
                         }
                         if !self.eat(",") {
-                            return Err(format!("expected `,` or `)` in call of `{name}`, found `{}`", self.describe()));
+                            return Err(format!(
+                                "expected `,` or `)` in call of `{name}`, found `{}`",
+                                self.describe()
+                            ));
                         }
                     }
                 }
                 if arity.is_some_and(|a| a != args.len()) || args.is_empty() {
-                    return Err(format!("`{name}` takes {} argument(s), got {}", arity.unwrap_or(2), args.len()));
+                    return Err(format!(
+                        "`{name}` takes {} argument(s), got {}",
+                        arity.unwrap_or(2),
+                        args.len()
+                    ));
                 }
                 Ok(Expr::Call(func, args))
             }
@@ -345,7 +380,10 @@ impl Parser {
                 }
                 Ok(e)
             }
-            _ => Err(format!("expected a number, name or `(`, found `{}`", self.describe())),
+            _ => Err(format!(
+                "expected a number, name or `(`, found `{}`",
+                self.describe()
+            )),
         }
     }
 }
@@ -364,7 +402,13 @@ mod tests {
     fn precedence_and_logic() {
         assert_eq!(eval("1 + 2 * 3", &[]), Ok(7.0));
         assert_eq!(eval("(1 + 2) * 3", &[]), Ok(9.0));
-        assert_eq!(eval("a < 3 && b >= 2 || !c", &[("a", 1.0), ("b", 2.0), ("c", 1.0)]), Ok(1.0));
+        assert_eq!(
+            eval(
+                "a < 3 && b >= 2 || !c",
+                &[("a", 1.0), ("b", 2.0), ("c", 1.0)]
+            ),
+            Ok(1.0)
+        );
         assert_eq!(eval("max(a, 4, 2) - min(1, a)", &[("a", 3.0)]), Ok(3.0));
         assert_eq!(eval("-a + abs(-2)", &[("a", 3.0)]), Ok(-1.0));
     }

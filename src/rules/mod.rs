@@ -167,11 +167,15 @@ impl Rule {
 
 /// Names a condition may use: canonical and derived metrics.
 pub fn is_known_metric(name: &str) -> bool {
-    metrics::def(name).is_some()
-        || metrics::DERIVED.iter().any(|(k, _)| *k == name)
+    metrics::def(name).is_some() || metrics::DERIVED.iter().any(|(k, _)| *k == name)
 }
 
-fn condition(origin: &str, field: &str, src: &str, params: &BTreeMap<String, f64>) -> Result<Condition> {
+fn condition(
+    origin: &str,
+    field: &str,
+    src: &str,
+    params: &BTreeMap<String, f64>,
+) -> Result<Condition> {
     let expr = expr::parse(src)
         .map_err(|e| Error::in_file(origin, format!("field `{field}`: {e} in `{src}`")))?;
     check_names(origin, field, &expr, params)?;
@@ -181,14 +185,21 @@ fn condition(origin: &str, field: &str, src: &str, params: &BTreeMap<String, f64
     })
 }
 
-fn check_names(origin: &str, field: &str, expr: &expr::Expr, params: &BTreeMap<String, f64>) -> Result<()> {
+fn check_names(
+    origin: &str,
+    field: &str,
+    expr: &expr::Expr,
+    params: &BTreeMap<String, f64>,
+) -> Result<()> {
     let mut names = Vec::new();
     expr.variables(&mut names);
     for name in names {
         if !params.contains_key(&name) && !is_known_metric(&name) {
             return Err(Error::in_file(
                 origin,
-                format!("field `{field}`: `{name}` is neither a metric gpulint knows nor a parameter of this rule"),
+                format!(
+                    "field `{field}`: `{name}` is neither a metric gpulint knows nor a parameter of this rule"
+                ),
             ));
         }
     }
@@ -198,7 +209,9 @@ fn check_names(origin: &str, field: &str, expr: &expr::Expr, params: &BTreeMap<S
 /// Parses and checks one rule file.
 pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
     let file: RuleFile = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
         let msg = format!("malformed rule file: {}", e.message());
         match line {
             Some(l) => Error::at(origin, l, None, msg),
@@ -209,10 +222,24 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         && file.code.starts_with("GL")
         && file.code[2..].chars().all(|c| c.is_ascii_digit());
     if !code_ok {
-        return Err(Error::in_file(origin, format!("field `code`: {:?} is not of the form GL123", file.code)));
+        return Err(Error::in_file(
+            origin,
+            format!("field `code`: {:?} is not of the form GL123", file.code),
+        ));
     }
-    if file.slug.is_empty() || !file.slug.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit()) {
-        return Err(Error::in_file(origin, format!("field `slug`: {:?} must be lowercase words joined by `-`", file.slug)));
+    if file.slug.is_empty()
+        || !file
+            .slug
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit())
+    {
+        return Err(Error::in_file(
+            origin,
+            format!(
+                "field `slug`: {:?} must be lowercase words joined by `-`",
+                file.slug
+            ),
+        ));
     }
     for (field, value) in [
         ("doc.what", &file.doc.what),
@@ -228,7 +255,10 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
     }
     for name in file.reads.iter().chain(&file.evidence) {
         if !is_known_metric(name) {
-            return Err(Error::in_file(origin, format!("field `reads`/`evidence`: `{name}` is not a metric gpulint knows")));
+            return Err(Error::in_file(
+                origin,
+                format!("field `reads`/`evidence`: `{name}` is not a metric gpulint knows"),
+            ));
         }
     }
     let params = &file.params;
@@ -327,7 +357,10 @@ fn check_unique(rules: &[Rule]) -> Result<()> {
             if a.code == b.code || a.slug == b.slug {
                 return Err(Error::in_file(
                     &b.origin,
-                    format!("rule {} `{}` clashes with {} `{}` in {}", b.code, b.slug, a.code, a.slug, a.origin),
+                    format!(
+                        "rule {} `{}` clashes with {} `{}` in {}",
+                        b.code, b.slug, a.code, a.slug, a.origin
+                    ),
                 ));
             }
         }

@@ -27,7 +27,13 @@ impl Template {
                 + open;
             let inner = &rest[open + 1..close];
             let (body, decimals) = match inner.rsplit_once(":.") {
-                Some((b, d)) => (b, Some(d.parse::<usize>().map_err(|_| format!("bad precision `:.{d}`"))?)),
+                Some((b, d)) => (
+                    b,
+                    Some(
+                        d.parse::<usize>()
+                            .map_err(|_| format!("bad precision `:.{d}`"))?,
+                    ),
+                ),
                 None => (inner, None),
             };
             let expr = expr::parse(body).map_err(|e| format!("{e} in `{{{inner}}}`"))?;
@@ -70,7 +76,9 @@ pub fn format_number(v: f64, decimals: Option<usize>) -> String {
         Some((i, f)) => (i.to_string(), Some(f.to_string())),
         None => (s, None),
     };
-    let (sign, digits) = int.strip_prefix('-').map_or(("", int.as_str()), |d| ("-", d));
+    let (sign, digits) = int
+        .strip_prefix('-')
+        .map_or(("", int.as_str()), |d| ("-", d));
     let mut grouped = String::new();
     for (i, ch) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
@@ -90,13 +98,16 @@ mod tests {
 
     #[test]
     fn renders_holes_with_precision() {
-        let t = Template::parse("uses {a:.1} of 32 ({a / 32 * 100:.0}%), {n} sectors").unwrap();
+        let t = Template::parse("uses {a:.1} of 32 ({a / 32 * 100:.1}%), {n} sectors").unwrap();
         let lookup = |k: &str| match k {
             "a" => Some(4.0),
             "n" => Some(8388608.0),
             _ => None,
         };
-        assert_eq!(t.render(&lookup), "uses 4.0 of 32 (13%), 8,388,608 sectors");
+        assert_eq!(
+            t.render(&lookup),
+            "uses 4.0 of 32 (12.5%), 8,388,608 sectors"
+        );
     }
 
     #[test]

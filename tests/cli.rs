@@ -1,0 +1,324 @@
+//! End-to-end runs of the binary: every report format snapshotted, exit codes, and bad
+//! input that must exit 2 with one line naming the file.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{fixture, gpulint, profile, transcript, warnings};
+
+const ZOO: &str = "fixtures/h200-zoo/full_raw_base.csv";
+
+#[test]
+fn human_report() {
+    let out = gpulint(&["check", ZOO, "--color", "never"]);
+    insta::assert_snapshot!(transcript(&out));
+}
+
+#[test]
+fn concise_report() {
+    let out = gpulint(&["check", ZOO, "--format", "concise"]);
+    insta::assert_snapshot!(transcript(&out));
+}
+
+#[test]
+fn json_report() {
+    let out = gpulint(&[
+        "check",
+        "fixtures/h200-zoo/min_raw_stdout_mixed.txt",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool"], "gpulint");
+    assert_eq!(v["kernels"].as_array().unwrap().len(), 3);
+    assert_eq!(v["findings"][0]["launch"], 1);
+    assert_eq!(v["findings"][0]["rule"], "uncoalesced-load");
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn verbose_says_what_was_skipped_and_why() {
+    let out = gpulint(&[
+        "check",
+        "fixtures/h200-zoo/full_details.csv",
+        "--format",
+        "concise",
+        "--verbose",
+    ]);
+    insta::assert_snapshot!(transcript(&out));
+}
+
+#[test]
+fn rules_and_explain() {
+    insta::assert_snapshot!("rules_table", transcript(&gpulint(&["rules"])));
+    insta::assert_snapshot!("explain_gl101", transcript(&gpulint(&["explain", "GL101"])));
+    let by_slug = gpulint(&["explain", "uncoalesced-load"]);
+    assert_eq!(by_slug.stdout, gpulint(&["explain", "GL101"]).stdout);
+    let unknown = gpulint(&["explain", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn exit_codes_follow_fail_on() {
+    let code = |args: &[&str]| gpulint(args).status.code();
+    assert_eq!(code(&["check", ZOO, "--format", "concise"]), Some(1));
+    assert_eq!(
+        code(&["check", ZOO, "--format", "concise", "--exit-zero"]),
+        Some(0)
+    );
+    assert_eq!(
+        code(&["check", ZOO, "--format", "concise", "--fail-on", "error"]),
+        Some(0)
+    );
+    // Selecting nothing is a usage error, not a clean run.
+    assert_eq!(
+        code(&[
+            "check", ZOO, "--select", "GL1", "--ignore", "GL1", "--format", "concise"
+        ]),
+        Some(2)
+    );
+    let quiet = gpulint(&[
+        "check",
+        ZOO,
+        "--select",
+        "small-grid",
+        "--param",
+        "small-grid.min_blocks_per_sm=0.01",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!(quiet.status.code(), Some(0), "{}", transcript(&quiet));
+    let loud = gpulint(&[
+        "check",
+        ZOO,
+        "--select",
+        "small-grid",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!(loud.status.code(), Some(1));
+    let bad_param = gpulint(&["check", ZOO, "--param", "small-grid.nope=1"]);
+    assert_eq!(bad_param.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_param.stderr).contains("no parameter \"nope\""));
+}
+
+#[test]
+fn config_file_ignores_kernels_and_sets_thresholds() {
+    let dir = scratch("config");
+    let cfg = dir.join("gpulint.toml");
+    std::fs::write(
+        &cfg,
+        "ignore = [\"GL2\"]\n[params.bank-conflicts]\nmin_conflict_share = 0.99\n[[ignore-kernel]]\npattern = \"^copy_strided\"\n",
+    )
+    .unwrap();
+    let out = gpulint(&[
+        "check",
+        ZOO,
+        "--format",
+        "concise",
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("copy_strided"), "{text}");
+    assert!(!text.contains("GL20"), "{text}");
+    assert!(!text.contains("GL401"), "{text}");
+    assert!(text.contains("GL103"), "{text}");
+}
+
+#[test]
+fn rules_dir_overrides_a_builtin_rule() {
+    let dir = scratch("rules");
+    let text = std::fs::read_to_string(fixture("../rules/GL204-small-grid.toml"))
+        .unwrap()
+        .replace("severity = \"warning\"", "severity = \"error\"");
+    std::fs::write(dir.join("small-grid.toml"), text).unwrap();
+    let out = gpulint(&[
+        "check",
+        ZOO,
+        "--format",
+        "concise",
+        "--rules",
+        dir.to_str().unwrap(),
+        "--select",
+        "small-grid",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("error[GL204]"),
+        "{}",
+        transcript(&out)
+    );
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpulint-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Each case: file content, and what the one error line must say.
+#[test]
+fn bad_input_exits_2_with_one_line_naming_the_file() {
+    let dir = scratch("bad");
+    let header = std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap();
+    let first_rows: String = header.lines().take(6).collect::<Vec<_>>().join("\n");
+    let mut with_garbage_metric = String::new();
+    for (i, line) in header.lines().enumerate() {
+        if i == 5 {
+            with_garbage_metric.push_str(&line.replacen("\"8,388,608\"", "\"12abc\"", 1));
+        } else {
+            with_garbage_metric.push_str(line);
+        }
+        with_garbage_metric.push('\n');
+    }
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty.csv", vec![], "empty"),
+        (
+            "garbage.bin",
+            (0..4000u32).map(|i| (i * 7919 % 256) as u8).collect(),
+            "binary",
+        ),
+        (
+            "notncu.csv",
+            b"name,value\nfoo,1\nbar,2\n".to_vec(),
+            "no ncu CSV header",
+        ),
+        (
+            "header_only.csv",
+            header
+                .lines()
+                .take(5)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .into_bytes(),
+            "no kernel launch rows",
+        ),
+        (
+            "report.ncu-rep",
+            b"NVR\0\x02\0\0\0rest".to_vec(),
+            "ncu --import",
+        ),
+        (
+            "json.csv",
+            br#"{"tool": "gpulint", "kernels": []}"#.to_vec(),
+            "no ncu CSV header",
+        ),
+        (
+            "badvalue.csv",
+            with_garbage_metric.into_bytes(),
+            "\"12abc\" is not a number",
+        ),
+        (
+            "badid.csv",
+            first_rows
+                .replacen("\n\"0\",", "\n\"zero\",", 1)
+                .into_bytes(),
+            "field `ID`",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let out = gpulint(&["check", path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", transcript(&out));
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name), "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err} should say {want}");
+        assert!(out.stdout.is_empty(), "{name}: printed a report");
+    }
+    let missing = gpulint(&["check", "does/not/exist.csv"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("does/not/exist.csv: cannot read"));
+}
+
+#[test]
+fn a_bad_value_is_placed_by_line_and_column() {
+    let dir = scratch("place");
+    let text = std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Line 6 of the file is launch 0 (three ncu lines, header, units row).
+    lines[5] = lines[5].replacen("\"8,388,608\"", "\"8,388,608x\"", 1);
+    let path = dir.join("placed.csv");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let out = gpulint(&["check", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("placed.csv:6:"), "{err}");
+    assert!(
+        err.contains("l1tex__t_sectors_pipe_lsu_mem_global_op_"),
+        "{err}"
+    );
+}
+
+/// ncu on a European-locale machine: `.` groups thousands and `,` is the decimal mark.
+/// Same capture, rewritten that way, must give the same findings.
+#[test]
+fn european_number_format_gives_the_same_findings() {
+    let text = std::fs::read_to_string(fixture("h200-zoo/min_raw.csv")).unwrap();
+    let european: String = text
+        .lines()
+        .map(|line| {
+            if !line.starts_with("\"") || line.starts_with("\"ID\"") {
+                return line.to_string();
+            }
+            line.split("\",\"")
+                .map(|cell| {
+                    let bare = cell.trim_matches('"');
+                    if !bare.is_empty()
+                        && bare
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+                    {
+                        cell.replace(',', "\u{0}")
+                            .replace('.', ",")
+                            .replace('\u{0}', ".")
+                    } else {
+                        cell.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\",\"")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(european.contains("\"8.388.608\""));
+    let dir = scratch("locale");
+    let path = dir.join("eu.csv");
+    std::fs::write(&path, &european).unwrap();
+    let eu = gpulint::ingest::read_path(path.to_str().unwrap()).unwrap();
+    let us = profile("h200-zoo/min_raw.csv");
+    assert_eq!(warnings(&eu), warnings(&us));
+    assert_eq!(
+        eu.launches[1].metrics["duration_ns"],
+        us.launches[1].metrics["duration_ns"]
+    );
+}
+
+#[test]
+fn crlf_bom_and_na_cells_are_read() {
+    let text = std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap();
+    let mut crlf = String::from("\u{feff}");
+    for (i, line) in text.lines().enumerate() {
+        // Launch 0 loses its bank-conflict counters: "n/a" is "not collected", never 0.
+        let line = if i == 5 {
+            line.replace("\"0\",\"0\",\"0\",\"0\"", "\"n/a\",\"n/a\",\"n/a\",\"n/a\"")
+        } else {
+            line.to_string()
+        };
+        crlf.push_str(&line);
+        crlf.push_str("\r\n");
+    }
+    let dir = scratch("crlf");
+    let path = dir.join("crlf.csv");
+    std::fs::write(&path, &crlf).unwrap();
+    let p = gpulint::ingest::read_path(path.to_str().unwrap()).unwrap();
+    let base = profile("h200-zoo/min_raw_base.csv");
+    assert_eq!(p.launches.len(), base.launches.len());
+    assert_eq!(
+        p.launches[0].name,
+        "copy_coalesced(const float *, float *, unsigned long)"
+    );
+    assert_eq!(warnings(&p), warnings(&base));
+}

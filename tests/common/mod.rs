@@ -1,0 +1,62 @@
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use gpulint::config::Config;
+use gpulint::ingest::{self, Profile};
+use gpulint::rules::{self, engine::Finding};
+
+pub fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
+}
+
+pub fn profile(rel: &str) -> Profile {
+    ingest::read_path(fixture(rel).to_str().unwrap()).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+pub fn lint(p: &Profile) -> Vec<Finding> {
+    let rules = rules::load(None).unwrap();
+    rules::engine::lint(std::slice::from_ref(p), &rules, &Config::default()).findings
+}
+
+/// (launch, slug) of every finding at warning or above, merged launches expanded.
+pub fn warnings(p: &Profile) -> Vec<(u64, String)> {
+    let mut out: Vec<(u64, String)> = lint(p)
+        .into_iter()
+        .filter(|f| f.severity >= rules::Severity::Warning)
+        .flat_map(|f| {
+            let ids = if f.launches.is_empty() {
+                vec![f.launch]
+            } else {
+                f.launches.clone()
+            };
+            ids.into_iter().map(move |id| (id, f.rule.clone()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Runs the gpulint binary from the crate root with colour off.
+pub fn gpulint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("NCU")
+        .output()
+        .expect("run gpulint")
+}
+
+/// stdout, stderr and exit code together, as one snapshot.
+pub fn transcript(out: &Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().map_or("signal".into(), |c| c.to_string()),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}

@@ -1,0 +1,133 @@
+//! Every rule is documented, uniquely named, and proven on real captures: it fires on
+//! the fixtures its file names under `tests.fires` and stays quiet on `tests.clean`.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::{fixture, profile};
+use gpulint::rules::{self, engine};
+
+#[test]
+fn codes_and_slugs_are_unique_and_docs_complete() {
+    let rules = rules::load(None).unwrap();
+    assert!(rules.len() >= 9);
+    let mut codes = HashSet::new();
+    let mut slugs = HashSet::new();
+    for r in &rules {
+        assert!(codes.insert(r.code.clone()), "duplicate code {}", r.code);
+        assert!(slugs.insert(r.slug.clone()), "duplicate slug {}", r.slug);
+        for (section, text) in [
+            ("what", &r.doc.what),
+            ("why", &r.doc.why),
+            ("example", &r.doc.example),
+            ("fix", &r.doc.fix),
+        ] {
+            assert!(
+                text.trim().len() > 40,
+                "{}: doc.{section} is too thin",
+                r.slug
+            );
+        }
+        assert!(
+            !r.tests.fires.is_empty(),
+            "{}: no fixture where it fires",
+            r.slug
+        );
+        assert!(
+            !r.tests.clean.is_empty(),
+            "{}: no fixture where it stays quiet",
+            r.slug
+        );
+    }
+}
+
+#[test]
+fn issue_slugs_are_all_present() {
+    let rules = rules::load(None).unwrap();
+    for slug in [
+        "uncoalesced-load",
+        "uncoalesced-store",
+        "misaligned-access",
+        "register-limited-occupancy",
+        "shared-memory-limited-occupancy",
+        "block-size",
+        "small-grid",
+        "local-memory",
+        "bank-conflicts",
+    ] {
+        assert!(rules::find(&rules, slug).is_some(), "missing {slug}");
+    }
+}
+
+fn launch_of(spec: &str) -> (gpulint::ingest::Profile, u64) {
+    let (file, id) = spec.split_once('#').expect("FILE#ID");
+    assert!(fixture(file).exists(), "{spec}: no such fixture");
+    (profile(file), id.parse().expect("launch id"))
+}
+
+#[test]
+fn every_rule_fires_and_stays_quiet_where_its_file_says() {
+    for rule in rules::load(None).unwrap() {
+        for (spec, should_fire) in rule
+            .tests
+            .fires
+            .iter()
+            .map(|s| (s, true))
+            .chain(rule.tests.clean.iter().map(|s| (s, false)))
+        {
+            let (p, id) = launch_of(spec);
+            let launch = p
+                .launches
+                .iter()
+                .find(|l| l.id == id)
+                .unwrap_or_else(|| panic!("{spec}: no launch {id}"));
+            let result = engine::check(&rule, launch, &p.file);
+            match (should_fire, result) {
+                (true, engine::Judgement::Fires(_)) | (false, engine::Judgement::Quiet { .. }) => {}
+                (true, other) => panic!("{} should fire on {spec}: {other:?}", rule.slug),
+                (false, other) => panic!("{} should stay quiet on {spec}: {other:?}", rule.slug),
+            }
+        }
+    }
+}
+
+#[test]
+fn malformed_rule_files_name_the_file_and_field() {
+    let good = std::fs::read_to_string(
+        env!("CARGO_MANIFEST_DIR").to_string() + "/rules/GL204-small-grid.toml",
+    )
+    .unwrap();
+    let cases = [
+        (
+            good.replace("when = \"grid_blocks", "when = \"grid_blokcs"),
+            "`grid_blokcs`",
+        ),
+        (
+            good.replace("code = \"GL204\"", "code = \"X1\""),
+            "field `code`",
+        ),
+        (
+            good.replace(
+                "when = \"grid_blocks < sm_count",
+                "when = \"grid_blocks < < sm_count",
+            ),
+            "field `when`",
+        ),
+        (good.replace("[doc]", "[doc]\nwhatt = 1"), "unknown field"),
+        (
+            good.replace(
+                "message = \"grid of {grid_blocks:.0}",
+                "message = \"grid of {grid_blocks:.x}",
+            ),
+            "field `message`",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = rules::parse_rule("rules/bad.toml", &text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("rules/bad.toml"), "{err}");
+        assert!(err.contains(want), "{err} should mention {want}");
+    }
+}

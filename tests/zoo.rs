@@ -1,0 +1,170 @@
+//! The H200 zoo captures against what their README says a good linter reports.
+//! The expectations below are transcribed from fixtures/h200-zoo/CAPTURES.md, not from
+//! gpulint's output.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{profile, warnings};
+
+/// README: "what a good linter should say", per launch ID.
+fn expected_full() -> Vec<(u64, &'static str)> {
+    let mut v = Vec::new();
+    for id in 1..=5 {
+        v.push((id, "uncoalesced-load"));
+        v.push((id, "uncoalesced-store"));
+    }
+    v.extend([
+        (6, "misaligned-access"),
+        (9, "uncoalesced-load"),
+        (11, "uncoalesced-load"),
+        // Per-thread chunks of 32 floats: the stores are chunked exactly like the loads.
+        (11, "uncoalesced-store"),
+        (12, "small-grid"),
+        (13, "block-size"),
+        (15, "uncoalesced-load"),
+        (16, "uncoalesced-load"),
+        (18, "uncoalesced-store"),
+        (19, "bank-conflicts"),
+        (21, "register-limited-occupancy"),
+        (22, "local-memory"),
+        (24, "shared-memory-limited-occupancy"),
+    ]);
+    v.sort();
+    v
+}
+
+const CLEAN: [u64; 11] = [0, 7, 8, 10, 14, 17, 20, 23, 25, 26, 27];
+
+fn as_set(v: Vec<(u64, String)>) -> BTreeSet<(u64, String)> {
+    v.into_iter().collect()
+}
+
+fn expected_set(v: Vec<(u64, &str)>) -> BTreeSet<(u64, String)> {
+    v.into_iter().map(|(i, s)| (i, s.to_string())).collect()
+}
+
+#[test]
+fn full_raw_pages_report_the_readme_table() {
+    for file in ["h200-zoo/full_raw_base.csv", "h200-zoo/full_raw.csv"] {
+        let got = as_set(warnings(&profile(file)));
+        assert_eq!(got, expected_set(expected_full()), "{file}");
+    }
+}
+
+#[test]
+fn clean_kernels_get_no_warning_in_any_export() {
+    for file in [
+        "h200-zoo/full_raw_base.csv",
+        "h200-zoo/full_raw.csv",
+        "h200-zoo/full_details.csv",
+        "h200-zoo/min_raw.csv",
+        "h200-zoo/min_raw_base.csv",
+        "h200-zoo/min_details.csv",
+    ] {
+        let noisy: Vec<_> = warnings(&profile(file))
+            .into_iter()
+            .filter(|(id, _)| CLEAN.contains(id))
+            .collect();
+        assert!(noisy.is_empty(), "{file}: {noisy:?}");
+    }
+}
+
+/// The minimal exports lack the width-aware ratio: gpulint reports only what sectors per
+/// request prove (strides of 8 or more, chunking, misalignment), and nothing wrong.
+#[test]
+fn minimal_exports_report_what_they_can_prove() {
+    let expected: BTreeSet<(u64, String)> = expected_set(expected_full())
+        .into_iter()
+        .filter(|(id, slug)| match slug.as_str() {
+            "uncoalesced-load" | "uncoalesced-store" => [3, 4, 5, 11, 15, 18].contains(id),
+            _ => true,
+        })
+        .filter(|(id, slug)| !(*id == 15 && slug == "uncoalesced-load"))
+        .collect();
+    let raw = as_set(warnings(&profile("h200-zoo/min_raw.csv")));
+    // Each one found is right; gather (15) averages 18 sectors per request, which the
+    // fallback cannot tell from a wide access.
+    assert!(raw.is_subset(&expected_set(expected_full())), "{raw:?}");
+    for must in &expected {
+        assert!(raw.contains(must), "min_raw missing {must:?}; got {raw:?}");
+    }
+    assert_eq!(raw, as_set(warnings(&profile("h200-zoo/min_raw_base.csv"))));
+}
+
+/// Where the details page carries a rule's inputs, it must agree with the raw page.
+#[test]
+fn raw_and_details_pages_agree() {
+    let on_details = [
+        "small-grid",
+        "block-size",
+        "register-limited-occupancy",
+        "shared-memory-limited-occupancy",
+        "local-memory",
+    ];
+    let pick = |v: Vec<(u64, String)>, rules: &[&str]| -> BTreeSet<(u64, String)> {
+        v.into_iter()
+            .filter(|(_, s)| rules.contains(&s.as_str()))
+            .collect()
+    };
+    let raw = pick(
+        warnings(&profile("h200-zoo/full_raw_base.csv")),
+        &on_details,
+    );
+    let details = pick(warnings(&profile("h200-zoo/full_details.csv")), &on_details);
+    assert_eq!(raw, details);
+    assert_eq!(raw.len(), 5);
+
+    let min_rules = [
+        "small-grid",
+        "uncoalesced-load",
+        "uncoalesced-store",
+        "misaligned-access",
+        "local-memory",
+        "bank-conflicts",
+    ];
+    let raw = pick(warnings(&profile("h200-zoo/min_raw.csv")), &min_rules);
+    let details = pick(warnings(&profile("h200-zoo/min_details.csv")), &min_rules);
+    assert_eq!(raw, details);
+}
+
+#[test]
+fn stdout_form_with_program_output_parses() {
+    let p = profile("h200-zoo/min_raw_stdout_mixed.txt");
+    assert_eq!(p.launches.len(), 3);
+    let got = as_set(warnings(&p));
+    let want = expected_set(vec![
+        (1, "uncoalesced-load"),
+        (1, "uncoalesced-store"),
+        (2, "misaligned-access"),
+    ]);
+    assert_eq!(got, want);
+}
+
+#[test]
+fn every_value_is_in_base_units_whatever_the_export_units() {
+    let scaled = profile("h200-zoo/min_raw.csv");
+    let base = profile("h200-zoo/min_raw_base.csv");
+    for (a, b) in scaled.launches.iter().zip(&base.launches) {
+        // The two exports are separate runs: counters match exactly, times and traffic
+        // only closely. A unit mistake would be off by 1,000 or more.
+        assert_eq!(
+            a.metrics["sectors_ld"], b.metrics["sectors_ld"],
+            "launch {}",
+            a.id
+        );
+        for (key, rel, abs) in [
+            ("duration_ns", 0.15, 0.0),
+            ("sm_clock_hz", 0.05, 0.0),
+            ("dram_bytes_read", 0.05, 1e6),
+        ] {
+            let (x, y) = (a.metrics[key], b.metrics[key]);
+            assert!(
+                (x - y).abs() <= rel * y + abs,
+                "launch {} {key}: {x} vs {y}",
+                a.id
+            );
+        }
+    }
+}
