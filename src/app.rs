@@ -2,10 +2,13 @@
 
 use std::io::{IsTerminal, Write};
 
-use crate::cli::{ColorChoice, Command, FailOn, Format, ReportArgs, RulesFormat};
+use clap::Parser;
+
+use crate::cli::{ColorChoice, Command, FailOn, Format, NcuArgs, ReportArgs, RulesFormat};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::ingest::{self, Profile};
+use crate::ncu::NcuOptions;
 use crate::report::{self, Report};
 use crate::rules::{self, Rule, Severity};
 
@@ -35,15 +38,73 @@ pub fn run(command: Command) -> Result<u8> {
             emit(&explain(r))?;
             Ok(0)
         }
-        Command::External(args) => Err(Error::new(format!(
-            "`gpulint {}` would profile a program with ncu; that is not built yet",
-            args.first().map_or("", String::as_str)
-        ))),
+        Command::Run {
+            ncu,
+            report,
+            program,
+        } => run_program(&ncu, &report, &program),
+        Command::External(program) => {
+            // `gpulint ./prog args`: everything after the program is the program's.
+            let cli = crate::cli::Cli::parse_from(
+                ["gpulint", "run", "--"]
+                    .into_iter()
+                    .map(String::from)
+                    .chain(program),
+            );
+            run(cli.command)
+        }
+        Command::Doctor { ncu } => {
+            let checks = crate::ncu::doctor::checks(ncu.as_deref());
+            let mut text = String::new();
+            for c in &checks {
+                let mark = match c.status {
+                    crate::ncu::doctor::Status::Pass => "ok  ",
+                    crate::ncu::doctor::Status::Warn => "warn",
+                    crate::ncu::doctor::Status::Fail => "FAIL",
+                };
+                text.push_str(&format!("{mark}  {:<9} {}\n", c.name, c.detail));
+            }
+            emit(&text)?;
+            let failed = checks
+                .iter()
+                .any(|c| c.status == crate::ncu::doctor::Status::Fail);
+            Ok(u8::from(failed))
+        }
     }
 }
 
-/// Loads rules and config as the report options say, lints, prints, and picks the exit code.
-pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
+fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
+    let (rules, _config) = enabled_rules(report)?;
+    let opts = NcuOptions {
+        ncu: ncu.ncu.clone(),
+        kernel_name: ncu.kernel_name.clone(),
+        launch_skip: ncu.launch_skip,
+        launch_count: ncu.launch_count,
+        target_processes_all: ncu.target_processes_all,
+        extra_args: ncu.ncu_args.clone(),
+        save_csv: ncu.save_csv.clone(),
+        verbose: report.verbose,
+    };
+    let (profile, info) = crate::ncu::profile(&opts, &rules, program)?;
+    match info.program_status {
+        Some(0) => {}
+        Some(code) => eprintln!(
+            "gpulint: {} exited with status {code}; its kernels profiled before that are linted",
+            program[0]
+        ),
+        None => eprintln!(
+            "gpulint: {} was killed by a signal; its kernels profiled before that are linted",
+            program[0]
+        ),
+    }
+    if report.verbose {
+        eprintln!("gpulint: profiled with {}", info.ncu.display());
+    }
+    lint_and_report(std::slice::from_ref(&profile), report)
+}
+
+/// The rules that the options and the config leave switched on.
+fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
     let rules = rules::load(args.rules.as_deref())?;
     let mut config = Config::load(args.config.as_deref())?;
     config.merge_cli(&args.select, &args.ignore, &args.params)?;
@@ -54,6 +115,12 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
             "no rules left to run after --select/--ignore and the config; `gpulint rules` lists them",
         ));
     }
+    Ok((rules, config))
+}
+
+/// Loads rules and config as the report options say, lints, prints, and picks the exit code.
+pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
+    let (rules, config) = enabled_rules(args)?;
     let outcome = rules::engine::lint(profiles, &rules, &config);
     let color = match args.color {
         ColorChoice::Always => true,

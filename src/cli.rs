@@ -38,9 +38,50 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         rules: Option<String>,
     },
-    /// `gpulint ./prog args`: profile a program with ncu, then lint it.
+    /// Profile a program with ncu (fewest metrics the rules need), then lint it.
+    Run {
+        #[command(flatten)]
+        ncu: NcuArgs,
+        #[command(flatten)]
+        report: ReportArgs,
+        /// The program and its arguments, after `--`.
+        #[arg(last = true, required = true, value_name = "PROGRAM")]
+        program: Vec<String>,
+    },
+    /// Check that this machine can profile: ncu, a GPU, counter permission, clocks.
+    Doctor {
+        #[arg(long, value_name = "PATH")]
+        ncu: Option<String>,
+    },
+    /// `gpulint ./prog args`: the same as `gpulint run -- ./prog args`.
     #[command(external_subcommand)]
     External(Vec<String>),
+}
+
+/// How to run ncu.
+#[derive(Debug, Clone, Args)]
+pub struct NcuArgs {
+    /// The ncu binary (default: $NCU, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, /opt/nvidia/nsight-compute).
+    #[arg(long, value_name = "PATH")]
+    pub ncu: Option<String>,
+    /// Profile only kernels with this name (ncu syntax: `name`, or `regex:pattern`).
+    #[arg(short = 'k', long, value_name = "NAME")]
+    pub kernel_name: Option<String>,
+    /// Skip this many kernel launches first.
+    #[arg(long, value_name = "N")]
+    pub launch_skip: Option<u64>,
+    /// Profile at most this many kernel launches.
+    #[arg(long, value_name = "N")]
+    pub launch_count: Option<u64>,
+    /// Follow child processes too (MPI launchers, Python).
+    #[arg(long)]
+    pub target_processes_all: bool,
+    /// Pass one more argument to ncu (repeat it: --ncu-arg=--clock-control --ncu-arg=none).
+    #[arg(long = "ncu-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub ncu_args: Vec<String>,
+    /// Keep ncu's raw CSV export here, for sharing or `gpulint check` later.
+    #[arg(long, value_name = "FILE")]
+    pub save_csv: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -6,5 +6,6 @@ pub mod config;
 pub mod error;
 pub mod ingest;
 pub mod metrics;
+pub mod ncu;
 pub mod report;
 pub mod rules;

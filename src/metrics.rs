@@ -438,76 +438,214 @@ pub static METRICS: &[MetricDef] = &[
     ),
 ];
 
-/// Quantities computed from the metrics above, with what they mean. Listed for `--verbose`
-/// and the docs; the arithmetic is in [`derive`].
-pub static DERIVED: &[(&str, &str)] = &[
-    (
+/// A quantity computed from other metrics (the arithmetic is in [`derive`]).
+pub struct Derived {
+    pub key: &'static str,
+    pub doc: &'static str,
+    /// What it is computed from, so that `gpulint run` can collect the inputs.
+    pub inputs: &'static [&'static str],
+}
+
+macro_rules! derived {
+    ($key:literal, $doc:literal, [$($input:literal),* $(,)?]) => {
+        Derived { key: $key, doc: $doc, inputs: &[$($input),*] }
+    };
+}
+
+pub static DERIVED: &[Derived] = &[
+    derived!(
         "useful_bytes_per_request_ld",
         "bytes_per_sector_ld x sectors_per_request_ld",
+        ["bytes_per_sector_ld", "sectors_per_request_ld"]
     ),
-    (
+    derived!(
+        "useful_bytes_per_request_st",
+        "as for loads",
+        ["bytes_per_sector_st", "sectors_per_request_st"]
+    ),
+    derived!(
         "ideal_sectors_per_request_ld",
         "fewest 32-byte sectors that hold the useful bytes of one request",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld"
+        ]
     ),
-    (
+    derived!(
+        "ideal_sectors_per_request_st",
+        "as for loads",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st"
+        ]
+    ),
+    derived!(
         "excess_sectors_per_request_ld",
         "sectors_per_request_ld - ideal_sectors_per_request_ld",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld"
+        ]
     ),
-    (
+    derived!(
+        "excess_sectors_per_request_st",
+        "as for loads",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st"
+        ]
+    ),
+    derived!(
         "excess_sector_share_ld",
         "share of fetched load sectors that carry no useful byte",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld"
+        ]
     ),
-    ("efficiency_ld_pct", "bytes_per_sector_ld / 32, in %"),
-    (
+    derived!(
+        "excess_sector_share_st",
+        "as for loads",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st"
+        ]
+    ),
+    derived!(
+        "efficiency_ld_pct",
+        "bytes_per_sector_ld / 32, in %",
+        ["bytes_per_sector_ld"]
+    ),
+    derived!("efficiency_st_pct", "as for loads", ["bytes_per_sector_st"]),
+    derived!(
         "global_share_ld",
         "share of the kernel's global sectors that are loads",
+        ["sectors_ld", "sectors_st"]
     ),
-    ("warps_per_block", "ceil(block_size / 32)"),
-    (
-        "occupancy_limit_min",
-        "fewest blocks per SM over the warp, block, register and shared-memory limits",
-    ),
-    ("local_sectors", "local_sectors_ld + local_sectors_st"),
-    (
-        "local_share",
-        "share of L1 global+local sectors that are local memory",
-    ),
-    (
-        "shared_wavefronts",
-        "shared_wavefronts_ld + shared_wavefronts_st",
-    ),
-    (
-        "bank_conflict_share",
-        "bank conflicts / shared-memory wavefronts",
-    ),
-    (
-        "busiest_throughput_pct",
-        "max(sm_throughput_pct, memory_throughput_pct)",
-    ),
-    (
-        "shared_mem_per_block",
-        "static + dynamic shared memory per block, bytes",
-    ),
-    (
-        "partial_warp_lanes",
-        "threads in the last, partly filled warp of a block (0 when full)",
-    ),
-    (
-        "mixed_access_ld",
-        "1 when sectors per load request is no single access pattern's value: an average over different load instructions",
-    ),
-    ("mixed_access_st", "the same for stores"),
-    ("excess_sectors_per_request_st", "as for loads"),
-    ("excess_sector_share_st", "as for loads"),
-    ("ideal_sectors_per_request_st", "as for loads"),
-    ("useful_bytes_per_request_st", "as for loads"),
-    ("efficiency_st_pct", "as for loads"),
-    (
+    derived!(
         "global_share_st",
         "share of the kernel's global sectors that are stores",
+        ["sectors_ld", "sectors_st"]
     ),
-    ("bank_conflicts", "bank_conflicts_ld + bank_conflicts_st"),
+    derived!(
+        "mixed_access_ld",
+        "1 when sectors per load request is no single access pattern's value: an average over different load instructions",
+        ["sectors_per_request_ld"]
+    ),
+    derived!(
+        "mixed_access_st",
+        "the same for stores",
+        ["sectors_per_request_st"]
+    ),
+    derived!("warps_per_block", "ceil(block_size / 32)", ["block_size"]),
+    derived!(
+        "partial_warp_lanes",
+        "threads in the last, partly filled warp of a block (0 when full)",
+        ["block_size"]
+    ),
+    derived!(
+        "occupancy_limit_min",
+        "fewest blocks per SM over the warp, block, register and shared-memory limits",
+        [
+            "limit_warps",
+            "limit_blocks",
+            "limit_registers",
+            "limit_shared_mem"
+        ]
+    ),
+    derived!(
+        "shared_mem_per_block",
+        "static + dynamic shared memory per block, bytes",
+        [
+            "shared_mem_static_per_block",
+            "shared_mem_dynamic_per_block"
+        ]
+    ),
+    derived!(
+        "local_sectors",
+        "local_sectors_ld + local_sectors_st",
+        ["local_sectors_ld", "local_sectors_st"]
+    ),
+    derived!(
+        "local_share",
+        "share of L1 global+local sectors that are local memory",
+        [
+            "local_sectors_ld",
+            "local_sectors_st",
+            "sectors_ld",
+            "sectors_st"
+        ]
+    ),
+    derived!(
+        "shared_wavefronts",
+        "shared_wavefronts_ld + shared_wavefronts_st",
+        ["shared_wavefronts_ld", "shared_wavefronts_st"]
+    ),
+    derived!(
+        "bank_conflicts",
+        "bank_conflicts_ld + bank_conflicts_st",
+        ["bank_conflicts_ld", "bank_conflicts_st"]
+    ),
+    derived!(
+        "bank_conflict_share",
+        "bank conflicts / shared-memory wavefronts (0 without shared-memory traffic)",
+        [
+            "bank_conflicts_ld",
+            "bank_conflicts_st",
+            "shared_wavefronts_ld",
+            "shared_wavefronts_st"
+        ]
+    ),
+    derived!(
+        "busiest_throughput_pct",
+        "max(sm_throughput_pct, memory_throughput_pct)",
+        ["sm_throughput_pct", "memory_throughput_pct"]
+    ),
 ];
+
+/// ncu adds these on the raw page by itself, and derived__ values exist only in section
+/// output: none of them may be passed to `--metrics`.
+fn collected_by_ncu_itself(name: &str) -> bool {
+    [
+        "launch__",
+        "device__",
+        "derived__",
+        "profiler__",
+        "sm__maximum_warps",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+/// The ncu metric names to pass to `--metrics` so that `keys` (canonical or derived)
+/// can be resolved: the first collectable source of each, sorted and without repeats.
+pub fn collection_list<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    let mut stack: Vec<&str> = keys.into_iter().collect();
+    while let Some(key) = stack.pop() {
+        if let Some(d) = DERIVED.iter().find(|d| d.key == key) {
+            stack.extend(d.inputs.iter().copied());
+        } else if let Some(def) = def(key) {
+            if let Some(src) = def
+                .sources
+                .iter()
+                .find(|s| !collected_by_ncu_itself(s.name))
+            {
+                out.push(src.name);
+                out.extend(src.times);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
 
 /// Looks a metric up by key.
 pub fn def(key: &str) -> Option<&'static MetricDef> {

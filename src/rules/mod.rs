@@ -156,18 +156,34 @@ impl Rule {
             || self.code.starts_with(&selector.to_ascii_uppercase())
     }
 
-    /// Every metric key the rule may read, for the ncu runner.
-    pub fn metric_keys(&self) -> impl Iterator<Item = &str> {
-        self.reads
-            .iter()
-            .chain(self.fallback.iter().flat_map(|f| f.reads.iter()))
-            .map(String::as_str)
+    /// Every metric key the rule may read (conditions, messages, notes, evidence), for
+    /// the ncu runner. Parameters are not metrics and are left out.
+    pub fn metric_keys(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.reads.iter().chain(&self.evidence).cloned().collect();
+        self.when.expr.variables(&mut names);
+        if let Some(c) = &self.info_when {
+            c.expr.variables(&mut names);
+        }
+        self.message.variables(&mut names);
+        for n in &self.notes {
+            n.when.expr.variables(&mut names);
+            n.text.variables(&mut names);
+        }
+        if let Some(f) = &self.fallback {
+            names.extend(f.reads.iter().chain(&f.evidence).cloned());
+            f.when.expr.variables(&mut names);
+            f.message.variables(&mut names);
+        }
+        names.retain(|n| !self.params.contains_key(n));
+        names.sort();
+        names.dedup();
+        names
     }
 }
 
 /// Names a condition may use: canonical and derived metrics.
 pub fn is_known_metric(name: &str) -> bool {
-    metrics::def(name).is_some() || metrics::DERIVED.iter().any(|(k, _)| *k == name)
+    metrics::def(name).is_some() || metrics::DERIVED.iter().any(|d| d.key == name)
 }
 
 fn condition(

@@ -53,6 +53,14 @@ impl Template {
         Ok(())
     }
 
+    pub fn variables(&self, out: &mut Vec<String>) {
+        for p in &self.pieces {
+            if let Piece::Hole { expr, .. } = p {
+                expr.variables(out);
+            }
+        }
+    }
+
     pub fn render(&self, lookup: &dyn Fn(&str) -> Option<f64>) -> String {
         let mut out = String::new();
         for p in &self.pieces {

@@ -1,0 +1,100 @@
+//! Finding the ncu binary: `--ncu`, `$NCU`, `PATH`, `$CUDA_HOME/bin`, `/usr/local/cuda/bin`,
+//! then the newest `/opt/nvidia/nsight-compute/*/ncu`.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+pub fn find_ncu(explicit: Option<&str>) -> Result<PathBuf> {
+    let mut looked = Vec::new();
+    if let Some(p) = explicit {
+        return usable(Path::new(p))
+            .ok_or_else(|| Error::new(format!("--ncu {p}: no executable file there")));
+    }
+    if let Some(p) = std::env::var_os("NCU").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return usable(&p)
+            .ok_or_else(|| Error::new(format!("NCU={}: no executable file there", p.display())));
+    }
+    looked.push("PATH".to_string());
+    if let Ok(p) = which::which("ncu") {
+        return Ok(p);
+    }
+    let mut candidates = Vec::new();
+    if let Some(home) = std::env::var_os("CUDA_HOME") {
+        candidates.push(PathBuf::from(home).join("bin/ncu"));
+    }
+    candidates.push(PathBuf::from("/usr/local/cuda/bin/ncu"));
+    if let Some(newest) = newest_nsight_compute(Path::new("/opt/nvidia/nsight-compute")) {
+        candidates.push(newest);
+    } else {
+        candidates.push(PathBuf::from("/opt/nvidia/nsight-compute/*/ncu"));
+    }
+    for c in &candidates {
+        looked.push(c.display().to_string());
+        if let Some(p) = usable(c) {
+            return Ok(p);
+        }
+    }
+    Err(Error::new(format!(
+        "ncu (Nsight Compute) not found; looked in: {}. Install Nsight Compute, or point gpulint \
+         at it with --ncu /path/to/ncu or NCU=/path/to/ncu",
+        looked.join(", ")
+    )))
+}
+
+fn usable(p: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(p).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then(|| p.to_path_buf())
+}
+
+/// `/opt/nvidia/nsight-compute/2025.3.1/ncu` beats `.../2024.1.0/ncu`: compare the
+/// version folders as numbers, part by part.
+fn newest_nsight_compute(root: &Path) -> Option<PathBuf> {
+    let version =
+        |name: &str| -> Vec<u64> { name.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
+    std::fs::read_dir(root)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("ncu").is_file())
+        .max_by_key(|e| version(&e.file_name().to_string_lossy()))
+        .map(|e| e.path().join("ncu"))
+}
+
+/// The program to profile: a path that must be an executable file, or a name on PATH.
+pub fn find_program(program: &str) -> Result<PathBuf> {
+    if program.contains('/') {
+        let p = Path::new(program);
+        if !p.exists() {
+            return Err(Error::new(format!("program {program}: no such file")));
+        }
+        return usable(p).ok_or_else(|| {
+            Error::new(format!(
+                "program {program}: not an executable file (chmod +x?)"
+            ))
+        });
+    }
+    which::which(program).map_err(|_| {
+        Error::new(format!(
+            "program {program}: not found on PATH (use ./{program} for a file here)"
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn newest_version_folder_wins() {
+        let root = std::env::temp_dir().join(format!("gpulint-nc-{}", std::process::id()));
+        for v in ["2024.1.0", "2025.3.1", "2025.10.0"] {
+            std::fs::create_dir_all(root.join(v)).unwrap();
+            std::fs::write(root.join(v).join("ncu"), "").unwrap();
+        }
+        let got = newest_nsight_compute(&root).unwrap();
+        assert!(got.ends_with("2025.10.0/ncu"), "{}", got.display());
+        std::fs::remove_dir_all(root).unwrap();
+    }
+}

@@ -1,0 +1,315 @@
+//! Running ncu on a program with the fewest metrics the enabled rules need, and reading
+//! back what it wrote.
+
+pub mod doctor;
+pub mod locate;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+use crate::ingest::{self, Profile};
+use crate::metrics;
+use crate::rules::Rule;
+
+/// What the user asked of the ncu run.
+#[derive(Debug, Clone, Default)]
+pub struct NcuOptions {
+    pub ncu: Option<String>,
+    pub kernel_name: Option<String>,
+    pub launch_skip: Option<u64>,
+    pub launch_count: Option<u64>,
+    pub target_processes_all: bool,
+    pub extra_args: Vec<String>,
+    pub save_csv: Option<String>,
+    pub verbose: bool,
+}
+
+/// The metrics `--metrics` gets: what the rules read, plus the duration and replay
+/// count every report shows.
+pub fn metric_list(rules: &[Rule]) -> Vec<&'static str> {
+    let mut keys: Vec<String> = rules.iter().flat_map(|r| r.metric_keys()).collect();
+    keys.extend(["duration_ns", "theoretical_occupancy_pct"].map(String::from));
+    metrics::collection_list(keys.iter().map(String::as_str))
+}
+
+/// ncu's arguments, up to and including the program and its arguments.
+pub fn build_args(
+    opts: &NcuOptions,
+    metrics: &[&str],
+    log_file: &Path,
+    program: &[String],
+) -> Vec<String> {
+    let mut args: Vec<String> = vec![
+        "--csv".into(),
+        "--page".into(),
+        "raw".into(),
+        "--print-units".into(),
+        "base".into(),
+        "--metrics".into(),
+        metrics.join(","),
+        "--log-file".into(),
+        log_file.display().to_string(),
+    ];
+    if let Some(k) = &opts.kernel_name {
+        args.extend(["--kernel-name".into(), k.clone()]);
+    }
+    if let Some(n) = opts.launch_skip {
+        args.extend(["--launch-skip".into(), n.to_string()]);
+    }
+    if let Some(n) = opts.launch_count {
+        args.extend(["--launch-count".into(), n.to_string()]);
+    }
+    if opts.target_processes_all {
+        args.extend(["--target-processes".into(), "all".into()]);
+    }
+    args.extend(opts.extra_args.iter().cloned());
+    args.extend(program.iter().cloned());
+    args
+}
+
+/// What came back from a run, besides the profile.
+pub struct RunInfo {
+    pub ncu: PathBuf,
+    pub program_status: Option<i32>,
+}
+
+/// Profiles `program` and parses the result.
+pub fn profile(
+    opts: &NcuOptions,
+    rules: &[Rule],
+    program: &[String],
+) -> Result<(Profile, RunInfo)> {
+    let ncu = locate::find_ncu(opts.ncu.as_deref())?;
+    let first = program
+        .first()
+        .ok_or_else(|| Error::new("no program given to profile"))?;
+    locate::find_program(first)?;
+    // Removed when dropped: on every return path, and after Ctrl-C below.
+    let log = tempfile::Builder::new()
+        .prefix("gpulint-ncu-")
+        .suffix(".csv")
+        .tempfile()
+        .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
+    let metrics = metric_list(rules);
+    let args = build_args(opts, &metrics, log.path(), program);
+    if opts.verbose {
+        eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));
+    }
+
+    // Ctrl-C reaches ncu and the program too; gpulint waits for them to stop, then
+    // cleans up instead of dying with the temporary file left behind.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = interrupted.clone();
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    }
+    let mut child = Command::new(&ncu)
+        .args(&args)
+        .spawn()
+        .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
+    let progress = std::io::stderr()
+        .is_terminal()
+        .then(|| Progress::start(log.path().to_path_buf()));
+    let status = child
+        .wait()
+        .map_err(|e| Error::new(format!("waiting for ncu: {e}")))?;
+    if let Some(p) = progress {
+        p.stop();
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        return Err(Error::new("interrupted; ncu and the program were stopped"));
+    }
+    let text = std::fs::read(log.path()).map_err(|e| {
+        Error::new(format!(
+            "cannot read ncu's output {}: {e}",
+            log.path().display()
+        ))
+    })?;
+    let text = String::from_utf8_lossy(&text).into_owned();
+    check_ncu_output(&text, status.code())?;
+    if let Some(dest) = &opts.save_csv {
+        write_atomically(Path::new(dest), text.as_bytes())?;
+    }
+    let source = opts
+        .save_csv
+        .clone()
+        .unwrap_or_else(|| format!("ncu:{first}"));
+    let profile = ingest::parse_bytes(&source, text.as_bytes())?;
+    if opts.verbose {
+        for l in &profile.launches {
+            if let Some(p) = l.metrics.get("replay_passes") {
+                eprintln!(
+                    "gpulint: launch {} {}: {p} replay pass(es)",
+                    l.id,
+                    crate::report::short_name(&l.name)
+                );
+            }
+        }
+    }
+    Ok((
+        profile,
+        RunInfo {
+            ncu,
+            program_status: status.code(),
+        },
+    ))
+}
+
+/// Turns ncu's failure modes into one clear message each.
+pub fn check_ncu_output(log: &str, status: Option<i32>) -> Result<()> {
+    if log.contains("ERR_NVGPUCTRPERM") {
+        return Err(Error::new(
+            "ncu may not read the GPU performance counters (ERR_NVGPUCTRPERM): run as root, or \
+             let all users profile by loading the nvidia module with \
+             NVreg_RestrictProfilingToAdminUsers=0; see \
+             https://developer.nvidia.com/ERR_NVGPUCTRPERM",
+        ));
+    }
+    let has_rows = log
+        .lines()
+        .any(|l| l.starts_with("\"ID\"") || l.starts_with("ID,"));
+    if has_rows {
+        return Ok(());
+    }
+    if log.contains("No kernels were profiled") {
+        return Err(Error::new(
+            "no kernel was profiled: the program launched none, or --kernel-name / --launch-skip \
+             matched none",
+        ));
+    }
+    let tail: Vec<&str> = log
+        .lines()
+        .rev()
+        .take(8)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let status = status.map_or("killed by a signal".to_string(), |c| {
+        format!("exit status {c}")
+    });
+    Err(Error::new(format!(
+        "ncu produced no profile ({status}); its last lines:\n{}",
+        if tail.is_empty() {
+            "(nothing)".to_string()
+        } else {
+            tail.join("\n")
+        }
+    )))
+}
+
+/// Writes next to the destination, then renames, so a crash never leaves half a file.
+pub fn write_atomically(dest: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = dest
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.flush())
+        .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
+    tmp.persist(dest).map_err(|e| {
+        Error::in_file(
+            &dest.display().to_string(),
+            format!("cannot write: {}", e.error),
+        )
+    })?;
+    Ok(())
+}
+
+fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
+            {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Shows the kernels profiled so far, read from ncu's `==PROF== Profiling "name" - N:`
+/// lines in its log, on one rewritten stderr line.
+struct Progress {
+    stop: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<()>,
+}
+
+impl Progress {
+    fn start(log: PathBuf) -> Progress {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let mut shown = 0;
+            while !flag.load(Ordering::SeqCst) {
+                if let Ok(text) = std::fs::read_to_string(&log) {
+                    let lines: Vec<&str> = text
+                        .lines()
+                        .filter(|l| l.starts_with("==PROF== Profiling "))
+                        .collect();
+                    if lines.len() != shown {
+                        shown = lines.len();
+                        let name = lines
+                            .last()
+                            .and_then(|l| l.split('"').nth(1))
+                            .map(crate::report::short_name)
+                            .unwrap_or_default();
+                        eprint!(
+                            "\r\x1b[2Kgpulint: profiled {shown} kernel launch(es), last {name}"
+                        );
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            if shown > 0 {
+                eprint!("\r\x1b[2K");
+            }
+        });
+        Progress { stop, handle }
+    }
+
+    fn stop(self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = self.handle.join();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_modes_have_their_own_messages() {
+        let perm = check_ncu_output(
+            "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission",
+            Some(1),
+        );
+        assert!(
+            perm.unwrap_err()
+                .message
+                .contains("NVreg_RestrictProfilingToAdminUsers=0")
+        );
+        let none = check_ncu_output("==WARNING== No kernels were profiled.\n", Some(0));
+        assert!(none.unwrap_err().message.contains("no kernel was profiled"));
+        let crash = check_ncu_output(
+            "==PROF== Connected\n==ERROR== The application returned an error code (11).\n",
+            None,
+        );
+        let msg = crash.unwrap_err().message;
+        assert!(
+            msg.contains("killed by a signal") && msg.contains("error code (11)"),
+            "{msg}"
+        );
+        assert!(check_ncu_output("\"ID\",\"Process ID\",\"Kernel Name\"\n", Some(0)).is_ok());
+    }
+}

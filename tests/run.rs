@@ -1,0 +1,343 @@
+//! `gpulint run` and `gpulint ./prog` against a stand-in ncu that records its arguments
+//! and replays a real H200 capture.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use common::{fixture, transcript};
+
+fn stand_in(name: &str) -> String {
+    format!("{}/tests/stand-in/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Run {
+    out: Output,
+    args: Vec<String>,
+}
+
+fn run_with(mode: &str, gpulint_args: &[&str], extra_env: &[(&str, &str)]) -> Run {
+    let record = std::env::temp_dir().join(format!(
+        "gpulint-args-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpulint"));
+    cmd.args(gpulint_args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env(
+            "FAKE_NCU_REPLAY",
+            fixture("h200-zoo/min_raw_stdout_mixed.txt"),
+        )
+        .env("FAKE_NCU_MODE", mode);
+    for (k, v) in extra_env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let args = std::fs::read_to_string(&record)
+        .unwrap_or_default()
+        .lines()
+        .map(String::from)
+        .collect();
+    let _ = std::fs::remove_file(record);
+    Run { out, args }
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+#[test]
+fn passes_exact_arguments_and_lints_the_replay() {
+    let sample = stand_in("sample");
+    let r = run_with(
+        "normal",
+        &[
+            "run",
+            "-k",
+            "regex:copy_.*",
+            "--launch-skip",
+            "2",
+            "--launch-count",
+            "5",
+            "--target-processes-all",
+            "--ncu-arg=--clock-control",
+            "--ncu-arg=none",
+            "--format",
+            "concise",
+            "--",
+            &sample,
+            "a b",
+            "--flag",
+        ],
+        &[],
+    );
+    let a = &r.args;
+    assert_eq!(
+        &a[..6],
+        [
+            "--csv",
+            "--page",
+            "raw",
+            "--print-units",
+            "base",
+            "--metrics"
+        ]
+    );
+    assert_eq!(a[7], "--log-file");
+    assert!(
+        a[8].contains("gpulint-ncu-") && a[8].ends_with(".csv"),
+        "{}",
+        a[8]
+    );
+    assert!(
+        !PathBuf::from(&a[8]).exists(),
+        "temporary log {} was left behind",
+        a[8]
+    );
+    assert_eq!(
+        &a[9..],
+        [
+            "--kernel-name",
+            "regex:copy_.*",
+            "--launch-skip",
+            "2",
+            "--launch-count",
+            "5",
+            "--target-processes",
+            "all",
+            "--clock-control",
+            "none",
+            &sample,
+            "a b",
+            "--flag"
+        ]
+    );
+    // The program's output passes through unchanged, before the report.
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    assert!(
+        stdout.starts_with("sample ran with: a b --flag\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("warning[GL101] uncoalesced-load copy_strided launch 1"),
+        "{stdout}"
+    );
+    assert_eq!(r.out.status.code(), Some(1));
+}
+
+/// The metric list comes from the rule files, names only metrics ncu 2025.3 knows for
+/// GH100 (checked against its `--query-metrics`), and leaves out what ncu adds itself.
+#[test]
+fn metric_list_is_minimal_and_valid_for_gh100() {
+    let sample = stand_in("sample");
+    let r = run_with(
+        "normal",
+        &["run", "--format", "concise", "--", &sample],
+        &[],
+    );
+    let metrics: Vec<&str> = r.args[6].split(',').collect();
+    let known: HashSet<String> =
+        std::fs::read_to_string(fixture("ncu/query_metrics_gh100_names.txt"))
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+    for m in &metrics {
+        let base = m.split('.').next().unwrap();
+        assert!(known.contains(base), "{m} is not a GH100 metric");
+        assert!(
+            !m.starts_with("launch__") && !m.starts_with("derived__"),
+            "{m}"
+        );
+    }
+    for needed in [
+        "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio",
+        "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "gpu__time_duration.sum",
+    ] {
+        assert!(metrics.contains(&needed), "missing {needed}");
+    }
+    // Fewer rules, fewer metrics.
+    let one = run_with(
+        "normal",
+        &[
+            "run",
+            "--select",
+            "small-grid",
+            "--format",
+            "concise",
+            "--",
+            &sample,
+        ],
+        &[],
+    );
+    let fewer: Vec<&str> = one.args[6].split(',').collect();
+    assert!(fewer.len() < metrics.len() / 3, "{fewer:?}");
+    insta::assert_snapshot!(metrics.join("\n"));
+}
+
+#[test]
+fn bare_program_form_is_run() {
+    let sample = stand_in("sample");
+    let r = run_with("normal", &[&sample, "--format", "json"], &[]);
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    // Arguments after the program are the program's, not gpulint's.
+    assert!(
+        stdout.starts_with("sample ran with: --format json\n"),
+        "{stdout}"
+    );
+    assert_eq!(r.args.last().unwrap(), "json");
+    assert!(
+        stdout.contains("warning[GL103] misaligned-access"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn save_csv_keeps_the_export_for_check() {
+    let sample = stand_in("sample");
+    let saved = std::env::temp_dir().join(format!("gpulint-saved-{}.csv", std::process::id()));
+    let r = run_with(
+        "normal",
+        &[
+            "run",
+            "--save-csv",
+            saved.to_str().unwrap(),
+            "--format",
+            "concise",
+            "--",
+            &sample,
+        ],
+        &[],
+    );
+    assert_eq!(r.out.status.code(), Some(1));
+    let check = common::gpulint(&["check", saved.to_str().unwrap(), "--format", "concise"]);
+    let run_report = String::from_utf8_lossy(&r.out.stdout)
+        .lines()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(
+        run_report.trim(),
+        String::from_utf8_lossy(&check.stdout).trim()
+    );
+    std::fs::remove_file(saved).unwrap();
+}
+
+#[test]
+fn failing_program_with_kernels_is_linted_and_reported() {
+    let sample = stand_in("sample");
+    let r = run_with(
+        "normal",
+        &["run", "--format", "concise", "--", &sample],
+        &[("FAKE_SAMPLE_STATUS", "3")],
+    );
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(stderr.contains("exited with status 3"), "{stderr}");
+    assert_eq!(r.out.status.code(), Some(1));
+}
+
+#[test]
+fn each_error_exits_2_with_a_clear_message() {
+    let sample = stand_in("sample");
+    let cases: Vec<(&str, Vec<String>, &str)> = vec![
+        (
+            "perm",
+            vec!["run".into(), "--".into(), sample.clone()],
+            "NVreg_RestrictProfilingToAdminUsers=0",
+        ),
+        (
+            "nokernels",
+            vec!["run".into(), "--".into(), sample.clone()],
+            "no kernel was profiled",
+        ),
+        (
+            "crash",
+            vec!["run".into(), "--".into(), sample.clone()],
+            "An error was reported by the driver",
+        ),
+        (
+            "normal",
+            vec!["run".into(), "--".into(), "./no/such/program".into()],
+            "no such file",
+        ),
+        (
+            "normal",
+            vec![
+                "run".into(),
+                "--".into(),
+                fixture("h200-zoo/CAPTURES.md").display().to_string(),
+            ],
+            "not an executable",
+        ),
+        (
+            "normal",
+            vec![
+                "run".into(),
+                "--ncu".into(),
+                "/nonexistent/ncu".into(),
+                "--".into(),
+                sample.clone(),
+            ],
+            "--ncu /nonexistent/ncu",
+        ),
+    ];
+    for (mode, args, want) in cases {
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = run_with(mode, &argv, &[]);
+        let stderr = String::from_utf8_lossy(&r.out.stderr);
+        assert_eq!(
+            r.out.status.code(),
+            Some(2),
+            "{mode} {args:?}: {}",
+            transcript(&r.out)
+        );
+        assert!(stderr.contains(want), "{mode}: {stderr} should say {want}");
+    }
+}
+
+#[test]
+fn missing_ncu_says_where_it_looked() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["run", "--", "true"])
+        .env_remove("NCU")
+        .env("PATH", "/nonexistent")
+        .env("CUDA_HOME", "/nonexistent/cuda")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("looked in: PATH, /nonexistent/cuda/bin/ncu, /usr/local/cuda/bin/ncu"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--ncu"), "{stderr}");
+}
+
+#[test]
+fn doctor_reports_each_check() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["doctor", "--ncu", &stand_in("ncu")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("ok    ncu       "), "{stdout}");
+    assert!(stdout.contains("Version 2025.3.1.0 (stand-in)"), "{stdout}");
+    for name in ["GPU", "counters", "clocks"] {
+        assert!(
+            stdout.lines().any(|l| l[6..].starts_with(name)),
+            "{name}: {stdout}"
+        );
+    }
+}
