@@ -631,15 +631,11 @@ pub fn collection_list<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<&'sta
     while let Some(key) = stack.pop() {
         if let Some(d) = DERIVED.iter().find(|d| d.key == key) {
             stack.extend(d.inputs.iter().copied());
-        } else if let Some(def) = def(key) {
-            if let Some(src) = def
-                .sources
-                .iter()
-                .find(|s| !collected_by_ncu_itself(s.name))
-            {
-                out.push(src.name);
-                out.extend(src.times);
-            }
+        } else if let Some(src) =
+            def(key).and_then(|d| d.sources.iter().find(|s| !collected_by_ncu_itself(s.name)))
+        {
+            out.push(src.name);
+            out.extend(src.times);
         }
     }
     out.sort_unstable();
