@@ -83,6 +83,7 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
         target_processes_all: ncu.target_processes_all,
         extra_args: ncu.ncu_args.clone(),
         save_csv: ncu.save_csv.clone(),
+        roofline: !ncu.no_roofline,
         verbose: report.verbose,
     };
     let (profile, info) = crate::ncu::profile(&opts, &rules, program)?;
@@ -132,10 +133,29 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
     if args.verbose {
         print_verbose(profiles, &outcome.skips);
     }
+    let gpu = args
+        .gpu
+        .as_deref()
+        .map(|name| {
+            crate::roofline::gpus::lookup(name).ok_or_else(|| {
+                let known: Vec<&str> = crate::roofline::gpus::GPUS.iter().map(|g| g.name).collect();
+                Error::new(format!(
+                    "--gpu {name:?}: not in the table (known: {})",
+                    known.join(", ")
+                ))
+            })
+        })
+        .transpose()?;
+    let rooflines: Vec<_> = profiles
+        .iter()
+        .flat_map(|p| p.launches.iter())
+        .map(|l| crate::roofline::place(l, gpu))
+        .collect();
     let report = Report {
         profiles,
         findings: &outcome.findings,
         skips: &outcome.skips,
+        rooflines: &rooflines,
         color,
         verbose: args.verbose,
     };

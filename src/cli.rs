@@ -79,6 +79,9 @@ pub struct NcuArgs {
     /// Pass one more argument to ncu (repeat it: --ncu-arg=--clock-control --ncu-arg=none).
     #[arg(long = "ncu-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub ncu_args: Vec<String>,
+    /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.
+    #[arg(long)]
+    pub no_roofline: bool,
     /// Keep ncu's raw CSV export here, for sharing or `gpulint check` later.
     #[arg(long, value_name = "FILE")]
     pub save_csv: Option<String>,
@@ -140,6 +143,10 @@ pub struct ReportArgs {
     pub rules: Option<String>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Roofline peaks from the built-in table for this GPU (H200, H100 PCIe, A100 80GB,
+    /// L4, T4, RTX 4090, ...) instead of the profile's own peak metrics.
+    #[arg(long, value_name = "NAME")]
+    pub gpu: Option<String>,
     /// Say which rules were skipped and why, and what the parser noticed.
     #[arg(short, long)]
     pub verbose: bool,

@@ -8,4 +8,5 @@ pub mod ingest;
 pub mod metrics;
 pub mod ncu;
 pub mod report;
+pub mod roofline;
 pub mod rules;

@@ -165,16 +165,19 @@ fn metric_list_is_minimal_and_valid_for_gh100() {
         "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
         "gpu__time_duration.sum",
+        "sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
+        "dram__bytes.sum.peak_sustained",
     ] {
         assert!(metrics.contains(&needed), "missing {needed}");
     }
-    // Fewer rules, fewer metrics.
+    // Fewer rules, fewer metrics; the roofline's come off with --no-roofline.
     let one = run_with(
         "normal",
         &[
             "run",
             "--select",
             "small-grid",
+            "--no-roofline",
             "--format",
             "concise",
             "--",

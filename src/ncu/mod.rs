@@ -26,14 +26,19 @@ pub struct NcuOptions {
     pub target_processes_all: bool,
     pub extra_args: Vec<String>,
     pub save_csv: Option<String>,
+    /// Also collect what the roofline needs (FLOP counters, DRAM bytes, peaks).
+    pub roofline: bool,
     pub verbose: bool,
 }
 
-/// The metrics `--metrics` gets: what the rules read, plus the duration and replay
-/// count every report shows.
-pub fn metric_list(rules: &[Rule]) -> Vec<&'static str> {
+/// The metrics `--metrics` gets: what the rules read, the duration and occupancy every
+/// report shows, and the roofline's inputs unless they are not wanted.
+pub fn metric_list(rules: &[Rule], roofline: bool) -> Vec<&'static str> {
     let mut keys: Vec<String> = rules.iter().flat_map(|r| r.metric_keys()).collect();
     keys.extend(["duration_ns", "theoretical_occupancy_pct"].map(String::from));
+    if roofline {
+        keys.extend(crate::roofline::METRIC_KEYS.iter().map(|k| k.to_string()));
+    }
     metrics::collection_list(keys.iter().map(String::as_str))
 }
 
@@ -95,7 +100,7 @@ pub fn profile(
         .suffix(".csv")
         .tempfile()
         .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
-    let metrics = metric_list(rules);
+    let metrics = metric_list(rules, opts.roofline);
     let args = build_args(opts, &metrics, log.path(), program);
     if opts.verbose {
         eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));

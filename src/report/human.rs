@@ -147,6 +147,52 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(out, "{}", line(row));
     }
 
+    // One roofline line per kernel.
+    let placed: Vec<_> = r
+        .launches_with_roofline()
+        .filter_map(|(_, l, roof)| roof.map(|x| (l, x)))
+        .collect();
+    if !placed.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            paint("roofline (DRAM):", Style::new().bold(), c)
+        );
+        let name_width = placed
+            .iter()
+            .map(|(l, _)| short_name(&l.name).chars().count())
+            .max()
+            .unwrap_or(0);
+        for (l, roof) in &placed {
+            let ai = if roof.arithmetic_intensity.is_finite() {
+                format!("{:.2} FLOP/B", roof.arithmetic_intensity)
+            } else {
+                "no DRAM traffic".into()
+            };
+            let bound = match roof.bound {
+                crate::roofline::Bound::Memory => "memory-bound",
+                crate::roofline::Bound::Compute => "compute-bound",
+            };
+            let mut line = format!(
+                "{:>3}  {:<name_width$}  AI {ai} (ridge {:.1}), {bound}, {:.0}% of roof: {} {}, {}",
+                l.id,
+                short_name(&l.name),
+                roof.ridge,
+                roof.pct_of_roof,
+                crate::roofline::si(roof.achieved_flops, "FLOP/s"),
+                roof.precision,
+                crate::roofline::si(roof.achieved_bytes_per_s, "B/s"),
+            );
+            if roof.latency_bound {
+                line.push_str(", latency-bound");
+            }
+            if let Some(t) = roof.tensor_pipe_pct {
+                line.push_str(&format!(", tensor pipe {t:.0}% busy (not in FLOP count)"));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+    }
+
     let count = |s: Severity| r.findings.iter().filter(|f| f.severity == s).count();
     let _ = writeln!(
         out,

@@ -12,8 +12,8 @@ pub fn render(r: &Report) -> String {
         .map(|p| json!({ "file": p.file, "page": p.page, "launches": p.launches.len() }))
         .collect();
     let kernels: Vec<Value> = r
-        .launches()
-        .map(|(p, l)| {
+        .launches_with_roofline()
+        .map(|(p, l, roof)| {
             json!({
                 "launch": l.id,
                 "name": l.name,
@@ -23,6 +23,7 @@ pub fn render(r: &Report) -> String {
                 "file": p.file,
                 "line": l.line,
                 "metrics": l.metrics,
+                "roofline": roof,
             })
         })
         .collect();

@@ -5,6 +5,7 @@ pub mod human;
 pub mod json;
 
 use crate::ingest::{Launch, Profile};
+use crate::roofline::Roofline;
 use crate::rules::engine::{Finding, Skip};
 
 /// What the formats render.
@@ -12,6 +13,8 @@ pub struct Report<'a> {
     pub profiles: &'a [Profile],
     pub findings: &'a [Finding],
     pub skips: &'a [Skip],
+    /// One per launch, in the order of [`Report::launches`].
+    pub rooflines: &'a [Option<Roofline>],
     pub color: bool,
     pub verbose: bool,
 }
@@ -21,6 +24,20 @@ impl Report<'_> {
         self.profiles
             .iter()
             .flat_map(|p| p.launches.iter().map(move |l| (p, l)))
+    }
+
+    /// Launches with their roofline placement.
+    pub fn launches_with_roofline(
+        &self,
+    ) -> impl Iterator<Item = (&Profile, &Launch, Option<&Roofline>)> {
+        self.launches()
+            .zip(
+                self.rooflines
+                    .iter()
+                    .map(Option::as_ref)
+                    .chain(std::iter::repeat(None)),
+            )
+            .map(|((p, l), r)| (p, l, r))
     }
 }
 

@@ -54,8 +54,20 @@ pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
     let mut out = Outcome::default();
     for profile in profiles {
         for launch in &profile.launches {
-            for rule in rules {
+            let first_of_launch = out.findings.len();
+            // Rules that defer run last, so they see what the others found.
+            let ordered = rules
+                .iter()
+                .filter(|r| !r.defer_to_other_findings)
+                .chain(rules.iter().filter(|r| r.defer_to_other_findings));
+            for rule in ordered {
                 if config.kernel_ignored(&launch.name, rule) {
+                    continue;
+                }
+                let explained = out.findings[first_of_launch..]
+                    .iter()
+                    .any(|f| f.severity >= Severity::Warning);
+                if rule.defer_to_other_findings && explained {
                     continue;
                 }
                 match check(rule, launch, &profile.file) {

@@ -57,6 +57,9 @@ struct RuleFile {
     notes: Vec<NoteFile>,
     #[serde(default)]
     fallback: Option<FallbackFile>,
+    /// Stay quiet on a launch that another rule already flags at warning or above.
+    #[serde(default)]
+    defer_to_other_findings: bool,
     doc: Doc,
     #[serde(default)]
     tests: Tests,
@@ -142,6 +145,7 @@ pub struct Rule {
     pub evidence: Vec<String>,
     pub notes: Vec<Note>,
     pub fallback: Option<Fallback>,
+    pub defer_to_other_findings: bool,
     pub doc: Doc,
     pub tests: Tests,
     /// Where the rule came from: `rules/x.toml` (embedded) or a path under `--rules`.
@@ -332,6 +336,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         evidence: file.evidence,
         notes,
         fallback,
+        defer_to_other_findings: file.defer_to_other_findings,
         doc: file.doc,
         tests: file.tests,
         origin: origin.to_string(),

@@ -1,0 +1,123 @@
+//! Peak FP32/FP64 throughput and DRAM bandwidth of common GPUs, for exports that lack
+//! ncu's own peak metrics. Matched on the device name in the export, or `--gpu NAME`.
+//! Figures are the vendor's dense (non-tensor) peaks at boost clock.
+
+pub struct GpuPeaks {
+    /// Lower-case fragments that must all appear in the device name.
+    pub matches: &'static [&'static str],
+    pub name: &'static str,
+    pub fp32_flops: f64,
+    pub fp64_flops: f64,
+    pub dram_bytes_per_s: f64,
+    pub source: &'static str,
+}
+
+const T: f64 = 1e12;
+
+/// More specific entries first: "h100 pcie" must win over "h100".
+pub static GPUS: &[GpuPeaks] = &[
+    GpuPeaks {
+        matches: &["h200"],
+        name: "NVIDIA H200 SXM",
+        fp32_flops: 67.0 * T,
+        fp64_flops: 34.0 * T,
+        dram_bytes_per_s: 4.8 * T,
+        source: "NVIDIA H200 Tensor Core GPU datasheet (2024): FP32 67 TFLOPS, FP64 34 TFLOPS, 4.8 TB/s",
+    },
+    GpuPeaks {
+        matches: &["h100", "pcie"],
+        name: "NVIDIA H100 PCIe",
+        fp32_flops: 51.0 * T,
+        fp64_flops: 26.0 * T,
+        dram_bytes_per_s: 2.0 * T,
+        source: "NVIDIA H100 Tensor Core GPU datasheet (2023): PCIe FP32 51 TFLOPS, FP64 26 TFLOPS, 2 TB/s",
+    },
+    GpuPeaks {
+        matches: &["h100"],
+        name: "NVIDIA H100 SXM",
+        fp32_flops: 67.0 * T,
+        fp64_flops: 34.0 * T,
+        dram_bytes_per_s: 3.35 * T,
+        source: "NVIDIA H100 Tensor Core GPU datasheet (2023): SXM FP32 67 TFLOPS, FP64 34 TFLOPS, 3.35 TB/s",
+    },
+    GpuPeaks {
+        matches: &["a100", "80"],
+        name: "NVIDIA A100 80GB SXM",
+        fp32_flops: 19.5 * T,
+        fp64_flops: 9.7 * T,
+        dram_bytes_per_s: 2.039 * T,
+        source: "NVIDIA A100 Tensor Core GPU datasheet (2021): FP32 19.5 TFLOPS, FP64 9.7 TFLOPS, 80GB SXM 2,039 GB/s",
+    },
+    GpuPeaks {
+        matches: &["a100"],
+        name: "NVIDIA A100 40GB",
+        fp32_flops: 19.5 * T,
+        fp64_flops: 9.7 * T,
+        dram_bytes_per_s: 1.555 * T,
+        source: "NVIDIA A100 Tensor Core GPU datasheet (2021): FP32 19.5 TFLOPS, FP64 9.7 TFLOPS, 40GB 1,555 GB/s",
+    },
+    GpuPeaks {
+        matches: &["l4"],
+        name: "NVIDIA L4",
+        fp32_flops: 30.3 * T,
+        fp64_flops: 0.473 * T,
+        dram_bytes_per_s: 0.3 * T,
+        source: "NVIDIA L4 Tensor Core GPU datasheet (2023): FP32 30.3 TFLOPS, 300 GB/s; FP64 at 1/64 of FP32",
+    },
+    GpuPeaks {
+        matches: &["t4"],
+        name: "NVIDIA T4",
+        fp32_flops: 8.1 * T,
+        fp64_flops: 0.253 * T,
+        dram_bytes_per_s: 0.32 * T,
+        source: "NVIDIA T4 Tensor Core GPU datasheet (2019): FP32 8.1 TFLOPS, 320 GB/s; FP64 at 1/32 of FP32",
+    },
+    GpuPeaks {
+        matches: &["4090"],
+        name: "NVIDIA GeForce RTX 4090",
+        fp32_flops: 82.6 * T,
+        fp64_flops: 1.29 * T,
+        dram_bytes_per_s: 1.008 * T,
+        source: "NVIDIA Ada Lovelace architecture whitepaper (2022): RTX 4090 FP32 82.6 TFLOPS, 1,008 GB/s; FP64 at 1/64",
+    },
+];
+
+/// The table entry for a device name ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB").
+pub fn lookup(device: &str) -> Option<&'static GpuPeaks> {
+    let d = device.to_ascii_lowercase();
+    // "l4" must not match inside other words: require it to stand alone.
+    let words: Vec<&str> = d.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    GPUS.iter().find(|g| {
+        g.matches.iter().all(|m| {
+            if *m == "l4" || *m == "t4" || *m == "80" {
+                words
+                    .iter()
+                    .any(|w| w == m || (*m == "80" && w.starts_with("80")))
+            } else {
+                d.contains(m)
+            }
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lookup;
+
+    #[test]
+    fn device_names_match_their_entries() {
+        let name = |d: &str| lookup(d).map(|g| g.name);
+        assert_eq!(name("NVIDIA H200"), Some("NVIDIA H200 SXM"));
+        assert_eq!(name("NVIDIA H100 PCIe"), Some("NVIDIA H100 PCIe"));
+        assert_eq!(name("NVIDIA H100 80GB HBM3"), Some("NVIDIA H100 SXM"));
+        assert_eq!(name("NVIDIA A100-SXM4-80GB"), Some("NVIDIA A100 80GB SXM"));
+        assert_eq!(name("NVIDIA A100-SXM4-40GB"), Some("NVIDIA A100 40GB"));
+        assert_eq!(name("NVIDIA L4"), Some("NVIDIA L4"));
+        assert_eq!(name("Tesla T4"), Some("NVIDIA T4"));
+        assert_eq!(
+            name("NVIDIA GeForce RTX 4090"),
+            Some("NVIDIA GeForce RTX 4090")
+        );
+        assert_eq!(name("NVIDIA L40S"), None);
+    }
+}

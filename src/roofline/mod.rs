@@ -1,0 +1,181 @@
+//! Roofline placement: arithmetic intensity (FLOPs per DRAM byte) against the ridge
+//! point, achieved FLOP/s and bytes/s, and how close each kernel runs to its roof.
+
+pub mod gpus;
+
+use serde::Serialize;
+
+use crate::ingest::Launch;
+
+/// Metric keys the roofline reads, so `gpulint run` collects them.
+pub const METRIC_KEYS: &[&str] = &[
+    "inst_ffma",
+    "inst_fadd",
+    "inst_fmul",
+    "inst_dfma",
+    "inst_dadd",
+    "inst_dmul",
+    "inst_hfma",
+    "inst_hadd",
+    "inst_hmul",
+    "dram_bytes_read",
+    "dram_bytes_write",
+    "duration_ns",
+    "sm_clock_hz",
+    "dram_clock_hz",
+    "ffma_peak_per_cycle",
+    "dfma_peak_per_cycle",
+    "dram_bytes_peak_per_cycle",
+    "tensor_pipe_pct",
+    "sm_throughput_pct",
+    "memory_throughput_pct",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    Memory,
+    Compute,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Roofline {
+    pub flops: f64,
+    /// Which FLOP counter dominates and sets the compute roof: fp32, fp64 or fp16.
+    pub precision: &'static str,
+    pub dram_bytes: f64,
+    pub arithmetic_intensity: f64,
+    pub bound: Bound,
+    /// Both compute and memory throughput far below their ceilings.
+    pub latency_bound: bool,
+    pub achieved_flops: f64,
+    pub achieved_bytes_per_s: f64,
+    pub peak_flops: f64,
+    pub peak_bytes_per_s: f64,
+    pub ridge: f64,
+    pub pct_of_roof: f64,
+    /// Where the peaks came from: the profile's own metrics, or the built-in table.
+    pub peaks_from: String,
+    /// The tensor pipe is busy: FP32/FP64 counters miss its work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tensor_pipe_pct: Option<f64>,
+}
+
+/// Below this share of peak in both compute and memory throughput, latency is not hidden.
+pub const LATENCY_BOUND_PCT: f64 = 40.0;
+/// Tensor pipe busier than this: the kernel is a tensor-core kernel.
+const TENSOR_BUSY_PCT: f64 = 10.0;
+
+/// Places one launch. `None` when the export lacks the FLOP counters, DRAM bytes or
+/// duration, or no peak is known for the device.
+pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<Roofline> {
+    let m = |k: &str| launch.metrics.get(k).copied();
+    let sum3 = |a: &str, b: &str, fma: &str| Some(m(a)? + m(b)? + 2.0 * m(fma)?);
+    let fp32 = sum3("inst_fadd", "inst_fmul", "inst_ffma")?;
+    let fp64 = sum3("inst_dadd", "inst_dmul", "inst_dfma").unwrap_or(0.0);
+    // half2 instructions do two operations per thread: count them double. ptxas also
+    // emits HFMA2.MMA as a plain register move, so HFMA alone, with no HADD or HMUL, is
+    // not taken as FP16 work.
+    let fp16 = match (m("inst_hadd"), m("inst_hmul"), m("inst_hfma")) {
+        (Some(a), Some(b), Some(f)) if a + b > 0.0 => 2.0 * (a + b + 2.0 * f),
+        _ => 0.0,
+    };
+    let dram_bytes = m("dram_bytes_read")? + m("dram_bytes_write")?;
+    let seconds = m("duration_ns")? * 1e-9;
+    if seconds <= 0.0 {
+        return None;
+    }
+    let (precision, flops) = [("fp32", fp32), ("fp64", fp64), ("fp16", fp16)]
+        .into_iter()
+        .fold(
+            ("fp32", fp32),
+            |best, x| if x.1 > best.1 { x } else { best },
+        );
+
+    let from_profile = || -> Option<(f64, f64)> {
+        let bw = m("dram_bytes_peak_per_cycle")? * m("dram_clock_hz")?;
+        let per_cycle = match precision {
+            "fp64" => m("dfma_peak_per_cycle")?,
+            // FP16 runs at least at the FP32 rate on these parts; the FP32 roof is the
+            // conservative one.
+            _ => m("ffma_peak_per_cycle")?,
+        };
+        Some((2.0 * per_cycle * m("sm_clock_hz")?, bw))
+    };
+    let table = gpu_override.or_else(|| launch.device.as_deref().and_then(gpus::lookup));
+    let (peak_flops, peak_bytes_per_s, peaks_from) = match (gpu_override, from_profile()) {
+        (None, Some((f, b))) => (f, b, "profile".to_string()),
+        _ => {
+            let g = table?;
+            let f = if precision == "fp64" {
+                g.fp64_flops
+            } else {
+                g.fp32_flops
+            };
+            (f, g.dram_bytes_per_s, format!("table: {}", g.name))
+        }
+    };
+    let ridge = peak_flops / peak_bytes_per_s;
+    let arithmetic_intensity = if dram_bytes > 0.0 {
+        flops / dram_bytes
+    } else {
+        f64::INFINITY
+    };
+    let achieved_flops = flops / seconds;
+    let achieved_bytes_per_s = dram_bytes / seconds;
+    let tensor = m("tensor_pipe_pct").filter(|p| *p >= TENSOR_BUSY_PCT);
+    let mut bound = if arithmetic_intensity < ridge {
+        Bound::Memory
+    } else {
+        Bound::Compute
+    };
+    if tensor.is_some() {
+        // The FFMA counters miss tensor-core work, so intensity reads low: never call a
+        // tensor-core kernel memory-bound on that basis.
+        bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
+            (Some(sm), Some(mem)) if mem > sm => Bound::Memory,
+            _ => Bound::Compute,
+        };
+    }
+    let pct_of_roof = match bound {
+        Bound::Memory => achieved_bytes_per_s / peak_bytes_per_s * 100.0,
+        Bound::Compute => achieved_flops / peak_flops * 100.0,
+    };
+    let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
+        (Some(sm), Some(mem)) => sm.max(mem) < LATENCY_BOUND_PCT,
+        _ => false,
+    };
+    Some(Roofline {
+        flops,
+        precision,
+        dram_bytes,
+        arithmetic_intensity,
+        bound,
+        latency_bound,
+        achieved_flops,
+        achieved_bytes_per_s,
+        peak_flops,
+        peak_bytes_per_s,
+        ridge,
+        pct_of_roof,
+        peaks_from,
+        tensor_pipe_pct: tensor,
+    })
+}
+
+/// "58.3 TFLOP/s", "4.12 TB/s": SI prefixes for the human report.
+pub fn si(v: f64, unit: &str) -> String {
+    let (scale, prefix) = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|(s, _)| v.abs() >= *s)
+        .unwrap_or((1.0, ""));
+    let x = v / scale;
+    let decimals = if x.abs() >= 100.0 {
+        0
+    } else if x.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{x:.decimals$} {prefix}{unit}")
+}

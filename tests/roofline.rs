@@ -1,0 +1,137 @@
+//! Roofline placement on the H200 zoo, checked against the roofline section that ncu
+//! itself wrote for the same launches (fixtures/h200-zoo/roofline_sections.csv, cut from
+//! the shared full_details_all.csv.xz).
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{fixture, profile};
+use gpulint::ingest::number::{Cell, NumberStyle, parse_cell};
+use gpulint::roofline::{Bound, place};
+
+/// (launch, body item label, metric label) -> value in base units.
+fn nvidia_roofline() -> HashMap<(u64, String, String), f64> {
+    // ncu writes metric rows without the trailing rule columns: ragged rows.
+    let mut rdr = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(fixture("h200-zoo/roofline_sections.csv"))
+        .unwrap();
+    let mut out = HashMap::new();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let id: u64 = rec[0].parse().unwrap();
+        if let Ok(Cell::Value(v)) = parse_cell(&rec[15], &rec[14], NumberStyle::PointDecimal) {
+            out.insert((id, rec[12].to_string(), rec[13].to_string()), v);
+        }
+    }
+    out
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * a.abs().max(b.abs()) + 1e-9
+}
+
+#[test]
+fn peaks_and_achieved_values_agree_with_ncus_roofline_section() {
+    let nv = nvidia_roofline();
+    let p = profile("h200-zoo/full_raw_base.csv");
+    let get = |id: u64, item: &str, label: &str| nv[&(id, item.to_string(), label.to_string())];
+    let mut compared = 0;
+    for l in &p.launches {
+        let roof = place(l, None).expect("full export has every roofline input");
+        let sp = "Single Precision Roofline";
+        let peak_flops = get(l.id, sp, "Theoretical Predicated-On FFMA Operations")
+            * get(l.id, sp, "SM Frequency");
+        let peak_bw =
+            get(l.id, sp, "Theoretical DRAM Bytes Accessible") * get(l.id, sp, "DRAM Frequency");
+        // ncu prints clocks to three digits: agreement within 2% is the best possible.
+        assert!(
+            close(roof.peak_flops, peak_flops, 0.02),
+            "{}: {} vs {peak_flops}",
+            l.id,
+            roof.peak_flops
+        );
+        assert!(
+            close(roof.peak_bytes_per_s, peak_bw, 0.02),
+            "{}: {} vs {peak_bw}",
+            l.id,
+            roof.peak_bytes_per_s
+        );
+        let av = "Single Precision Achieved Value";
+        let flops = get(l.id, av, "Predicated-On FFMA Operations Per Cycle")
+            * get(l.id, av, "SM Frequency")
+            + (get(
+                l.id,
+                av,
+                "Predicated-On FADD Thread Instructions Executed Per Cycle",
+            ) + get(
+                l.id,
+                av,
+                "Predicated-On FMUL Thread Instructions Executed Per Cycle",
+            )) * get(l.id, av, "SM Frequency");
+        let bw = get(l.id, av, "DRAM Bandwidth");
+        assert!(
+            close(roof.achieved_bytes_per_s, bw, 0.05),
+            "{}: {} vs {bw}",
+            l.id,
+            roof.achieved_bytes_per_s
+        );
+        if roof.precision == "fp32" && flops > 1e9 {
+            assert!(
+                close(roof.achieved_flops, flops, 0.05),
+                "{}: {} vs {flops}",
+                l.id,
+                roof.achieved_flops
+            );
+            compared += 1;
+        }
+    }
+    assert!(
+        compared >= 10,
+        "only {compared} launches had FP32 work to compare"
+    );
+}
+
+#[test]
+fn zoo_kernels_land_where_the_readme_says() {
+    let p = profile("h200-zoo/full_raw_base.csv");
+    let roof = |id: u64| place(p.launches.iter().find(|l| l.id == id).unwrap(), None).unwrap();
+    // fma_heavy: compute-bound, near the FP32 roof.
+    assert_eq!(roof(25).bound, Bound::Compute);
+    assert!(roof(25).pct_of_roof > 80.0);
+    // saxpy and copy_vec4: memory-bound, near the bandwidth roof.
+    for id in [17, 7] {
+        assert_eq!(roof(id).bound, Bound::Memory, "{id}");
+        assert!(
+            roof(id).pct_of_roof > 65.0,
+            "{id}: {}",
+            roof(id).pct_of_roof
+        );
+    }
+    // The matmuls: intensity far right of the ridge (caches serve the reuse), and the
+    // tiled one at least as intense and faster.
+    for id in [26, 27] {
+        assert!(
+            roof(id).arithmetic_intensity > 10.0 * roof(id).ridge,
+            "{id}"
+        );
+        assert_eq!(roof(id).bound, Bound::Compute);
+    }
+    assert!(roof(27).achieved_flops > roof(26).achieved_flops);
+    // The ridge sits near 14 FLOP/B for FP32 on an H200.
+    assert!((13.0..15.0).contains(&roof(0).ridge));
+    // Copy kernels move bytes, not FLOPs: HFMA2.MMA moves in copy_strided are not FP16 work.
+    assert_eq!(roof(1).precision, "fp32");
+}
+
+#[test]
+fn table_peaks_stand_in_when_the_export_has_none() {
+    // min_details lacks the per-cycle peak metrics of the dfma pipe but carries the rest;
+    // --gpu forces the table.
+    let p = profile("h200-zoo/full_raw_base.csv");
+    let table = gpulint::roofline::gpus::lookup("H100 PCIe").unwrap();
+    let r = place(&p.launches[17], Some(table)).unwrap();
+    assert_eq!(r.peak_bytes_per_s, 2.0e12);
+    assert!(r.peaks_from.contains("H100 PCIe"));
+}
