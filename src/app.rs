@@ -43,6 +43,14 @@ pub fn run(command: Command) -> Result<u8> {
             report,
             program,
         } => run_program(&ncu, &report, &program),
+        Command::Metrics {
+            no_roofline,
+            report,
+        } => {
+            let (rules, _) = enabled_rules(&report)?;
+            emit(&(crate::ncu::metric_list(&rules, !no_roofline).join(",") + "\n"))?;
+            Ok(0)
+        }
         Command::External(program) => {
             // `gpulint ./prog args`: everything after the program is the program's.
             let cli = crate::cli::Cli::parse_from(
@@ -74,14 +82,16 @@ pub fn run(command: Command) -> Result<u8> {
 }
 
 fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
-    let (rules, _config) = enabled_rules(report)?;
+    let (rules, config) = enabled_rules(report)?;
+    // ncu arguments from gpulint.toml come first, so the command line can add to them.
+    let extra_args = config.ncu_args.iter().chain(&ncu.ncu_args).cloned().collect();
     let opts = NcuOptions {
         ncu: ncu.ncu.clone(),
         kernel_name: ncu.kernel_name.clone(),
         launch_skip: ncu.launch_skip,
         launch_count: ncu.launch_count,
         target_processes_all: ncu.target_processes_all,
-        extra_args: ncu.ncu_args.clone(),
+        extra_args,
         save_csv: ncu.save_csv.clone(),
         roofline: !ncu.no_roofline,
         verbose: report.verbose,

@@ -48,6 +48,15 @@ pub enum Command {
         #[arg(last = true, required = true, value_name = "PROGRAM")]
         program: Vec<String>,
     },
+    /// Print the ncu metrics the enabled rules need, comma-separated, for a hand-written
+    /// `ncu --metrics` call.
+    Metrics {
+        /// Leave out the roofline's metrics.
+        #[arg(long)]
+        no_roofline: bool,
+        #[command(flatten)]
+        report: ReportArgs,
+    },
     /// Check that this machine can profile: ncu, a GPU, counter permission, clocks.
     Doctor {
         #[arg(long, value_name = "PATH")]

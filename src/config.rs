@@ -21,6 +21,8 @@ struct ConfigFile {
     severity: BTreeMap<String, Severity>,
     #[serde(default)]
     ignore_kernel: Vec<KernelIgnoreFile>,
+    #[serde(default)]
+    ncu_args: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -45,6 +47,8 @@ pub struct Config {
     pub params: BTreeMap<String, BTreeMap<String, f64>>,
     pub severity: BTreeMap<String, Severity>,
     pub ignore_kernel: Vec<KernelIgnore>,
+    /// Extra arguments for every ncu run (`ncu-args = ["--clock-control", "none"]`).
+    pub ncu_args: Vec<String>,
 }
 
 impl Config {
@@ -96,6 +100,7 @@ impl Config {
             params: file.params,
             severity: file.severity,
             ignore_kernel,
+            ncu_args: file.ncu_args,
         })
     }
 
