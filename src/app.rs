@@ -84,7 +84,12 @@ pub fn run(command: Command) -> Result<u8> {
 fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
     let (rules, config) = enabled_rules(report)?;
     // ncu arguments from gpulint.toml come first, so the command line can add to them.
-    let extra_args = config.ncu_args.iter().chain(&ncu.ncu_args).cloned().collect();
+    let extra_args = config
+        .ncu_args
+        .iter()
+        .chain(&ncu.ncu_args)
+        .cloned()
+        .collect();
     let opts = NcuOptions {
         ncu: ncu.ncu.clone(),
         kernel_name: ncu.kernel_name.clone(),

@@ -251,6 +251,12 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "replay_passes",
+        "times ncu replayed the kernel to collect its metrics",
+        [n("profiler__replayer_passes")],
+        []
+    ),
+    metric!(
         "local_spill_requests",
         "local-memory requests caused by register spills",
         [n("derived__local_spilling_requests")],
@@ -714,6 +720,10 @@ fn derive(m: &mut BTreeMap<String, f64>) {
         put(m, &format!("sectors_per_request_{dir}"), spr);
         let spr = get(m, &format!("sectors_per_request_{dir}"));
         let bps = get(m, &format!("bytes_per_sector_{dir}"));
+        // A zero useful-bytes ratio on real traffic means the SASS byte counter did not see
+        // these accesses (cp.async / LDGSTS and TMA copies bypass it): unknown, not 0%.
+        let sectors = get(m, &format!("sectors_{dir}"));
+        let bps = bps.filter(|b| *b > 0.0 || sectors.is_none_or(|s| s == 0.0));
         if let (Some(spr), Some(bps)) = (spr, bps) {
             let useful = bps * spr;
             let ideal = ideal_sectors(useful);

@@ -85,7 +85,7 @@ fn exit_codes_follow_fail_on() {
         "--select",
         "small-grid",
         "--param",
-        "small-grid.min_blocks_per_sm=0.01",
+        "small-grid.min_sm_share=0.01",
         "--format",
         "concise",
     ]);

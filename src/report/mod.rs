@@ -42,9 +42,16 @@ impl Report<'_> {
 }
 
 /// A kernel name short enough for one line: no `void`, no parameter list, and long
-/// template argument lists folded to `<…>`.
+/// template argument lists folded to `<…>`. ncu writes anonymous namespaces as
+/// `(anonymous namespace)` or `<unnamed>`; neither is taken for a parameter or
+/// template list.
 pub fn short_name(full: &str) -> String {
-    let name = full.trim().strip_prefix("void ").unwrap_or(full.trim());
+    const ANON: &str = "\u{1}";
+    let name = full.trim();
+    let name = name.strip_prefix("void ").unwrap_or(name);
+    let name = name
+        .replace("(anonymous namespace)", ANON)
+        .replace("<unnamed>", ANON);
     // Cut the parameter list: the first '(' at template depth 0.
     let mut depth = 0i32;
     let mut cut = name.len();
@@ -60,17 +67,15 @@ pub fn short_name(full: &str) -> String {
         }
     }
     let base = &name[..cut];
-    if base.chars().count() <= 60 {
-        return base.to_string();
-    }
-    // Fold the template arguments of the outermost template.
-    match base.find('<') {
-        Some(open) if base.ends_with('>') => format!("{}<…>", &base[..open]),
-        _ => {
-            let head: String = base.chars().take(57).collect();
-            format!("{head}…")
-        }
-    }
+    let shown = if base.chars().count() <= 60 {
+        base.to_string()
+    } else if let (Some(open), true) = (base.find('<'), base.ends_with('>')) {
+        format!("{}<…>", &base[..open])
+    } else {
+        let head: String = base.chars().take(57).collect();
+        format!("{head}…")
+    };
+    shown.replace(ANON, "(anon)")
 }
 
 pub fn dim3(d: Option<[u64; 3]>) -> String {
@@ -96,9 +101,11 @@ mod tests {
         );
         let long = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4<float, float, float, cutlass::arch::Sm80>>(Params)";
         assert_eq!(short_name(long), "cutlass::Kernel2<…>");
+        assert_eq!(short_name("(anonymous namespace)::k(int)"), "(anon)::k");
+        let torch = "void at::<unnamed>::distribution_elementwise_grid_stride_kernel<float, 4, void templates::normal_and_transform<float, float, at::CUDAGeneratorImpl *>(at::TensorIteratorBase &)>(long, at::PhiloxCudaState)";
         assert_eq!(
-            short_name("(anonymous namespace)::k(int)"),
-            "(anonymous namespace)::k"
+            short_name(torch),
+            "at::(anon)::distribution_elementwise_grid_stride_kernel<…>"
         );
     }
 }

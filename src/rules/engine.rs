@@ -1,7 +1,7 @@
 //! Applies rules to launches: a finding where a condition holds, a recorded skip where
 //! the export lacks what the rule reads.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
@@ -64,9 +64,7 @@ pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
                 if config.kernel_ignored(&launch.name, rule) {
                     continue;
                 }
-                let explained = out.findings[first_of_launch..]
-                    .iter()
-                    .any(|f| f.severity >= Severity::Warning);
+                let explained = out.findings.len() > first_of_launch;
                 if rule.defer_to_other_findings && explained {
                     continue;
                 }
@@ -194,26 +192,44 @@ fn round(v: f64) -> f64 {
     (v * scale).round() / scale
 }
 
-/// One finding per rule and kernel (name, grid and block), listing every launch.
+/// One finding per rule, kernel (name, grid and block) and message, listing every
+/// launch. Launches whose evidence reads differently stay separate: the same kernel
+/// called with stride 2 and stride 32 is two findings, not one averaged away.
 fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
+    let mut index: HashMap<
+        (
+            String,
+            String,
+            Option<[u64; 3]>,
+            Option<[u64; 3]>,
+            String,
+            String,
+        ),
+        usize,
+    > = HashMap::new();
     for f in findings {
-        let same = out.iter_mut().find(|o| {
-            o.rule == f.rule
-                && o.kernel == f.kernel
-                && o.grid == f.grid
-                && o.block == f.block
-                && o.file == f.file
-        });
-        match same {
-            Some(o) => {
+        let key = (
+            f.rule.clone(),
+            f.kernel.clone(),
+            f.grid,
+            f.block,
+            f.file.clone(),
+            f.message.clone(),
+        );
+        match index.get(&key) {
+            Some(&i) => {
+                let o = &mut out[i];
                 if o.launches.is_empty() {
                     o.launches.push(o.launch);
                 }
                 o.launches.push(f.launch);
                 o.severity = o.severity.max(f.severity);
             }
-            None => out.push(f),
+            None => {
+                index.insert(key, out.len());
+                out.push(f);
+            }
         }
     }
     out

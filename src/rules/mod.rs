@@ -57,7 +57,7 @@ struct RuleFile {
     notes: Vec<NoteFile>,
     #[serde(default)]
     fallback: Option<FallbackFile>,
-    /// Stay quiet on a launch that another rule already flags at warning or above.
+    /// Stay quiet on a launch that another rule already flags.
     #[serde(default)]
     defer_to_other_findings: bool,
     doc: Doc,

@@ -1,0 +1,81 @@
+//! Captures of this repository's own CUDA samples (samples/src), made on an H200 with
+//! samples/run_on_gpu.sh. Each sample's header comment says what gpulint should report;
+//! these tests hold it to that.
+
+mod common;
+
+use common::{lint, profile, warnings};
+
+fn slugs(file: &str) -> Vec<(u64, String)> {
+    warnings(&profile(&format!("h200-samples/{file}")))
+}
+
+#[test]
+fn coalesced_copy_and_the_good_pipeline_are_clean() {
+    assert_eq!(slugs("coalesced_copy.csv"), vec![]);
+    assert_eq!(slugs("pipeline_base.csv"), vec![]);
+}
+
+#[test]
+fn strided_copy_is_uncoalesced_with_the_efficiency_of_each_stride() {
+    let p = profile("h200-samples/strided_copy.csv");
+    let findings = lint(&p);
+    let load = |id: u64| {
+        findings
+            .iter()
+            .find(|f| f.rule == "uncoalesced-load" && (f.launch == id || f.launches.contains(&id)))
+            .unwrap_or_else(|| panic!("no uncoalesced-load on launch {id}"))
+    };
+    // Strides 2, 8 and 32 words: 1/min(s, 8) of each sector's bytes used.
+    assert_eq!(load(0).evidence["bytes_per_sector_ld"], 16.0);
+    assert_eq!(load(1).evidence["bytes_per_sector_ld"], 4.0);
+    assert_eq!(load(2).evidence["bytes_per_sector_ld"], 4.0);
+    // Same kernel, grid and block, different evidence: stride 2 is not merged into 8/32.
+    assert_eq!(load(0).launches, Vec::<u64>::new());
+    assert_eq!(load(1).launches, vec![1, 2]);
+}
+
+#[test]
+fn misaligned_copy_is_misalignment_not_a_stride() {
+    let got = slugs("misaligned_copy.csv");
+    assert_eq!(got, vec![(0, "misaligned-access".to_string())]);
+}
+
+#[test]
+fn register_heavy_is_register_limited() {
+    let got = slugs("register_heavy.csv");
+    assert!(
+        got.contains(&(0, "register-limited-occupancy".to_string())),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn the_regressed_pipeline_has_an_uncoalesced_scale_rows() {
+    let p = profile("h200-samples/pipeline_regressed.csv");
+    let f = lint(&p);
+    assert!(
+        f.iter()
+            .any(|f| f.rule == "uncoalesced-load" && f.kernel.starts_with("scale_rows")),
+        "{f:?}"
+    );
+}
+
+/// cp.async / TMA loads bypass the SASS byte counter: a zero useful-bytes ratio on real
+/// traffic is unknown, never "0% used" (cuBLAS's sm80_xmma GEMM in the PyTorch capture).
+#[test]
+fn zero_useful_bytes_on_real_traffic_is_not_a_finding() {
+    let p = profile("h200-samples/torch_eager.csv");
+    let gemm = p
+        .launches
+        .iter()
+        .find(|l| l.name.starts_with("sm80_xmma_gemm"))
+        .unwrap();
+    assert_eq!(gemm.metrics["bytes_per_sector_ld"], 0.0);
+    assert!(!gemm.metrics.contains_key("excess_sector_share_ld"));
+    let noisy: Vec<_> = lint(&p)
+        .into_iter()
+        .filter(|f| f.kernel.starts_with("sm80_xmma_gemm"))
+        .collect();
+    assert!(noisy.is_empty(), "{noisy:?}");
+}
