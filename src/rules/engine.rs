@@ -195,19 +195,19 @@ fn round(v: f64) -> f64 {
 /// One finding per rule, kernel (name, grid and block) and message, listing every
 /// launch. Launches whose evidence reads differently stay separate: the same kernel
 /// called with stride 2 and stride 32 is two findings, not one averaged away.
+/// Rule, kernel name, grid, block, file and message.
+type MergeKey = (
+    String,
+    String,
+    Option<[u64; 3]>,
+    Option<[u64; 3]>,
+    String,
+    String,
+);
+
 fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
-    let mut index: HashMap<
-        (
-            String,
-            String,
-            Option<[u64; 3]>,
-            Option<[u64; 3]>,
-            String,
-            String,
-        ),
-        usize,
-    > = HashMap::new();
+    let mut index: HashMap<MergeKey, usize> = HashMap::new();
     for f in findings {
         let key = (
             f.rule.clone(),
