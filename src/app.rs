@@ -15,13 +15,7 @@ use crate::rules::{self, Rule, Severity};
 /// Runs a command; the number is the process exit code (0 clean, 1 findings).
 pub fn run(command: Command) -> Result<u8> {
     match command {
-        Command::Check { files, report } => {
-            let profiles = files
-                .iter()
-                .map(|f| ingest::read_path(f))
-                .collect::<Result<Vec<_>>>()?;
-            lint_and_report(&profiles, &report)
-        }
+        Command::Check { files, report } => lint_and_report(&read_profiles(&files)?, &report),
         Command::Rules { format, rules } => {
             let rules = rules::load(rules.as_deref())?;
             emit(&match format {
@@ -43,6 +37,47 @@ pub fn run(command: Command) -> Result<u8> {
             report,
             program,
         } => run_program(&ncu, &report, &program),
+        Command::Baseline {
+            files,
+            output,
+            ncu_version,
+            report,
+        } => {
+            let profiles = read_profiles(&files)?;
+            let (rules, config) = enabled_rules(&report)?;
+            let outcome = rules::engine::lint(&profiles, &rules, &config);
+            let b = crate::baseline::build(&profiles, &outcome.findings, ncu_version);
+            let text = crate::baseline::to_json(&b);
+            match output {
+                Some(path) => {
+                    if files.iter().any(|f| same_file(f, &path)) {
+                        return Err(Error::in_file(
+                            &path,
+                            "refusing to write the baseline over an input profile",
+                        ));
+                    }
+                    crate::ncu::write_atomically(std::path::Path::new(&path), text.as_bytes())?;
+                    eprintln!("gpulint: wrote {path} ({} kernel(s))", b.kernels.len());
+                }
+                None => emit(&text)?,
+            }
+            Ok(0)
+        }
+        Command::Diff {
+            baseline,
+            candidate,
+            strict,
+            thresholds,
+            gate_duration,
+            report,
+        } => diff_command(
+            &baseline,
+            &candidate,
+            strict,
+            &thresholds,
+            gate_duration,
+            &report,
+        ),
         Command::Metrics {
             no_roofline,
             report,
@@ -134,6 +169,91 @@ fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
     Ok((rules, config))
 }
 
+fn read_profiles(files: &[String]) -> Result<Vec<Profile>> {
+    files.iter().map(|f| ingest::read_path(f)).collect()
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// One side of a diff: a saved baseline (JSON) or an export, linted and summarised.
+fn load_side(path: &str, rules: &[Rule], config: &Config) -> Result<crate::baseline::Baseline> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    if start.is_some_and(|i| bytes[i] == b'{') {
+        return crate::baseline::parse(path, &String::from_utf8_lossy(&bytes));
+    }
+    let profile = ingest::parse_bytes(path, &bytes)?;
+    let outcome = rules::engine::lint(std::slice::from_ref(&profile), rules, config);
+    Ok(crate::baseline::build(
+        std::slice::from_ref(&profile),
+        &outcome.findings,
+        None,
+    ))
+}
+
+fn diff_command(
+    baseline: &str,
+    candidate: &str,
+    strict: bool,
+    thresholds: &[String],
+    gate_duration: bool,
+    report: &ReportArgs,
+) -> Result<u8> {
+    let (rules, config) = enabled_rules(report)?;
+    let base = load_side(baseline, &rules, &config)?;
+    let cand = load_side(candidate, &rules, &config)?;
+    let mut gates = crate::diff::default_gates(gate_duration || config.diff.gate_duration);
+    let from_config: Vec<(String, String)> = config
+        .diff
+        .thresholds
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                v.as_str().map_or_else(|| v.to_string(), str::to_string),
+            )
+        })
+        .collect();
+    crate::diff::apply_thresholds(&mut gates, &from_config, "gpulint.toml [diff.thresholds]")?;
+    let from_cli = thresholds
+        .iter()
+        .map(|t| {
+            t.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| Error::new(format!("--threshold {t:?}: expected METRIC=VALUE")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    crate::diff::apply_thresholds(&mut gates, &from_cli, "--threshold")?;
+    let d = crate::diff::diff(&base, &cand, &gates, strict);
+    let lines = |kernel: &str| cand.kernels.get(kernel).and_then(|k| k.source.clone());
+    let color = use_color(report.color);
+    let text = match report.format {
+        Format::Human | Format::Concise => report::human::render_diff(&d, color),
+        Format::Markdown => report::markdown::render_diff(&d),
+        Format::Github => report::github::render_diff(&d, candidate, &lines),
+        Format::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
+        Format::Json => serde_json::to_string_pretty(&d).expect("plain data") + "\n",
+    };
+    emit(&text)?;
+    Ok(u8::from(d.failed() && !report.exit_zero))
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+        }
+    }
+}
+
 /// Loads rules and config as the report options say, lints, prints, and picks the exit code.
 pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
     let (rules, config) = enabled_rules(args)?;
@@ -178,6 +298,9 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
         Format::Human => report::human::render(&report),
         Format::Concise => report::concise::render(&report),
         Format::Json => report::json::render(&report),
+        Format::Markdown => report::markdown::render(&report),
+        Format::Github => report::github::render(&report),
+        Format::Sarif => report::sarif::render(&report, &rules),
     };
     emit(&text)?;
     let threshold = match args.fail_on {

@@ -48,6 +48,37 @@ pub enum Command {
         #[arg(last = true, required = true, value_name = "PROGRAM")]
         program: Vec<String>,
     },
+    /// Write a baseline (gated metrics and findings per kernel) from CSV exports.
+    Baseline {
+        #[arg(required = true, value_name = "PROFILE")]
+        files: Vec<String>,
+        /// Output file (default: stdout). Written atomically; never over an input.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
+        /// Record this ncu version in the baseline (`gpulint run` knows it by itself).
+        #[arg(long, value_name = "VERSION")]
+        ncu_version: Option<String>,
+        #[command(flatten)]
+        report: ReportArgs,
+    },
+    /// Compare a candidate with a baseline: exit 1 on a regression or a new finding.
+    Diff {
+        /// A saved baseline (.json) or a CSV export.
+        baseline: String,
+        /// A CSV export or a saved baseline.
+        candidate: String,
+        /// Fail when kernels appear or vanish, too.
+        #[arg(long)]
+        strict: bool,
+        /// Band for one metric: METRIC=VALUE, absolute, or relative with `%` (e.g. sectors_per_request_ld=5%).
+        #[arg(long = "threshold", value_name = "METRIC=VALUE")]
+        thresholds: Vec<String>,
+        /// Also gate kernel duration (noisy: default band 20%).
+        #[arg(long)]
+        gate_duration: bool,
+        #[command(flatten)]
+        report: ReportArgs,
+    },
     /// Print the ncu metrics the enabled rules need, comma-separated, for a hand-written
     /// `ncu --metrics` call.
     Metrics {
@@ -107,6 +138,9 @@ pub enum Format {
     Human,
     Concise,
     Json,
+    Markdown,
+    Github,
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -23,6 +23,19 @@ struct ConfigFile {
     ignore_kernel: Vec<KernelIgnoreFile>,
     #[serde(default)]
     ncu_args: Vec<String>,
+    #[serde(default)]
+    diff: DiffConfig,
+}
+
+/// `[diff]`: bands per gated metric (`sectors_per_request_ld = "5%"` or an absolute
+/// number) and whether duration is gated.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DiffConfig {
+    #[serde(default)]
+    pub thresholds: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub gate_duration: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -49,6 +62,7 @@ pub struct Config {
     pub ignore_kernel: Vec<KernelIgnore>,
     /// Extra arguments for every ncu run (`ncu-args = ["--clock-control", "none"]`).
     pub ncu_args: Vec<String>,
+    pub diff: DiffConfig,
 }
 
 impl Config {
@@ -101,6 +115,7 @@ impl Config {
             severity: file.severity,
             ignore_kernel,
             ncu_args: file.ncu_args,
+            diff: file.diff,
         })
     }
 

@@ -1,8 +1,10 @@
 //! gpulint: a linter for NVIDIA Nsight Compute profiles.
 
 pub mod app;
+pub mod baseline;
 pub mod cli;
 pub mod config;
+pub mod diff;
 pub mod error;
 pub mod ingest;
 pub mod metrics;

@@ -211,3 +211,128 @@ pub fn render(r: &Report) -> String {
     }
     out
 }
+
+/// The diff as a table: every kernel and gated metric, then what changed shape.
+pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
+    use crate::diff::Verdict;
+    let mut out = String::new();
+    let rows: Vec<[String; 6]> = d
+        .rows
+        .iter()
+        .map(|r| {
+            [
+                short_name(&r.kernel),
+                r.metric.clone(),
+                super::sarif::fmt(r.baseline),
+                super::sarif::fmt(r.current),
+                r.change_pct
+                    .map_or_else(|| super::sarif::fmt(r.change), |p| format!("{p:+.1}%")),
+                match r.verdict {
+                    Verdict::Regressed => "regressed",
+                    Verdict::Improved => "improved",
+                    Verdict::Unchanged => "unchanged",
+                }
+                .to_string(),
+            ]
+        })
+        .collect();
+    let header = [
+        "kernel", "metric", "baseline", "current", "change", "verdict",
+    ];
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let fmt_row = |cells: &[String]| {
+        cells
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                let pad = " ".repeat(w.saturating_sub(c.chars().count()));
+                if (2..5).contains(&i) {
+                    format!("{pad}{c}")
+                } else {
+                    format!("{c}{pad}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let head: Vec<String> = header.iter().map(|s| s.to_string()).collect();
+    let _ = writeln!(
+        out,
+        "{}",
+        paint(&fmt_row(&head), Style::new().bold(), color)
+    );
+    for (row, r) in rows.iter().zip(&d.rows) {
+        let line = fmt_row(row);
+        let style = match r.verdict {
+            Verdict::Regressed => Style::new().red().bold(),
+            Verdict::Improved => Style::new().green(),
+            Verdict::Unchanged => Style::new(),
+        };
+        let _ = writeln!(out, "{}", paint(&line, style, color));
+    }
+    out.push('\n');
+    for nf in &d.new_findings {
+        let _ = writeln!(
+            out,
+            "new finding: {} in {}",
+            nf.rule,
+            short_name(&nf.kernel)
+        );
+    }
+    for c in &d.config_changes {
+        let _ = writeln!(
+            out,
+            "launch configuration changed: {} {} -> {}",
+            short_name(&c.kernel),
+            c.from,
+            c.to
+        );
+    }
+    for k in &d.new_kernels {
+        let _ = writeln!(
+            out,
+            "new kernel: {}{}",
+            short_name(k),
+            if d.strict {
+                ""
+            } else {
+                " (fails only with --strict)"
+            }
+        );
+    }
+    for k in &d.vanished_kernels {
+        let _ = writeln!(
+            out,
+            "vanished kernel: {}{}",
+            short_name(k),
+            if d.strict {
+                ""
+            } else {
+                " (fails only with --strict)"
+            }
+        );
+    }
+    let t = crate::diff::tally(d);
+    let verdict = if d.failed() {
+        paint("FAIL", Style::new().red().bold(), color)
+    } else {
+        paint("pass", Style::new().green().bold(), color)
+    };
+    let _ = writeln!(
+        out,
+        "{verdict}: {} regressed, {} improved, {} unchanged, {} new finding(s)",
+        t.get("regressed").unwrap_or(&0),
+        t.get("improved").unwrap_or(&0),
+        t.get("unchanged").unwrap_or(&0),
+        d.new_findings.len()
+    );
+    out
+}

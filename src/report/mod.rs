@@ -1,8 +1,11 @@
 //! Report formats, one file each. A [`Report`] is everything a format may show.
 
 pub mod concise;
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod markdown;
+pub mod sarif;
 
 use crate::ingest::{Launch, Profile};
 use crate::roofline::Roofline;

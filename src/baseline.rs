@@ -1,0 +1,191 @@
+//! Baselines: one entry per kernel with the gated metrics of its launches (count, mean and
+//! spread) and the lint findings it had, small and stable enough to commit.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::ingest::{Launch, Profile};
+use crate::rules::engine::Finding;
+
+/// Bumped when the file's meaning changes; a newer file is refused, not misread.
+pub const FORMAT: u32 = 1;
+
+/// The metrics a baseline keeps and `diff` gates by default.
+pub const GATED: &[&str] = &[
+    "sectors_per_request_ld",
+    "sectors_per_request_st",
+    "bytes_per_sector_ld",
+    "bytes_per_sector_st",
+    "theoretical_occupancy_pct",
+    "registers_per_thread",
+    "local_sectors",
+    "bank_conflicts",
+    "duration_ns",
+];
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Stat {
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct KernelEntry {
+    pub name: String,
+    pub grid: Option<[u64; 3]>,
+    pub block: Option<[u64; 3]>,
+    pub launches: u64,
+    pub metrics: BTreeMap<String, Stat>,
+    /// Slugs of the lint findings at warning or above on this kernel.
+    pub findings: Vec<String>,
+    /// Where the kernel's first launch is in the export it was built from, for report
+    /// locations. Not saved: a committed baseline carries no paths.
+    #[serde(skip)]
+    pub source: Option<(String, u64)>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Baseline {
+    pub format: u32,
+    pub gpulint_version: String,
+    pub ncu_version: Option<String>,
+    pub device: Option<String>,
+    /// Keyed by kernel name, with the launch configuration appended only where one name
+    /// runs with several.
+    pub kernels: BTreeMap<String, KernelEntry>,
+}
+
+fn config_label(grid: Option<[u64; 3]>, block: Option<[u64; 3]>) -> String {
+    format!(
+        "grid {} block {}",
+        crate::report::dim3(grid),
+        crate::report::dim3(block)
+    )
+}
+
+/// Kernel name, grid and block.
+type KernelKey = (String, Option<[u64; 3]>, Option<[u64; 3]>);
+
+/// Builds a baseline from parsed profiles and the findings on them.
+pub fn build(profiles: &[Profile], findings: &[Finding], ncu_version: Option<String>) -> Baseline {
+    // Group launches by (name, grid, block).
+    let mut groups: BTreeMap<KernelKey, Vec<(&str, &Launch)>> = BTreeMap::new();
+    for p in profiles {
+        for l in &p.launches {
+            groups
+                .entry((l.name.clone(), l.grid, l.block))
+                .or_default()
+                .push((&p.file, l));
+        }
+    }
+    let mut configs_per_name: BTreeMap<&str, usize> = BTreeMap::new();
+    for (name, _, _) in groups.keys() {
+        *configs_per_name.entry(name.as_str()).or_default() += 1;
+    }
+    let mut kernels = BTreeMap::new();
+    for ((name, grid, block), launches) in &groups {
+        let key = if configs_per_name[name.as_str()] > 1 {
+            format!("{name} [{}]", config_label(*grid, *block))
+        } else {
+            name.clone()
+        };
+        let mut metrics = BTreeMap::new();
+        for m in GATED {
+            let values: Vec<f64> = launches
+                .iter()
+                .filter_map(|(_, l)| l.metrics.get(*m).copied())
+                .collect();
+            if values.is_empty() {
+                continue;
+            }
+            // Rounded to a thousandth so the committed file does not churn on float noise.
+            let mean = (values.iter().sum::<f64>() / values.len() as f64 * 1000.0).round() / 1000.0;
+            let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            metrics.insert(m.to_string(), Stat { mean, min, max });
+        }
+        let ids: Vec<u64> = launches.iter().map(|(_, l)| l.id).collect();
+        let mut slugs: Vec<String> = findings
+            .iter()
+            .filter(|f| {
+                f.kernel == *name
+                    && f.grid == *grid
+                    && f.block == *block
+                    && f.severity >= crate::rules::Severity::Warning
+                    && (ids.contains(&f.launch) || f.launches.iter().any(|x| ids.contains(x)))
+            })
+            .map(|f| f.rule.clone())
+            .collect();
+        slugs.sort();
+        slugs.dedup();
+        kernels.insert(
+            key,
+            KernelEntry {
+                name: name.clone(),
+                grid: *grid,
+                block: *block,
+                launches: launches.len() as u64,
+                metrics,
+                findings: slugs,
+                source: launches.first().map(|(f, l)| (f.to_string(), l.line)),
+            },
+        );
+    }
+    let device = profiles
+        .iter()
+        .flat_map(|p| &p.launches)
+        .find_map(|l| l.device.clone());
+    Baseline {
+        format: FORMAT,
+        gpulint_version: env!("CARGO_PKG_VERSION").to_string(),
+        ncu_version,
+        device,
+        kernels,
+    }
+}
+
+/// Reads a saved baseline; a newer format is an error that says to upgrade.
+pub fn parse(file: &str, text: &str) -> Result<Baseline> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        Error::at(
+            file,
+            e.line() as u64,
+            Some(e.column() as u64),
+            format!("not a gpulint baseline: {e}"),
+        )
+    })?;
+    match value.get("format").and_then(|f| f.as_u64()) {
+        Some(f) if f > FORMAT as u64 => {
+            let by = value
+                .get("gpulint_version")
+                .and_then(|v| v.as_str())
+                .unwrap_or("a newer gpulint");
+            return Err(Error::in_file(
+                file,
+                format!(
+                    "baseline format {f} was written by gpulint {by}; this gpulint ({}) reads format {FORMAT}: upgrade gpulint",
+                    env!("CARGO_PKG_VERSION")
+                ),
+            ));
+        }
+        Some(_) => {}
+        None => {
+            return Err(Error::in_file(
+                file,
+                "not a gpulint baseline: field `format` is missing",
+            ));
+        }
+    }
+    serde_json::from_value(value)
+        .map_err(|e| Error::in_file(file, format!("not a gpulint baseline: {e}")))
+}
+
+/// The baseline as committed: pretty, with sorted keys, ending in a newline.
+pub fn to_json(b: &Baseline) -> String {
+    // serde_json's Value map is a BTreeMap here (no preserve_order), so keys come sorted.
+    let value = serde_json::to_value(b).expect("plain data");
+    serde_json::to_string_pretty(&value).expect("plain data") + "\n"
+}

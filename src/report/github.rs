@@ -1,0 +1,97 @@
+//! `--format github`: workflow commands (`::warning file=...,line=...,title=...::message`),
+//! escaped as GitHub's toolkit does: `%`, CR and LF in the message; also `:` and `,` in
+//! properties, which C++ kernel names are full of.
+
+use super::Report;
+use crate::diff::DiffReport;
+use crate::rules::Severity;
+
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn command(kind: &str, file: &str, line: u64, title: &str, message: &str) -> String {
+    format!(
+        "::{kind} file={},line={},title={}::{}\n",
+        escape_property(file),
+        line.max(1),
+        escape_property(title),
+        escape_data(message)
+    )
+}
+
+pub fn render(r: &Report) -> String {
+    let mut out = String::new();
+    for f in r.findings {
+        let kind = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let title = format!("{} {} in {}", f.code, f.rule, super::short_name(&f.kernel));
+        let message = format!("{} (launch {})\nhelp: {}", f.message, f.launch, f.fix);
+        out.push_str(&command(kind, &f.file, f.line, &title, &message));
+    }
+    out
+}
+
+pub fn render_diff(
+    d: &DiffReport,
+    candidate_file: &str,
+    lines: &dyn Fn(&str) -> Option<(String, u64)>,
+) -> String {
+    let loc = |kernel: &str| lines(kernel).unwrap_or_else(|| (candidate_file.to_string(), 1));
+    let mut out = String::new();
+    for row in d.regressions() {
+        let (file, line) = loc(&row.kernel);
+        let title = format!(
+            "regression: {} in {}",
+            row.metric,
+            super::short_name(&row.kernel)
+        );
+        let msg = format!(
+            "{} went from {} to {} ({})",
+            row.metric,
+            super::sarif::fmt(row.baseline),
+            super::sarif::fmt(row.current),
+            row.change_pct.map_or("new".into(), |p| format!("{p:+.1}%"))
+        );
+        out.push_str(&command("error", &file, line, &title, &msg));
+    }
+    for nf in &d.new_findings {
+        let (file, line) = loc(&nf.kernel);
+        let title = format!(
+            "new finding: {} in {}",
+            nf.rule,
+            super::short_name(&nf.kernel)
+        );
+        out.push_str(&command(
+            "error",
+            &file,
+            line,
+            &title,
+            &format!("{} is new in this change ({})", nf.rule, nf.kernel),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toolkit_escaping() {
+        assert_eq!(escape_data("50% used\nnext"), "50%25 used%0Anext");
+        assert_eq!(
+            escape_property("k(const float *, int): x"),
+            "k(const float *%2C int)%3A x"
+        );
+    }
+}

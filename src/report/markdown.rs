@@ -1,0 +1,101 @@
+//! `--format markdown`: for `$GITHUB_STEP_SUMMARY` or a pull-request comment.
+
+use std::fmt::Write;
+
+use super::Report;
+use crate::diff::{DiffReport, Verdict};
+
+/// Pipes and newlines would break a table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn render(r: &Report) -> String {
+    let mut out = String::from("## gpulint\n\n");
+    if r.findings.is_empty() {
+        let _ = writeln!(out, "No findings in {} launch(es).", r.launches().count());
+        return out;
+    }
+    out.push_str(
+        "| severity | rule | kernel | launch | finding | fix |\n|---|---|---|---|---|---|\n",
+    );
+    for f in r.findings {
+        let _ = writeln!(
+            out,
+            "| {} | `{}` {} | `{}` | {} | {} | {} |",
+            f.severity.as_str(),
+            f.code,
+            f.rule,
+            cell(&super::short_name(&f.kernel)),
+            f.launch,
+            cell(&f.message),
+            cell(&f.fix)
+        );
+    }
+    out
+}
+
+pub fn render_diff(d: &DiffReport) -> String {
+    let mut out = String::from("## gpulint diff\n\n");
+    let t = crate::diff::tally(d);
+    let _ = writeln!(
+        out,
+        "**{}**: {} regressed, {} improved, {} unchanged; {} new finding(s); {} new and {} vanished kernel(s).\n",
+        if d.failed() { "FAIL" } else { "pass" },
+        t.get("regressed").unwrap_or(&0),
+        t.get("improved").unwrap_or(&0),
+        t.get("unchanged").unwrap_or(&0),
+        d.new_findings.len(),
+        d.new_kernels.len(),
+        d.vanished_kernels.len()
+    );
+    let changed: Vec<_> = d
+        .rows
+        .iter()
+        .filter(|r| r.verdict != Verdict::Unchanged)
+        .collect();
+    if !changed.is_empty() {
+        out.push_str("| kernel | metric | baseline | current | change | verdict |\n|---|---|---:|---:|---:|---|\n");
+        for r in changed {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} | {} |",
+                cell(&super::short_name(&r.kernel)),
+                r.metric,
+                super::sarif::fmt(r.baseline),
+                super::sarif::fmt(r.current),
+                r.change_pct.map_or("-".into(), |p| format!("{p:+.1}%")),
+                match r.verdict {
+                    Verdict::Regressed => "**regressed**",
+                    Verdict::Improved => "improved",
+                    Verdict::Unchanged => "unchanged",
+                }
+            );
+        }
+        out.push('\n');
+    }
+    for nf in &d.new_findings {
+        let _ = writeln!(
+            out,
+            "- new finding `{}` in `{}`",
+            nf.rule,
+            cell(&super::short_name(&nf.kernel))
+        );
+    }
+    for c in &d.config_changes {
+        let _ = writeln!(
+            out,
+            "- `{}`: launch configuration changed from {} to {}",
+            cell(&super::short_name(&c.kernel)),
+            c.from,
+            c.to
+        );
+    }
+    for k in &d.new_kernels {
+        let _ = writeln!(out, "- new kernel `{}`", cell(&super::short_name(k)));
+    }
+    for k in &d.vanished_kernels {
+        let _ = writeln!(out, "- vanished kernel `{}`", cell(&super::short_name(k)));
+    }
+    out
+}

@@ -1,0 +1,143 @@
+//! `--format sarif`: SARIF 2.1.0 as GitHub code scanning accepts it. A finding without a
+//! source line points at the profile file and the kernel's row, so every result has a
+//! valid location; fingerprints hash the rule and the kernel, so alerts stay stable
+//! across runs.
+
+use serde_json::{Value, json};
+
+use super::Report;
+use crate::diff::DiffReport;
+use crate::rules::{Rule, Severity};
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// FNV-1a, 64 bits: a stable fingerprint that needs no dependency.
+pub fn fingerprint(parts: &[&str]) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for p in parts {
+        for b in p.bytes().chain(std::iter::once(0)) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+fn rule_descriptor(r: &Rule) -> Value {
+    json!({
+        "id": r.code,
+        "name": r.slug,
+        "shortDescription": { "text": r.summary },
+        "fullDescription": { "text": r.doc.what.trim() },
+        "help": {
+            "text": r.fix,
+            "markdown": format!("**Why:** {}\n\n**Fix:** {}", r.doc.why.trim(), r.doc.fix.trim()),
+        },
+        "defaultConfiguration": { "level": level(r.severity) },
+        "properties": { "category": r.category },
+    })
+}
+
+fn location(file: &str, line: u64) -> Value {
+    json!([{ "physicalLocation": {
+        "artifactLocation": { "uri": file },
+        "region": { "startLine": line.max(1) },
+    }}])
+}
+
+fn document(rules: Vec<Value>, results: Vec<Value>) -> String {
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "gpulint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/gpulint/gpulint",
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&doc).expect("plain data") + "\n"
+}
+
+pub fn render(r: &Report, rules: &[Rule]) -> String {
+    let results = r
+        .findings
+        .iter()
+        .map(|f| {
+            let index = rules.iter().position(|x| x.code == f.code);
+            let mut text = format!("{}: {} (launch {})", super::short_name(&f.kernel), f.message, f.launch);
+            for n in &f.notes {
+                text.push_str(&format!("\nnote: {n}"));
+            }
+            text.push_str(&format!("\nhelp: {}", f.fix));
+            json!({
+                "ruleId": f.code,
+                "ruleIndex": index,
+                "level": level(f.severity),
+                "message": { "text": text },
+                "locations": location(&f.file, f.line),
+                "partialFingerprints": { "gpulint/v1": fingerprint(&[&f.rule, &f.kernel, &super::dim3(f.grid), &super::dim3(f.block)]) },
+            })
+        })
+        .collect();
+    document(rules.iter().map(rule_descriptor).collect(), results)
+}
+
+pub fn render_diff(
+    d: &DiffReport,
+    rules: &[Rule],
+    candidate_file: &str,
+    lines: &dyn Fn(&str) -> Option<(String, u64)>,
+) -> String {
+    let mut descriptors: Vec<Value> = vec![json!({
+        "id": "GL900",
+        "name": "regression",
+        "shortDescription": { "text": "a gated metric got worse than its baseline by more than its band" },
+        "fullDescription": { "text": "gpulint diff compares each kernel's gated metrics (sectors per request, useful bytes per sector, occupancy, registers, local-memory sectors, bank conflicts) with the committed baseline." },
+        "help": { "text": "fix the change, or accept it on purpose by writing the baseline again with `gpulint baseline`" },
+        "defaultConfiguration": { "level": "error" },
+    })];
+    descriptors.extend(rules.iter().map(rule_descriptor));
+    let loc = |kernel: &str| lines(kernel).unwrap_or_else(|| (candidate_file.to_string(), 1));
+    let mut results: Vec<Value> = d
+        .regressions()
+        .map(|row| {
+            let (file, line) = loc(&row.kernel);
+            json!({
+                "ruleId": "GL900",
+                "ruleIndex": 0,
+                "level": "error",
+                "message": { "text": format!("{}: {} regressed from {} to {}", super::short_name(&row.kernel), row.metric, fmt(row.baseline), fmt(row.current)) },
+                "locations": location(&file, line),
+                "partialFingerprints": { "gpulint/v1": fingerprint(&["regression", &row.metric, &row.kernel]) },
+            })
+        })
+        .collect();
+    for nf in &d.new_findings {
+        let (file, line) = loc(&nf.kernel);
+        let rule = rules.iter().position(|r| r.slug == nf.rule);
+        let code = rule.map_or(nf.rule.clone(), |i| rules[i].code.clone());
+        results.push(json!({
+            "ruleId": code,
+            "ruleIndex": rule.map(|i| i + 1),
+            "level": "error",
+            "message": { "text": format!("{}: new {} finding, not in the baseline", super::short_name(&nf.kernel), nf.rule) },
+            "locations": location(&file, line),
+            "partialFingerprints": { "gpulint/v1": fingerprint(&["new-finding", &nf.rule, &nf.kernel]) },
+        }));
+    }
+    document(descriptors, results)
+}
+
+pub fn fmt(v: f64) -> String {
+    crate::rules::template::format_number(v, if v.fract() == 0.0 { Some(0) } else { Some(2) })
+}

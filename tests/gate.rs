@@ -1,0 +1,200 @@
+//! Baselines and the regression gate, on a real before/after pair captured on an H200
+//! (samples/src/pipeline.cu built with VARIANT=0 and VARIANT=1 by samples/run_on_gpu.sh):
+//! scale_rows regresses to a 32-word stride under the same name and a new launch
+//! configuration, old_helper vanishes and new_helper appears.
+
+mod common;
+
+use common::{gpulint, transcript};
+
+const BASE: &str = "fixtures/h200-samples/pipeline_base.csv";
+const CAND: &str = "fixtures/h200-samples/pipeline_regressed.csv";
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpulint-gate-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_baseline(dir: &std::path::Path) -> String {
+    let path = dir.join("gpulint-baseline.json");
+    let out = gpulint(&["baseline", BASE, "-o", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn baseline_is_stable_sorted_and_stamped() {
+    let dir = scratch("stable");
+    let a = std::fs::read_to_string(write_baseline(&dir)).unwrap();
+    let b = String::from_utf8(gpulint(&["baseline", BASE]).stdout).unwrap();
+    assert_eq!(a, b, "two runs must write the same bytes");
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(v["format"], 1);
+    assert_eq!(v["device"], "NVIDIA H200");
+    assert!(v["gpulint_version"].is_string());
+    let kernels = v["kernels"].as_object().unwrap();
+    assert_eq!(kernels.len(), 3);
+    let add = &kernels["add_bias(float *, unsigned long, float)"];
+    assert_eq!(add["launches"], 3, "repeated launches are merged");
+    assert!(
+        add["metrics"]["duration_ns"]["min"].as_f64()
+            <= add["metrics"]["duration_ns"]["max"].as_f64()
+    );
+    insta::assert_snapshot!(a);
+}
+
+#[test]
+fn diff_of_the_regressed_pipeline_in_every_format() {
+    let dir = scratch("formats");
+    let bl = write_baseline(&dir);
+    for format in ["human", "markdown", "github", "sarif", "json"] {
+        let out = gpulint(&["diff", &bl, CAND, "--format", format, "--color", "never"]);
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", transcript(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        insta::assert_snapshot!(format!("diff_{format}"), text);
+    }
+}
+
+#[test]
+fn diff_exit_codes() {
+    let dir = scratch("exit");
+    let bl = write_baseline(&dir);
+    // The baseline against itself, as CSV or saved JSON: nothing regressed.
+    assert_eq!(gpulint(&["diff", &bl, BASE]).status.code(), Some(0));
+    assert_eq!(
+        gpulint(&["diff", BASE, BASE, "--strict"]).status.code(),
+        Some(0)
+    );
+    // The fix direction is an improvement, and old_helper vanishing fails only with --strict.
+    let back = gpulint(&["diff", CAND, BASE, "--color", "never"]);
+    let text = String::from_utf8_lossy(&back.stdout);
+    assert!(text.contains("improved"), "{text}");
+    assert_eq!(back.status.code(), Some(0), "{}", transcript(&back));
+    assert_eq!(
+        gpulint(&["diff", CAND, BASE, "--strict"]).status.code(),
+        Some(1)
+    );
+    // A wide enough band lets the stride through, but the new finding still fails.
+    let loose = gpulint(&[
+        "diff",
+        &bl,
+        CAND,
+        "--threshold",
+        "sectors_per_request_ld=1000%",
+        "--threshold",
+        "bytes_per_sector_ld=100",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&loose.stdout).unwrap();
+    assert!(
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["verdict"] != "regressed")
+    );
+    assert_eq!(v["new_findings"][0]["rule"], "uncoalesced-load");
+    assert_eq!(loose.status.code(), Some(1));
+    assert_eq!(
+        gpulint(&["diff", &bl, CAND, "--exit-zero"]).status.code(),
+        Some(0)
+    );
+    let bad = gpulint(&["diff", &bl, CAND, "--threshold", "nope=1"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn a_baseline_from_a_newer_gpulint_is_refused() {
+    let dir = scratch("newer");
+    let path = dir.join("future.json");
+    std::fs::write(
+        &path,
+        r#"{"format": 99, "gpulint_version": "9.0.0", "kernels": {}}"#,
+    )
+    .unwrap();
+    let out = gpulint(&["diff", path.to_str().unwrap(), CAND]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.contains("future.json") && err.contains("gpulint 9.0.0") && err.contains("upgrade"),
+        "{err}"
+    );
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{\"format\": 1, \"kernels\": ").unwrap();
+    let out = gpulint(&["diff", broken.to_str().unwrap(), CAND]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.json:1:"));
+}
+
+#[test]
+fn baseline_never_overwrites_an_input() {
+    let dir = scratch("input");
+    let copy = dir.join("profile.csv");
+    std::fs::copy(common::fixture("h200-samples/pipeline_base.csv"), &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let out = gpulint(&[
+        "baseline",
+        copy.to_str().unwrap(),
+        "-o",
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+}
+
+#[test]
+fn check_formats_for_ci() {
+    let zoo = "fixtures/h200-zoo/full_raw_base.csv";
+    for format in ["markdown", "github", "sarif"] {
+        let out = gpulint(&["check", zoo, "--format", format]);
+        assert_eq!(out.status.code(), Some(1));
+        insta::assert_snapshot!(
+            format!("check_{format}"),
+            String::from_utf8(out.stdout).unwrap()
+        );
+    }
+    // SARIF: every result has a rule in the driver, a level, a location and a fingerprint.
+    let out = gpulint(&["check", zoo, "--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let run = &v["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    for r in rules {
+        for field in [
+            "id",
+            "name",
+            "shortDescription",
+            "fullDescription",
+            "help",
+            "defaultConfiguration",
+        ] {
+            assert!(!r[field].is_null(), "rule lacks {field}: {r}");
+        }
+    }
+    for res in run["results"].as_array().unwrap() {
+        let idx = res["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[idx]["id"], res["ruleId"]);
+        assert!(
+            res["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap()
+                >= 2
+        );
+        assert_eq!(
+            res["partialFingerprints"]["gpulint/v1"]
+                .as_str()
+                .unwrap()
+                .len(),
+            16
+        );
+    }
+    // GitHub: kernel names with ',' and ':' are escaped in properties.
+    let gh = String::from_utf8(gpulint(&["check", zoo, "--format", "github"]).stdout).unwrap();
+    assert!(
+        gh.lines()
+            .all(|l| l.starts_with("::warning file=") || l.starts_with("::notice file=")),
+        "{gh}"
+    );
+}
