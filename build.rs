@@ -9,6 +9,8 @@ fn main() {
         .expect("rules/ directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        // The kernel-origin patterns live beside the rules but are not a rule.
+        .filter(|p| p.file_name().is_some_and(|n| n != "origins.toml"))
         .collect();
     files.sort();
     let mut out = String::from("pub static EMBEDDED_RULES: &[(&str, &str)] = &[\n");
@@ -21,6 +23,12 @@ fn main() {
         ));
     }
     out.push_str("];\n");
+    let origins = dir.join("origins.toml");
+    println!("cargo:rerun-if-changed={}", origins.display());
+    out.push_str(&format!(
+        "pub static EMBEDDED_ORIGINS: &str = include_str!({:?});\n",
+        origins.display().to_string()
+    ));
     fs::write(
         Path::new(&env::var("OUT_DIR").unwrap()).join("embedded_rules.rs"),
         out,

@@ -45,8 +45,8 @@ pub fn run(command: Command) -> Result<u8> {
         } => {
             let profiles = read_profiles(&files)?;
             let (rules, config) = enabled_rules(&report)?;
-            let outcome = rules::engine::lint(&profiles, &rules, &config);
-            let b = crate::baseline::build(&profiles, &outcome.findings, ncu_version);
+            let analysis = analyze(&profiles, &rules, &config, &report)?;
+            let b = crate::baseline::build(&profiles, &analysis.findings, ncu_version);
             let text = crate::baseline::to_json(&b);
             match output {
                 Some(path) => {
@@ -181,7 +181,12 @@ fn same_file(a: &str, b: &str) -> bool {
 }
 
 /// One side of a diff: a saved baseline (JSON) or an export, linted and summarised.
-fn load_side(path: &str, rules: &[Rule], config: &Config) -> Result<crate::baseline::Baseline> {
+fn load_side(
+    path: &str,
+    rules: &[Rule],
+    config: &Config,
+    args: &ReportArgs,
+) -> Result<crate::baseline::Baseline> {
     let bytes =
         std::fs::read(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
@@ -189,10 +194,10 @@ fn load_side(path: &str, rules: &[Rule], config: &Config) -> Result<crate::basel
         return crate::baseline::parse(path, &String::from_utf8_lossy(&bytes));
     }
     let profile = ingest::parse_bytes(path, &bytes)?;
-    let outcome = rules::engine::lint(std::slice::from_ref(&profile), rules, config);
+    let analysis = analyze(std::slice::from_ref(&profile), rules, config, args)?;
     Ok(crate::baseline::build(
         std::slice::from_ref(&profile),
-        &outcome.findings,
+        &analysis.findings,
         None,
     ))
 }
@@ -206,8 +211,8 @@ fn diff_command(
     report: &ReportArgs,
 ) -> Result<u8> {
     let (rules, config) = enabled_rules(report)?;
-    let base = load_side(baseline, &rules, &config)?;
-    let cand = load_side(candidate, &rules, &config)?;
+    let base = load_side(baseline, &rules, &config, report)?;
+    let cand = load_side(candidate, &rules, &config, report)?;
     let mut gates = crate::diff::default_gates(gate_duration || config.diff.gate_duration);
     let from_config: Vec<(String, String)> = config
         .diff
@@ -255,18 +260,80 @@ fn use_color(choice: ColorChoice) -> bool {
 }
 
 /// Loads rules and config as the report options say, lints, prints, and picks the exit code.
+/// Findings after origins, shares and ranking: what every report and the baseline see.
+pub struct Analysis {
+    pub findings: Vec<rules::engine::Finding>,
+    pub skips: Vec<rules::engine::Skip>,
+    pub origins: crate::origin::Origins,
+    /// Helper kernels (framework plumbing) and how many launches each had.
+    pub helpers: Vec<(String, usize)>,
+}
+
+pub fn analyze(
+    profiles: &[Profile],
+    rules: &[Rule],
+    config: &Config,
+    args: &ReportArgs,
+) -> Result<Analysis> {
+    let outcome = rules::engine::lint_with(profiles, rules, config, !args.per_launch);
+    let origins = crate::origin::load(args.rules.as_deref())?;
+    let mut findings = outcome.findings;
+    origins.apply(&mut findings);
+    let helpers = origins.helpers(
+        profiles
+            .iter()
+            .flat_map(|p| &p.launches)
+            .map(|l| l.name.as_str()),
+    );
+    for f in &mut findings {
+        f.origin = Some(origins.describe(&f.kernel));
+    }
+    // Each kernel's share of the profile's GPU time, by name.
+    let mut by_kernel: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
+    let mut total = 0.0;
+    for l in profiles.iter().flat_map(|p| &p.launches) {
+        if origins.describe(&l.name).kind == crate::origin::Kind::Helper {
+            continue;
+        }
+        if let Some(d) = l.metrics.get("duration_ns") {
+            *by_kernel.entry(l.name.as_str()).or_default() += d;
+            total += d;
+        }
+    }
+    if args.min_share > 0.0 && total > 0.0 {
+        for f in &mut findings {
+            let share = by_kernel.get(f.kernel.as_str()).copied().unwrap_or(0.0) / total * 100.0;
+            if share < args.min_share && f.severity > Severity::Info {
+                f.severity = Severity::Info;
+                f.notes.push(format!(
+                    "this kernel takes {share:.2}% of the profile's GPU time, under --min-share {}%",
+                    args.min_share
+                ));
+            }
+        }
+    }
+    // Most time at stake first; findings without a duration keep their order at the end.
+    findings.sort_by(|a, b| {
+        b.time_at_stake_ns
+            .unwrap_or(-1.0)
+            .partial_cmp(&a.time_at_stake_ns.unwrap_or(-1.0))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    Ok(Analysis {
+        findings,
+        skips: outcome.skips,
+        origins,
+        helpers,
+    })
+}
+
+/// Loads rules and config as the report options say, lints, prints, and picks the exit code.
 pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
     let (rules, config) = enabled_rules(args)?;
-    let outcome = rules::engine::lint(profiles, &rules, &config);
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
-        }
-    };
+    let analysis = analyze(profiles, &rules, &config, args)?;
+    let color = use_color(args.color);
     if args.verbose {
-        print_verbose(profiles, &outcome.skips);
+        print_verbose(profiles, &analysis.skips);
     }
     let gpu = args
         .gpu
@@ -288,9 +355,12 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
         .collect();
     let report = Report {
         profiles,
-        findings: &outcome.findings,
-        skips: &outcome.skips,
+        findings: &analysis.findings,
+        skips: &analysis.skips,
         rooflines: &rooflines,
+        origins: &analysis.origins,
+        helpers: &analysis.helpers,
+        top: args.top,
         color,
         verbose: args.verbose,
     };
@@ -309,7 +379,7 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    let failed = threshold.is_some_and(|t| outcome.findings.iter().any(|f| f.severity >= t));
+    let failed = threshold.is_some_and(|t| analysis.findings.iter().any(|f| f.severity >= t));
     Ok(if failed && !args.exit_zero { 1 } else { 0 })
 }
 

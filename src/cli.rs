@@ -190,6 +190,15 @@ pub struct ReportArgs {
     /// L4, T4, RTX 4090, ...) instead of the profile's own peak metrics.
     #[arg(long, value_name = "NAME")]
     pub gpu: Option<String>,
+    /// Findings on kernels below this share of total GPU time (in %) become info.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0)]
+    pub min_share: f64,
+    /// Show only the N findings with the most time at stake (human format).
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// One finding per launch, instead of one per kernel and evidence.
+    #[arg(long)]
+    pub per_launch: bool,
     /// Say which rules were skipped and why, and what the parser noticed.
     #[arg(short, long)]
     pub verbose: bool,

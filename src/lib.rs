@@ -9,6 +9,7 @@ pub mod error;
 pub mod ingest;
 pub mod metrics;
 pub mod ncu;
+pub mod origin;
 pub mod report;
 pub mod roofline;
 pub mod rules;

@@ -25,10 +25,90 @@ fn severity_style(s: Severity) -> Style {
     }
 }
 
+fn origin_tag(r: &Report, kernel: &str) -> String {
+    let o = r.origins.describe(kernel);
+    if o.kind == crate::origin::Kind::User {
+        String::new()
+    } else {
+        format!(" [{}]", o.name)
+    }
+}
+
+fn micros(ns: f64) -> String {
+    format!("{} us", format_number(ns / 1000.0, Some(1)))
+}
+
+/// Total GPU time and the kernels that take most of it, with what is at stake in each.
+fn profile_summary(r: &Report, out: &mut String) {
+    let mut kernels: Vec<(&str, f64, usize, Option<&crate::roofline::Roofline>)> = Vec::new();
+    for (_, l, roof) in r.launches_with_roofline() {
+        let Some(d) = l.metrics.get("duration_ns") else {
+            continue;
+        };
+        if r.origins.describe(&l.name).kind == crate::origin::Kind::Helper {
+            continue;
+        }
+        match kernels.iter_mut().find(|k| k.0 == l.name) {
+            Some(k) => {
+                k.1 += d;
+                k.2 += 1;
+            }
+            None => kernels.push((&l.name, *d, 1, roof)),
+        }
+    }
+    let total: f64 = kernels.iter().map(|k| k.1).sum();
+    if kernels.is_empty() || total <= 0.0 {
+        return;
+    }
+    kernels.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+    let launches: usize = kernels.iter().map(|k| k.2).sum();
+    let _ = writeln!(
+        out,
+        "{} {} launch(es) of {} kernel(s), {} of GPU time (helpers left out)",
+        paint("profile:", Style::new().bold(), r.color),
+        launches,
+        kernels.len(),
+        micros(total)
+    );
+    for (name, time, n, roof) in kernels.iter().take(5) {
+        let stake: f64 = r
+            .findings
+            .iter()
+            .filter(|f| f.kernel == *name && f.severity >= Severity::Warning)
+            .filter_map(|f| f.time_at_stake_ns)
+            .fold(0.0, |a, b| a + b);
+        let bound = roof.map_or("-", |x| match x.bound {
+            crate::roofline::Bound::Memory => "memory-bound",
+            crate::roofline::Bound::Compute => "compute-bound",
+        });
+        let _ = writeln!(
+            out,
+            "  {:>5.1}%  {:>12}  {}x  {}{}  {bound}, at stake {}",
+            time / total * 100.0,
+            micros(*time),
+            n,
+            short_name(name),
+            origin_tag(r, name),
+            micros(stake.min(*time))
+        );
+    }
+    if !r.helpers.is_empty() {
+        let list: Vec<String> = r
+            .helpers
+            .iter()
+            .map(|(k, n)| format!("{} ({n}x)", short_name(k)))
+            .collect();
+        let _ = writeln!(out, "  helper kernels, not linted: {}", list.join(", "));
+    }
+    out.push('\n');
+}
+
 pub fn render(r: &Report) -> String {
     let c = r.color;
     let mut out = String::new();
-    for f in r.findings {
+    profile_summary(r, &mut out);
+    let shown = r.top.unwrap_or(usize::MAX);
+    for f in r.findings.iter().take(shown) {
         let head = format!("{}[{}]", f.severity.as_str(), f.code);
         let _ = writeln!(
             out,
@@ -44,15 +124,24 @@ pub fn render(r: &Report) -> String {
         };
         let _ = writeln!(
             out,
-            "  {} {}:{}  {}  {}, grid {}, block {}",
+            "  {} {}:{}  {}{}  {}, grid {}, block {}",
             paint("-->", Style::new().blue().bold(), c),
             f.file,
             f.line,
             short_name(&f.kernel),
+            origin_tag(r, &f.kernel),
             launches,
             dim3(f.grid),
             dim3(f.block)
         );
+        if let Some(t) = f.time_at_stake_ns {
+            let _ = writeln!(
+                out,
+                "   {} at stake: up to {}",
+                paint("=", Style::new().blue().bold(), c),
+                micros(t)
+            );
+        }
         if !f.evidence.is_empty() {
             let ev: Vec<String> = f
                 .evidence
@@ -81,6 +170,14 @@ pub fn render(r: &Report) -> String {
             f.fix
         );
         out.push('\n');
+    }
+
+    if r.findings.len() > shown {
+        let _ = writeln!(
+            out,
+            "... {} more finding(s) with less time at stake (--top {shown})\n",
+            r.findings.len() - shown
+        );
     }
 
     // One line per launch.

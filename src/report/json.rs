@@ -22,6 +22,7 @@ pub fn render(r: &Report) -> String {
                 "device": l.device,
                 "file": p.file,
                 "line": l.line,
+                "origin": r.origins.describe(&l.name),
                 "metrics": l.metrics,
                 "roofline": roof,
             })
@@ -34,6 +35,7 @@ pub fn render(r: &Report) -> String {
         "kernels": kernels,
         "findings": r.findings,
         "skipped": r.skips,
+        "helpers": r.helpers.iter().map(|(k, n)| json!({ "kernel": k, "launches": n })).collect::<Vec<_>>(),
     });
     let mut s = serde_json::to_string_pretty(&doc).expect("JSON of plain data");
     s.push('\n');

@@ -18,6 +18,11 @@ pub struct Report<'a> {
     pub skips: &'a [Skip],
     /// One per launch, in the order of [`Report::launches`].
     pub rooflines: &'a [Option<Roofline>],
+    pub origins: &'a crate::origin::Origins,
+    /// Helper kernels listed once, with their launch counts.
+    pub helpers: &'a [(String, usize)],
+    /// Show only this many findings (human format).
+    pub top: Option<usize>,
     pub color: bool,
     pub verbose: bool,
 }

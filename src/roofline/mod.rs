@@ -41,7 +41,8 @@ pub enum Bound {
 #[derive(Debug, Clone, Serialize)]
 pub struct Roofline {
     pub flops: f64,
-    /// Which FLOP counter dominates and sets the compute roof: fp32, fp64 or fp16.
+    /// Which FLOP counter dominates and sets the compute roof: fp32, fp64 or fp16; or
+    /// `tensor` when the tensor pipe is busy (then `pct_of_roof` is its utilisation).
     pub precision: &'static str,
     pub dram_bytes: f64,
     pub arithmetic_intensity: f64,
@@ -124,22 +125,17 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
     let achieved_flops = flops / seconds;
     let achieved_bytes_per_s = dram_bytes / seconds;
     let tensor = m("tensor_pipe_pct").filter(|p| *p >= TENSOR_BUSY_PCT);
-    let mut bound = if arithmetic_intensity < ridge {
-        Bound::Memory
-    } else {
+    let bound = if tensor.is_some() || arithmetic_intensity >= ridge {
         Bound::Compute
+    } else {
+        Bound::Memory
     };
-    if tensor.is_some() {
-        // The FFMA counters miss tensor-core work, so intensity reads low: never call a
-        // tensor-core kernel memory-bound on that basis.
-        bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
-            (Some(sm), Some(mem)) if mem > sm => Bound::Memory,
-            _ => Bound::Compute,
-        };
-    }
-    let pct_of_roof = match bound {
-        Bound::Memory => achieved_bytes_per_s / peak_bytes_per_s * 100.0,
-        Bound::Compute => achieved_flops / peak_flops * 100.0,
+    let (precision, pct_of_roof) = match (tensor, bound) {
+        // The FP32/FP64 counters miss tensor-core work, so intensity reads low: a busy
+        // tensor pipe makes the kernel compute-bound, and its utilisation is the measure.
+        (Some(t), _) => ("tensor", t),
+        (None, Bound::Memory) => (precision, achieved_bytes_per_s / peak_bytes_per_s * 100.0),
+        (None, Bound::Compute) => (precision, achieved_flops / peak_flops * 100.0),
     };
     let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
         (Some(sm), Some(mem)) => sm.max(mem) < LATENCY_BOUND_PCT,

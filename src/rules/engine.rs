@@ -26,6 +26,13 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     pub evidence: BTreeMap<String, f64>,
+    /// The kernel's duration times the share the pathology costs, at most (see
+    /// docs/time-at-stake.md). Summed over merged launches. Absent without a duration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_at_stake_ns: Option<f64>,
+    /// Whose kernel it is (set after the rules ran, see [`crate::origin`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<crate::origin::KernelOrigin>,
     pub file: String,
     pub line: u64,
     #[serde(skip)]
@@ -51,6 +58,11 @@ pub struct Outcome {
 
 /// Runs every rule on every launch of every profile.
 pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
+    lint_with(profiles, rules, config, true)
+}
+
+/// As [`lint`]; `merge` false keeps one finding per launch (`--per-launch`).
+pub fn lint_with(profiles: &[Profile], rules: &[Rule], config: &Config, merge: bool) -> Outcome {
     let mut out = Outcome::default();
     for profile in profiles {
         for launch in &profile.launches {
@@ -84,7 +96,9 @@ pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
             }
         }
     }
-    out.findings = merge_repeats(out.findings);
+    if merge {
+        out.findings = merge_repeats(out.findings);
+    }
     out
 }
 
@@ -163,6 +177,13 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         .iter()
         .filter_map(|k| launch.metrics.get(k).map(|v| (k.clone(), round(*v))))
         .collect();
+    let time_at_stake_ns = match (
+        launch.metrics.get("duration_ns"),
+        rule.stake.expr.eval(&lookup),
+    ) {
+        (Some(d), Ok(share)) => Some((d * share.clamp(0.0, 1.0)).round()),
+        _ => None,
+    };
     Judgement::Fires(Box::new(Finding {
         rule: rule.slug.clone(),
         code: rule.code.clone(),
@@ -174,6 +195,8 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         fix: rule.fix.clone(),
         notes,
         evidence,
+        time_at_stake_ns,
+        origin: None,
         file: file.to_string(),
         line: launch.line,
         grid: launch.grid,
@@ -225,6 +248,10 @@ fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
                 }
                 o.launches.push(f.launch);
                 o.severity = o.severity.max(f.severity);
+                o.time_at_stake_ns = match (o.time_at_stake_ns, f.time_at_stake_ns) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    (a, b) => a.or(b),
+                };
             }
             None => {
                 index.insert(key, out.len());

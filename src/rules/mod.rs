@@ -50,6 +50,7 @@ struct RuleFile {
     #[serde(default)]
     params: BTreeMap<String, f64>,
     message: String,
+    stake: String,
     fix: String,
     #[serde(default)]
     evidence: Vec<String>,
@@ -141,6 +142,8 @@ pub struct Rule {
     pub info_when: Option<Condition>,
     pub params: BTreeMap<String, f64>,
     pub message: Template,
+    /// The share of the kernel's time the finding puts at stake, 0 to 1.
+    pub stake: Condition,
     pub fix: String,
     pub evidence: Vec<String>,
     pub notes: Vec<Note>,
@@ -169,6 +172,7 @@ impl Rule {
             c.expr.variables(&mut names);
         }
         self.message.variables(&mut names);
+        self.stake.expr.variables(&mut names);
         for n in &self.notes {
             n.when.expr.variables(&mut names);
             n.text.variables(&mut names);
@@ -283,6 +287,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
     }
     let params = &file.params;
     let when = condition(origin, "when", &file.when, params)?;
+    let stake = condition(origin, "stake", &file.stake, params)?;
     let info_when = file
         .info_when
         .as_deref()
@@ -332,6 +337,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         info_when,
         params: file.params,
         message,
+        stake,
         fix: file.fix,
         evidence: file.evidence,
         notes,
@@ -356,6 +362,7 @@ pub fn load(extra_dir: Option<&str>) -> Result<Vec<Rule>> {
         let mut paths: Vec<_> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .filter(|p| p.file_name().is_some_and(|n| n != "origins.toml"))
             .collect();
         paths.sort();
         for path in paths {

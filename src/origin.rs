@@ -1,0 +1,289 @@
+//! Whose kernel is it: a library's, generated code, framework plumbing, or the user's.
+//! Patterns are data (`rules/origins.toml`, extended by `origins.toml` in `--rules DIR`).
+//! The origin changes what a finding means: a library's internals are not the user's to
+//! edit, so they become info with a note on the call to change instead.
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::rules::Severity;
+use crate::rules::engine::Finding;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Library,
+    Generated,
+    Helper,
+    User,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct OriginsFile {
+    #[serde(default)]
+    library_internal_rules: Vec<String>,
+    #[serde(default)]
+    origin: Vec<OriginFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OriginFile {
+    name: String,
+    kind: Kind,
+    patterns: Vec<String>,
+    #[serde(default)]
+    internal: Option<String>,
+    #[serde(default)]
+    note: Option<String>,
+    #[serde(default)]
+    call: Option<String>,
+    #[serde(default)]
+    call_fix: Vec<CallFixFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallFixFile {
+    rules: Vec<String>,
+    #[serde(default)]
+    name: Option<String>,
+    fix: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct CallFix {
+    pub rules: Vec<String>,
+    pub name: Option<Regex>,
+    pub fix: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Origin {
+    pub name: String,
+    pub kind: Kind,
+    pub patterns: Vec<Regex>,
+    pub internal: Option<String>,
+    pub note: Option<String>,
+    /// The fix for call-site findings that no `call_fix` names more precisely.
+    pub call: Option<String>,
+    pub call_fixes: Vec<CallFix>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Origins {
+    pub list: Vec<Origin>,
+    pub library_internal_rules: Vec<String>,
+}
+
+/// What a kernel is, as reports show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KernelOrigin {
+    pub kind: Kind,
+    pub name: String,
+}
+
+fn regex(origin: &str, field: &str, p: &str) -> Result<Regex> {
+    Regex::new(p).map_err(|e| Error::in_file(origin, format!("field `{field}`: {e}")))
+}
+
+fn parse(origin_file: &str, text: &str) -> Result<Origins> {
+    let file: OriginsFile = toml::from_str(text).map_err(|e| {
+        Error::in_file(
+            origin_file,
+            format!("malformed origins file: {}", e.message()),
+        )
+    })?;
+    let list = file
+        .origin
+        .into_iter()
+        .map(|o| {
+            Ok(Origin {
+                patterns: o
+                    .patterns
+                    .iter()
+                    .map(|p| regex(origin_file, "origin.patterns", p))
+                    .collect::<Result<_>>()?,
+                call_fixes: o
+                    .call_fix
+                    .into_iter()
+                    .map(|c| {
+                        Ok(CallFix {
+                            name: c
+                                .name
+                                .as_deref()
+                                .map(|p| regex(origin_file, "origin.call_fix.name", p))
+                                .transpose()?,
+                            rules: c.rules,
+                            fix: c.fix,
+                        })
+                    })
+                    .collect::<Result<_>>()?,
+                name: o.name,
+                kind: o.kind,
+                internal: o.internal,
+                note: o.note,
+                call: o.call,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Origins {
+        list,
+        library_internal_rules: file.library_internal_rules,
+    })
+}
+
+/// The built-in origins, after those of `DIR/origins.toml` when the rules directory has one.
+pub fn load(extra_dir: Option<&str>) -> Result<Origins> {
+    let mut origins = parse("rules/origins.toml", crate::rules::EMBEDDED_ORIGINS)?;
+    if let Some(dir) = extra_dir {
+        let path = std::path::Path::new(dir).join("origins.toml");
+        if path.is_file() {
+            let origin = path.display().to_string();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| Error::in_file(&origin, format!("cannot read: {e}")))?;
+            let mut user = parse(&origin, &text)?;
+            user.list.append(&mut origins.list);
+            if user.library_internal_rules.is_empty() {
+                user.library_internal_rules = origins.library_internal_rules;
+            }
+            origins = user;
+        }
+    }
+    Ok(origins)
+}
+
+impl Origins {
+    pub fn classify(&self, kernel: &str) -> Option<&Origin> {
+        let name = kernel.trim();
+        let name = name.strip_prefix("void ").unwrap_or(name);
+        self.list
+            .iter()
+            .find(|o| o.patterns.iter().any(|p| p.is_match(name)))
+    }
+
+    pub fn describe(&self, kernel: &str) -> KernelOrigin {
+        match self.classify(kernel) {
+            Some(o) => KernelOrigin {
+                kind: o.kind,
+                name: o.name.clone(),
+            },
+            None => KernelOrigin {
+                kind: Kind::User,
+                name: "user".into(),
+            },
+        }
+    }
+
+    /// Helper kernels and their launch counts: listed once, never linted.
+    pub fn helpers<'a>(&self, names: impl Iterator<Item = &'a str>) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = Vec::new();
+        for name in names {
+            if self.classify(name).is_some_and(|o| o.kind == Kind::Helper) {
+                match out.iter_mut().find(|(k, _)| k == name) {
+                    Some((_, n)) => *n += 1,
+                    None => out.push((name.to_string(), 1)),
+                }
+            }
+        }
+        out
+    }
+
+    /// Adjusts findings by origin: drops those on helper kernels, turns library
+    /// internals into info, and names the call to change for library call sites.
+    pub fn apply(&self, findings: &mut Vec<Finding>) {
+        findings.retain_mut(|f| {
+            let Some(o) = self.classify(&f.kernel) else {
+                return true;
+            };
+            match o.kind {
+                Kind::Helper => false,
+                Kind::Library => {
+                    if self.library_internal_rules.contains(&f.rule) {
+                        f.severity = f.severity.min(Severity::Info);
+                        if let Some(note) = &o.internal {
+                            f.notes.push(note.clone());
+                        }
+                    } else if let Some(cf) = o.call_fixes.iter().find(|c| {
+                        c.rules.contains(&f.rule)
+                            && c.name.as_ref().is_none_or(|n| n.is_match(&f.kernel))
+                    }) {
+                        f.fix = cf.fix.clone();
+                    } else if let Some(call) = &o.call {
+                        f.fix = call.clone();
+                    }
+                    true
+                }
+                Kind::Generated => {
+                    if let Some(note) = &o.note {
+                        f.notes.push(note.clone());
+                    }
+                    true
+                }
+                Kind::User => true,
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_from_real_profiles_get_their_origin() {
+        let o = load(None).unwrap();
+        let kind = |n: &str| o.describe(n);
+        let lib = |n: &str| (Kind::Library, n.to_string());
+        let cases = [
+            (
+                "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_stage3_warpsize4x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas",
+                lib("cuBLAS"),
+            ),
+            (
+                "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16",
+                lib("cuDNN"),
+            ),
+            (
+                "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1, true>(cudnnTensorStruct, const float *)",
+                lib("cuDNN"),
+            ),
+            (
+                "void engines_precompiled::nchwToNhwcKernel<float, float, float, true, false, (cudnnKernelDataType_t)0>(int)",
+                lib("cuDNN"),
+            ),
+            (
+                "void at::elementwise_kernel<128, 2, void at::gpu_kernel_impl_nocast<at::direct_copy_kernel_cuda>(int)",
+                lib("PyTorch ATen"),
+            ),
+            (
+                "void cutlass::Kernel2<cutlass_80_simt_sgemm>(Params)",
+                lib("CUTLASS"),
+            ),
+            (
+                "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)",
+                lib("NCCL"),
+            ),
+            ("nvjet_hsh_64x64_64x8_1x1_h_bz_NNT", lib("cuBLAS")),
+            (
+                "triton_poi_fused_add_mul_0",
+                (Kind::Generated, "Triton".into()),
+            ),
+            ("loop_multiply_fusion_1", (Kind::Generated, "XLA".into())),
+            ("input_reduce_fusion", (Kind::Generated, "XLA".into())),
+            (
+                "stream_executor::RedzoneAllocatorKernelImpl(unsigned char *, unsigned char)",
+                (Kind::Helper, "XLA autotuner".into()),
+            ),
+            (
+                "copy_strided(const float *, float *, unsigned long, int)",
+                (Kind::User, "user".into()),
+            ),
+        ];
+        for (name, (k, n)) in cases {
+            assert_eq!(kind(name), KernelOrigin { kind: k, name: n }, "{name}");
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Real application profiles captured on an H200 (samples/apps, via samples/run_on_gpu.sh):
+//! PyTorch eager and torch.compile, a cuDNN convolution with batch norm in NCHW and
+//! channels_last, and a JAX jit program. gpulint must know whose kernel each is, keep
+//! library internals out of the warnings, name the call to change, and rank by time.
+
+mod common;
+
+use common::{gpulint, transcript};
+use serde_json::Value;
+
+fn json(file: &str, extra: &[&str]) -> Value {
+    let path = format!("fixtures/h200-samples/{file}");
+    let mut args = vec!["check", path.as_str(), "--format", "json", "--exit-zero"];
+    args.extend_from_slice(extra);
+    let out = gpulint(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn origin_of(v: &Value, prefix: &str) -> (String, String) {
+    let k = v["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| {
+            k["name"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("void ")
+                .starts_with(prefix)
+        })
+        .unwrap_or_else(|| panic!("no kernel {prefix}"));
+    (
+        k["origin"]["kind"].as_str().unwrap().into(),
+        k["origin"]["name"].as_str().unwrap().into(),
+    )
+}
+
+fn pair(kind: &str, name: &str) -> (String, String) {
+    (kind.into(), name.into())
+}
+
+#[test]
+fn every_kernel_gets_its_origin() {
+    let eager = json("torch_eager.csv", &[]);
+    assert_eq!(
+        origin_of(&eager, "sm80_xmma_gemm"),
+        pair("library", "cuBLAS")
+    );
+    assert_eq!(
+        origin_of(&eager, "at::elementwise_kernel"),
+        pair("library", "PyTorch ATen")
+    );
+    assert_eq!(
+        origin_of(&eager, "at::index_elementwise_kernel"),
+        pair("library", "PyTorch ATen")
+    );
+    let compiled = json("torch_compile.csv", &[]);
+    assert_eq!(origin_of(&compiled, "triton_"), pair("generated", "Triton"));
+    let nchw = json("cudnn_nchw.csv", &[]);
+    assert_eq!(
+        origin_of(&nchw, "sm80_xmma_fprop_implicit_gemm"),
+        pair("library", "cuDNN")
+    );
+    assert_eq!(
+        origin_of(&nchw, "cudnn::bn_fw_tr"),
+        pair("library", "cuDNN")
+    );
+    assert_eq!(
+        origin_of(&nchw, "engines_precompiled::nchwToNhwcKernel"),
+        pair("library", "cuDNN")
+    );
+    let jax = json("jax_jit.csv", &[]);
+    assert_eq!(
+        origin_of(&jax, "loop_multiply_fusion"),
+        pair("generated", "XLA")
+    );
+    assert_eq!(
+        origin_of(&jax, "gemm_fusion_dot_general"),
+        pair("generated", "XLA")
+    );
+    assert_eq!(
+        origin_of(&jax, "stream_executor::RedzoneAllocatorKernelImpl"),
+        pair("helper", "XLA autotuner")
+    );
+}
+
+#[test]
+fn library_internals_are_info_and_call_sites_stay_warnings_naming_the_call() {
+    let nchw = json("cudnn_nchw.csv", &[]);
+    let findings = nchw["findings"].as_array().unwrap();
+    let conv = findings
+        .iter()
+        .find(|f| {
+            f["rule"] == "register-limited-occupancy"
+                && f["kernel"]
+                    .as_str()
+                    .unwrap()
+                    .contains("fprop_implicit_gemm")
+        })
+        .expect("the cuDNN conv is register-limited");
+    assert_eq!(conv["severity"], "info");
+    assert!(conv["notes"].to_string().contains("inside cuDNN"), "{conv}");
+
+    let eager = json("torch_eager.csv", &[]);
+    let find = |kernel: &str| {
+        eager["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| {
+                f["rule"] == "uncoalesced-load" && f["kernel"].as_str().unwrap().contains(kernel)
+            })
+            .unwrap_or_else(|| panic!("no uncoalesced-load on {kernel}"))
+            .clone()
+    };
+    // y.t().contiguous(): a strided-view copy. The fix names the call, not threadIdx.
+    let copy = find("direct_copy_kernel_cuda");
+    assert_eq!(copy["severity"], "warning");
+    assert!(
+        copy["fix"].as_str().unwrap().contains(".contiguous()"),
+        "{copy}"
+    );
+    // z.flatten()[idx]: a gather.
+    let gather = find("index_elementwise_kernel");
+    assert_eq!(gather["severity"], "warning");
+    assert!(
+        gather["fix"]
+            .as_str()
+            .unwrap()
+            .contains("sort or bucket the indices"),
+        "{gather}"
+    );
+
+    // channels_last: the NCHW -> channels_last conversion copy is the call-site finding.
+    let cl = json("cudnn_channels_last.csv", &[]);
+    let conversion = cl["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| {
+            f["rule"] == "uncoalesced-load"
+                && f["kernel"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("void at::elementwise_kernel")
+        })
+        .expect("layout conversion copy");
+    assert!(
+        conversion["fix"]
+            .as_str()
+            .unwrap()
+            .contains("channels_last")
+    );
+    // No warning anywhere is a library-internal rule.
+    for v in [&nchw, &eager, &cl] {
+        for f in v["findings"].as_array().unwrap() {
+            let internal = [
+                "register-limited-occupancy",
+                "shared-memory-limited-occupancy",
+                "local-memory",
+                "bank-conflicts",
+            ];
+            if f["origin"]["kind"] == "library" && internal.contains(&f["rule"].as_str().unwrap()) {
+                assert_eq!(f["severity"], "info", "{f}");
+            }
+        }
+    }
+}
+
+#[test]
+fn helpers_are_listed_once_not_linted() {
+    let jax = json("jax_jit.csv", &[]);
+    assert!(
+        jax["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| !f["kernel"].as_str().unwrap().starts_with("stream_executor"))
+    );
+    let helpers = jax["helpers"].as_array().unwrap();
+    let redzone = helpers
+        .iter()
+        .find(|h| h["kernel"].as_str().unwrap().contains("RedzoneAllocator"))
+        .unwrap();
+    assert_eq!(redzone["launches"], 79);
+    let human = String::from_utf8(
+        gpulint(&[
+            "check",
+            "fixtures/h200-samples/jax_jit.csv",
+            "--color",
+            "never",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(human.matches("helper kernels, not linted").count(), 1);
+}
+
+#[test]
+fn findings_are_ranked_by_time_at_stake_and_the_report_opens_with_the_profile() {
+    let eager = json("torch_eager.csv", &[]);
+    let stakes: Vec<f64> = eager["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["time_at_stake_ns"].as_f64().unwrap())
+        .collect();
+    assert!(stakes.windows(2).all(|w| w[0] >= w[1]), "{stakes:?}");
+    // The transpose copy wastes 7/8 of its sectors on a kernel of ~120 us per launch.
+    let first = &eager["findings"][0];
+    assert!(
+        first["kernel"]
+            .as_str()
+            .unwrap()
+            .contains("direct_copy_kernel_cuda"),
+        "{first}"
+    );
+    let out = gpulint(&[
+        "check",
+        "fixtures/h200-samples/torch_eager.csv",
+        "--color",
+        "never",
+        "--top",
+        "1",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("profile: 13 launch(es) of 7 kernel(s)"),
+        "{text}"
+    );
+    assert!(
+        text.lines().nth(1).unwrap().contains("[cuBLAS]"),
+        "the GEMM takes most of the time: {text}"
+    );
+    assert!(
+        text.contains("more finding(s) with less time at stake (--top 1)"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn min_share_downgrades_small_kernels() {
+    let all = json("torch_eager.csv", &[]);
+    let warned = |v: &Value| {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "warning")
+            .count()
+    };
+    assert_eq!(warned(&all), 2);
+    // The gather kernel takes 2.5% of GPU time, the copy 4.1%.
+    let pruned = json("torch_eager.csv", &["--min-share", "3"]);
+    assert_eq!(warned(&pruned), 1);
+    let none = json("torch_eager.csv", &["--min-share", "5"]);
+    assert_eq!(warned(&none), 0);
+}
+
+#[test]
+fn a_tensor_core_gemm_is_never_called_memory_bound() {
+    let jax = json("jax_jit.csv", &[]);
+    for k in jax["kernels"].as_array().unwrap() {
+        if k["name"].as_str().unwrap().starts_with("sm90_xmma_gemm") {
+            assert_eq!(k["roofline"]["bound"], "compute", "{}", k["name"]);
+            assert_eq!(k["roofline"]["precision"], "tensor");
+        }
+    }
+}
