@@ -45,19 +45,24 @@ say "-- the bare form: gpulint ./build/strided_copy"
 "$gl" ./build/strided_copy > "$out/reports/bare_form.txt" 2>&1
 say "exit $?"
 
-say "== timing on ./build/strided_copy (3 kernels), seconds per run, interleaved"
-metrics=$("$gl" metrics)
-say "metrics: $(echo "$metrics" | tr ',' '\n' | wc -l) (gpulint metrics)"
-for round in 1 2 3; do
-  bare=$(elapsed ./build/strided_copy)
-  lint=$(elapsed "$gl" run --save-csv /tmp/gl.csv -- ./build/strided_copy)
-  hand=$(elapsed ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" --log-file /tmp/hand.csv ./build/strided_copy)
-  full=$(elapsed ncu --clock-control none --set full --csv --page raw --log-file /tmp/full.csv ./build/strided_copy)
-  say "round $round: bare $bare  gpulint $lint  hand-written-ncu $hand  ncu-set-full $full"
+for prog in strided_copy pipeline_base; do
+  say "== timing on ./build/$prog, seconds per run, 3 rounds interleaved"
+  metrics=$("$gl" metrics)
+  say "metrics: $(echo "$metrics" | tr ',' '\n' | wc -l) (gpulint metrics), $("$gl" metrics --no-roofline | tr ',' '\n' | wc -l) with --no-roofline"
+  for round in 1 2 3; do
+    bare=$(elapsed "./build/$prog")
+    lint=$(elapsed "$gl" "./build/$prog")
+    lean=$(elapsed "$gl" run --no-roofline --save-csv /tmp/lean.csv -- "./build/$prog")
+    hand=$(elapsed ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" --log-file /tmp/hand.csv "./build/$prog")
+    full=$(elapsed ncu --clock-control none --set full --csv --page raw --log-file /tmp/full.csv "./build/$prog")
+    say "round $round: bare $bare  gpulint $lint  gpulint-no-roofline $lean  hand-written-ncu $hand  ncu-set-full $full"
+  done
+  "$gl" run --save-csv /tmp/gl.csv -- "./build/$prog" > /dev/null 2>&1
+  say "replay passes per launch: gpulint [$(passes /tmp/gl.csv)]  --no-roofline [$(passes /tmp/lean.csv)]  hand-written [$(passes /tmp/hand.csv)]  --set full [$(passes /tmp/full.csv)]"
 done
-say "replay passes per kernel: gpulint [$(passes /tmp/gl.csv)]  hand-written [$(passes /tmp/hand.csv)]  --set full [$(passes /tmp/full.csv)]"
-cp /tmp/full.csv "$out/captures/strided_copy_set_full.csv"
+cp /tmp/full.csv "$out/captures/pipeline_base_set_full.csv"
 
+if [ -n "${SKIP_APPS:-}" ]; then say "== done (applications skipped)"; exit 0; fi
 say "== applications (samples/apps)"
 app() { # name, then the command
   local name=$1; shift
