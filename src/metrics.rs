@@ -134,7 +134,12 @@ pub static METRICS: &[MetricDef] = &[
     metric!(
         "sm_throughput_pct",
         "compute (SM) throughput, % of peak",
-        [n("sm__throughput.avg.pct_of_peak_sustained_elapsed")],
+        // sm__throughput takes 9 replay passes alone; issue-slot use (1 pass) is what
+        // `gpulint run` collects in its place.
+        [
+            n("sm__throughput.avg.pct_of_peak_sustained_elapsed"),
+            n("smsp__issue_active.avg.pct_of_peak_sustained_active")
+        ],
         ["GPU Speed Of Light Throughput/Compute (SM) Throughput"]
     ),
     metric!(
@@ -153,6 +158,18 @@ pub static METRICS: &[MetricDef] = &[
             n("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")
         ],
         ["GPU Speed Of Light Throughput/DRAM Throughput"]
+    ),
+    metric!(
+        "l2_throughput_pct",
+        "L2 sector throughput, % of peak",
+        [n("lts__t_sectors.avg.pct_of_peak_sustained_elapsed")],
+        []
+    ),
+    metric!(
+        "l1_throughput_pct",
+        "L1 sector throughput, % of peak",
+        [n("l1tex__t_sectors.avg.pct_of_peak_sustained_elapsed")],
+        []
     ),
     metric!(
         "sectors_ld",
@@ -616,8 +633,11 @@ pub static DERIVED: &[Derived] = &[
 ];
 
 /// ncu adds these on the raw page by itself, and derived__ values exist only in section
-/// output: none of them may be passed to `--metrics`.
-fn collected_by_ncu_itself(name: &str) -> bool {
+/// output: none of them may be passed to `--metrics`. The others here cost several replay
+/// passes each (measured with samples/passes_per_metric.sh on an H200: sm__throughput 9,
+/// gpu__compute_memory_throughput 6, each sectors-per-request ratio 3); `gpulint run`
+/// collects cheaper inputs for the same quantities, see [`COLLECT_INSTEAD`].
+fn not_collected(name: &str) -> bool {
     [
         "launch__",
         "device__",
@@ -627,7 +647,29 @@ fn collected_by_ncu_itself(name: &str) -> bool {
     ]
     .iter()
     .any(|p| name.starts_with(p))
+        || [
+            "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+            "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+            "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+            "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
+        ]
+        .contains(&name)
 }
+
+/// Keys that [`derive`] computes from others when an export lacks them: what
+/// `gpulint run` collects for them.
+const COLLECT_INSTEAD: &[(&str, &[&str])] = &[
+    (
+        "memory_throughput_pct",
+        &[
+            "dram_throughput_pct",
+            "l2_throughput_pct",
+            "l1_throughput_pct",
+        ],
+    ),
+    ("sectors_per_request_ld", &["sectors_ld", "requests_ld"]),
+    ("sectors_per_request_st", &["sectors_st", "requests_st"]),
+];
 
 /// The ncu metric names to pass to `--metrics` so that `keys` (canonical or derived)
 /// can be resolved: the first collectable source of each, sorted and without repeats.
@@ -637,8 +679,10 @@ pub fn collection_list<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<&'sta
     while let Some(key) = stack.pop() {
         if let Some(d) = DERIVED.iter().find(|d| d.key == key) {
             stack.extend(d.inputs.iter().copied());
+        } else if let Some((_, inputs)) = COLLECT_INSTEAD.iter().find(|(k, _)| *k == key) {
+            stack.extend(inputs.iter().copied());
         } else if let Some(src) =
-            def(key).and_then(|d| d.sources.iter().find(|s| !collected_by_ncu_itself(s.name)))
+            def(key).and_then(|d| d.sources.iter().find(|s| !not_collected(s.name)))
         {
             out.push(src.name);
             out.extend(src.times);
@@ -840,6 +884,22 @@ fn derive(m: &mut BTreeMap<String, f64>) {
                 Some(if pure { 0.0 } else { 1.0 }),
             );
         }
+    }
+    // Without ncu's combined memory throughput, the busiest of DRAM, L2 and L1 stands in.
+    if !m.contains_key("memory_throughput_pct") {
+        let parts: Option<Vec<f64>> = [
+            "dram_throughput_pct",
+            "l2_throughput_pct",
+            "l1_throughput_pct",
+        ]
+        .iter()
+        .map(|k| get(m, k))
+        .collect();
+        put(
+            m,
+            "memory_throughput_pct",
+            parts.map(|p| p.into_iter().fold(0.0, f64::max)),
+        );
     }
     if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
         put(m, "busiest_throughput_pct", Some(sm.max(mem)));
