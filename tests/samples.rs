@@ -79,3 +79,29 @@ fn zero_useful_bytes_on_real_traffic_is_not_a_finding() {
         .collect();
     assert!(noisy.is_empty(), "{noisy:?}");
 }
+
+/// `gpulint run` collects cheap stand-ins for the multi-pass throughput metrics (issue-slot
+/// use, DRAM/L2/L1 sector throughput, request counts). The same programs captured both ways
+/// must give the same findings.
+#[test]
+fn the_fast_metric_set_gives_the_same_findings() {
+    for s in [
+        "coalesced_copy",
+        "strided_copy",
+        "misaligned_copy",
+        "register_heavy",
+        "latency_chase",
+        "pipeline_base",
+        "pipeline_regressed",
+    ] {
+        let full = slugs(&format!("{s}.csv"));
+        let fast = slugs(&format!("fast/{s}.csv"));
+        assert_eq!(full, fast, "{s}");
+        let p = profile(&format!("h200-samples/fast/{s}.csv"));
+        for l in &p.launches {
+            assert!(l.metrics.contains_key("memory_throughput_pct") && l.metrics.contains_key("sm_throughput_pct"), "{s}");
+            // Sectors per request come from sectors and requests, wherever there are loads.
+            assert_eq!(l.metrics.contains_key("sectors_per_request_ld"), l.metrics["sectors_ld"] > 0.0, "{s}");
+        }
+    }
+}
