@@ -78,6 +78,91 @@ pub fn run(command: Command) -> Result<u8> {
             gate_duration,
             &report,
         ),
+        Command::Roofline {
+            files,
+            format,
+            svg,
+            gpu,
+        } => {
+            let profiles = read_profiles(&files)?;
+            let gpu = gpu_override(gpu.as_deref())?;
+            let placed: Vec<(&ingest::Launch, crate::roofline::Roofline)> = profiles
+                .iter()
+                .flat_map(|p| &p.launches)
+                .filter_map(|l| crate::roofline::place(l, gpu).map(|r| (l, r)))
+                .collect();
+            if placed.is_empty() {
+                return Err(Error::new(
+                    "no kernel could be placed: the exports lack FLOP counters, DRAM bytes or the duration \
+                     (gpulint run collects them; --gpu NAME supplies peaks)",
+                ));
+            }
+            if let Some(path) = &svg {
+                write_svg(path, &placed, &files)?;
+            }
+            let text = match format {
+                crate::cli::RooflineFormat::Human => {
+                    let mut t = String::new();
+                    for (l, r) in &placed {
+                        t.push_str(&format!(
+                            "{:>3}  {}  AI {:.3} FLOP/B, {:?}-bound, {:.0}% of roof, {} {}, {}\n",
+                            l.id,
+                            report::short_name(&l.name),
+                            r.arithmetic_intensity,
+                            r.bound,
+                            r.pct_of_roof,
+                            crate::roofline::si(r.achieved_flops, "FLOP/s"),
+                            r.precision,
+                            crate::roofline::si(r.achieved_bytes_per_s, "B/s")
+                        ));
+                    }
+                    t
+                }
+                crate::cli::RooflineFormat::Csv => {
+                    let mut w = csv::Writer::from_writer(Vec::new());
+                    let _ = w.write_record([
+                        "launch",
+                        "kernel",
+                        "short_name",
+                        "arithmetic_intensity",
+                        "achieved_flops",
+                        "achieved_bytes_per_s",
+                        "peak_flops",
+                        "peak_bytes_per_s",
+                        "ridge",
+                        "bound",
+                        "pct_of_roof",
+                        "precision",
+                    ]);
+                    for (l, r) in &placed {
+                        let _ = w.write_record([
+                            l.id.to_string(),
+                            l.name.clone(),
+                            report::short_name(&l.name),
+                            r.arithmetic_intensity.to_string(),
+                            r.achieved_flops.to_string(),
+                            r.achieved_bytes_per_s.to_string(),
+                            r.peak_flops.to_string(),
+                            r.peak_bytes_per_s.to_string(),
+                            r.ridge.to_string(),
+                            format!("{:?}", r.bound).to_lowercase(),
+                            r.pct_of_roof.to_string(),
+                            r.precision.to_string(),
+                        ]);
+                    }
+                    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+                }
+                crate::cli::RooflineFormat::Json => {
+                    let list: Vec<serde_json::Value> = placed
+                        .iter()
+                        .map(|(l, r)| serde_json::json!({ "launch": l.id, "name": l.name, "roofline": r }))
+                        .collect();
+                    serde_json::to_string_pretty(&list).expect("plain data") + "\n"
+                }
+            };
+            emit(&text)?;
+            Ok(0)
+        }
         Command::Metrics {
             no_roofline,
             report,
@@ -167,6 +252,45 @@ fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
         ));
     }
     Ok((rules, config))
+}
+
+fn gpu_override(name: Option<&str>) -> Result<Option<&'static crate::roofline::gpus::GpuPeaks>> {
+    name.map(|name| {
+        crate::roofline::gpus::lookup(name).ok_or_else(|| {
+            let known: Vec<&str> = crate::roofline::gpus::GPUS.iter().map(|g| g.name).collect();
+            Error::new(format!(
+                "--gpu {name:?}: not in the table (known: {})",
+                known.join(", ")
+            ))
+        })
+    })
+    .transpose()
+}
+
+/// Writes the roofline chart, never over an input.
+fn write_svg(
+    path: &str,
+    placed: &[(&ingest::Launch, crate::roofline::Roofline)],
+    inputs: &[String],
+) -> Result<()> {
+    if inputs.iter().any(|f| same_file(f, path)) {
+        return Err(Error::in_file(
+            path,
+            "refusing to write the chart over an input profile",
+        ));
+    }
+    let points: Vec<crate::roofline::svg::Point> = placed
+        .iter()
+        .map(|(l, r)| crate::roofline::svg::Point {
+            name: report::short_name(&l.name),
+            launch: l.id,
+            roof: r,
+        })
+        .collect();
+    crate::ncu::write_atomically(
+        std::path::Path::new(path),
+        crate::roofline::svg::render(&points).as_bytes(),
+    )
 }
 
 fn read_profiles(files: &[String]) -> Result<Vec<Profile>> {
@@ -335,24 +459,22 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
     if args.verbose {
         print_verbose(profiles, &analysis.skips);
     }
-    let gpu = args
-        .gpu
-        .as_deref()
-        .map(|name| {
-            crate::roofline::gpus::lookup(name).ok_or_else(|| {
-                let known: Vec<&str> = crate::roofline::gpus::GPUS.iter().map(|g| g.name).collect();
-                Error::new(format!(
-                    "--gpu {name:?}: not in the table (known: {})",
-                    known.join(", ")
-                ))
-            })
-        })
-        .transpose()?;
+    let gpu = gpu_override(args.gpu.as_deref())?;
     let rooflines: Vec<_> = profiles
         .iter()
         .flat_map(|p| p.launches.iter())
         .map(|l| crate::roofline::place(l, gpu))
         .collect();
+    if let Some(path) = &args.svg {
+        let placed: Vec<_> = profiles
+            .iter()
+            .flat_map(|p| &p.launches)
+            .zip(&rooflines)
+            .filter_map(|(l, r)| r.clone().map(|r| (l, r)))
+            .collect();
+        let inputs: Vec<String> = profiles.iter().map(|p| p.file.clone()).collect();
+        write_svg(path, &placed, &inputs)?;
+    }
     let report = Report {
         profiles,
         findings: &analysis.findings,

@@ -79,6 +79,21 @@ pub enum Command {
         #[command(flatten)]
         report: ReportArgs,
     },
+    /// Roofline placement of every kernel: a line each, `--format csv` for the chart's
+    /// coordinates, `--svg FILE` for the chart.
+    Roofline {
+        #[arg(required = true, value_name = "PROFILE")]
+        files: Vec<String>,
+        /// human, csv or json.
+        #[arg(long, value_enum, default_value_t = RooflineFormat::Human)]
+        format: RooflineFormat,
+        /// Write the chart here (SVG).
+        #[arg(long, value_name = "FILE")]
+        svg: Option<String>,
+        /// Peaks from the built-in table for this GPU instead of the profile's.
+        #[arg(long, value_name = "NAME")]
+        gpu: Option<String>,
+    },
     /// Print the ncu metrics the enabled rules need, comma-separated, for a hand-written
     /// `ncu --metrics` call.
     Metrics {
@@ -144,6 +159,13 @@ pub enum Format {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RooflineFormat {
+    Human,
+    Csv,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
     Error,
     Warning,
@@ -190,6 +212,9 @@ pub struct ReportArgs {
     /// L4, T4, RTX 4090, ...) instead of the profile's own peak metrics.
     #[arg(long, value_name = "NAME")]
     pub gpu: Option<String>,
+    /// Also write the roofline chart here (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
     /// Findings on kernels below this share of total GPU time (in %) become info.
     #[arg(long, value_name = "PCT", default_value_t = 0.0)]
     pub min_share: f64,

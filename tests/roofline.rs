@@ -135,3 +135,47 @@ fn table_peaks_stand_in_when_the_export_has_none() {
     assert_eq!(r.peak_bytes_per_s, 2.0e12);
     assert!(r.peaks_from.contains("H100 PCIe"));
 }
+
+#[test]
+fn roofline_command_csv_and_svg() {
+    let dir = std::env::temp_dir().join(format!("gpulint-roof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("roofline.svg");
+    let out = common::gpulint(&[
+        "roofline",
+        "fixtures/h200-zoo/full_raw_base.csv",
+        "--format",
+        "csv",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+    let csv_text = String::from_utf8(out.stdout).unwrap();
+    let mut rdr = csv::Reader::from_reader(csv_text.as_bytes());
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 28);
+    let fma = rows.iter().find(|r| &r[2] == "fma_heavy").unwrap();
+    assert_eq!(&fma[9], "compute");
+    insta::assert_snapshot!(csv_text);
+
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(chart.matches("<polyline").count(), 1, "one roof");
+    // Kernels with FP work and DRAM traffic are points; every kernel is in the legend.
+    let plotted = rows
+        .iter()
+        .filter(|r| r[4].parse::<f64>().unwrap() > 0.0)
+        .count();
+    assert_eq!(chart.matches("<circle").count(), plotted);
+    assert!(chart.contains("fma_heavy #25") && chart.contains("copy_coalesced #0: no FP work"));
+    // The chart never goes over an input.
+    let input = dir.join("in.csv");
+    std::fs::copy(fixture("h200-zoo/full_raw_base.csv"), &input).unwrap();
+    let clash = common::gpulint(&[
+        "roofline",
+        input.to_str().unwrap(),
+        "--svg",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(clash.status.code(), Some(2));
+}

@@ -99,9 +99,17 @@ fn the_fast_metric_set_gives_the_same_findings() {
         assert_eq!(full, fast, "{s}");
         let p = profile(&format!("h200-samples/fast/{s}.csv"));
         for l in &p.launches {
-            assert!(l.metrics.contains_key("memory_throughput_pct") && l.metrics.contains_key("sm_throughput_pct"), "{s}");
+            assert!(
+                l.metrics.contains_key("memory_throughput_pct")
+                    && l.metrics.contains_key("sm_throughput_pct"),
+                "{s}"
+            );
             // Sectors per request come from sectors and requests, wherever there are loads.
-            assert_eq!(l.metrics.contains_key("sectors_per_request_ld"), l.metrics["sectors_ld"] > 0.0, "{s}");
+            assert_eq!(
+                l.metrics.contains_key("sectors_per_request_ld"),
+                l.metrics["sectors_ld"] > 0.0,
+                "{s}"
+            );
         }
     }
 }

@@ -219,6 +219,12 @@ pub fn write_atomically(dest: &Path, bytes: &[u8]) -> Result<()> {
     tmp.write_all(bytes)
         .and_then(|_| tmp.flush())
         .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
+    // tempfile creates 0600 files; an output the user asked for is an ordinary file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
+    }
     tmp.persist(dest).map_err(|e| {
         Error::in_file(
             &dest.display().to_string(),

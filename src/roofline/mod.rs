@@ -2,6 +2,7 @@
 //! point, achieved FLOP/s and bytes/s, and how close each kernel runs to its roof.
 
 pub mod gpus;
+pub mod svg;
 
 use serde::Serialize;
 

@@ -1,0 +1,213 @@
+//! The roofline chart as plain SVG: log-log axes, the bandwidth slope and the compute
+//! ceiling, and one numbered point per kernel with a legend, so long templated C++ names
+//! never overlap the plot.
+
+use std::fmt::Write;
+
+use super::{Bound, Roofline};
+
+pub struct Point<'a> {
+    /// A short kernel name (see `report::short_name`).
+    pub name: String,
+    pub launch: u64,
+    pub roof: &'a Roofline,
+}
+
+const W: f64 = 900.0;
+const H: f64 = 560.0;
+const LEFT: f64 = 80.0;
+const RIGHT: f64 = 620.0;
+const TOP: f64 = 40.0;
+const BOTTOM: f64 = 490.0;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+pub fn render(points: &[Point]) -> String {
+    let peak_flops = points.iter().map(|p| p.roof.peak_flops).fold(0.0, f64::max);
+    let peak_bw = points
+        .iter()
+        .map(|p| p.roof.peak_bytes_per_s)
+        .fold(0.0, f64::max);
+    // Decades that hold the roof and every point.
+    let (x_lo, x_hi) = (-2.0f64, 4.0f64);
+    let y_hi = (peak_flops.max(1.0)).log10().ceil() + 0.5;
+    let y_lo = y_hi - 6.5;
+    let x = |ai: f64| LEFT + (ai.log10().clamp(x_lo, x_hi) - x_lo) / (x_hi - x_lo) * (RIGHT - LEFT);
+    let y = |f: f64| {
+        BOTTOM - (f.max(1e-30).log10().clamp(y_lo, y_hi) - y_lo) / (y_hi - y_lo) * (BOTTOM - TOP)
+    };
+
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{LEFT}" y="24" font-size="15" font-weight="bold">Roofline (DRAM): FLOP/s against FLOP per DRAM byte</text>"#
+    );
+    // Grid and axes.
+    for d in (x_lo as i32)..=(x_hi as i32) {
+        let px = x(10f64.powi(d));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{px:.1}" y1="{TOP}" x2="{px:.1}" y2="{BOTTOM}" stroke="#e5e5e5"/>"##
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{px:.1}" y="{}" text-anchor="middle">1e{d}</text>"#,
+            BOTTOM + 18.0
+        );
+    }
+    for d in (y_lo.ceil() as i32)..=(y_hi.floor() as i32) {
+        let py = y(10f64.powi(d));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{LEFT}" y1="{py:.1}" x2="{RIGHT}" y2="{py:.1}" stroke="#e5e5e5"/>"##
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{:.1}" text-anchor="end">1e{d}</text>"#,
+            LEFT - 6.0,
+            py + 4.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        r##"<rect x="{LEFT}" y="{TOP}" width="{}" height="{}" fill="none" stroke="#333"/>"##,
+        RIGHT - LEFT,
+        BOTTOM - TOP
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">arithmetic intensity (FLOP/byte, log)</text>"#,
+        (LEFT + RIGHT) / 2.0,
+        BOTTOM + 38.0
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="20" y="{}" text-anchor="middle" transform="rotate(-90 20 {})">FLOP/s (log)</text>"#,
+        (TOP + BOTTOM) / 2.0,
+        (TOP + BOTTOM) / 2.0
+    );
+    // The roof: bandwidth slope up to the ridge, then the compute ceiling.
+    if peak_flops > 0.0 && peak_bw > 0.0 {
+        let ridge = peak_flops / peak_bw;
+        let start = 10f64.powf(x_lo);
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#c0392b" stroke-width="2.5"/>"##,
+            x(start),
+            y(start * peak_bw),
+            x(ridge),
+            y(peak_flops),
+            x(10f64.powf(x_hi)),
+            y(peak_flops)
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" text-anchor="end">peak {}, ridge {:.1} FLOP/B</text>"##,
+            RIGHT - 6.0,
+            // Above the ceiling: no kernel runs there, so no point is hidden.
+            y(peak_flops) - 7.0,
+            super::si(peak_flops, "FLOP/s"),
+            ridge
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" transform="rotate(-34 {:.1} {:.1})">{} DRAM</text>"##,
+            x(start * 8.0),
+            y(start * 8.0 * peak_bw) - 8.0,
+            x(start * 8.0),
+            y(start * 8.0 * peak_bw) - 8.0,
+            super::si(peak_bw, "B/s")
+        );
+    }
+    // Points, numbered. A kernel with no FP work or no DRAM traffic has no place on log
+    // axes: the legend says so instead of piling such points in a corner.
+    let plottable = |r: &Roofline| {
+        r.arithmetic_intensity.is_finite() && r.arithmetic_intensity > 0.0 && r.achieved_flops > 0.0
+    };
+    let mut placed: Vec<(f64, f64)> = Vec::new();
+    for (i, p) in points.iter().enumerate() {
+        let r = p.roof;
+        if !plottable(r) {
+            continue;
+        }
+        let (px, py) = (x(r.arithmetic_intensity), y(r.achieved_flops));
+        let color = match r.bound {
+            Bound::Memory => "#2471a3",
+            Bound::Compute => "#1e8449",
+        };
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{px:.1}" cy="{py:.1}" r="5" fill="{color}"><title>{} (launch {})</title></circle>"#,
+            esc(&p.name),
+            p.launch
+        );
+        // Stagger the numbers of points that land on the same spot.
+        let near = placed
+            .iter()
+            .filter(|(qx, qy)| (qx - px).abs() < 14.0 && (qy - py).abs() < 12.0)
+            .count();
+        placed.push((px, py));
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" font-size="11">{}</text>"#,
+            px + 7.0,
+            py + 4.0 - 12.0 * near as f64,
+            i + 1
+        );
+    }
+    // Legend: number, bound, name.
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" font-weight="bold">kernels</text>"#,
+        RIGHT + 16.0,
+        TOP + 4.0
+    );
+    let row_h = ((BOTTOM - TOP - 60.0) / points.len().max(1) as f64).clamp(8.0, 16.0);
+    for (i, p) in points.iter().enumerate() {
+        let yy = TOP + 22.0 + i as f64 * row_h;
+        if yy > H - 10.0 {
+            let _ = writeln!(
+                s,
+                r#"<text x="{}" y="{yy:.1}">… {} more</text>"#,
+                RIGHT + 16.0,
+                points.len() - i
+            );
+            break;
+        }
+        let color = match p.roof.bound {
+            Bound::Memory => "#2471a3",
+            Bound::Compute => "#1e8449",
+        };
+        let short: String = p.name.chars().take(24).collect();
+        let name = if plottable(p.roof) {
+            format!("{short} #{}", p.launch)
+        } else {
+            format!("{short} #{}: no FP work", p.launch)
+        };
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{yy:.1}" font-size="{:.0}"><tspan fill="{color}">{:>2}</tspan> {}</text>"#,
+            RIGHT + 16.0,
+            (row_h - 2.0).clamp(7.0, 12.0),
+            i + 1,
+            esc(&name)
+        );
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{LEFT}" y="{}" font-size="11" fill="#555">blue: memory-bound, green: compute-bound; hover a point for its kernel</text>"##,
+        H - 12.0
+    );
+    s.push_str("</svg>\n");
+    s
+}
