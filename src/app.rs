@@ -391,6 +391,8 @@ pub struct Analysis {
     pub origins: crate::origin::Origins,
     /// Helper kernels (framework plumbing) and how many launches each had.
     pub helpers: Vec<(String, usize)>,
+    /// Rule checks that could judge their launch.
+    pub judged: usize,
 }
 
 pub fn analyze(
@@ -448,6 +450,7 @@ pub fn analyze(
         skips: outcome.skips,
         origins,
         helpers,
+        judged: outcome.judged,
     })
 }
 
@@ -458,6 +461,21 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
     let color = use_color(args.color);
     if args.verbose {
         print_verbose(profiles, &analysis.skips);
+    }
+    // Never a clean report for a file nothing could be judged on.
+    let launches: usize = profiles.iter().map(|p| p.launches.len()).sum();
+    if analysis.judged == 0 && launches > 0 {
+        let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
+        return Err(Error::new(format!(
+            "{}: no rule could judge any of the {launches} launch(es): the export lacks the metrics they read \
+             (--verbose lists them); export with `--metrics $(gpulint metrics)` or use `gpulint run`",
+            files.join(", ")
+        )));
+    }
+    for p in profiles {
+        for w in p.warnings() {
+            eprintln!("gpulint: warning: {}: {w}", p.file);
+        }
     }
     let gpu = gpu_override(args.gpu.as_deref())?;
     let rooflines: Vec<_> = profiles
@@ -515,7 +533,7 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
             p.page,
             p.launches.len()
         );
-        for note in &p.notes {
+        for note in p.notes.iter().filter(|n| !n.starts_with(ingest::WARNING)) {
             let _ = writeln!(err, "gpulint: {}: {note}", p.file);
         }
     }

@@ -12,6 +12,10 @@ use crate::error::{Error, Result};
 use crate::metrics::{self, RawValues};
 use number::{Cell, NumberStyle};
 
+/// Notes that start with this are shown even without `--verbose`: the file was read, but
+/// not all of it as ncu wrote it.
+pub const WARNING: &str = "warning: ";
+
 /// Which page of ncu's CSV output a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -49,8 +53,15 @@ pub struct Profile {
     pub file: String,
     pub page: Page,
     pub launches: Vec<Launch>,
-    /// Things worth telling the user with `--verbose` (skipped lines, guessed units).
+    /// Things worth telling the user with `--verbose` (skipped lines, guessed units);
+    /// those starting with [`WARNING`] are always shown.
     pub notes: Vec<String>,
+}
+
+impl Profile {
+    pub fn warnings(&self) -> impl Iterator<Item = &str> {
+        self.notes.iter().filter_map(|n| n.strip_prefix(WARNING))
+    }
 }
 
 /// A cell kept for later: numbers are parsed once the file's number style is known.

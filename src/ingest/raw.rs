@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::{CsvText, PendingCell, PendingLaunch, parse_dim3, wanted_keys};
+use super::{CsvText, PendingCell, PendingLaunch, WARNING, parse_dim3, wanted_keys};
 use crate::error::{Error, Result};
 
 pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Vec<String>)> {
@@ -21,7 +21,7 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
     for (i, name) in header.iter().enumerate() {
         if columns.contains_key(name) {
             notes.push(format!(
-                "column `{name}` appears more than once; the first one (column {}) is used",
+                "{WARNING}column `{name}` appears more than once; the first one (column {}) is used",
                 columns[name] + 1
             ));
             continue;
@@ -54,7 +54,9 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
         .filter(|(i, name)| wanted.contains(name) && columns.get(name) == Some(i))
         .collect();
     if metric_cols.is_empty() {
-        notes.push("the export has none of the metrics gpulint's rules read".into());
+        notes.push(format!(
+            "{WARNING}the export has none of the metrics gpulint's rules read"
+        ));
     }
 
     let mut units: Option<csv::StringRecord> = None;
@@ -68,11 +70,10 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
             continue;
         }
         if index == 0 {
-            notes.push(
-                "no units row under the header; values are taken to be in base units \
+            notes.push(format!(
+                "{WARNING}no units row under the header; values are taken to be in base units \
                  (export with --print-units base to be sure)"
-                    .into(),
-            );
+            ));
         }
         let id = id_text
             .replace([',', '.'], "")
@@ -87,7 +88,7 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
             })?;
         if record.len() < header.len() {
             notes.push(format!(
-                "line {line}: row has {} of {} columns; the missing ones are treated as not collected",
+                "{WARNING}line {line}: row has {} of {} columns (truncated?); the missing ones are treated as not collected",
                 record.len(),
                 header.len()
             ));

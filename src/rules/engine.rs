@@ -54,6 +54,8 @@ pub struct Skip {
 pub struct Outcome {
     pub findings: Vec<Finding>,
     pub skips: Vec<Skip>,
+    /// Rule checks that could judge their launch, fully or by a fallback.
+    pub judged: usize,
 }
 
 /// Runs every rule on every launch of every profile.
@@ -81,12 +83,23 @@ pub fn lint_with(profiles: &[Profile], rules: &[Rule], config: &Config, merge: b
                     continue;
                 }
                 match check(rule, launch, &profile.file) {
-                    Judgement::Fires(f) => out.findings.push(*f),
-                    Judgement::Quiet { partial: None } => {}
+                    Judgement::Fires(f) => {
+                        out.judged += 1;
+                        out.findings.push(*f)
+                    }
+                    Judgement::Quiet { partial: None } => out.judged += 1,
                     Judgement::Quiet {
                         partial: Some(reason),
+                    } => {
+                        out.judged += 1;
+                        out.skips.push(Skip {
+                            rule: rule.slug.clone(),
+                            launch: launch.id,
+                            kernel: launch.name.clone(),
+                            reason,
+                        })
                     }
-                    | Judgement::Skipped(reason) => out.skips.push(Skip {
+                    Judgement::Skipped(reason) => out.skips.push(Skip {
                         rule: rule.slug.clone(),
                         launch: launch.id,
                         kernel: launch.name.clone(),

@@ -1,0 +1,18 @@
+//! Any bytes given as a profile: parsed or refused with an error, never a panic. When
+//! they parse, linting them must not panic either.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(profile) = gpulint::ingest::parse_bytes("fuzz.csv", data) {
+        let rules = gpulint::rules::load(None).expect("built-in rules");
+        let _ = gpulint::rules::engine::lint(
+            std::slice::from_ref(&profile),
+            &rules,
+            &gpulint::config::Config::default(),
+        );
+        for l in &profile.launches {
+            let _ = gpulint::roofline::place(l, None);
+        }
+    }
+});

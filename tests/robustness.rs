@@ -1,0 +1,283 @@
+//! Hostile and broken input: handled when valid, otherwise exit 2 with one line naming
+//! the file and the place; never a panic (exit 101), never a hang, never a silent clean run.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::{fixture, gpulint, transcript};
+use gpulint::ingest::number::{Cell, NumberStyle, parse_cell, parse_plain_number, style_evidence};
+use proptest::prelude::*;
+
+fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpulint-robust-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn base_text() -> String {
+    std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap()
+}
+
+/// Runs check; returns (exit code, stdout, stderr).
+fn check(path: &std::path::Path) -> (Option<i32>, String, String) {
+    let start = Instant::now();
+    let out = gpulint(&["check", path.to_str().unwrap(), "--format", "concise"]);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{}: took {:?}",
+        path.display(),
+        start.elapsed()
+    );
+    assert_ne!(
+        out.status.code(),
+        Some(101),
+        "panic on {}: {}",
+        path.display(),
+        transcript(&out)
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn expect_error(name: &str, bytes: &[u8], want: &str) {
+    let path = scratch(name, bytes);
+    let (code, stdout, stderr) = check(&path);
+    assert_eq!(code, Some(2), "{name}: {stdout}{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+    assert!(stderr.contains(name), "{name}: {stderr}");
+    assert!(stderr.contains(want), "{name}: {stderr} should say {want}");
+}
+
+fn expect_read(name: &str, bytes: &[u8], launches: usize) -> (String, String) {
+    let path = scratch(name, bytes);
+    let (code, stdout, stderr) = check(&path);
+    assert!(
+        matches!(code, Some(0) | Some(1)),
+        "{name}: {stdout}{stderr}"
+    );
+    let json = gpulint(&[
+        "check",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["kernels"].as_array().unwrap().len(), launches, "{name}");
+    (stdout, stderr)
+}
+
+#[test]
+fn empty_header_only_and_no_rows() {
+    expect_error("empty.csv", b"", "empty");
+    expect_error("blank.csv", b"\n\n  \n", "no ncu CSV header");
+    let header_only: String = base_text().lines().take(4).collect::<Vec<_>>().join("\n");
+    expect_error(
+        "header_only.csv",
+        header_only.as_bytes(),
+        "no kernel launch rows",
+    );
+}
+
+#[test]
+fn a_raw_page_without_its_units_row_is_read_with_a_warning() {
+    let full = base_text();
+    let text: Vec<&str> = full.lines().collect();
+    let without: String = text[..4]
+        .iter()
+        .chain(&text[5..])
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (_, stderr) = expect_read("no_units.csv", without.as_bytes(), 28);
+    assert!(
+        stderr.contains("warning") && stderr.contains("no units row"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_truncated_last_row_is_read_and_said() {
+    let text = base_text();
+    let cut = &text[..text.len() - 2000];
+    let (_, stderr) = expect_read("truncated.csv", cut.as_bytes(), 28);
+    assert!(stderr.contains("columns (truncated?)"), "{stderr}");
+}
+
+#[test]
+fn duplicate_column_names_use_the_first() {
+    let text = base_text().replacen("\"c2clink__present\"", "\"ID\"", 1);
+    let (_, stderr) = expect_read("duplicate.csv", text.as_bytes(), 28);
+    assert!(stderr.contains("appears more than once"), "{stderr}");
+}
+
+#[test]
+fn garbage_non_utf8_bom_and_crlf() {
+    expect_error(
+        "garbage.bin",
+        &(0..5000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 24) as u8)
+            .collect::<Vec<_>>(),
+        "binary",
+    );
+    // Non-UTF-8 bytes inside a kernel name are kept, replaced, not fatal.
+    let mut bytes = base_text().into_bytes();
+    let at = bytes
+        .windows(14)
+        .position(|w| w == b"copy_coalesced")
+        .unwrap();
+    bytes[at + 4] = 0xff;
+    let (stdout, _) = expect_read("latin1.csv", &bytes, 28);
+    assert!(stdout.contains("copy\u{fffd}coalesced") || !stdout.is_empty());
+    let crlf = format!("\u{feff}{}", base_text().replace('\n', "\r\n"));
+    expect_read("crlf.csv", crlf.as_bytes(), 28);
+}
+
+#[test]
+fn json_or_an_arbitrary_csv_given_as_a_profile() {
+    expect_error(
+        "profile.json",
+        br#"{"kernels": [1, 2]}"#,
+        "no ncu CSV header",
+    );
+    expect_error(
+        "sales.csv",
+        b"region,units\nnorth,3\nsouth,4\n",
+        "no ncu CSV header",
+    );
+    expect_error("trace.ncu-rep", b"NVR\0\x02\0\0\0\x08\x07", "ncu --import");
+}
+
+#[test]
+fn a_ten_mebibyte_field_does_not_hang() {
+    let text = base_text();
+    let big = "x".repeat(10 << 20);
+    let huge = text.replacen("\"zoo\"", &format!("\"{big}\""), 1);
+    let path = scratch("huge_field.csv", huge.as_bytes());
+    let (code, _, stderr) = check(&path);
+    assert!(matches!(code, Some(0) | Some(1)), "{stderr}");
+}
+
+#[test]
+fn nan_inf_negative_and_non_numeric_values() {
+    let lines: Vec<String> = base_text().lines().map(String::from).collect();
+    let with = |from: &str, to: &str| {
+        let mut l = lines.clone();
+        l[5] = l[5].replacen(from, to, 1);
+        l.join("\n")
+    };
+    // nan and n/a mean "not collected": read, never as zero.
+    expect_read("nan.csv", with("\"8,388,608\"", "\"nan\"").as_bytes(), 28);
+    expect_error(
+        "inf.csv",
+        with("\"8,388,608\"", "\"inf\"").as_bytes(),
+        "not a finite number",
+    );
+    expect_error(
+        "word.csv",
+        with("\"8,388,608\"", "\"lots\"").as_bytes(),
+        "is not a number",
+    );
+    // A negative counter is read as given; it can fire nothing absurd and must not panic.
+    expect_read(
+        "negative.csv",
+        with("\"8,388,608\"", "\"-8,388,608\"").as_bytes(),
+        28,
+    );
+}
+
+#[test]
+fn a_details_page_with_unknown_sections() {
+    let text = std::fs::read_to_string(fixture("h200-zoo/full_details.csv")).unwrap();
+    let renamed = text.replace("\"Source Counters\"", "\"Made Up Section\"");
+    let path = scratch("unknown_sections.csv", renamed.as_bytes());
+    let out = gpulint(&[
+        "check",
+        path.to_str().unwrap(),
+        "--format",
+        "concise",
+        "--verbose",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("sections gpulint does not read were skipped: Made Up Section")
+    );
+}
+
+#[test]
+fn an_export_nothing_can_be_judged_on_is_an_error_not_a_clean_run() {
+    // Only identity columns: every rule lacks its metrics.
+    let text = "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Block Size\",\"Grid Size\"\n\
+                \"0\",\"1\",\"p\",\"h\",\"k(int)\",\"\",\"\"\n";
+    expect_error(
+        "bare.csv",
+        text.as_bytes(),
+        "no rule could judge any of the 1 launch(es)",
+    );
+}
+
+proptest! {
+    /// Thousands separators in both locales, and back.
+    #[test]
+    fn grouped_numbers_round_trip(n in 0u64..10_000_000_000_000, frac in 0u32..100) {
+        let int = n.to_string();
+        let mut grouped_us = String::new();
+        let mut grouped_eu = String::new();
+        for (i, ch) in int.chars().enumerate() {
+            if i > 0 && (int.len() - i) % 3 == 0 {
+                grouped_us.push(',');
+                grouped_eu.push('.');
+            }
+            grouped_us.push(ch);
+            grouped_eu.push(ch);
+        }
+        let us = format!("{grouped_us}.{frac:02}");
+        let eu = format!("{grouped_eu},{frac:02}");
+        let want = n as f64 + frac as f64 / 100.0;
+        let got_us = parse_plain_number(&us, NumberStyle::PointDecimal).unwrap();
+        let got_eu = parse_plain_number(&eu, NumberStyle::CommaDecimal).unwrap();
+        prop_assert!((got_us - want).abs() <= want * 1e-12 + 1e-9);
+        prop_assert_eq!(got_us, got_eu);
+        prop_assert_eq!(style_evidence(&us), Some(NumberStyle::PointDecimal));
+        prop_assert_eq!(style_evidence(&eu), Some(NumberStyle::CommaDecimal));
+    }
+
+    /// Every unit prefix scales by its power of 1000, for every base unit.
+    #[test]
+    fn every_prefix_scales(v in 0.0f64..1e6, p in 0usize..5, base in prop::sample::select(vec!["byte", "hz", "cycle", "inst", "sector", "byte/s"])) {
+        let prefixes = ["", "K", "M", "G", "T"];
+        let (head, tail) = base.split_once('/').map_or((base, ""), |(a, b)| (a, b));
+        let unit = if tail.is_empty() { format!("{}{head}", prefixes[p]) } else { format!("{}{head}/{tail}", prefixes[p]) };
+        let text = format!("{v}");
+        let got = parse_cell(&text, &unit, NumberStyle::PointDecimal).unwrap();
+        let want = v * 1000f64.powi(p as i32);
+        match got {
+            Cell::Value(x) => prop_assert!((x - want).abs() <= want * 1e-12 + 1e-9, "{} {} -> {}", text, unit, x),
+            Cell::Absent => prop_assert!(false, "absent"),
+        }
+    }
+
+    /// Time units all land in nanoseconds.
+    #[test]
+    fn times_land_in_nanoseconds(v in 0.0f64..1e6, u in 0usize..4) {
+        let units = [("nsecond", 1.0), ("usecond", 1e3), ("msecond", 1e6), ("second", 1e9)];
+        let got = parse_cell(&format!("{v}"), units[u].0, NumberStyle::PointDecimal).unwrap();
+        prop_assert_eq!(got, Cell::Value(v * units[u].1));
+    }
+
+    /// Any string: parse or refuse, never panic.
+    #[test]
+    fn any_cell_text_is_safe(s in ".{0,40}", unit in ".{0,12}") {
+        let _ = parse_cell(&s, &unit, NumberStyle::PointDecimal);
+        let _ = parse_cell(&s, &unit, NumberStyle::CommaDecimal);
+        let _ = style_evidence(&s);
+    }
+}
