@@ -10,16 +10,7 @@ use crate::ingest::number::{NumberStyle, parse_plain_number};
 
 pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Vec<String>)> {
     let mut notes = Vec::new();
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(csv.text.as_bytes());
-    let mut records = reader.records();
-    let header = match records.next() {
-        Some(Ok(h)) => h,
-        Some(Err(e)) => return Err(csv_error(file, csv, &e)),
-        None => return Err(Error::in_file(file, "the CSV has no header row")),
-    };
+    let (header, records) = super::open_csv(file, csv)?;
     let mut columns: HashMap<&str, usize> = HashMap::new();
     for (i, name) in header.iter().enumerate() {
         columns.entry(name).or_insert(i);

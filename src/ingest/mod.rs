@@ -233,6 +233,24 @@ fn is_header(line: &str) -> bool {
     (trimmed.starts_with("ID\",") || trimmed.starts_with("ID,")) && line.contains("Kernel Name")
 }
 
+/// The header row and a reader over the rows after it. Rows may be ragged: ncu writes
+/// details rows without the trailing rule columns.
+fn open_csv<'a>(
+    file: &str,
+    csv: &'a CsvText,
+) -> Result<(csv::StringRecord, csv::StringRecordsIntoIter<&'a [u8]>)> {
+    let mut records = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(csv.text.as_bytes())
+        .into_records();
+    match records.next() {
+        Some(Ok(h)) => Ok((h, records)),
+        Some(Err(e)) => Err(raw::csv_error(file, csv, &e)),
+        None => Err(Error::in_file(file, "the CSV has no header row")),
+    }
+}
+
 /// Reads "(256, 1, 1)" as [256, 1, 1].
 pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
     let inner = s.trim().strip_prefix('(')?.strip_suffix(')')?;
