@@ -15,7 +15,18 @@ use crate::rules::{self, Rule, Severity};
 /// Runs a command; the number is the process exit code (0 clean, 1 findings).
 pub fn run(command: Command) -> Result<u8> {
     match command {
-        Command::Check { files, report } => lint_and_report(&read_profiles(&files)?, &report),
+        Command::Check { files, report } => {
+            let mut profiles = read_profiles(&files)?;
+            for page in &report.source_pages {
+                let bytes = std::fs::read(page)
+                    .map_err(|e| Error::in_file(page, format!("cannot read: {e}")))?;
+                let blocks = ingest::source::parse(page, &bytes)?;
+                for p in &mut profiles {
+                    p.source_blocks.extend(blocks.iter().cloned());
+                }
+            }
+            lint_and_report(&profiles, &report)
+        }
         Command::Rules { format, rules } => {
             let rules = rules::load(rules.as_deref())?;
             emit(&match format {
@@ -219,6 +230,7 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
         extra_args,
         save_csv: ncu.save_csv.clone(),
         roofline: !ncu.no_roofline,
+        source: ncu.source,
         verbose: report.verbose,
     };
     let (profile, info) = crate::ncu::profile(&opts, &rules, program)?;
@@ -383,6 +395,34 @@ fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
+/// Names the source lines behind access-pattern findings, from the source page: its
+/// blocks follow the launches of each kernel in order.
+fn attach_source_lines(profiles: &[Profile], findings: &mut [rules::engine::Finding]) {
+    const ACCESS_RULES: [&str; 3] = ["uncoalesced-load", "uncoalesced-store", "misaligned-access"];
+    for p in profiles.iter().filter(|p| !p.source_blocks.is_empty()) {
+        for f in findings
+            .iter_mut()
+            .filter(|f| f.file == p.file && ACCESS_RULES.contains(&f.rule.as_str()))
+        {
+            let base = ingest::base_name(&f.kernel);
+            let nth = p
+                .launches
+                .iter()
+                .filter(|l| ingest::base_name(&l.name) == base)
+                .position(|l| l.id == f.launch);
+            let block = nth.and_then(|n| {
+                p.source_blocks
+                    .iter()
+                    .filter(|b| ingest::base_name(&b.function) == base)
+                    .nth(n)
+            });
+            if let Some(text) = block.and_then(ingest::source::describe) {
+                f.notes.push(text);
+            }
+        }
+    }
+}
+
 /// Loads rules and config as the report options say, lints, prints, and picks the exit code.
 /// Findings after origins, shares and ranking: what every report and the baseline see.
 pub struct Analysis {
@@ -405,6 +445,7 @@ pub fn analyze(
     let origins = crate::origin::load(args.rules.as_deref())?;
     let mut findings = outcome.findings;
     origins.apply(&mut findings);
+    attach_source_lines(profiles, &mut findings);
     let helpers = origins.helpers(
         profiles
             .iter()

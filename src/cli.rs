@@ -134,6 +134,10 @@ pub struct NcuArgs {
     /// Pass one more argument to ncu (repeat it: --ncu-arg=--clock-control --ncu-arg=none).
     #[arg(long = "ncu-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub ncu_args: Vec<String>,
+    /// Also collect the SourceCounters section and name the source lines behind
+    /// uncoalesced and misaligned accesses (build with -lineinfo).
+    #[arg(long)]
+    pub source: bool,
     /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.
     #[arg(long)]
     pub no_roofline: bool,
@@ -212,6 +216,10 @@ pub struct ReportArgs {
     /// L4, T4, RTX 4090, ...) instead of the profile's own peak metrics.
     #[arg(long, value_name = "NAME")]
     pub gpu: Option<String>,
+    /// ncu source page(s) (`--page source --csv --print-source cuda,sass -k KERNEL`) to
+    /// name the source lines behind uncoalesced and misaligned accesses.
+    #[arg(long = "source-page", value_name = "FILE")]
+    pub source_pages: Vec<String>,
     /// Also write the roofline chart here (SVG).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,

@@ -39,9 +39,11 @@ fn run_with(mode: &str, gpulint_args: &[&str], extra_env: &[(&str, &str)]) -> Ru
         cmd.env(k, v);
     }
     let out = cmd.output().unwrap();
+    // The first ncu call's arguments (more calls follow with --source).
     let args = std::fs::read_to_string(&record)
         .unwrap_or_default()
         .lines()
+        .take_while(|l| *l != "--END--")
         .map(String::from)
         .collect();
     let _ = std::fs::remove_file(record);
@@ -343,4 +345,92 @@ fn doctor_reports_each_check() {
             "{name}: {stdout}"
         );
     }
+}
+
+#[test]
+fn source_runs_a_report_then_names_the_worst_lines() {
+    let sample = stand_in("sample");
+    let record = std::env::temp_dir().join(format!("gpulint-src-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args([
+            "run",
+            "--source",
+            "--select",
+            "uncoalesced-load",
+            "--color",
+            "never",
+            "--",
+            &sample,
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env("FAKE_NCU_REPLAY", fixture("h200-zoo/full_raw_base.csv"))
+        .env(
+            "FAKE_NCU_SOURCE",
+            fixture("h200-zoo/full_source_cuda_sass_strided.csv"),
+        )
+        .output()
+        .unwrap();
+    let calls: Vec<Vec<String>> = std::fs::read_to_string(&record)
+        .unwrap()
+        .split("--END--\n")
+        .filter(|c| !c.is_empty())
+        .map(|c| c.lines().map(String::from).collect())
+        .collect();
+    let _ = std::fs::remove_file(&record);
+    // 1: profile into a report, with the SourceCounters section.
+    assert_eq!(
+        &calls[0][..4],
+        ["--section", "SourceCounters", "-o"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([calls[0][3].clone()])
+            .collect::<Vec<_>>()
+    );
+    assert!(calls[0].contains(&"--metrics".to_string()));
+    let report = format!("{}.ncu-rep", calls[0][3]);
+    // 2: the raw page from the report; 3..: one source page per kernel, by base name.
+    assert_eq!(
+        calls[1],
+        [
+            "--import",
+            &report,
+            "--csv",
+            "--page",
+            "raw",
+            "--print-units",
+            "base"
+        ]
+    );
+    let kernels: Vec<&str> = calls[2..]
+        .iter()
+        .map(|c| c.last().unwrap().as_str())
+        .collect();
+    assert!(
+        kernels.contains(&"copy_strided") && kernels.contains(&"transpose_tiled"),
+        "{kernels:?}"
+    );
+    assert_eq!(
+        &calls[2][..7],
+        [
+            "--import",
+            &report,
+            "--csv",
+            "--page",
+            "source",
+            "--print-source",
+            "cuda,sass"
+        ]
+    );
+    assert!(
+        !std::path::Path::new(&report).exists(),
+        "temporary report left behind"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
+        "{}",
+        transcript(&out)
+    );
 }

@@ -4,6 +4,7 @@
 mod details;
 pub mod number;
 mod raw;
+pub mod source;
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Read;
@@ -56,6 +57,8 @@ pub struct Profile {
     /// Things worth telling the user with `--verbose` (skipped lines, guessed units);
     /// those starting with [`WARNING`] are always shown.
     pub notes: Vec<String>,
+    /// Per-source-line sectors from ncu's source page, when given (`--source`).
+    pub source_blocks: Vec<source::SourceBlock>,
 }
 
 impl Profile {
@@ -177,6 +180,7 @@ pub fn parse_bytes(file: &str, bytes: &[u8]) -> Result<Profile> {
         page,
         launches,
         notes,
+        source_blocks: Vec::new(),
     })
 }
 
@@ -231,6 +235,14 @@ fn extract_csv(file: &str, text: &str) -> Result<CsvText> {
 fn is_header(line: &str) -> bool {
     let trimmed = line.trim_start_matches('"');
     (trimmed.starts_with("ID\",") || trimmed.starts_with("ID,")) && line.contains("Kernel Name")
+}
+
+/// A kernel's function name as ncu's `-k` matches it by default: no `void`, no
+/// parameters, no template arguments.
+pub fn base_name(full: &str) -> String {
+    let short = crate::report::short_name(full);
+    let cut = short.find('<').unwrap_or(short.len());
+    short[..cut].to_string()
 }
 
 /// The header row and a reader over the rows after it. Rows may be ragged: ncu writes

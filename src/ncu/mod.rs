@@ -28,6 +28,8 @@ pub struct NcuOptions {
     pub save_csv: Option<String>,
     /// Also collect what the roofline needs (FLOP counters, DRAM bytes, peaks).
     pub roofline: bool,
+    /// Also collect the SourceCounters section and read the source page.
+    pub source: bool,
     pub verbose: bool,
 }
 
@@ -101,7 +103,29 @@ pub fn profile(
         .tempfile()
         .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
     let metrics = metric_list(rules, opts.roofline);
-    let args = build_args(opts, &metrics, log.path(), program);
+    // With --source the run writes a report (the source page can only be exported from
+    // one), and the raw page is exported from it afterwards.
+    let report_dir = if opts.source {
+        Some(
+            tempfile::tempdir()
+                .map_err(|e| Error::new(format!("cannot create a temporary folder: {e}")))?,
+        )
+    } else {
+        None
+    };
+    let report = report_dir.as_ref().map(|d| d.path().join("gpulint"));
+    let mut args = build_args(opts, &metrics, log.path(), program);
+    if let Some(report) = &report {
+        // Drop `--csv --page raw --print-units base`; write the report instead.
+        args.drain(0..5);
+        let front = [
+            "--section".to_string(),
+            "SourceCounters".into(),
+            "-o".into(),
+            report.display().to_string(),
+        ];
+        args.splice(0..0, front);
+    }
     if opts.verbose {
         eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));
     }
@@ -135,7 +159,62 @@ pub fn profile(
             log.path().display()
         ))
     })?;
-    let text = String::from_utf8_lossy(&text).into_owned();
+    let mut text = String::from_utf8_lossy(&text).into_owned();
+    let mut source_blocks = Vec::new();
+    if let Some(report) = &report {
+        let rep = format!("{}.ncu-rep", report.display());
+        if !Path::new(&rep).exists() {
+            check_ncu_output(&text, status.code())?;
+            return Err(Error::new(format!(
+                "ncu wrote no report; its last lines:\n{text}"
+            )));
+        }
+        text = import(
+            &ncu,
+            &[
+                "--import",
+                &rep,
+                "--csv",
+                "--page",
+                "raw",
+                "--print-units",
+                "base",
+            ],
+            opts.verbose,
+        )?;
+        let raw = ingest::parse_bytes("ncu report", text.as_bytes())?;
+        let mut bases: Vec<String> = raw
+            .launches
+            .iter()
+            .map(|l| ingest::base_name(&l.name))
+            .collect();
+        bases.dedup();
+        bases.sort();
+        bases.dedup();
+        for base in bases {
+            let page = import(
+                &ncu,
+                &[
+                    "--import",
+                    &rep,
+                    "--csv",
+                    "--page",
+                    "source",
+                    "--print-source",
+                    "cuda,sass",
+                    "-k",
+                    &base,
+                ],
+                opts.verbose,
+            )?;
+            // A kernel without line info has no source rows: nothing to name.
+            if let Ok(blocks) =
+                ingest::source::parse(&format!("source page of {base}"), page.as_bytes())
+            {
+                source_blocks.extend(blocks);
+            }
+        }
+    }
     check_ncu_output(&text, status.code())?;
     if let Some(dest) = &opts.save_csv {
         write_atomically(Path::new(dest), text.as_bytes())?;
@@ -144,7 +223,8 @@ pub fn profile(
         .save_csv
         .clone()
         .unwrap_or_else(|| format!("ncu:{first}"));
-    let profile = ingest::parse_bytes(&source, text.as_bytes())?;
+    let mut profile = ingest::parse_bytes(&source, text.as_bytes())?;
+    profile.source_blocks = source_blocks;
     if opts.verbose {
         for l in &profile.launches {
             if let Some(p) = l.metrics.get("replay_passes") {
@@ -163,6 +243,25 @@ pub fn profile(
             program_status: status.code(),
         },
     ))
+}
+
+/// Runs `ncu --import ...` and returns what it printed.
+fn import(ncu: &Path, args: &[&str], verbose: bool) -> Result<String> {
+    if verbose {
+        eprintln!("gpulint: {} {}", ncu.display(), args.join(" "));
+    }
+    let out = Command::new(ncu)
+        .args(args)
+        .output()
+        .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
+    if !out.status.success() {
+        return Err(Error::new(format!(
+            "`ncu {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Turns ncu's failure modes into one clear message each.
