@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the three fuzz targets side by side for SECONDS each (default 600), seeded from the
 # fixtures (corpus/*/seed-*). Needs cargo-fuzz (`cargo install cargo-fuzz`) and a nightly
-# toolchain. Crashes land in fuzz/artifacts/TARGET/; each one becomes a regression test in
-# tests/fuzz_regressions.rs.
+# toolchain. Crashes land in fuzz/artifacts/TARGET/; copy each into fuzz/regressions/TARGET/,
+# which tests/fuzz_regressions.rs replays.
 set -u
 cd "$(dirname "$0")"
 secs=${1:-600}
