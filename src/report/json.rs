@@ -11,6 +11,14 @@ pub fn render(r: &Report) -> String {
         .iter()
         .map(|p| json!({ "file": p.file, "page": p.page, "launches": p.launches.len() }))
         .collect();
+    // Each launch's share of the profile's GPU time; helper kernels are left out.
+    let counted =
+        |l: &crate::ingest::Launch| r.origins.describe(&l.name).kind != crate::origin::Kind::Helper;
+    let total: f64 = r
+        .launches()
+        .filter(|(_, l)| counted(l))
+        .filter_map(|(_, l)| l.metrics.get("duration_ns"))
+        .sum();
     let kernels: Vec<Value> = r
         .launches_with_roofline()
         .map(|(p, l, roof)| {
@@ -23,6 +31,7 @@ pub fn render(r: &Report) -> String {
                 "file": p.file,
                 "line": l.line,
                 "origin": r.origins.describe(&l.name),
+                "share_of_gpu_time": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| d / total),
                 "metrics": l.metrics,
                 "roofline": roof,
             })
