@@ -434,3 +434,60 @@ fn source_runs_a_report_then_names_the_worst_lines() {
         transcript(&out)
     );
 }
+
+/// Ctrl-C reaches gpulint, ncu and the program together (one process group): gpulint
+/// waits for ncu to stop, removes its temporary file, and exits 2.
+#[test]
+fn ctrl_c_cleans_up() {
+    use std::os::unix::process::CommandExt;
+    let sample = stand_in("sample");
+    let record = std::env::temp_dir().join(format!("gpulint-int-{}", std::process::id()));
+    let _ = std::fs::remove_file(&record);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["run", "--", &sample])
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env("FAKE_NCU_MODE", "hang")
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !record.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let log = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .nth(8)
+        .unwrap()
+        .to_string();
+    assert!(
+        std::path::Path::new(&log).exists(),
+        "ncu's log should exist while it runs"
+    );
+    let status = Command::new("kill")
+        .args(["-s", "INT", "--", &format!("-{}", child.id())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "did not stop"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+    assert!(
+        !std::path::Path::new(&log).exists(),
+        "temporary file {log} left behind"
+    );
+    let _ = std::fs::remove_file(&record);
+}

@@ -144,9 +144,7 @@ pub fn profile(
     let progress = std::io::stderr()
         .is_terminal()
         .then(|| Progress::start(log.path().to_path_buf()));
-    let status = child
-        .wait()
-        .map_err(|e| Error::new(format!("waiting for ncu: {e}")))?;
+    let status = wait_or_stop(&mut child, &interrupted)?;
     if let Some(p) = progress {
         p.stop();
     }
@@ -243,6 +241,37 @@ pub fn profile(
             program_status: status.code(),
         },
     ))
+}
+
+/// Waits for ncu. After Ctrl-C, ncu normally stops by itself (the terminal signals the
+/// whole process group); if it has not within 3 s, it gets SIGTERM, then SIGKILL, so
+/// gpulint always gets to clean up.
+fn wait_or_stop(
+    child: &mut std::process::Child,
+    interrupted: &AtomicBool,
+) -> Result<std::process::ExitStatus> {
+    let mut since: Option<std::time::Instant> = None;
+    let mut termed = false;
+    loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|e| Error::new(format!("waiting for ncu: {e}")))?
+        {
+            return Ok(status);
+        }
+        if interrupted.load(Ordering::SeqCst) {
+            let t = *since.get_or_insert_with(std::time::Instant::now);
+            if !termed && t.elapsed() > Duration::from_secs(3) {
+                let _ = Command::new("kill")
+                    .args(["-TERM", &child.id().to_string()])
+                    .status();
+                termed = true;
+            } else if t.elapsed() > Duration::from_secs(6) {
+                let _ = child.kill();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// Runs `ncu --import ...` and returns what it printed.
