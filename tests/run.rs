@@ -443,7 +443,7 @@ fn ctrl_c_cleans_up() {
     let sample = stand_in("sample");
     let record = std::env::temp_dir().join(format!("gpulint-int-{}", std::process::id()));
     let _ = std::fs::remove_file(&record);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+    let child = Command::new(env!("CARGO_BIN_EXE_gpulint"))
         .args(["run", "--", &sample])
         .env("NCU", stand_in("ncu"))
         .env("FAKE_NCU_RECORD", &record)
