@@ -45,17 +45,7 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
         let line = csv.original_line(record.position().map_or(0, |p| p.line()));
         let get = |c: Option<usize>| c.and_then(|c| record.get(c)).unwrap_or("");
         let id_text = get(Some(id_col)).trim();
-        let id = id_text
-            .replace([',', '.'], "")
-            .parse::<u64>()
-            .map_err(|_| {
-                Error::at(
-                    file,
-                    line,
-                    Some(id_col as u64 + 1),
-                    format!("field `ID` is {id_text:?}, expected a launch number"),
-                )
-            })?;
+        let id = super::parse_launch_id(file, line, id_col, id_text)?;
         if launches.last().is_none_or(|l| l.id != id) {
             launches.push(PendingLaunch {
                 id,

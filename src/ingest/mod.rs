@@ -263,6 +263,18 @@ fn open_csv<'a>(
     }
 }
 
+/// The `ID` cell of a row: ncu's launch number, possibly with a thousands separator.
+fn parse_launch_id(file: &str, line: u64, column: usize, text: &str) -> Result<u64> {
+    text.replace([',', '.'], "").parse::<u64>().map_err(|_| {
+        Error::at(
+            file,
+            line,
+            Some(column as u64 + 1),
+            format!("field `ID` is {text:?}, expected a launch number"),
+        )
+    })
+}
+
 /// Reads "(256, 1, 1)" as [256, 1, 1].
 pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
     let inner = s.trim().strip_prefix('(')?.strip_suffix(')')?;

@@ -66,17 +66,7 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
                  (export with --print-units base to be sure)"
             ));
         }
-        let id = id_text
-            .replace([',', '.'], "")
-            .parse::<u64>()
-            .map_err(|_| {
-                Error::at(
-                    file,
-                    line,
-                    Some(id_col as u64 + 1),
-                    format!("field `ID` is {id_text:?}, expected a launch number"),
-                )
-            })?;
+        let id = super::parse_launch_id(file, line, id_col, id_text)?;
         if record.len() < header.len() {
             notes.push(format!(
                 "{WARNING}line {line}: row has {} of {} columns (truncated?); the missing ones are treated as not collected",
