@@ -98,6 +98,16 @@ pub enum Verdict {
     Unchanged,
 }
 
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Regressed => "regressed",
+            Verdict::Improved => "improved",
+            Verdict::Unchanged => "unchanged",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct MetricDiff {
     pub kernel: String,
@@ -264,12 +274,7 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
 pub fn tally(report: &DiffReport) -> BTreeMap<&'static str, usize> {
     let mut t = BTreeMap::new();
     for r in &report.rows {
-        let k = match r.verdict {
-            Verdict::Regressed => "regressed",
-            Verdict::Improved => "improved",
-            Verdict::Unchanged => "unchanged",
-        };
-        *t.entry(k).or_default() += 1;
+        *t.entry(r.verdict.as_str()).or_default() += 1;
     }
     t
 }

@@ -77,10 +77,7 @@ fn profile_summary(r: &Report, out: &mut String) {
             .filter(|f| f.kernel == *name && f.severity >= Severity::Warning)
             .filter_map(|f| f.time_at_stake_ns)
             .fold(0.0, |a, b| a + b);
-        let bound = roof.map_or("-", |x| match x.bound {
-            crate::roofline::Bound::Memory => "memory-bound",
-            crate::roofline::Bound::Compute => "compute-bound",
-        });
+        let bound = roof.map_or("-", |x| x.bound.label());
         let _ = writeln!(
             out,
             "  {:>5.1}%  {:>12}  {}x  {}{}  {bound}, at stake {}",
@@ -266,10 +263,7 @@ pub fn render(r: &Report) -> String {
             } else {
                 "no DRAM traffic".into()
             };
-            let bound = match roof.bound {
-                crate::roofline::Bound::Memory => "memory-bound",
-                crate::roofline::Bound::Compute => "compute-bound",
-            };
+            let bound = roof.bound.label();
             let mut line = format!(
                 "{:>3}  {:<name_width$}  AI {ai} (ridge {:.1}), {bound}, {:.0}% of roof: {} {}, {}",
                 l.id,
@@ -324,12 +318,7 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
                 super::sarif::fmt(r.current),
                 r.change_pct
                     .map_or_else(|| super::sarif::fmt(r.change), |p| format!("{p:+.1}%")),
-                match r.verdict {
-                    Verdict::Regressed => "regressed",
-                    Verdict::Improved => "improved",
-                    Verdict::Unchanged => "unchanged",
-                }
-                .to_string(),
+                r.verdict.as_str().to_string(),
             ]
         })
         .collect();

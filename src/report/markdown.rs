@@ -67,8 +67,7 @@ pub fn render_diff(d: &DiffReport) -> String {
                 r.change_pct.map_or("-".into(), |p| format!("{p:+.1}%")),
                 match r.verdict {
                     Verdict::Regressed => "**regressed**",
-                    Verdict::Improved => "improved",
-                    Verdict::Unchanged => "unchanged",
+                    v => v.as_str(),
                 }
             );
         }

@@ -39,6 +39,24 @@ pub enum Bound {
     Compute,
 }
 
+impl Bound {
+    /// As the JSON and CSV write it: `memory` or `compute`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::Memory => "memory",
+            Bound::Compute => "compute",
+        }
+    }
+
+    /// As reports print it: `memory-bound` or `compute-bound`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Bound::Memory => "memory-bound",
+            Bound::Compute => "compute-bound",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Roofline {
     pub flops: f64,
