@@ -61,13 +61,7 @@ pub fn run(command: Command) -> Result<u8> {
             let text = crate::baseline::to_json(&b);
             match output {
                 Some(path) => {
-                    if files.iter().any(|f| same_file(f, &path)) {
-                        return Err(Error::in_file(
-                            &path,
-                            "refusing to write the baseline over an input profile",
-                        ));
-                    }
-                    crate::ncu::write_atomically(std::path::Path::new(&path), text.as_bytes())?;
+                    write_output(&path, text.as_bytes(), &files, "baseline")?;
                     eprintln!("gpulint: wrote {path} ({} kernel(s))", b.kernels.len());
                 }
                 None => emit(&text)?,
@@ -200,7 +194,7 @@ fn roofline_command(
                     r.peak_flops.to_string(),
                     r.peak_bytes_per_s.to_string(),
                     r.ridge.to_string(),
-                    format!("{:?}", r.bound).to_lowercase(),
+                    r.bound.as_str().to_string(),
                     r.pct_of_roof.to_string(),
                     r.precision.to_string(),
                 ]);
@@ -292,12 +286,6 @@ fn write_svg(
     placed: &[(&ingest::Launch, crate::roofline::Roofline)],
     inputs: &[String],
 ) -> Result<()> {
-    if inputs.iter().any(|f| same_file(f, path)) {
-        return Err(Error::in_file(
-            path,
-            "refusing to write the chart over an input profile",
-        ));
-    }
     let points: Vec<crate::roofline::svg::Point> = placed
         .iter()
         .map(|(l, r)| crate::roofline::svg::Point {
@@ -306,14 +294,27 @@ fn write_svg(
             roof: r,
         })
         .collect();
-    crate::ncu::write_atomically(
-        std::path::Path::new(path),
+    write_output(
+        path,
         crate::roofline::svg::render(&points).as_bytes(),
+        inputs,
+        "chart",
     )
 }
 
 fn read_profiles(files: &[String]) -> Result<Vec<Profile>> {
     files.iter().map(|f| ingest::read_path(f)).collect()
+}
+
+/// Writes an output file atomically, refusing to put it over one of the inputs.
+fn write_output(path: &str, bytes: &[u8], inputs: &[String], what: &str) -> Result<()> {
+    if inputs.iter().any(|f| same_file(f, path)) {
+        return Err(Error::in_file(
+            path,
+            format!("refusing to write the {what} over an input profile"),
+        ));
+    }
+    crate::ncu::write_atomically(std::path::Path::new(path), bytes)
 }
 
 fn same_file(a: &str, b: &str) -> bool {
