@@ -76,6 +76,9 @@ pub struct Origin {
 pub struct Origins {
     pub list: Vec<Origin>,
     pub library_internal_rules: Vec<String>,
+    /// Kernel name -> index into `list`: reports ask about the same names many times,
+    /// and each answer costs every pattern of every origin.
+    memo: std::cell::RefCell<std::collections::HashMap<String, Option<usize>>>,
 }
 
 /// What a kernel is, as reports show it.
@@ -132,6 +135,7 @@ fn parse(origin_file: &str, text: &str) -> Result<Origins> {
     Ok(Origins {
         list,
         library_internal_rules: file.library_internal_rules,
+        memo: Default::default(),
     })
 }
 
@@ -157,11 +161,17 @@ pub fn load(extra_dir: Option<&str>) -> Result<Origins> {
 
 impl Origins {
     pub fn classify(&self, kernel: &str) -> Option<&Origin> {
+        if let Some(hit) = self.memo.borrow().get(kernel) {
+            return hit.map(|i| &self.list[i]);
+        }
         let name = kernel.trim();
         let name = name.strip_prefix("void ").unwrap_or(name);
-        self.list
+        let hit = self
+            .list
             .iter()
-            .find(|o| o.patterns.iter().any(|p| p.is_match(name)))
+            .position(|o| o.patterns.iter().any(|p| p.is_match(name)));
+        self.memo.borrow_mut().insert(kernel.to_string(), hit);
+        hit.map(|i| &self.list[i])
     }
 
     pub fn describe(&self, kernel: &str) -> KernelOrigin {
