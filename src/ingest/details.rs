@@ -1,23 +1,41 @@
 //! The details page: one row per metric per launch, with section names and labels, and
 //! NVIDIA's own rule results in the trailing columns.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::raw::csv_error;
-use super::{CsvText, NvidiaRule, PendingCell, PendingLaunch, parse_dim3, wanted_keys};
+use super::stream::{ChunkOut, Parsed, PendingCell, RowCtx, convert};
+use super::{NvidiaRule, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
 use crate::ingest::number::{NumberStyle, parse_plain_number};
 
-pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Vec<String>)> {
-    let mut notes = Vec::new();
-    let (header, records) = super::open_csv(file, csv)?;
-    let mut columns: HashMap<&str, usize> = HashMap::new();
+/// Where a details page keeps what gpulint reads.
+pub(super) struct DetailsLayout {
+    id: usize,
+    name: usize,
+    section: usize,
+    metric: usize,
+    unit: usize,
+    value: usize,
+    block: Option<usize>,
+    grid: Option<usize>,
+    rule: Option<usize>,
+    rule_type: Option<usize>,
+    speedup: Option<usize>,
+    wanted: HashSet<&'static str>,
+}
+
+pub(super) fn layout(
+    file: &str,
+    header_line: u64,
+    header: &csv::ByteRecord,
+) -> Result<DetailsLayout> {
+    let mut columns: HashMap<String, usize> = HashMap::new();
     for (i, name) in header.iter().enumerate() {
-        columns.entry(name).or_insert(i);
+        columns.entry(text(name).into_owned()).or_insert(i);
     }
-    let header_line = csv.original_line(1);
+    let col = |name: &str| columns.get(name).copied();
     let need = |name: &str| {
-        columns.get(name).copied().ok_or_else(|| {
+        col(name).ok_or_else(|| {
             Error::at(
                 file,
                 header_line,
@@ -26,83 +44,99 @@ pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Ve
             )
         })
     };
-    let id_col = need("ID")?;
-    let name_col = need("Kernel Name")?;
-    let section_col = need("Section Name")?;
-    let metric_col = need("Metric Name")?;
-    let unit_col = need("Metric Unit")?;
-    let value_col = need("Metric Value")?;
-    let col = |name: &str| columns.get(name).copied();
-    let (block_col, grid_col) = (col("Block Size"), col("Grid Size"));
-    let (rule_col, rule_type_col, speedup_col) =
-        (col("Rule Name"), col("Rule Type"), col("Estimated Speedup"));
-    let wanted = wanted_keys();
+    Ok(DetailsLayout {
+        id: need("ID")?,
+        name: need("Kernel Name")?,
+        section: need("Section Name")?,
+        metric: need("Metric Name")?,
+        unit: need("Metric Unit")?,
+        value: need("Metric Value")?,
+        block: col("Block Size"),
+        grid: col("Grid Size"),
+        rule: col("Rule Name"),
+        rule_type: col("Rule Type"),
+        speedup: col("Estimated Speedup"),
+        wanted: wanted_keys(),
+    })
+}
 
-    let mut launches: Vec<PendingLaunch> = Vec::new();
-    let mut unknown_sections = std::collections::BTreeSet::new();
-    for record in records {
-        let record = record.map_err(|e| csv_error(file, csv, &e))?;
-        let line = csv.original_line(record.position().map_or(0, |p| p.line()));
-        let get = |c: Option<usize>| c.and_then(|c| record.get(c)).unwrap_or("");
-        let id_text = get(Some(id_col)).trim();
-        let id = super::parse_launch_id(file, line, id_col, id_text)?;
-        if launches.last().is_none_or(|l| l.id != id) {
-            launches.push(PendingLaunch {
+impl DetailsLayout {
+    pub(super) fn row(
+        &self,
+        ctx: &RowCtx,
+        record: &csv::ByteRecord,
+        out: &mut ChunkOut,
+    ) -> Result<()> {
+        let get = |c: Option<usize>| c.and_then(|c| record.get(c)).map(text).unwrap_or_default();
+        let id_text = get(Some(self.id));
+        let id = super::parse_launch_id(ctx.file, ctx.line, self.id, id_text.trim())?;
+        if out.launches.last().is_none_or(|l| l.id != id) {
+            out.launches.push(Parsed {
                 id,
-                name: get(Some(name_col)).to_string(),
-                grid: parse_dim3(get(grid_col)),
-                block: parse_dim3(get(block_col)),
+                name: get(Some(self.name)).into_owned(),
+                grid: parse_dim3(&get(self.grid)),
+                block: parse_dim3(&get(self.block)),
                 device: None,
-                line,
-                cells: Vec::new(),
+                line: ctx.line,
+                values: Vec::new(),
+                pending: Vec::new(),
                 nvidia_rules: Vec::new(),
             });
         }
-        let launch = launches.last_mut().expect("pushed above");
-        let rule = get(rule_col).trim();
+        let launch = out.launches.last_mut().expect("pushed above");
+        let rule = get(self.rule);
+        let rule = rule.trim();
         if !rule.is_empty() {
             launch.nvidia_rules.push(NvidiaRule {
                 name: rule.to_string(),
-                kind: get(rule_type_col).trim().to_string(),
-                estimated_speedup: parse_plain_number(get(speedup_col), NumberStyle::PointDecimal),
+                kind: get(self.rule_type).trim().to_string(),
+                estimated_speedup: parse_plain_number(
+                    &get(self.speedup),
+                    NumberStyle::PointDecimal,
+                ),
             });
-            continue;
+            return Ok(());
         }
-        let section = get(Some(section_col)).trim();
-        let metric = get(Some(metric_col)).trim();
+        let section = get(Some(self.section));
+        let section = section.trim();
+        let metric = get(Some(self.metric));
+        let metric = metric.trim();
         if metric == "device__attribute_display_name" {
-            launch.device = Some(get(Some(value_col)).trim().to_string());
-            continue;
+            launch.device = Some(get(Some(self.value)).trim().to_string());
+            return Ok(());
         }
         // Metric names (`--print-metric-name name`) carry `__`; labels do not.
         let key = if metric.contains("__") {
-            metric.to_string()
+            self.wanted.get(metric)
         } else {
-            format!("{section}/{metric}")
+            self.wanted.get(format!("{section}/{metric}").as_str())
         };
-        if !wanted.contains(key.as_str()) {
+        let Some(&key) = key else {
             if !metric.contains("__") && !KNOWN_SECTIONS.contains(&section) {
-                unknown_sections.insert(section.to_string());
+                out.unknown_sections.insert(section.to_string());
             }
-            continue;
+            return Ok(());
+        };
+        let unit = get(Some(self.unit));
+        let value = get(Some(self.value));
+        let column = self.value as u64 + 1;
+        match ctx.style {
+            Some(style) => {
+                if let Some(v) = convert(ctx.file, key, &unit, &value, style, ctx.line, column)? {
+                    launch.values.push((key, v));
+                }
+            }
+            None => launch.pending.push(PendingCell {
+                key,
+                unit: unit.into_owned(),
+                text: value.into_owned(),
+                line: ctx.line,
+                column,
+            }),
         }
-        launch.cells.push(PendingCell {
-            key,
-            unit: get(Some(unit_col)).to_string(),
-            text: get(Some(value_col)).to_string(),
-            line,
-            column: value_col as u64 + 1,
-        });
+        Ok(())
     }
-    if !unknown_sections.is_empty() {
-        notes.push(format!(
-            "sections gpulint does not read were skipped: {}",
-            unknown_sections.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
-    Ok((launches, notes))
 }
-
 /// Sections of ncu 2025's default and full sets: their other labels are skipped quietly.
 const KNOWN_SECTIONS: &[&str] = &[
     "GPU Speed Of Light Throughput",

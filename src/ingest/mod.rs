@@ -5,13 +5,14 @@ mod details;
 pub mod number;
 mod raw;
 pub mod source;
+pub mod stream;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
-use std::io::Read;
 
 use crate::error::{Error, Result};
 use crate::metrics::{self, RawValues};
-use number::{Cell, NumberStyle};
+pub use stream::{Progress, ReadOptions, Source};
 
 /// Notes that start with this are shown even without `--verbose`: the file was read, but
 /// not all of it as ncu wrote it.
@@ -33,7 +34,8 @@ pub struct NvidiaRule {
     pub estimated_speedup: Option<f64>,
 }
 
-/// One kernel launch, as one ncu `ID`.
+/// One kernel launch, as one ncu `ID`; or, once folded (see [`crate::fold`]), every
+/// launch of one kernel with the same grid and block.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Launch {
     pub id: u64,
@@ -46,6 +48,12 @@ pub struct Launch {
     /// Canonical and derived metrics (see [`crate::metrics`]).
     pub metrics: BTreeMap<String, f64>,
     pub nvidia_rules: Vec<NvidiaRule>,
+    /// How many launches this entry stands for; its metrics are their means.
+    pub count: u64,
+    /// The last launch folded in (`id` when there is one).
+    pub last_id: u64,
+    /// Lowest and highest value of each metric that varied across the folded launches.
+    pub spread: BTreeMap<String, [f64; 2]>,
 }
 
 /// A parsed export.
@@ -67,174 +75,63 @@ impl Profile {
     }
 }
 
-/// A cell kept for later: numbers are parsed once the file's number style is known.
-struct PendingCell {
-    key: String,
-    unit: String,
-    text: String,
-    line: u64,
-    column: u64,
-}
-
-/// A launch whose cells are not parsed yet.
-struct PendingLaunch {
-    id: u64,
-    name: String,
-    grid: Option<[u64; 3]>,
-    block: Option<[u64; 3]>,
-    device: Option<String>,
-    line: u64,
-    cells: Vec<PendingCell>,
-    nvidia_rules: Vec<NvidiaRule>,
-}
-
-/// The CSV part of an input, with ncu's and the program's lines taken out.
-struct CsvText {
-    text: String,
-    /// Original 1-based line number of each line of `text`.
-    lines: Vec<u64>,
-    skipped: usize,
-}
-
-impl CsvText {
-    fn original_line(&self, csv_line: u64) -> u64 {
-        self.lines
-            .get(csv_line.saturating_sub(1) as usize)
-            .copied()
-            .unwrap_or(csv_line)
+/// Reads a file (or `-` for stdin), handing each launch to `sink` as it is read.
+pub fn stream_path(
+    path: &str,
+    opts: &ReadOptions,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
+    if path == "-" {
+        return stream::read("<stdin>", std::io::stdin(), None, opts, sink);
     }
+    let file =
+        std::fs::File::open(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
+    let size = file.metadata().ok().map(|m| m.len());
+    stream::read(path, file, size, opts, sink)
 }
 
-/// Reads a file (or `-` for stdin) and parses it.
+/// Reads a file (or `-` for stdin) and keeps every launch.
 pub fn read_path(path: &str) -> Result<Profile> {
-    let bytes = if path == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Error::in_file("<stdin>", format!("cannot read: {e}")))?;
-        buf
-    } else {
-        std::fs::read(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?
-    };
     let name = if path == "-" { "<stdin>" } else { path };
-    parse_bytes(name, &bytes)
+    collect(name, |sink| {
+        stream_path(path, &ReadOptions::default(), sink)
+    })
 }
 
-/// Parses the bytes of an export.
+/// Parses the bytes of an export, keeping every launch.
 pub fn parse_bytes(file: &str, bytes: &[u8]) -> Result<Profile> {
-    if bytes.starts_with(b"NVR\0") {
-        return Err(Error::in_file(
+    collect(file, |sink| {
+        stream::read(
             file,
-            "this is an Nsight Compute report (.ncu-rep), not a CSV; export it with \
-             `ncu --import FILE.ncu-rep --csv --page raw --print-units base > FILE.csv` \
-             on a machine with ncu, then lint the CSV",
-        ));
-    }
-    if bytes.is_empty() {
-        return Err(Error::in_file(
-            file,
-            "the file is empty; expected an ncu --csv export",
-        ));
-    }
-    let sample = &bytes[..bytes.len().min(4096)];
-    let binary = sample.iter().filter(|b| **b == 0 || (**b < 0x09)).count();
-    if binary > 0 {
-        return Err(Error::in_file(
-            file,
-            "the file holds binary data, not text; expected an ncu --csv export",
-        ));
-    }
-    let text = String::from_utf8_lossy(bytes);
-    let csv = extract_csv(file, &text)?;
-    let first = csv.text.lines().next().unwrap_or_default();
-    let is_details = first.contains("\"Metric Name\"") || first.contains(",Metric Name,");
-    let (page, pending, mut notes) = if is_details {
-        let (p, n) = details::parse(file, &csv)?;
-        (Page::Details, p, n)
-    } else {
-        let (p, n) = raw::parse(file, &csv)?;
-        (Page::Raw, p, n)
-    };
-    if csv.skipped > 0 {
-        notes.push(format!(
-            "skipped {} line(s) of ncu messages and program output around the CSV",
-            csv.skipped
-        ));
-    }
-    if pending.is_empty() {
-        return Err(Error::in_file(
-            file,
-            "the export has a header but no kernel launch rows",
-        ));
-    }
-    let style = detect_style(&pending);
-    if style == NumberStyle::CommaDecimal {
-        notes.push("numbers use a comma as the decimal mark (European locale)".into());
-    }
-    let launches = pending
-        .into_iter()
-        .map(|p| finish_launch(file, p, style))
-        .collect::<Result<Vec<_>>>()?;
+            bytes,
+            Some(bytes.len() as u64),
+            &ReadOptions::default(),
+            sink,
+        )
+    })
+}
+
+fn collect(
+    file: &str,
+    read: impl FnOnce(&mut dyn FnMut(Launch) -> Result<()>) -> Result<Source>,
+) -> Result<Profile> {
+    let mut launches = Vec::new();
+    let source = read(&mut |l| {
+        launches.push(l);
+        Ok(())
+    })?;
     Ok(Profile {
         file: file.to_string(),
-        page,
+        page: source.page,
         launches,
-        notes,
+        notes: source.notes,
         source_blocks: Vec::new(),
     })
 }
 
-/// Finds the CSV header and keeps the lines from there on that are not ncu's own
-/// messages. Program output before the header is dropped.
-fn extract_csv(file: &str, text: &str) -> Result<CsvText> {
-    let mut out = CsvText {
-        text: String::new(),
-        lines: Vec::new(),
-        skipped: 0,
-    };
-    let mut in_csv = false;
-    for (idx, line) in text.split('\n').enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let line = if idx == 0 {
-            line.strip_prefix('\u{feff}').unwrap_or(line)
-        } else {
-            line
-        };
-        if line.starts_with("==") {
-            out.skipped += 1;
-            continue;
-        }
-        if !in_csv {
-            if is_header(line) {
-                in_csv = true;
-            } else {
-                if !line.trim().is_empty() {
-                    out.skipped += 1;
-                }
-                continue;
-            }
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
-        out.text.push_str(line);
-        out.text.push('\n');
-        out.lines.push(idx as u64 + 1);
-    }
-    if !in_csv {
-        return Err(Error::in_file(
-            file,
-            "no ncu CSV header found (a row starting \"ID\",\"Process ID\",... with a \
-             \"Kernel Name\" column); expected the output of `ncu --csv --page raw` or \
-             `--page details`",
-        ));
-    }
-    Ok(out)
-}
-
-fn is_header(line: &str) -> bool {
-    let trimmed = line.trim_start_matches('"');
-    (trimmed.starts_with("ID\",") || trimmed.starts_with("ID,")) && line.contains("Kernel Name")
+/// A CSV field as text; bytes that are not UTF-8 become U+FFFD.
+fn text(field: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(field)
 }
 
 /// A kernel's function name as ncu's `-k` matches it by default: no `void`, no
@@ -243,24 +140,6 @@ pub fn base_name(full: &str) -> String {
     let short = crate::report::short_name(full);
     let cut = short.find('<').unwrap_or(short.len());
     short[..cut].to_string()
-}
-
-/// The header row and a reader over the rows after it. Rows may be ragged: ncu writes
-/// details rows without the trailing rule columns.
-fn open_csv<'a>(
-    file: &str,
-    csv: &'a CsvText,
-) -> Result<(csv::StringRecord, csv::StringRecordsIntoIter<&'a [u8]>)> {
-    let mut records = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(csv.text.as_bytes())
-        .into_records();
-    match records.next() {
-        Some(Ok(h)) => Ok((h, records)),
-        Some(Err(e)) => Err(raw::csv_error(file, csv, &e)),
-        None => Err(Error::in_file(file, "the CSV has no header row")),
-    }
 }
 
 /// The `ID` cell of a row: ncu's launch number, possibly with a thousands separator.
@@ -289,39 +168,11 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
     parts.next().is_none().then_some(d)
 }
 
-fn detect_style(pending: &[PendingLaunch]) -> NumberStyle {
-    let (mut point, mut comma) = (0usize, 0usize);
-    for cell in pending.iter().flat_map(|p| p.cells.iter()) {
-        match number::style_evidence(&cell.text) {
-            Some(NumberStyle::PointDecimal) => point += 1,
-            Some(NumberStyle::CommaDecimal) => comma += 1,
-            None => {}
-        }
-    }
-    if comma > point {
-        NumberStyle::CommaDecimal
-    } else {
-        NumberStyle::PointDecimal
-    }
-}
-
-fn finish_launch(file: &str, p: PendingLaunch, style: NumberStyle) -> Result<Launch> {
+/// A launch, its cells converted, with its metrics resolved.
+fn finish_launch(p: stream::Parsed) -> Launch {
     let mut raw = RawValues::new();
-    for cell in &p.cells {
-        match number::parse_cell(&cell.text, &cell.unit, style) {
-            Ok(Cell::Value(v)) => {
-                raw.entry(cell.key.clone()).or_insert(v);
-            }
-            Ok(Cell::Absent) => {}
-            Err(why) => {
-                return Err(Error::at(
-                    file,
-                    cell.line,
-                    Some(cell.column),
-                    format!("metric `{}`: {why}", cell.key),
-                ));
-            }
-        }
+    for (key, v) in p.values {
+        raw.entry(key.to_string()).or_insert(v);
     }
     // The Grid Size and Block Size columns are always there; they stand in for the
     // launch__ metrics when an export lacks them.
@@ -333,17 +184,19 @@ fn finish_launch(file: &str, p: PendingLaunch, style: NumberStyle) -> Result<Lau
         raw.entry("launch__grid_size".into())
             .or_insert((g[0] * g[1] * g[2]) as f64);
     }
-    let metrics = metrics::resolve(&raw);
-    Ok(Launch {
+    Launch {
         id: p.id,
         name: p.name,
         grid: p.grid,
         block: p.block,
         device: p.device,
         line: p.line,
-        metrics,
+        metrics: metrics::resolve(&raw),
         nvidia_rules: p.nvidia_rules,
-    })
+        count: 1,
+        last_id: p.id,
+        spread: BTreeMap::new(),
+    }
 }
 
 /// The metric names and labels worth keeping from an export.
@@ -376,12 +229,17 @@ mod tests {
 
     #[test]
     fn header_is_found_after_program_output() {
-        let csv = extract_csv(
+        let p = parse_bytes(
             "f",
-            "\u{feff}hello\n==PROF== x\n\"ID\",\"Process ID\",\"Kernel Name\"\r\n\"0\",\"1\",\"k\"\r\n",
+            "\u{feff}hello\n==PROF== x\n\"ID\",\"Process ID\",\"Kernel Name\"\r\n\"0\",\"1\",\"k\"\r\n==PROF== y\n\n\"1\",\"1\",\"k2\"\n".as_bytes(),
         )
         .unwrap();
-        assert_eq!(csv.lines, vec![3, 4]);
-        assert_eq!(csv.skipped, 2);
+        let lines: Vec<u64> = p.launches.iter().map(|l| l.line).collect();
+        assert_eq!(lines, vec![4, 7]);
+        assert!(
+            p.notes.iter().any(|n| n.contains("skipped 3 line(s)")),
+            "{:?}",
+            p.notes
+        );
     }
 }

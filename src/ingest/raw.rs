@@ -2,115 +2,158 @@
 
 use std::collections::HashMap;
 
-use super::{CsvText, PendingCell, PendingLaunch, WARNING, parse_dim3, wanted_keys};
+use super::stream::{ChunkOut, Parsed, PendingCell, RowCtx, convert};
+use super::{WARNING, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
 
-pub(super) fn parse(file: &str, csv: &CsvText) -> Result<(Vec<PendingLaunch>, Vec<String>)> {
-    let mut notes = Vec::new();
-    let (header, records) = super::open_csv(file, csv)?;
-    let mut columns: HashMap<&str, usize> = HashMap::new();
+/// Where a raw page keeps what gpulint reads.
+pub(super) struct RawLayout {
+    columns: usize,
+    id: usize,
+    name: usize,
+    block: Option<usize>,
+    grid: Option<usize>,
+    device: Option<usize>,
+    /// Metric columns gpulint reads, with the key each is kept under.
+    metrics: Vec<(usize, &'static str)>,
+    /// The units row, per entry of `metrics`; empty until seen.
+    units: Vec<String>,
+}
+
+pub(super) fn layout(
+    file: &str,
+    header_line: u64,
+    header: &csv::ByteRecord,
+    notes: &mut Vec<String>,
+) -> Result<RawLayout> {
+    let mut columns: HashMap<String, usize> = HashMap::new();
     for (i, name) in header.iter().enumerate() {
-        if columns.contains_key(name) {
+        let name = text(name).into_owned();
+        if let Some(first) = columns.get(&name) {
             notes.push(format!(
                 "{WARNING}column `{name}` appears more than once; the first one (column {}) is used",
-                columns[name] + 1
+                first + 1
             ));
             continue;
         }
         columns.insert(name, i);
     }
     let col = |name: &str| columns.get(name).copied();
-    let id_col = col("ID").ok_or_else(|| {
-        Error::at(
-            file,
-            csv.original_line(1),
-            None,
-            "header has no `ID` column",
-        )
-    })?;
-    let name_col = col("Kernel Name").ok_or_else(|| {
-        Error::at(
-            file,
-            csv.original_line(1),
-            None,
-            "header has no `Kernel Name` column",
-        )
-    })?;
-    let (block_col, grid_col) = (col("Block Size"), col("Grid Size"));
-    let device_col = col("device__attribute_display_name");
+    let need = |name: &str| {
+        col(name).ok_or_else(|| {
+            Error::at(
+                file,
+                header_line,
+                None,
+                format!("header has no `{name}` column"),
+            )
+        })
+    };
+    let (id, name) = (need("ID")?, need("Kernel Name")?);
     let wanted = wanted_keys();
-    let metric_cols: Vec<(usize, &str)> = header
+    let mut metrics: Vec<(usize, &'static str)> = columns
         .iter()
-        .enumerate()
-        .filter(|(i, name)| wanted.contains(name) && columns.get(name) == Some(i))
+        .filter_map(|(name, &i)| wanted.get(name.as_str()).map(|key| (i, *key)))
         .collect();
-    if metric_cols.is_empty() {
+    metrics.sort_unstable();
+    if metrics.is_empty() {
         notes.push(format!(
             "{WARNING}the export has none of the metrics gpulint's rules read"
         ));
     }
+    Ok(RawLayout {
+        columns: header.len(),
+        id,
+        name,
+        block: col("Block Size"),
+        grid: col("Grid Size"),
+        device: col("device__attribute_display_name"),
+        metrics,
+        units: Vec::new(),
+    })
+}
 
-    let mut units: Option<csv::StringRecord> = None;
-    let mut launches = Vec::new();
-    for (index, record) in records.enumerate() {
-        let record = record.map_err(|e| csv_error(file, csv, &e))?;
-        let line = csv.original_line(record.position().map_or(0, |p| p.line()));
-        let id_text = record.get(id_col).unwrap_or("").trim();
-        if index == 0 && id_text.is_empty() {
-            units = Some(record);
-            continue;
-        }
-        if index == 0 {
-            notes.push(format!(
+impl RawLayout {
+    pub(super) fn set_units(&mut self, units: &csv::ByteRecord) {
+        self.units = self
+            .metrics
+            .iter()
+            .map(|(c, _)| {
+                units
+                    .get(*c)
+                    .map(|u| text(u).into_owned())
+                    .unwrap_or_default()
+            })
+            .collect();
+    }
+
+    pub(super) fn row(
+        &self,
+        ctx: &RowCtx,
+        record: &csv::ByteRecord,
+        out: &mut ChunkOut,
+    ) -> Result<()> {
+        let get = |c: Option<usize>| c.and_then(|c| record.get(c)).map(text).unwrap_or_default();
+        let id_text = get(Some(self.id));
+        let id_text = id_text.trim();
+        if ctx.first_row_of_file {
+            if id_text.is_empty() {
+                out.units = Some(record.clone());
+                return Ok(());
+            }
+            out.notes.push(format!(
                 "{WARNING}no units row under the header; values are taken to be in base units \
                  (export with --print-units base to be sure)"
             ));
         }
-        let id = super::parse_launch_id(file, line, id_col, id_text)?;
-        if record.len() < header.len() {
-            notes.push(format!(
-                "{WARNING}line {line}: row has {} of {} columns (truncated?); the missing ones are treated as not collected",
+        let id = super::parse_launch_id(ctx.file, ctx.line, self.id, id_text)?;
+        if record.len() < self.columns {
+            out.row_warnings.push(format!(
+                "line {}: row has {} of {} columns (truncated?); the missing ones are treated as not collected",
+                ctx.line,
                 record.len(),
-                header.len()
+                self.columns
             ));
         }
-        let get = |c: Option<usize>| c.and_then(|c| record.get(c)).unwrap_or("");
-        let cells = metric_cols
-            .iter()
-            .filter_map(|&(c, name)| {
-                let text = record.get(c)?;
-                Some(PendingCell {
-                    key: name.to_string(),
-                    unit: units
-                        .as_ref()
-                        .and_then(|u| u.get(c))
-                        .unwrap_or("")
-                        .to_string(),
-                    text: text.to_string(),
-                    line,
-                    column: c as u64 + 1,
-                })
-            })
-            .collect();
-        let device = Some(get(device_col).trim().to_string()).filter(|d| !d.is_empty());
-        launches.push(PendingLaunch {
+        let mut launch = Parsed {
             id,
-            name: get(Some(name_col)).to_string(),
-            grid: parse_dim3(get(grid_col)),
-            block: parse_dim3(get(block_col)),
-            device,
-            line,
-            cells,
+            name: get(Some(self.name)).into_owned(),
+            grid: parse_dim3(&get(self.grid)),
+            block: parse_dim3(&get(self.block)),
+            device: Some(get(self.device).trim().to_string()).filter(|d| !d.is_empty()),
+            line: ctx.line,
+            values: Vec::with_capacity(self.metrics.len()),
+            pending: Vec::new(),
             nvidia_rules: Vec::new(),
-        });
+        };
+        // The first chunk's units row is still in `out`; later chunks use the stored one.
+        let first_units = out.units.as_ref();
+        for (i, &(c, key)) in self.metrics.iter().enumerate() {
+            let Some(cell) = record.get(c) else { continue };
+            let cell = text(cell);
+            let unit = match (self.units.get(i), first_units) {
+                (Some(u), _) => u.as_str().into(),
+                (None, Some(units)) => units.get(c).map(text).unwrap_or_default(),
+                (None, None) => "".into(),
+            };
+            let column = c as u64 + 1;
+            match ctx.style {
+                Some(style) => {
+                    if let Some(v) = convert(ctx.file, key, &unit, &cell, style, ctx.line, column)?
+                    {
+                        launch.values.push((key, v));
+                    }
+                }
+                None => launch.pending.push(PendingCell {
+                    key,
+                    unit: unit.into_owned(),
+                    text: cell.into_owned(),
+                    line: ctx.line,
+                    column,
+                }),
+            }
+        }
+        out.launches.push(launch);
+        Ok(())
     }
-    Ok((launches, notes))
-}
-
-pub(super) fn csv_error(file: &str, csv: &CsvText, e: &csv::Error) -> Error {
-    let line = e
-        .position()
-        .map(|p| csv.original_line(p.line()))
-        .unwrap_or(0);
-    Error::at(file, line, None, format!("malformed CSV: {e}"))
 }

@@ -1,0 +1,671 @@
+//! Streaming ingestion: an export is read in chunks cut at line ends, so memory stays
+//! bounded however many launches it holds. With more than one job, a reader thread
+//! cuts chunks, workers parse them, and the calling thread puts the launches back in
+//! file order before handing them on.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, Read};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use super::number::{self, NumberStyle};
+use super::{Launch, NvidiaRule, Page, WARNING, details, raw};
+use crate::error::{Error, Result};
+
+/// Bytes per chunk. The first chunk is four times larger: the number style and the raw
+/// page's units row come from it.
+pub const CHUNK_BYTES: usize = 1 << 20;
+/// Row-level warnings (truncated rows) kept per file; the rest are counted.
+const MAX_ROW_WARNINGS: usize = 10;
+
+/// How to read.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadOptions {
+    /// Threads that parse chunks; 1 parses on the calling thread.
+    pub jobs: usize,
+    /// Shows bytes read and the rate on stderr.
+    pub progress: Option<Progress>,
+    /// Bytes per chunk ([`CHUNK_BYTES`]; tests use small ones to cut many seams).
+    pub chunk_bytes: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            jobs: 1,
+            progress: None,
+            chunk_bytes: CHUNK_BYTES,
+        }
+    }
+}
+
+/// When to show progress.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Inputs at least this large get a bar.
+    pub min_bytes: u64,
+}
+
+/// What a streamed export was, besides its launches.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub page: Page,
+    pub notes: Vec<String>,
+    pub launches: u64,
+}
+
+/// A launch as parsed from rows, before its metrics are resolved.
+#[derive(Debug)]
+pub(super) struct Parsed {
+    pub id: u64,
+    pub name: String,
+    pub grid: Option<[u64; 3]>,
+    pub block: Option<[u64; 3]>,
+    pub device: Option<String>,
+    pub line: u64,
+    /// Converted cells, in column order (the first of a key wins).
+    pub values: Vec<(&'static str, f64)>,
+    /// Cells of the first chunk, kept as text until the number style is known.
+    pub pending: Vec<PendingCell>,
+    pub nvidia_rules: Vec<NvidiaRule>,
+}
+
+#[derive(Debug)]
+pub(super) struct PendingCell {
+    pub key: &'static str,
+    pub unit: String,
+    pub text: String,
+    pub line: u64,
+    pub column: u64,
+}
+
+/// Where each cell of a row goes: the page's columns, told from the header.
+pub(super) enum Layout {
+    Raw(raw::RawLayout),
+    Details(details::DetailsLayout),
+}
+
+/// What parsing one chunk gave.
+#[derive(Default)]
+pub(super) struct ChunkOut {
+    pub launches: Vec<Parsed>,
+    pub notes: Vec<String>,
+    pub row_warnings: Vec<String>,
+    pub unknown_sections: BTreeSet<String>,
+    /// Lines of ncu messages or program output inside the CSV.
+    pub skipped: u64,
+    /// The raw page's units row, seen in the first chunk.
+    pub units: Option<csv::ByteRecord>,
+    pub error: Option<Error>,
+}
+
+/// Maps a line of a chunk's filtered text back to the file.
+struct LineMap {
+    /// (first filtered line of a run, its line in the file); filtered lines count from 1.
+    runs: Vec<(u64, u64)>,
+}
+
+impl LineMap {
+    fn original(&self, line: u64) -> u64 {
+        let i = self.runs.partition_point(|(start, _)| *start <= line);
+        match i.checked_sub(1).map(|i| self.runs[i]) {
+            Some((start, orig)) => orig + (line - start),
+            None => line,
+        }
+    }
+}
+
+/// One piece of the input, cut at a line end.
+struct Chunk {
+    first_line: u64,
+    bytes: Vec<u8>,
+}
+
+/// Context a row parser needs to place what it reads.
+pub(super) struct RowCtx<'a> {
+    pub file: &'a str,
+    pub line: u64,
+    pub style: Option<NumberStyle>,
+    pub first_row_of_file: bool,
+}
+
+/// Reads an export from `input` and hands each launch, in file order, to `sink`.
+pub fn read(
+    file: &str,
+    input: impl Read + Send,
+    size: Option<u64>,
+    opts: &ReadOptions,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
+    let chunk_bytes = opts.chunk_bytes.max(1);
+    let mut input = std::io::BufReader::with_capacity(chunk_bytes.max(64 * 1024), input);
+    check_start(file, &mut input)?;
+    let (header_line, header, mut skipped) = find_header(file, &mut input)?;
+    let header = parse_header(file, header_line, &header)?;
+    let is_details = header.iter().any(|h| h == b"Metric Name");
+    let mut notes = Vec::new();
+    let mut layout = if is_details {
+        Layout::Details(details::layout(file, header_line, &header)?)
+    } else {
+        Layout::Raw(raw::layout(file, header_line, &header, &mut notes)?)
+    };
+    let page = if is_details { Page::Details } else { Page::Raw };
+
+    let bar = opts
+        .progress
+        .filter(|p| size.is_some_and(|s| s >= p.min_bytes))
+        .map(|_| progress_bar(size.unwrap_or(0)));
+    let mut chunks = ChunkReader {
+        input,
+        next_line: header_line + 1,
+        seq: 0,
+        bar: bar.clone(),
+    };
+    let mut state = Assembler {
+        sink,
+        carry: None,
+        launches: 0,
+        row_warnings: Vec::new(),
+        dropped_warnings: 0,
+        unknown_sections: BTreeSet::new(),
+    };
+
+    // The first chunk, on this thread: it decides the number style and holds the units row.
+    let first = chunks.next_chunk(file, 4 * chunk_bytes)?;
+    let Some(first) = first else {
+        return Err(Error::in_file(
+            file,
+            "the export has a header but no kernel launch rows",
+        ));
+    };
+    let mut out = parse_chunk(file, &layout, &first, None, true);
+    if let Some(e) = out.error.take() {
+        return Err(e);
+    }
+    let style = decide_style(&out.launches);
+    if style == NumberStyle::CommaDecimal {
+        notes.push("numbers use a comma as the decimal mark (European locale)".into());
+    }
+    if let (Layout::Raw(r), Some(units)) = (&mut layout, out.units.take()) {
+        r.set_units(&units);
+    }
+    for p in &mut out.launches {
+        convert_pending(file, p, style)?;
+    }
+    notes.append(&mut out.notes);
+    skipped += out.skipped;
+    state.take(out)?;
+
+    let rest = if opts.jobs <= 1 {
+        read_serial(file, &layout, style, chunk_bytes, &mut chunks, &mut state)
+    } else {
+        read_parallel(
+            file,
+            &layout,
+            style,
+            (opts.jobs, chunk_bytes),
+            chunks,
+            &mut state,
+        )
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    skipped += rest?;
+    state.flush()?;
+
+    if state.launches == 0 {
+        return Err(Error::in_file(
+            file,
+            "the export has a header but no kernel launch rows",
+        ));
+    }
+    notes.extend(state.row_warnings.iter().map(|w| format!("{WARNING}{w}")));
+    if state.dropped_warnings > 0 {
+        notes.push(format!(
+            "{WARNING}{} more row(s) with the same kind of problem",
+            state.dropped_warnings
+        ));
+    }
+    if !state.unknown_sections.is_empty() {
+        notes.push(format!(
+            "sections gpulint does not read were skipped: {}",
+            std::mem::take(&mut state.unknown_sections)
+                .into_iter()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if skipped > 0 {
+        notes.push(format!(
+            "skipped {skipped} line(s) of ncu messages and program output around the CSV"
+        ));
+    }
+    Ok(Source {
+        page,
+        notes,
+        launches: state.launches,
+    })
+}
+
+fn progress_bar(size: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(size),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "gpulint: reading {bar:30} {binary_bytes}/{binary_total_bytes} at {binary_bytes_per_sec}, {eta} left",
+        )
+        .expect("valid template"),
+    );
+    bar
+}
+
+/// Refuses what is plainly not a CSV export, from the first bytes.
+fn check_start(file: &str, input: &mut impl BufRead) -> Result<()> {
+    let head = input
+        .fill_buf()
+        .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
+    if head.starts_with(b"NVR\0") {
+        return Err(Error::in_file(
+            file,
+            "this is an Nsight Compute report (.ncu-rep), not a CSV; export it with \
+             `ncu --import FILE.ncu-rep --csv --page raw --print-units base > FILE.csv` \
+             on a machine with ncu, then lint the CSV",
+        ));
+    }
+    if head.is_empty() {
+        return Err(Error::in_file(
+            file,
+            "the file is empty; expected an ncu --csv export",
+        ));
+    }
+    let sample = &head[..head.len().min(4096)];
+    if sample.iter().any(|b| *b < 0x09) {
+        return Err(Error::in_file(
+            file,
+            "the file holds binary data, not text; expected an ncu --csv export",
+        ));
+    }
+    Ok(())
+}
+
+/// Reads up to the CSV header: program output and ncu's messages before it are dropped.
+/// Returns the header's line number, the header line, and how many lines were dropped.
+fn find_header(file: &str, input: &mut impl BufRead) -> Result<(u64, Vec<u8>, u64)> {
+    let mut skipped = 0;
+    let mut line_no = 0u64;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = input
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
+        if n == 0 {
+            return Err(Error::in_file(
+                file,
+                "no ncu CSV header found (a row starting \"ID\",\"Process ID\",... with a \
+                 \"Kernel Name\" column); expected the output of `ncu --csv --page raw` or \
+                 `--page details`",
+            ));
+        }
+        line_no += 1;
+        let mut text = trim_line_end(&line);
+        if line_no == 1 {
+            text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
+        }
+        if is_header(text) {
+            return Ok((line_no, text.to_vec(), skipped));
+        }
+        if text.starts_with(b"==") || !text.iter().all(u8::is_ascii_whitespace) {
+            skipped += 1;
+        }
+    }
+}
+
+fn trim_line_end(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn is_header(line: &[u8]) -> bool {
+    let start = line.iter().position(|b| *b != b'"').unwrap_or(line.len());
+    let rest = &line[start..];
+    (rest.starts_with(b"ID\",") || rest.starts_with(b"ID,"))
+        && line.windows(11).any(|w| w == b"Kernel Name")
+}
+
+fn parse_header(file: &str, line: u64, text: &[u8]) -> Result<csv::ByteRecord> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text);
+    let mut record = csv::ByteRecord::new();
+    match reader.read_byte_record(&mut record) {
+        Ok(true) => Ok(record),
+        Ok(false) => Err(Error::at(file, line, None, "the CSV has no header row")),
+        Err(e) => Err(Error::at(file, line, None, format!("malformed CSV: {e}"))),
+    }
+}
+
+struct ChunkReader<R> {
+    input: R,
+    next_line: u64,
+    seq: u64,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl<R: BufRead> ChunkReader<R> {
+    /// The next `target` bytes or so, extended to the end of the line they stop in.
+    fn next_chunk(&mut self, file: &str, target: usize) -> Result<Option<Chunk>> {
+        let read_err = |e: std::io::Error| Error::in_file(file, format!("cannot read: {e}"));
+        let mut bytes = Vec::with_capacity(target + 64 * 1024);
+        (&mut self.input)
+            .take(target as u64)
+            .read_to_end(&mut bytes)
+            .map_err(read_err)?;
+        if bytes.is_empty() {
+            return Ok(None);
+        }
+        if bytes.last() != Some(&b'\n') {
+            self.input.read_until(b'\n', &mut bytes).map_err(read_err)?;
+        }
+        if let Some(b) = &self.bar {
+            b.inc(bytes.len() as u64);
+        }
+        let lines = bytes.iter().filter(|b| **b == b'\n').count() as u64;
+        let chunk = Chunk {
+            first_line: self.next_line,
+            bytes,
+        };
+        self.seq += 1;
+        self.next_line += lines.max(1);
+        Ok(Some(chunk))
+    }
+}
+
+/// Drops ncu's messages and blank lines from a chunk and ends every line in `\n` (the
+/// csv crate's line numbers drift over blank lines and `\r\n`). Borrows when there is
+/// nothing to change.
+fn filter_lines(chunk: &Chunk) -> (std::borrow::Cow<'_, [u8]>, LineMap, u64) {
+    let keep = |line: &[u8]| {
+        let line = trim_line_end(line);
+        !(line.starts_with(b"==") || line.iter().all(u8::is_ascii_whitespace))
+    };
+    let clean =
+        !chunk.bytes.contains(&b'\r') && chunk.bytes.split_inclusive(|b| *b == b'\n').all(keep);
+    let mut map = LineMap {
+        runs: vec![(1, chunk.first_line)],
+    };
+    if clean {
+        return (std::borrow::Cow::Borrowed(&chunk.bytes), map, 0);
+    }
+    let mut text = Vec::with_capacity(chunk.bytes.len());
+    let (mut kept, mut skipped, mut dropped_before) = (0u64, 0u64, false);
+    map.runs.clear();
+    for (i, line) in chunk.bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+        if !keep(line) {
+            if trim_line_end(line).starts_with(b"==") {
+                skipped += 1;
+            }
+            dropped_before = true;
+            continue;
+        }
+        kept += 1;
+        if dropped_before || map.runs.is_empty() {
+            map.runs.push((kept, chunk.first_line + i as u64));
+            dropped_before = false;
+        }
+        text.extend_from_slice(trim_line_end(line));
+        text.push(b'\n');
+    }
+    (std::borrow::Cow::Owned(text), map, skipped)
+}
+
+/// Parses the rows of one chunk. `style` is `None` for the first chunk, whose cells
+/// stay text until the style is known.
+fn parse_chunk(
+    file: &str,
+    layout: &Layout,
+    chunk: &Chunk,
+    style: Option<NumberStyle>,
+    first: bool,
+) -> ChunkOut {
+    let (text, map, skipped) = filter_lines(chunk);
+    let mut out = ChunkOut {
+        skipped,
+        ..ChunkOut::default()
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(&text[..]);
+    let mut record = csv::ByteRecord::new();
+    let mut index = 0usize;
+    loop {
+        match reader.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| map.original(p.line()));
+                out.error = Some(Error::at(file, line, None, format!("malformed CSV: {e}")));
+                break;
+            }
+        }
+        let line = map.original(record.position().map_or(1, |p| p.line()));
+        let ctx = RowCtx {
+            file,
+            line,
+            style,
+            first_row_of_file: first && index == 0,
+        };
+        index += 1;
+        let result = match layout {
+            Layout::Raw(l) => l.row(&ctx, &record, &mut out),
+            Layout::Details(l) => l.row(&ctx, &record, &mut out),
+        };
+        if let Err(e) = result {
+            out.error = Some(e);
+            break;
+        }
+    }
+    out
+}
+
+/// Takes the style the first chunk's numbers prove; point-decimal when they prove none.
+fn decide_style(launches: &[Parsed]) -> NumberStyle {
+    let (mut point, mut comma) = (0usize, 0usize);
+    for cell in launches.iter().flat_map(|p| &p.pending) {
+        match number::style_evidence(&cell.text) {
+            Some(NumberStyle::PointDecimal) => point += 1,
+            Some(NumberStyle::CommaDecimal) => comma += 1,
+            None => {}
+        }
+    }
+    if comma > point {
+        NumberStyle::CommaDecimal
+    } else {
+        NumberStyle::PointDecimal
+    }
+}
+
+fn convert_pending(file: &str, p: &mut Parsed, style: NumberStyle) -> Result<()> {
+    for cell in std::mem::take(&mut p.pending) {
+        if let Some(v) = convert(
+            file,
+            cell.key,
+            &cell.unit,
+            &cell.text,
+            style,
+            cell.line,
+            cell.column,
+        )? {
+            p.values.push((cell.key, v));
+        }
+    }
+    Ok(())
+}
+
+/// Converts one cell: `None` when the metric was not collected.
+pub(super) fn convert(
+    file: &str,
+    key: &str,
+    unit: &str,
+    text: &str,
+    style: NumberStyle,
+    line: u64,
+    column: u64,
+) -> Result<Option<f64>> {
+    match number::parse_cell(text, unit, style) {
+        Ok(number::Cell::Value(v)) => Ok(Some(v)),
+        Ok(number::Cell::Absent) => Ok(None),
+        Err(why) => Err(Error::at(
+            file,
+            line,
+            Some(column),
+            format!("metric `{key}`: {why}"),
+        )),
+    }
+}
+
+/// Puts parsed launches together across chunk seams (a details-page launch spans many
+/// rows) and hands each finished one on.
+struct Assembler<'a> {
+    sink: &'a mut dyn FnMut(Launch) -> Result<()>,
+    carry: Option<Parsed>,
+    launches: u64,
+    row_warnings: Vec<String>,
+    dropped_warnings: usize,
+    unknown_sections: BTreeSet<String>,
+}
+
+impl Assembler<'_> {
+    fn take(&mut self, out: ChunkOut) -> Result<()> {
+        for w in out.row_warnings {
+            if self.row_warnings.len() < MAX_ROW_WARNINGS {
+                self.row_warnings.push(w);
+            } else {
+                self.dropped_warnings += 1;
+            }
+        }
+        self.unknown_sections.extend(out.unknown_sections);
+        for p in out.launches {
+            match &mut self.carry {
+                Some(c) if c.id == p.id => {
+                    c.values.extend(p.values);
+                    c.nvidia_rules.extend(p.nvidia_rules);
+                    if c.device.is_none() {
+                        c.device = p.device;
+                    }
+                }
+                _ => {
+                    if let Some(done) = self.carry.replace(p) {
+                        self.finish(done)?;
+                    }
+                }
+            }
+        }
+        match out.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        match self.carry.take() {
+            Some(done) => self.finish(done),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, p: Parsed) -> Result<()> {
+        self.launches += 1;
+        (self.sink)(super::finish_launch(p))
+    }
+}
+
+fn read_serial<R: BufRead>(
+    file: &str,
+    layout: &Layout,
+    style: NumberStyle,
+    chunk_bytes: usize,
+    chunks: &mut ChunkReader<R>,
+    state: &mut Assembler,
+) -> Result<u64> {
+    let mut skipped = 0;
+    while let Some(chunk) = chunks.next_chunk(file, chunk_bytes)? {
+        let out = parse_chunk(file, layout, &chunk, Some(style), false);
+        skipped += out.skipped;
+        state.take(out)?;
+    }
+    Ok(skipped)
+}
+
+/// A reader thread cuts chunks, `jobs` workers parse them, and this thread puts the
+/// results back in order. Channels are bounded, so only a few chunks are in memory.
+fn read_parallel<R: BufRead + Send>(
+    file: &str,
+    layout: &Layout,
+    style: NumberStyle,
+    (jobs, chunk_bytes): (usize, usize),
+    mut chunks: ChunkReader<R>,
+    state: &mut Assembler,
+) -> Result<u64> {
+    std::thread::scope(|scope| {
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(u64, Result<Chunk>)>(jobs);
+        let chunk_rx = Arc::new(Mutex::new(chunk_rx));
+        let (out_tx, out_rx) = mpsc::sync_channel::<(u64, ChunkOut)>(jobs * 2);
+        scope.spawn(move || {
+            loop {
+                let seq = chunks.seq;
+                let (next, done) = match chunks.next_chunk(file, chunk_bytes) {
+                    Ok(Some(c)) => (Ok(c), false),
+                    Ok(None) => return,
+                    Err(e) => (Err(e), true),
+                };
+                // A closed channel means the consumer stopped on an error.
+                if chunk_tx.send((seq, next)).is_err() || done {
+                    return;
+                }
+            }
+        });
+        for _ in 0..jobs {
+            let chunk_rx = Arc::clone(&chunk_rx);
+            let out_tx = out_tx.clone();
+            scope.spawn(move || {
+                loop {
+                    let Ok(Ok((seq, next))) = chunk_rx.lock().map(|rx| rx.recv()) else {
+                        return;
+                    };
+                    let out = match next {
+                        Ok(chunk) => parse_chunk(file, layout, &chunk, Some(style), false),
+                        Err(e) => ChunkOut {
+                            error: Some(e),
+                            ..ChunkOut::default()
+                        },
+                    };
+                    if out_tx.send((seq, out)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        // Only the threads hold channel ends now, so an early return below unblocks them.
+        drop((chunk_rx, out_tx));
+        let out_rx = out_rx;
+        // The first chunk was sequence 0 and is taken already.
+        let mut next = 1u64;
+        let mut waiting: BTreeMap<u64, ChunkOut> = BTreeMap::new();
+        let mut skipped = 0;
+        for (seq, out) in out_rx.iter() {
+            waiting.insert(seq, out);
+            while let Some(out) = waiting.remove(&next) {
+                next += 1;
+                skipped += out.skipped;
+                state.take(out)?;
+            }
+        }
+        Ok(skipped)
+    })
+}
