@@ -16,7 +16,9 @@ use crate::rules::{self, Rule, Severity};
 pub fn run(command: Command) -> Result<u8> {
     match command {
         Command::Check { files, report } => {
-            let mut profiles = read_profiles(&files)?;
+            let (rules, config) = enabled_rules(&report)?;
+            let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
+            let mut profiles = load(&files, report.per_launch, report.jobs, Some(&mut linter))?;
             for page in &report.source_pages {
                 let bytes = std::fs::read(page)
                     .map_err(|e| Error::in_file(page, format!("cannot read: {e}")))?;
@@ -25,7 +27,7 @@ pub fn run(command: Command) -> Result<u8> {
                     p.source_blocks.extend(blocks.iter().cloned());
                 }
             }
-            lint_and_report(&profiles, &report)
+            lint_and_report(&profiles, linter.finish(), &rules, &report)
         }
         Command::Rules { format, rules } => {
             let rules = rules::load(rules.as_deref())?;
@@ -54,9 +56,10 @@ pub fn run(command: Command) -> Result<u8> {
             ncu_version,
             report,
         } => {
-            let profiles = read_profiles(&files)?;
             let (rules, config) = enabled_rules(&report)?;
-            let analysis = analyze(&profiles, &rules, &config, &report)?;
+            let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
+            let profiles = load(&files, report.per_launch, report.jobs, Some(&mut linter))?;
+            let analysis = analyze(&profiles, linter.finish(), &report)?;
             let b = crate::baseline::build(&profiles, &analysis.findings, ncu_version);
             let text = crate::baseline::to_json(&b);
             match output {
@@ -133,7 +136,7 @@ fn roofline_command(
     svg: Option<&str>,
     gpu: Option<&str>,
 ) -> Result<u8> {
-    let profiles = read_profiles(files)?;
+    let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
     let placed: Vec<(&ingest::Launch, crate::roofline::Roofline)> = profiles
         .iter()
@@ -249,7 +252,33 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
     if report.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
-    lint_and_report(std::slice::from_ref(&profile), report)
+    let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
+    let profile = lint_and_fold(profile, &mut linter, !report.per_launch);
+    lint_and_report(
+        std::slice::from_ref(&profile),
+        linter.finish(),
+        &rules,
+        report,
+    )
+}
+
+/// Lints a profile read whole (from a `gpulint run`) and folds it, as [`load`] does
+/// for files.
+fn lint_and_fold(profile: Profile, linter: &mut rules::engine::Linter, fold: bool) -> Profile {
+    let mut folder = crate::fold::Folder::default();
+    let mut kept = Vec::new();
+    for launch in profile.launches {
+        linter.add(&profile.file, &launch);
+        if fold {
+            folder.add(launch);
+        } else {
+            kept.push(launch);
+        }
+    }
+    Profile {
+        launches: if fold { folder.finish() } else { kept },
+        ..profile
+    }
 }
 
 /// The rules that the options and the config leave switched on.
@@ -302,8 +331,57 @@ fn write_svg(
     )
 }
 
-fn read_profiles(files: &[String]) -> Result<Vec<Profile>> {
-    files.iter().map(|f| ingest::read_path(f)).collect()
+/// Inputs at least this large get a progress bar when stderr is a terminal.
+const PROGRESS_MIN_BYTES: u64 = 64 << 20;
+
+/// Streams the exports, lints each launch as it arrives (with a linter), and folds
+/// repeats of a kernel into one entry unless `--per-launch`: memory grows with distinct
+/// kernels, not launches.
+fn load(
+    files: &[String],
+    per_launch: bool,
+    jobs: Option<usize>,
+    mut linter: Option<&mut rules::engine::Linter>,
+) -> Result<Vec<Profile>> {
+    let jobs = jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let opts = ingest::ReadOptions {
+        jobs: jobs.max(1),
+        progress: std::io::stderr().is_terminal().then_some(ingest::Progress {
+            min_bytes: PROGRESS_MIN_BYTES,
+        }),
+        ..ingest::ReadOptions::default()
+    };
+    let mut profiles = Vec::new();
+    for path in files {
+        let file = if path == "-" {
+            "<stdin>"
+        } else {
+            path.as_str()
+        };
+        let mut folder = crate::fold::Folder::default();
+        let mut kept = Vec::new();
+        let source = ingest::stream_path(path, &opts, &mut |launch| {
+            if let Some(l) = linter.as_deref_mut() {
+                l.add(file, &launch);
+            }
+            if per_launch {
+                kept.push(launch);
+            } else {
+                folder.add(launch);
+            }
+            Ok(())
+        })?;
+        profiles.push(Profile {
+            file: file.to_string(),
+            page: source.page,
+            launches: if per_launch { kept } else { folder.finish() },
+            notes: source.notes,
+            source_blocks: Vec::new(),
+        });
+    }
+    Ok(profiles)
 }
 
 /// Writes an output file atomically, refusing to put it over one of the inputs.
@@ -331,19 +409,33 @@ fn load_side(
     config: &Config,
     args: &ReportArgs,
 ) -> Result<crate::baseline::Baseline> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    if start.is_some_and(|i| bytes[i] == b'{') {
+    if starts_like_json(path)? {
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
         return crate::baseline::parse(path, &String::from_utf8_lossy(&bytes));
     }
-    let profile = ingest::parse_bytes(path, &bytes)?;
-    let analysis = analyze(std::slice::from_ref(&profile), rules, config, args)?;
-    Ok(crate::baseline::build(
-        std::slice::from_ref(&profile),
-        &analysis.findings,
-        None,
-    ))
+    let mut linter = rules::engine::Linter::new(rules, config, !args.per_launch);
+    let profiles = load(
+        &[path.to_string()],
+        args.per_launch,
+        args.jobs,
+        Some(&mut linter),
+    )?;
+    let analysis = analyze(&profiles, linter.finish(), args)?;
+    Ok(crate::baseline::build(&profiles, &analysis.findings, None))
+}
+
+/// Whether a file's first non-blank byte opens a JSON object (a saved baseline).
+fn starts_like_json(path: &str) -> Result<bool> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(4096);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
+    Ok(head
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{'))
 }
 
 fn diff_command(
@@ -413,17 +505,11 @@ fn attach_source_lines(profiles: &[Profile], findings: &mut [rules::engine::Find
             .filter(|f| f.file == p.file && ACCESS_RULES.contains(&f.rule.as_str()))
         {
             let base = ingest::base_name(&f.kernel);
-            let nth = p
-                .launches
+            let block = p
+                .source_blocks
                 .iter()
-                .filter(|l| ingest::base_name(&l.name) == base)
-                .position(|l| l.id == f.launch);
-            let block = nth.and_then(|n| {
-                p.source_blocks
-                    .iter()
-                    .filter(|b| ingest::base_name(&b.function) == base)
-                    .nth(n)
-            });
+                .filter(|b| ingest::base_name(&b.function) == base)
+                .nth(f.nth_of_kernel);
             if let Some(text) = block.and_then(ingest::source::describe) {
                 f.notes.push(text);
             }
@@ -438,18 +524,16 @@ pub struct Analysis {
     pub skips: Vec<rules::engine::Skip>,
     pub origins: crate::origin::Origins,
     /// Helper kernels (framework plumbing) and how many launches each had.
-    pub helpers: Vec<(String, usize)>,
+    pub helpers: Vec<(String, u64)>,
     /// Rule checks that could judge their launch.
     pub judged: usize,
 }
 
 pub fn analyze(
     profiles: &[Profile],
-    rules: &[Rule],
-    config: &Config,
+    outcome: rules::engine::Outcome,
     args: &ReportArgs,
 ) -> Result<Analysis> {
-    let outcome = rules::engine::lint_with(profiles, rules, config, !args.per_launch);
     let origins = crate::origin::load(args.rules.as_deref())?;
     let mut findings = outcome.findings;
     origins.apply(&mut findings);
@@ -458,7 +542,7 @@ pub fn analyze(
         profiles
             .iter()
             .flat_map(|p| &p.launches)
-            .map(|l| l.name.as_str()),
+            .map(|l| (l.name.as_str(), l.count)),
     );
     for f in &mut findings {
         f.origin = Some(origins.describe(&f.kernel));
@@ -471,6 +555,7 @@ pub fn analyze(
             continue;
         }
         if let Some(d) = l.metrics.get("duration_ns") {
+            let d = d * l.count as f64;
             *by_kernel.entry(l.name.as_str()).or_default() += d;
             total += d;
         }
@@ -504,15 +589,23 @@ pub fn analyze(
 }
 
 /// Loads rules and config as the report options say, lints, prints, and picks the exit code.
-pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
-    let (rules, config) = enabled_rules(args)?;
-    let analysis = analyze(profiles, &rules, &config, args)?;
+pub fn lint_and_report(
+    profiles: &[Profile],
+    outcome: rules::engine::Outcome,
+    rules: &[Rule],
+    args: &ReportArgs,
+) -> Result<u8> {
+    let analysis = analyze(profiles, outcome, args)?;
     let color = use_color(args.color);
     if args.verbose {
         print_verbose(profiles, &analysis.skips);
     }
     // Never a clean report for a file nothing could be judged on.
-    let launches: usize = profiles.iter().map(|p| p.launches.len()).sum();
+    let launches: u64 = profiles
+        .iter()
+        .flat_map(|p| &p.launches)
+        .map(|l| l.count)
+        .sum();
     if analysis.judged == 0 && launches > 0 {
         let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
         return Err(Error::new(format!(
@@ -559,7 +652,7 @@ pub fn lint_and_report(profiles: &[Profile], args: &ReportArgs) -> Result<u8> {
         Format::Json => report::json::render(&report),
         Format::Markdown => report::markdown::render(&report),
         Format::Github => report::github::render(&report),
-        Format::Sarif => report::sarif::render(&report, &rules),
+        Format::Sarif => report::sarif::render(&report, rules),
     };
     emit(&text)?;
     let threshold = match args.fail_on {
@@ -577,33 +670,41 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
     for p in profiles {
         let _ = writeln!(
             err,
-            "gpulint: {}: {:?} page, {} launch(es)",
+            "gpulint: {}: {:?} page, {} launch(es) of {} kernel(s)",
             p.file,
             p.page,
+            p.launches.iter().map(|l| l.count).sum::<u64>(),
             p.launches.len()
         );
         for note in p.notes.iter().filter(|n| !n.starts_with(ingest::WARNING)) {
             let _ = writeln!(err, "gpulint: {}: {note}", p.file);
         }
     }
-    // One line per rule and reason, listing the launches, so a 10,000-launch profile
-    // does not print 10,000 lines.
-    let mut grouped: Vec<(&str, &str, Vec<u64>)> = Vec::new();
+    // One line per rule and reason, so a 10,000-launch profile does not print 10,000
+    // lines: the first launch of each kernel, and how many launches in all.
+    let mut grouped: Vec<(&str, &str, Vec<u64>, u64)> = Vec::new();
     for s in skips {
         match grouped
             .iter_mut()
-            .find(|(r, why, _)| *r == s.rule && *why == s.reason)
+            .find(|(r, why, _, _)| *r == s.rule && *why == s.reason)
         {
-            Some((_, _, ids)) => ids.push(s.launch),
-            None => grouped.push((&s.rule, &s.reason, vec![s.launch])),
+            Some((_, _, ids, n)) => {
+                ids.push(s.launch);
+                *n += s.launch_count;
+            }
+            None => grouped.push((&s.rule, &s.reason, vec![s.launch], s.launch_count)),
         }
     }
-    for (rule, why, ids) in grouped {
-        let _ = writeln!(
-            err,
-            "gpulint: skipped {rule} on launch(es) {}: {why}",
-            report::concise::join(&ids)
-        );
+    for (rule, why, ids, n) in grouped {
+        let listed = if n as usize > ids.len() {
+            format!(
+                "{n} launch(es), first of each kernel {}",
+                report::concise::join(&ids)
+            )
+        } else {
+            format!("launch(es) {}", report::concise::join(&ids))
+        };
+        let _ = writeln!(err, "gpulint: skipped {rule} on {listed}: {why}");
     }
 }
 

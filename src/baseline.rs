@@ -94,28 +94,30 @@ pub fn build(profiles: &[Profile], findings: &[Finding], ncu_version: Option<Str
         };
         let mut metrics = BTreeMap::new();
         for m in GATED {
-            let values: Vec<f64> = launches
-                .iter()
-                .filter_map(|(_, l)| l.metrics.get(*m).copied())
-                .collect();
-            if values.is_empty() {
+            // Entries may be folded launches: weigh each mean by its count, and take
+            // the range from its spread.
+            let (mut sum, mut n) = (0.0, 0u64);
+            let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+            for (_, l) in launches {
+                let Some(v) = l.metrics.get(*m) else { continue };
+                sum += v * l.count as f64;
+                n += l.count;
+                let [lo, hi] = l.spread.get(*m).copied().unwrap_or([*v, *v]);
+                min = min.min(lo);
+                max = max.max(hi);
+            }
+            if n == 0 {
                 continue;
             }
             // Rounded to a thousandth so the committed file does not churn on float noise.
-            let mean = (values.iter().sum::<f64>() / values.len() as f64 * 1000.0).round() / 1000.0;
-            let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-            let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let mean = (sum / n as f64 * 1000.0).round() / 1000.0;
             metrics.insert(m.to_string(), Stat { mean, min, max });
         }
-        let ids: Vec<u64> = launches.iter().map(|(_, l)| l.id).collect();
         let mut slugs: Vec<String> = findings
             .iter()
             .filter(|f| {
-                f.kernel == *name
-                    && f.grid == *grid
-                    && f.block == *block
+                launches.iter().any(|(file, l)| f.covers(file, l))
                     && f.severity >= crate::rules::Severity::Warning
-                    && (ids.contains(&f.launch) || f.launches.iter().any(|x| ids.contains(x)))
             })
             .map(|f| f.rule.clone())
             .collect();
@@ -127,7 +129,7 @@ pub fn build(profiles: &[Profile], findings: &[Finding], ncu_version: Option<Str
                 name: name.clone(),
                 grid: *grid,
                 block: *block,
-                launches: launches.len() as u64,
+                launches: launches.iter().map(|(_, l)| l.count).sum(),
                 metrics,
                 findings: slugs,
                 source: launches.first().map(|(f, l)| (f.to_string(), l.line)),

@@ -229,9 +229,14 @@ pub struct ReportArgs {
     /// Show only the N findings with the most time at stake (human format).
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
-    /// One finding per launch, instead of one per kernel and evidence.
+    /// One finding and one table row per launch, instead of one per kernel (name, grid
+    /// and block) with the launch count and the range of the evidence. Keeps every
+    /// launch in memory.
     #[arg(long)]
     pub per_launch: bool,
+    /// Threads that parse the input (default: one per core).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
     /// Say which rules were skipped and why, and what the parser noticed.
     #[arg(short, long)]
     pub verbose: bool,

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod diff;
 pub mod error;
+pub mod fold;
 pub mod ingest;
 pub mod metrics;
 pub mod ncu;

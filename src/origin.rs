@@ -188,13 +188,13 @@ impl Origins {
     }
 
     /// Helper kernels and their launch counts: listed once, never linted.
-    pub fn helpers<'a>(&self, names: impl Iterator<Item = &'a str>) -> Vec<(String, usize)> {
-        let mut out: Vec<(String, usize)> = Vec::new();
-        for name in names {
+    pub fn helpers<'a>(&self, kernels: impl Iterator<Item = (&'a str, u64)>) -> Vec<(String, u64)> {
+        let mut out: Vec<(String, u64)> = Vec::new();
+        for (name, count) in kernels {
             if self.classify(name).is_some_and(|o| o.kind == Kind::Helper) {
                 match out.iter_mut().find(|(k, _)| k == name) {
-                    Some((_, n)) => *n += 1,
-                    None => out.push((name.to_string(), 1)),
+                    Some((_, n)) => *n += count,
+                    None => out.push((name.to_string(), count)),
                 }
             }
         }

@@ -32,7 +32,11 @@ fn json_report() {
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["tool"], "gpulint");
-    assert_eq!(v["kernels"].as_array().unwrap().len(), 3);
+    // Launches 0 and 2 are one kernel with one grid and block: one entry, two launches.
+    assert_eq!(v["sources"][0]["launches"], 3);
+    assert_eq!(v["kernels"].as_array().unwrap().len(), 2);
+    assert_eq!(v["kernels"][0]["launches"], 2);
+    assert_eq!(v["kernels"][0]["spread"]["sectors_per_request_ld"][1], 5.0);
     assert_eq!(v["findings"][0]["launch"], 1);
     assert_eq!(v["findings"][0]["rule"], "uncoalesced-load");
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));

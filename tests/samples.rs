@@ -19,20 +19,48 @@ fn coalesced_copy_and_the_good_pipeline_are_clean() {
 #[test]
 fn strided_copy_is_uncoalesced_with_the_efficiency_of_each_stride() {
     let p = profile("h200-samples/strided_copy.csv");
-    let findings = lint(&p);
+    let rules = gpulint::rules::load(None).unwrap();
+    let config = gpulint::config::Config::default();
+    let per_launch =
+        gpulint::rules::engine::lint_with(std::slice::from_ref(&p), &rules, &config, false);
     let load = |id: u64| {
-        findings
+        per_launch
+            .findings
             .iter()
-            .find(|f| f.rule == "uncoalesced-load" && (f.launch == id || f.launches.contains(&id)))
+            .find(|f| f.rule == "uncoalesced-load" && f.launch == id)
             .unwrap_or_else(|| panic!("no uncoalesced-load on launch {id}"))
     };
     // Strides 2, 8 and 32 words: 1/min(s, 8) of each sector's bytes used.
     assert_eq!(load(0).evidence["bytes_per_sector_ld"], 16.0);
     assert_eq!(load(1).evidence["bytes_per_sector_ld"], 4.0);
     assert_eq!(load(2).evidence["bytes_per_sector_ld"], 4.0);
-    // Same kernel, grid and block, different evidence: stride 2 is not merged into 8/32.
-    assert_eq!(load(0).launches, Vec::<u64>::new());
-    assert_eq!(load(1).launches, vec![1, 2]);
+
+    // Merged: one finding for the kernel (same grid and block), covering all three, with
+    // the range of the evidence; its message is the launch with the most time at stake.
+    let merged: Vec<_> = lint(&p)
+        .into_iter()
+        .filter(|f| f.rule == "uncoalesced-load")
+        .collect();
+    assert_eq!(merged.len(), 1);
+    let f = &merged[0];
+    assert_eq!(
+        (f.launch, f.launch_count, f.launches.clone()),
+        (0, 3, vec![0, 1, 2])
+    );
+    assert_eq!(f.evidence_range["bytes_per_sector_ld"], [4.0, 16.0]);
+    let worst = [0, 1, 2]
+        .into_iter()
+        .max_by(|a, b| {
+            let stake = |id| load(id).time_at_stake_ns.unwrap();
+            stake(*a).total_cmp(&stake(*b))
+        })
+        .unwrap();
+    assert_eq!(f.message, load(worst).message);
+    let total: f64 = [0, 1, 2]
+        .iter()
+        .map(|id| load(*id).time_at_stake_ns.unwrap())
+        .sum();
+    assert_eq!(f.time_at_stake_ns, Some(total));
 }
 
 #[test]

@@ -7,11 +7,7 @@ use super::{Report, short_name};
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
     for f in r.findings {
-        let launches = if f.launches.is_empty() {
-            format!("launch {}", f.launch)
-        } else {
-            format!("launches {}", join(&f.launches))
-        };
+        let launches = launch_list(f);
         let _ = writeln!(
             out,
             "{}:{}: {}[{}] {} {} {}: {}",
@@ -30,4 +26,16 @@ pub fn render(r: &Report) -> String {
 
 pub fn join(ids: &[u64]) -> String {
     ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// "launch 3", "launches 3,7,9 (3x)", or with more than are listed, "launches 3,7,…
+/// (10000x)".
+pub fn launch_list(f: &crate::rules::engine::Finding) -> String {
+    if f.launch_count <= 1 || f.launches.is_empty() {
+        format!("launch {}", f.launch)
+    } else if f.launches.len() as u64 == f.launch_count {
+        format!("launches {} ({}x)", join(&f.launches), f.launch_count)
+    } else {
+        format!("launches {},… ({}x)", join(&f.launches), f.launch_count)
+    }
 }

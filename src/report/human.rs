@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use owo_colors::{OwoColorize, Style};
 
-use super::concise::join;
+use super::concise::launch_list;
 use super::{Report, dim3, short_name};
 use crate::rules::Severity;
 use crate::rules::template::format_number;
@@ -40,9 +40,9 @@ fn micros(ns: f64) -> String {
 
 /// Total GPU time and the kernels that take most of it, with what is at stake in each.
 fn profile_summary(r: &Report, out: &mut String) {
-    let mut kernels: Vec<(&str, f64, usize, Option<&crate::roofline::Roofline>)> = Vec::new();
+    let mut kernels: Vec<(&str, f64, u64, Option<&crate::roofline::Roofline>)> = Vec::new();
     for (_, l, roof) in r.launches_with_roofline() {
-        let Some(d) = l.metrics.get("duration_ns") else {
+        let Some(d) = l.metrics.get("duration_ns").map(|d| d * l.count as f64) else {
             continue;
         };
         if r.origins.describe(&l.name).kind == crate::origin::Kind::Helper {
@@ -51,9 +51,9 @@ fn profile_summary(r: &Report, out: &mut String) {
         match kernels.iter_mut().find(|k| k.0 == l.name) {
             Some(k) => {
                 k.1 += d;
-                k.2 += 1;
+                k.2 += l.count;
             }
-            None => kernels.push((&l.name, *d, 1, roof)),
+            None => kernels.push((&l.name, d, l.count, roof)),
         }
     }
     let total: f64 = kernels.iter().map(|k| k.1).sum();
@@ -61,7 +61,7 @@ fn profile_summary(r: &Report, out: &mut String) {
         return;
     }
     kernels.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
-    let launches: usize = kernels.iter().map(|k| k.2).sum();
+    let launches: u64 = kernels.iter().map(|k| k.2).sum();
     let _ = writeln!(
         out,
         "{} {} launch(es) of {} kernel(s), {} of GPU time (helpers left out)",
@@ -114,11 +114,7 @@ pub fn render(r: &Report) -> String {
             paint(&f.rule, Style::new().bold(), c),
             f.message
         );
-        let launches = if f.launches.is_empty() {
-            format!("launch {}", f.launch)
-        } else {
-            format!("launches {} ({}x)", join(&f.launches), f.launches.len())
-        };
+        let launches = launch_list(f);
         let _ = writeln!(
             out,
             "  {} {}:{}  {}{}  {}, grid {}, block {}",
@@ -143,7 +139,15 @@ pub fn render(r: &Report) -> String {
             let ev: Vec<String> = f
                 .evidence
                 .iter()
-                .map(|(k, v)| format!("{k} {}", format_number(*v, None)))
+                .map(|(k, v)| match f.evidence_range.get(k) {
+                    Some([lo, hi]) => format!(
+                        "{k} {} (from {} to {} over the launches)",
+                        format_number(*v, None),
+                        format_number(*lo, None),
+                        format_number(*hi, None)
+                    ),
+                    None => format!("{k} {}", format_number(*v, None)),
+                })
                 .collect();
             let _ = writeln!(
                 out,
@@ -177,14 +181,14 @@ pub fn render(r: &Report) -> String {
         );
     }
 
-    // One line per launch.
-    let rows: Vec<[String; 7]> = r
+    // One line per kernel (or per launch with --per-launch); metrics are means.
+    let rows: Vec<[String; 8]> = r
         .launches()
         .map(|(p, l)| {
             let codes: Vec<&str> = r
                 .findings
                 .iter()
-                .filter(|f| f.file == p.file && (f.launch == l.id || f.launches.contains(&l.id)))
+                .filter(|f| f.covers(&p.file, l))
                 .map(|f| f.code.as_str())
                 .collect();
             let metric = |k: &str, suffix: &str, scale: f64, d: usize| {
@@ -195,6 +199,7 @@ pub fn render(r: &Report) -> String {
             [
                 l.id.to_string(),
                 short_name(&l.name),
+                format!("{}x", l.count),
                 dim3(l.grid),
                 dim3(l.block),
                 metric("duration_ns", " us", 1e-3, 1),
@@ -208,7 +213,7 @@ pub fn render(r: &Report) -> String {
         })
         .collect();
     let header = [
-        "ID", "kernel", "grid", "block", "duration", "occ.", "findings",
+        "ID", "kernel", "n", "grid", "block", "duration", "occ.", "findings",
     ];
     let mut widths = header.map(str::len);
     for row in &rows {
@@ -220,7 +225,7 @@ pub fn render(r: &Report) -> String {
         let mut s = String::new();
         for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
             let pad = w.saturating_sub(cell.chars().count());
-            if i == 0 || i == 4 || i == 5 {
+            if i == 0 || i == 2 || i == 5 || i == 6 {
                 s.push_str(&" ".repeat(pad));
                 s.push_str(cell);
             } else {
@@ -287,8 +292,12 @@ pub fn render(r: &Report) -> String {
     let count = |s: Severity| r.findings.iter().filter(|f| f.severity == s).count();
     let _ = writeln!(
         out,
-        "\n{} launch(es) checked: {} error(s), {} warning(s), {} info",
-        rows.len(),
+        "\n{} launch(es) of {} kernel(s) checked: {} error(s), {} warning(s), {} info",
+        r.launch_total(),
+        r.launches()
+            .map(|(p, l)| (&p.file, &l.name, l.grid, l.block))
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Info)
@@ -297,7 +306,7 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(
             out,
             "{} rule check(s) skipped for missing metrics; --verbose lists them",
-            r.skips.len()
+            r.skips.iter().map(|s| s.launch_count).sum::<u64>()
         );
     }
     out

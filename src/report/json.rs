@@ -1,5 +1,7 @@
 //! `--format json`: the machine contract. Top-level `tool`, `version`, `sources`,
-//! `kernels` (one per launch) and `findings` (rule slug, code, severity, launch,...).
+//! `kernels` (one per kernel, name, grid and block, with its launch count, metric means
+//! and their spread; one per launch with `--per-launch`) and `findings` (rule slug,
+//! code, severity, launch,...).
 
 use serde_json::{Value, json};
 
@@ -9,7 +11,10 @@ pub fn render(r: &Report) -> String {
     let sources: Vec<Value> = r
         .profiles
         .iter()
-        .map(|p| json!({ "file": p.file, "page": p.page, "launches": p.launches.len() }))
+        .map(|p| {
+            let launches: u64 = p.launches.iter().map(|l| l.count).sum();
+            json!({ "file": p.file, "page": p.page, "launches": launches, "kernels": p.launches.len() })
+        })
         .collect();
     // Each launch's share of the profile's GPU time; helper kernels are left out.
     let counted =
@@ -17,13 +22,15 @@ pub fn render(r: &Report) -> String {
     let total: f64 = r
         .launches()
         .filter(|(_, l)| counted(l))
-        .filter_map(|(_, l)| l.metrics.get("duration_ns"))
+        .filter_map(|(_, l)| l.metrics.get("duration_ns").map(|d| d * l.count as f64))
         .sum();
     let kernels: Vec<Value> = r
         .launches_with_roofline()
         .map(|(p, l, roof)| {
             json!({
                 "launch": l.id,
+                "launches": l.count,
+                "last_launch": l.last_id,
                 "name": l.name,
                 "grid": l.grid,
                 "block": l.block,
@@ -31,8 +38,9 @@ pub fn render(r: &Report) -> String {
                 "file": p.file,
                 "line": l.line,
                 "origin": r.origins.describe(&l.name),
-                "share_of_gpu_time": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| d / total),
+                "share_of_gpu_time": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| d * l.count as f64 / total),
                 "metrics": l.metrics,
+                "spread": l.spread,
                 "roofline": roof,
             })
         })

@@ -13,7 +13,7 @@ fn cell(s: &str) -> String {
 pub fn render(r: &Report) -> String {
     let mut out = String::from("## gpulint\n\n");
     if r.findings.is_empty() {
-        let _ = writeln!(out, "No findings in {} launch(es).", r.launches().count());
+        let _ = writeln!(out, "No findings in {} launch(es).", r.launch_total());
         return out;
     }
     out.push_str(
@@ -27,7 +27,7 @@ pub fn render(r: &Report) -> String {
             f.code,
             f.rule,
             cell(&super::short_name(&f.kernel)),
-            f.launch,
+            super::concise::launch_list(f),
             cell(&f.message),
             cell(&f.fix)
         );

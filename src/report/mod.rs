@@ -20,7 +20,7 @@ pub struct Report<'a> {
     pub rooflines: &'a [Option<Roofline>],
     pub origins: &'a crate::origin::Origins,
     /// Helper kernels listed once, with their launch counts.
-    pub helpers: &'a [(String, usize)],
+    pub helpers: &'a [(String, u64)],
     /// Show only this many findings (human format).
     pub top: Option<usize>,
     pub color: bool,
@@ -32,6 +32,11 @@ impl Report<'_> {
         self.profiles
             .iter()
             .flat_map(|p| p.launches.iter().map(move |l| (p, l)))
+    }
+
+    /// Launches in the inputs, counting every launch a folded entry stands for.
+    pub fn launch_total(&self) -> u64 {
+        self.launches().map(|(_, l)| l.count).sum()
     }
 
     /// Launches with their roofline placement.
