@@ -157,11 +157,12 @@ fn roofline_command(
             let mut t = String::new();
             for (l, r) in &placed {
                 t.push_str(&format!(
-                    "{:>3}  {}  AI {:.3} FLOP/B, {:?}-bound, {:.0}% of roof, {} {}, {}\n",
+                    "{:>3}  {} ({}x)  AI {:.3} FLOP/B, {}, {:.0}% of roof, {} {}, {}\n",
                     l.id,
                     report::short_name(&l.name),
+                    l.count,
                     r.arithmetic_intensity,
-                    r.bound,
+                    r.bound.label(),
                     r.pct_of_roof,
                     crate::roofline::si(r.achieved_flops, "FLOP/s"),
                     r.precision,
@@ -174,6 +175,7 @@ fn roofline_command(
             let mut w = csv::Writer::from_writer(Vec::new());
             let _ = w.write_record([
                 "launch",
+                "launches",
                 "kernel",
                 "short_name",
                 "arithmetic_intensity",
@@ -189,6 +191,7 @@ fn roofline_command(
             for (l, r) in &placed {
                 let _ = w.write_record([
                     l.id.to_string(),
+                    l.count.to_string(),
                     l.name.clone(),
                     report::short_name(&l.name),
                     r.arithmetic_intensity.to_string(),
@@ -207,7 +210,7 @@ fn roofline_command(
         crate::cli::RooflineFormat::Json => {
             let list: Vec<serde_json::Value> = placed
                 .iter()
-                .map(|(l, r)| serde_json::json!({ "launch": l.id, "name": l.name, "roofline": r }))
+                .map(|(l, r)| serde_json::json!({ "launch": l.id, "launches": l.count, "name": l.name, "roofline": r }))
                 .collect();
             serde_json::to_string_pretty(&list).expect("plain data") + "\n"
         }

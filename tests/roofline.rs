@@ -155,9 +155,21 @@ fn roofline_command_csv_and_svg() {
     let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
     // 28 launches; 0 and 6 are one kernel with one grid and block, placed once.
     assert_eq!(rows.len(), 27);
-    let fma = rows.iter().find(|r| &r[2] == "fma_heavy").unwrap();
-    assert_eq!(&fma[9], "compute");
+    let fma = rows.iter().find(|r| &r[3] == "fma_heavy").unwrap();
+    assert_eq!(&fma[10], "compute");
+    let copy = rows.iter().find(|r| &r[0] == "0").unwrap();
+    assert_eq!(&copy[1], "2", "launches 0 and 6 fold into one entry");
     insta::assert_snapshot!(csv_text);
+
+    // The human list names the bound as the check report does, with the launch count.
+    let human = common::gpulint(&["roofline", "fixtures/h200-zoo/full_raw_base.csv"]);
+    let text = String::from_utf8(human.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with("  0  copy_coalesced (2x)  AI 0.000 FLOP/B, memory-bound,"),
+        "{first}"
+    );
+    assert!(text.contains("fma_heavy (1x)") && text.contains("compute-bound"));
 
     let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -165,7 +177,7 @@ fn roofline_command_csv_and_svg() {
     // Kernels with FP work and DRAM traffic are points; every kernel is in the legend.
     let plotted = rows
         .iter()
-        .filter(|r| r[4].parse::<f64>().unwrap() > 0.0)
+        .filter(|r| r[5].parse::<f64>().unwrap() > 0.0)
         .count();
     assert_eq!(chart.matches("<circle").count(), plotted);
     assert!(chart.contains("fma_heavy #25") && chart.contains("copy_coalesced #0: no FP work"));

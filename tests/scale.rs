@@ -115,3 +115,80 @@ fn a_consumer_that_stops_stops_the_threads() {
     assert_eq!(err.message, "enough");
     assert_eq!(seen, 3);
 }
+
+/// Writes `rel`'s launch rows `copies` times over with fresh IDs, as a long run of an
+/// application launching the same kernels again and again would.
+fn replicate(rel: &str, copies: usize, dir: &std::path::Path) -> (std::path::PathBuf, usize) {
+    let text = std::fs::read_to_string(fixture(rel)).unwrap();
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("\"ID\""));
+    let mut out = String::new();
+    for _ in 0..2 {
+        out.push_str(lines.next().unwrap());
+        out.push('\n');
+    }
+    let rows: Vec<&str> = lines.filter(|l| l.starts_with('"')).collect();
+    for copy in 0..copies {
+        for (i, row) in rows.iter().enumerate() {
+            let rest = &row[row[1..].find('"').unwrap() + 2..];
+            out.push_str(&format!("\"{}\"{rest}\n", copy * rows.len() + i));
+        }
+    }
+    let path = dir.join("repeated.csv");
+    std::fs::write(&path, out).unwrap();
+    (path, rows.len() * copies)
+}
+
+#[test]
+fn ten_thousand_launches_read_as_one_finding_per_kernel() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, launches) = replicate("h200-zoo/min_raw_base.csv", 360, dir.path());
+    let json = |file: &str| {
+        let out = common::gpulint(&["check", file, "--format", "json", "--exit-zero"]);
+        assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let once = json("fixtures/h200-zoo/min_raw_base.csv");
+    let many = json(path.to_str().unwrap());
+    assert_eq!(many["sources"][0]["launches"], launches as u64);
+    // The same kernel entries, with 360 times the launches and the same mean metrics.
+    let (ka, kb) = (
+        once["kernels"].as_array().unwrap(),
+        many["kernels"].as_array().unwrap(),
+    );
+    assert_eq!(ka.len(), kb.len());
+    for (a, b) in ka.iter().zip(kb) {
+        assert_eq!(
+            (&a["name"], &a["grid"], &a["block"]),
+            (&b["name"], &b["grid"], &b["block"])
+        );
+        assert_eq!(b["launches"], a["launches"].as_u64().unwrap() * 360);
+        for (key, value) in a["metrics"].as_object().unwrap() {
+            let (x, y) = (value.as_f64().unwrap(), b["metrics"][key].as_f64().unwrap());
+            assert!(
+                (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+                "{key}: {x} vs {y}"
+            );
+        }
+    }
+    let (a, b) = (
+        once["findings"].as_array().unwrap(),
+        many["findings"].as_array().unwrap(),
+    );
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "one finding per rule and kernel, however many launches"
+    );
+    for (f, g) in a.iter().zip(b) {
+        assert_eq!(
+            (&f["rule"], &f["kernel"], &f["message"]),
+            (&g["rule"], &g["kernel"], &g["message"])
+        );
+        assert_eq!(g["launch_count"], f["launch_count"].as_u64().unwrap() * 360);
+        assert_eq!(
+            g["launches"].as_array().unwrap().len(),
+            8,
+            "IDs listed are capped"
+        );
+    }
+}
