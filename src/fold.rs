@@ -59,6 +59,23 @@ impl Folder {
         if entry.first.device.is_none() {
             entry.first.device = launch.device;
         }
+        // Launches of one kernel nearly always carry the same metrics: walk both sorted
+        // maps side by side, and look keys up only when they differ.
+        if entry.tallies.len() == launch.metrics.len()
+            && entry
+                .tallies
+                .keys()
+                .zip(launch.metrics.keys())
+                .all(|(a, b)| a == b)
+        {
+            for (t, v) in entry.tallies.values_mut().zip(launch.metrics.into_values()) {
+                t.sum += v;
+                t.n += 1;
+                t.min = t.min.min(v);
+                t.max = t.max.max(v);
+            }
+            return;
+        }
         for (k, v) in launch.metrics {
             match entry.tallies.get_mut(&k) {
                 Some(t) => {

@@ -708,7 +708,7 @@ pub fn source_names() -> impl Iterator<Item = &'static str> {
 }
 
 /// The values one launch carries, keyed by ncu metric name or by `Section/Label`.
-pub type RawValues = HashMap<String, f64>;
+pub type RawValues<'a> = HashMap<&'a str, f64>;
 
 /// Resolves canonical metrics for one launch, then adds the derived ones.
 pub fn resolve(raw: &RawValues) -> BTreeMap<String, f64> {
@@ -910,8 +910,8 @@ fn derive(m: &mut BTreeMap<String, f64>) {
 mod tests {
     use super::*;
 
-    fn raw(pairs: &[(&str, f64)]) -> RawValues {
-        pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    fn raw<'a>(pairs: &[(&'a str, f64)]) -> RawValues<'a> {
+        pairs.iter().copied().collect()
     }
 
     #[test]

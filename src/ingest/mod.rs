@@ -169,19 +169,19 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
 }
 
 /// A launch, its cells converted, with its metrics resolved.
-fn finish_launch(p: stream::Parsed) -> Launch {
+pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
     let mut raw = RawValues::new();
     for (key, v) in p.values {
-        raw.entry(key.to_string()).or_insert(v);
+        raw.entry(key).or_insert(v);
     }
     // The Grid Size and Block Size columns are always there; they stand in for the
     // launch__ metrics when an export lacks them.
     if let Some(b) = p.block {
-        raw.entry("launch__block_size".into())
+        raw.entry("launch__block_size")
             .or_insert((b[0] * b[1] * b[2]) as f64);
     }
     if let Some(g) = p.grid {
-        raw.entry("launch__grid_size".into())
+        raw.entry("launch__grid_size")
             .or_insert((g[0] * g[1] * g[2]) as f64);
     }
     Launch {

@@ -56,7 +56,7 @@ pub struct Source {
 
 /// A launch as parsed from rows, before its metrics are resolved.
 #[derive(Debug)]
-pub(super) struct Parsed {
+pub(crate) struct Parsed {
     pub id: u64,
     pub name: String,
     pub grid: Option<[u64; 3]>,
@@ -71,7 +71,7 @@ pub(super) struct Parsed {
 }
 
 #[derive(Debug)]
-pub(super) struct PendingCell {
+pub(crate) struct PendingCell {
     pub key: &'static str,
     pub unit: String,
     pub text: String,
@@ -88,7 +88,11 @@ pub(super) enum Layout {
 /// What parsing one chunk gave.
 #[derive(Default)]
 pub(super) struct ChunkOut {
+    /// Launches that may continue in the next chunk (details page), or whose cells wait
+    /// for the number style (first chunk).
     pub launches: Vec<Parsed>,
+    /// Launches finished on the worker: raw-page rows are whole launches.
+    pub finished: Vec<Launch>,
     pub notes: Vec<String>,
     pub row_warnings: Vec<String>,
     pub unknown_sections: BTreeSet<String>,
@@ -470,6 +474,14 @@ fn parse_chunk(
             break;
         }
     }
+    // A raw-page row is a whole launch: resolve its metrics here, off the thread that
+    // lints. Details-page launches may go on in the next chunk.
+    if matches!(layout, Layout::Raw(_)) && style.is_some() {
+        out.finished = std::mem::take(&mut out.launches)
+            .into_iter()
+            .map(super::finish_launch)
+            .collect();
+    }
     out
 }
 
@@ -550,6 +562,13 @@ impl Assembler<'_> {
             }
         }
         self.unknown_sections.extend(out.unknown_sections);
+        if !out.finished.is_empty() {
+            self.flush()?;
+            for launch in out.finished {
+                self.launches += 1;
+                (self.sink)(launch)?;
+            }
+        }
         for p in out.launches {
             match &mut self.carry {
                 Some(c) if c.id == p.id => {

@@ -1,0 +1,174 @@
+"""Scale benchmark (issue #6): gpulint against a pandas script on one large raw-page
+export, side by side, in one run, on this machine.
+
+1. Builds a ~512 MiB raw-page CSV by replicating the rows of a real `--set full` H200
+   export (fixtures/h200-zoo/full_raw_base.csv) with fresh launch IDs.
+2. Runs, interleaved over several rounds so drift hits every contender alike:
+     gpulint check FILE --format json            (default: one parsing thread per core)
+     gpulint check FILE --format json --jobs 1   (what the second core buys)
+     python bench/pandas_ratios.py FILE          (only the needed columns)
+     python bench/pandas_ratios.py FILE --all-columns   (with --naive)
+   and records wall time and peak RSS of each (os.wait4's ru_maxrss).
+3. Checks that gpulint and pandas agree on every kernel's ratios and launch count.
+4. Prints throughput (MiB/s), peak RSS and the ratios against pandas.
+
+    python3 bench/scale.py [--size-mib 512] [--rounds 3] [--naive] [--keep]
+
+Needs pandas (`pip install pandas`) and a release build (`cargo build --release`,
+which this script runs).
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = os.path.join(ROOT, "fixtures", "h200-zoo", "full_raw_base.csv")
+GPULINT = os.path.join(ROOT, "target", "release", "gpulint")
+
+
+def build_export(path, size_mib):
+    """Header and units row of SOURCE, then its launch rows again and again, renumbered."""
+    with open(SOURCE, encoding="utf-8") as f:
+        lines = [l for l in f.read().split("\n") if l.startswith('"')]
+    header, units, rows = lines[0], lines[1], lines[2:]
+    # Each row starts with its quoted ID: keep what follows it.
+    tails = [r[r.index('"', 1) + 1 :] for r in rows]
+    target = size_mib * 1024 * 1024
+    written, launch = 0, 0
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(header + "\n" + units + "\n")
+        while written < target:
+            for tail in tails:
+                line = f'"{launch}"{tail}\n'
+                out.write(line)
+                written += len(line)
+                launch += 1
+    return launch
+
+
+def measure(cmd, stdout_path):
+    """Runs cmd with stdout to a file; returns (seconds, peak RSS in MiB, exit code)."""
+    with open(stdout_path, "wb") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        stderr = proc.stderr.read().decode(errors="replace")
+        proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({code}):\n{stderr}")
+    return seconds, usage.ru_maxrss / 1024, code
+
+
+def compare(gpulint_json, pandas_json):
+    """Every kernel: same launch count, ratios within 1e-6, same occupancy limiter."""
+    with open(gpulint_json) as f:
+        g = json.load(f)
+    with open(pandas_json) as f:
+        p = json.load(f)
+
+    def dim(d):
+        return "(" + ", ".join(str(x) for x in d) + ")"
+
+    ours = {(k["name"], dim(k["grid"]), dim(k["block"])): k for k in g["kernels"]}
+    if len(ours) != len(p):
+        return f"{len(ours)} kernels from gpulint, {len(p)} from pandas"
+    limiters = ["blocks", "registers", "shared_mem", "warps"]
+    for k in p:
+        mine = ours.get((k["name"], k["grid"], k["block"]))
+        if mine is None:
+            return f"gpulint has no kernel {k['name']} {k['grid']} {k['block']}"
+        if mine["launches"] != k["launches"]:
+            return f"{k['name']}: {mine['launches']} vs {k['launches']} launches"
+        m = mine["metrics"]
+        for name in ["sectors_per_request_ld", "sectors_per_request_st",
+                     "bytes_per_sector_ld", "bytes_per_sector_st"]:
+            a, b = m.get(name), k[name]
+            if a is None and b != b:  # both absent (NaN in pandas)
+                continue
+            if a is None or abs(a - b) > 1e-6 * max(1.0, abs(b)):
+                return f"{k['name']}: {name} {a} vs {b}"
+        ours_limiter = min(limiters, key=lambda n: m[f"limit_{n}"])
+        if ours_limiter != k["occupancy_limiter"]:
+            return f"{k['name']}: limiter {ours_limiter} vs {k['occupancy_limiter']}"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size-mib", type=int, default=512)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--naive", action="store_true", help="also pandas reading every column")
+    ap.add_argument("--keep", action="store_true", help="keep the generated export")
+    args = ap.parse_args()
+
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    work = os.path.join(ROOT, "target", "bench")
+    os.makedirs(work, exist_ok=True)
+    export = os.path.join(work, f"scale_{args.size_mib}MiB.csv")
+    launches = build_export(export, args.size_mib)
+    size = os.path.getsize(export)
+    mib = size / 2**20
+
+    contenders = {
+        "gpulint": [GPULINT, "check", export, "--format", "json", "--exit-zero"],
+        "gpulint --jobs 1": [GPULINT, "check", export, "--format", "json", "--exit-zero", "--jobs", "1"],
+        "pandas (needed columns)": [sys.executable, os.path.join(ROOT, "bench", "pandas_ratios.py"), export],
+    }
+    if args.naive:
+        contenders["pandas (all columns)"] = contenders["pandas (needed columns)"] + ["--all-columns"]
+
+    # Warm the page cache so every contender reads from memory, not disk.
+    with open(export, "rb") as f:
+        while f.read(1 << 24):
+            pass
+
+    results = {name: [] for name in contenders}
+    outputs = {}
+    for round_no in range(args.rounds):
+        for name, cmd in contenders.items():
+            out = os.path.join(work, name.replace(" ", "_").replace("(", "").replace(")", "") + ".json")
+            seconds, rss, _ = measure(cmd, out)
+            results[name].append((seconds, rss))
+            outputs[name] = out
+            print(f"round {round_no + 1}: {name:<26} {seconds:7.2f} s  {rss:8.1f} MiB", flush=True)
+
+    problem = compare(outputs["gpulint"], outputs["pandas (needed columns)"])
+    print()
+    print(f"export: {mib:.0f} MiB, {launches} launches, 28 kernels x {launches // 28} repeats, "
+          f"{SOURCE.split(os.sep)[-1]} rows")
+    print(f"machine: {os.cpu_count()} cores ({platform.processor() or platform.machine()}), "
+          f"{platform.system()} {platform.release()}, Python {platform.python_version()}, "
+          f"pandas {__import__('pandas').__version__}")
+    print(f"agreement on every kernel's ratios, launch count and limiter: "
+          f"{'yes' if problem is None else 'NO: ' + problem}")
+    print()
+    print(f"{'contender':<26} {'median s':>9} {'MiB/s':>8} {'peak RSS MiB':>13}")
+    summary = {}
+    for name, runs in results.items():
+        secs = statistics.median(s for s, _ in runs)
+        rss = max(r for _, r in runs)
+        summary[name] = (secs, rss)
+        print(f"{name:<26} {secs:9.2f} {mib / secs:8.1f} {rss:13.1f}")
+    base_s, base_rss = summary["pandas (needed columns)"]
+    print()
+    for name in contenders:
+        if name.startswith("gpulint"):
+            s, r = summary[name]
+            print(f"{name}: {base_s / s:.1f}x pandas (needed columns) throughput, "
+                  f"{r / base_rss:.2f} of its peak memory")
+    if not args.keep:
+        os.remove(export)
+    if problem is not None:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
