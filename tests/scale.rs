@@ -4,7 +4,7 @@
 mod common;
 
 use common::fixture;
-use gpulint::ingest::{self, Launch, ReadOptions};
+use gpulint::ingest::{self, Launch, ReadOptions, stream::CHUNK_BYTES};
 
 fn read(rel: &str, opts: &ReadOptions) -> (Vec<Launch>, Vec<String>) {
     let path = fixture(rel);
@@ -190,5 +190,44 @@ fn ten_thousand_launches_read_as_one_finding_per_kernel() {
             8,
             "IDs listed are capped"
         );
+    }
+}
+
+#[test]
+fn rows_the_fast_splitter_declines_are_read_by_the_csv_crate() {
+    // An escaped quote in one kernel name sends its chunk to the csv crate; every launch
+    // reads the same as before, and the name keeps its quote.
+    let text = std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap();
+    let edited = text.replacen(
+        "\"copy_vec4(const float4 *, float4 *, unsigned long)\"",
+        "\"copy_vec4<\"\"x\"\">(const float4 *, float4 *, unsigned long)\"",
+        1,
+    );
+    assert_ne!(edited, text);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("quoted.csv");
+    std::fs::write(&path, &edited).unwrap();
+    let original = read("h200-zoo/min_raw_base.csv", &ReadOptions::default()).0;
+    for chunk_bytes in [CHUNK_BYTES, 2048] {
+        let opts = ReadOptions {
+            jobs: 2,
+            chunk_bytes,
+            ..ReadOptions::default()
+        };
+        let mut got = Vec::new();
+        ingest::stream_path(path.to_str().unwrap(), &opts, &mut |l| {
+            got.push(l);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(got.len(), original.len());
+        for (a, b) in original.iter().zip(&got) {
+            if b.name.starts_with("copy_vec4<\"x\">") {
+                assert_eq!(a.metrics, b.metrics);
+            } else {
+                assert_eq!(a, b);
+            }
+        }
+        assert!(got.iter().any(|l| l.name.starts_with("copy_vec4<\"x\">(")));
     }
 }

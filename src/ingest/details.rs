@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::fields::Row;
 use super::stream::{ChunkOut, Parsed, PendingCell, RowCtx, convert};
 use super::{NvidiaRule, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
@@ -61,13 +62,12 @@ pub(super) fn layout(
 }
 
 impl DetailsLayout {
-    pub(super) fn row(
-        &self,
-        ctx: &RowCtx,
-        record: &csv::ByteRecord,
-        out: &mut ChunkOut,
-    ) -> Result<()> {
-        let get = |c: Option<usize>| c.and_then(|c| record.get(c)).map(text).unwrap_or_default();
+    pub(super) fn row(&self, ctx: &RowCtx, record: &impl Row, out: &mut ChunkOut) -> Result<()> {
+        let get = |c: Option<usize>| {
+            c.and_then(|c| record.field(c))
+                .map(text)
+                .unwrap_or_default()
+        };
         let id_text = get(Some(self.id));
         let id = super::parse_launch_id(ctx.file, ctx.line, self.id, id_text.trim())?;
         if out.launches.last().is_none_or(|l| l.id != id) {

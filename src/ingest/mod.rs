@@ -2,6 +2,7 @@
 //! CSV mixed into the program's own output. The form is told from the content.
 
 mod details;
+mod fields;
 pub mod number;
 mod raw;
 pub mod source;

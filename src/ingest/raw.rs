@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::fields::Row;
 use super::stream::{ChunkOut, Parsed, PendingCell, RowCtx, convert};
 use super::{WARNING, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
@@ -87,18 +88,17 @@ impl RawLayout {
             .collect();
     }
 
-    pub(super) fn row(
-        &self,
-        ctx: &RowCtx,
-        record: &csv::ByteRecord,
-        out: &mut ChunkOut,
-    ) -> Result<()> {
-        let get = |c: Option<usize>| c.and_then(|c| record.get(c)).map(text).unwrap_or_default();
+    pub(super) fn row(&self, ctx: &RowCtx, record: &impl Row, out: &mut ChunkOut) -> Result<()> {
+        let get = |c: Option<usize>| {
+            c.and_then(|c| record.field(c))
+                .map(text)
+                .unwrap_or_default()
+        };
         let id_text = get(Some(self.id));
         let id_text = id_text.trim();
         if ctx.first_row_of_file {
             if id_text.is_empty() {
-                out.units = Some(record.clone());
+                out.units = Some(record.to_record());
                 return Ok(());
             }
             out.notes.push(format!(
@@ -107,11 +107,11 @@ impl RawLayout {
             ));
         }
         let id = super::parse_launch_id(ctx.file, ctx.line, self.id, id_text)?;
-        if record.len() < self.columns {
+        if record.count() < self.columns {
             out.row_warnings.push(format!(
                 "line {}: row has {} of {} columns (truncated?); the missing ones are treated as not collected",
                 ctx.line,
-                record.len(),
+                record.count(),
                 self.columns
             ));
         }
@@ -129,7 +129,9 @@ impl RawLayout {
         // The first chunk's units row is still in `out`; later chunks use the stored one.
         let first_units = out.units.as_ref();
         for (i, &(c, key)) in self.metrics.iter().enumerate() {
-            let Some(cell) = record.get(c) else { continue };
+            let Some(cell) = record.field(c) else {
+                continue;
+            };
             let cell = text(cell);
             let unit = match (self.units.get(i), first_units) {
                 (Some(u), _) => u.as_str().into(),

@@ -8,6 +8,7 @@ use std::io::{BufRead, Read};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+use super::fields::{Row, SimpleRow, split_simple};
 use super::number::{self, NumberStyle};
 use super::{Launch, NvidiaRule, Page, WARNING, details, raw};
 use crate::error::{Error, Result};
@@ -378,7 +379,7 @@ impl<R: BufRead> ChunkReader<R> {
         if let Some(b) = &self.bar {
             b.inc(bytes.len() as u64);
         }
-        let lines = bytes.iter().filter(|b| **b == b'\n').count() as u64;
+        let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
         let chunk = Chunk {
             first_line: self.next_line,
             bytes,
@@ -393,22 +394,33 @@ impl<R: BufRead> ChunkReader<R> {
 /// csv crate's line numbers drift over blank lines and `\r\n`). Borrows when there is
 /// nothing to change.
 fn filter_lines(chunk: &Chunk) -> (std::borrow::Cow<'_, [u8]>, LineMap, u64) {
+    let bytes = &chunk.bytes[..];
     let keep = |line: &[u8]| {
         let line = trim_line_end(line);
         !(line.starts_with(b"==") || line.iter().all(u8::is_ascii_whitespace))
     };
-    let clean =
-        !chunk.bytes.contains(&b'\r') && chunk.bytes.split_inclusive(|b| *b == b'\n').all(keep);
+    let lines = || {
+        let mut start = 0;
+        memchr::memchr_iter(b'\n', bytes)
+            .map(|end| end + 1)
+            .chain((bytes.last() != Some(&b'\n')).then_some(bytes.len()))
+            .map(move |end| {
+                let line = &bytes[start..end];
+                start = end;
+                line
+            })
+    };
+    let clean = memchr::memchr(b'\r', bytes).is_none() && lines().all(keep);
     let mut map = LineMap {
         runs: vec![(1, chunk.first_line)],
     };
     if clean {
-        return (std::borrow::Cow::Borrowed(&chunk.bytes), map, 0);
+        return (std::borrow::Cow::Borrowed(bytes), map, 0);
     }
-    let mut text = Vec::with_capacity(chunk.bytes.len());
+    let mut text = Vec::with_capacity(bytes.len());
     let (mut kept, mut skipped, mut dropped_before) = (0u64, 0u64, false);
     map.runs.clear();
-    for (i, line) in chunk.bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+    for (i, line) in lines().enumerate() {
         if !keep(line) {
             if trim_line_end(line).starts_with(b"==") {
                 skipped += 1;
@@ -437,14 +449,86 @@ fn parse_chunk(
     first: bool,
 ) -> ChunkOut {
     let (text, map, skipped) = filter_lines(chunk);
-    let mut out = ChunkOut {
+    let fresh = || ChunkOut {
         skipped,
         ..ChunkOut::default()
     };
+    let mut out = fresh();
+    if !parse_simple(file, layout, &text, &map, style, first, &mut out) {
+        out = fresh();
+        parse_with_csv(file, layout, &text, &map, style, first, &mut out);
+    }
+    // A raw-page row is a whole launch: resolve its metrics here, off the thread that
+    // lints. Details-page launches may go on in the next chunk.
+    if matches!(layout, Layout::Raw(_)) && style.is_some() {
+        out.finished = std::mem::take(&mut out.launches)
+            .into_iter()
+            .map(super::finish_launch)
+            .collect();
+    }
+    out
+}
+
+fn parse_row(layout: &Layout, ctx: &RowCtx, row: &impl Row, out: &mut ChunkOut) -> Result<()> {
+    match layout {
+        Layout::Raw(l) => l.row(ctx, row, out),
+        Layout::Details(l) => l.row(ctx, row, out),
+    }
+}
+
+/// The fast path: every line one row of simple fields. False, with `out` to be thrown
+/// away, at the first line that is not.
+fn parse_simple(
+    file: &str,
+    layout: &Layout,
+    text: &[u8],
+    map: &LineMap,
+    style: Option<NumberStyle>,
+    first: bool,
+    out: &mut ChunkOut,
+) -> bool {
+    let mut bounds = Vec::new();
+    let mut start = 0;
+    let ends =
+        memchr::memchr_iter(b'\n', text).chain((text.last() != Some(&b'\n')).then_some(text.len()));
+    for (index, end) in ends.enumerate() {
+        let line = &text[start..end];
+        start = end + 1;
+        if !split_simple(line, &mut bounds) {
+            return false;
+        }
+        let ctx = RowCtx {
+            file,
+            line: map.original(index as u64 + 1),
+            style,
+            first_row_of_file: first && index == 0,
+        };
+        let row = SimpleRow {
+            line,
+            bounds: &bounds,
+        };
+        if let Err(e) = parse_row(layout, &ctx, &row, out) {
+            out.error = Some(e);
+            return true;
+        }
+    }
+    true
+}
+
+/// Any CSV the csv crate reads: escaped quotes, fields over several lines.
+fn parse_with_csv(
+    file: &str,
+    layout: &Layout,
+    text: &[u8],
+    map: &LineMap,
+    style: Option<NumberStyle>,
+    first: bool,
+    out: &mut ChunkOut,
+) {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(&text[..]);
+        .from_reader(text);
     let mut record = csv::ByteRecord::new();
     let mut index = 0usize;
     loop {
@@ -457,32 +541,18 @@ fn parse_chunk(
                 break;
             }
         }
-        let line = map.original(record.position().map_or(1, |p| p.line()));
         let ctx = RowCtx {
             file,
-            line,
+            line: map.original(record.position().map_or(1, |p| p.line())),
             style,
             first_row_of_file: first && index == 0,
         };
         index += 1;
-        let result = match layout {
-            Layout::Raw(l) => l.row(&ctx, &record, &mut out),
-            Layout::Details(l) => l.row(&ctx, &record, &mut out),
-        };
-        if let Err(e) = result {
+        if let Err(e) = parse_row(layout, &ctx, &record, out) {
             out.error = Some(e);
             break;
         }
     }
-    // A raw-page row is a whole launch: resolve its metrics here, off the thread that
-    // lints. Details-page launches may go on in the next chunk.
-    if matches!(layout, Layout::Raw(_)) && style.is_some() {
-        out.finished = std::mem::take(&mut out.launches)
-            .into_iter()
-            .map(super::finish_launch)
-            .collect();
-    }
-    out
 }
 
 /// Takes the style the first chunk's numbers prove; point-decimal when they prove none.
