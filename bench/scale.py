@@ -8,14 +8,14 @@ export, side by side, in one run, on this machine.
      gpulint check FILE --format json --jobs 1   (what the second core buys)
      python bench/pandas_ratios.py FILE          (only the needed columns)
      python bench/pandas_ratios.py FILE --all-columns   (with --naive)
-   and records wall time and peak RSS of each (os.wait4's ru_maxrss).
+   and records wall time and peak RSS of each (GNU time's %M).
 3. Checks that gpulint and pandas agree on every kernel's ratios and launch count.
 4. Prints throughput (MiB/s), peak RSS and the ratios against pandas.
 
     python3 bench/scale.py [--size-mib 512] [--rounds 3] [--naive] [--keep]
 
-Needs pandas (`pip install pandas`) and a release build (`cargo build --release`,
-which this script runs).
+Needs pandas (`pip install pandas`), GNU time (`apt-get install time`) and a release
+build (`cargo build --release`, which this script runs).
 """
 
 import argparse
@@ -30,6 +30,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "fixtures", "h200-zoo", "full_raw_base.csv")
 GPULINT = os.path.join(ROOT, "target", "release", "gpulint")
+TIME = "/usr/bin/time"  # GNU time (Debian package `time`)
 
 
 def build_export(path, size_mib):
@@ -53,18 +54,23 @@ def build_export(path, size_mib):
 
 
 def measure(cmd, stdout_path):
-    """Runs cmd with stdout to a file; returns (seconds, peak RSS in MiB, exit code)."""
+    """Runs cmd with stdout to a file; returns (seconds, peak RSS in MiB).
+
+    Peak RSS comes from GNU time: a child forked from this Python process would count
+    Python's own pages until it execs, and wait4's ru_maxrss would report those."""
+    rss_file = stdout_path + ".rss"
     with open(stdout_path, "wb") as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
+        proc = subprocess.run(
+            [TIME, "-f", "%M", "-o", rss_file] + cmd, stdout=out, stderr=subprocess.PIPE
+        )
         seconds = time.perf_counter() - start
-        stderr = proc.stderr.read().decode(errors="replace")
-        proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({code}):\n{stderr}")
-    return seconds, usage.ru_maxrss / 1024, code
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr.decode(errors='replace')}")
+    with open(rss_file) as f:
+        kib = int(f.read().split()[-1])
+    os.remove(rss_file)
+    return seconds, kib / 1024
 
 
 def compare(gpulint_json, pandas_json):
@@ -135,7 +141,7 @@ def main():
     for round_no in range(args.rounds):
         for name, cmd in contenders.items():
             out = os.path.join(work, name.replace(" ", "_").replace("(", "").replace(")", "") + ".json")
-            seconds, rss, _ = measure(cmd, out)
+            seconds, rss = measure(cmd, out)
             results[name].append((seconds, rss))
             outputs[name] = out
             print(f"round {round_no + 1}: {name:<26} {seconds:7.2f} s  {rss:8.1f} MiB", flush=True)

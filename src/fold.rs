@@ -17,23 +17,30 @@ struct Tally {
 
 struct Entry {
     first: Launch,
-    tallies: BTreeMap<String, Tally>,
+    tallies: BTreeMap<&'static str, Tally>,
 }
-
-type Key = (String, Option<[u64; 3]>, Option<[u64; 3]>);
 
 /// Folds the launches of one file as they stream in.
 #[derive(Default)]
 pub struct Folder {
     entries: Vec<Entry>,
-    index: HashMap<Key, usize>,
+    /// Entries by kernel name; a name may come with several grids and blocks.
+    index: HashMap<String, Vec<usize>>,
 }
 
 impl Folder {
     pub fn add(&mut self, launch: Launch) {
-        let key = (launch.name.clone(), launch.grid, launch.block);
-        let Some(&i) = self.index.get(&key) else {
-            self.index.insert(key, self.entries.len());
+        let found = self.index.get(&launch.name).and_then(|list| {
+            list.iter().copied().find(|&i| {
+                let e = &self.entries[i].first;
+                e.grid == launch.grid && e.block == launch.block
+            })
+        });
+        let Some(i) = found else {
+            self.index
+                .entry(launch.name.clone())
+                .or_default()
+                .push(self.entries.len());
             let tallies = launch
                 .metrics
                 .iter()
@@ -44,7 +51,7 @@ impl Folder {
                         min: *v,
                         max: *v,
                     };
-                    (k.clone(), t)
+                    (*k, t)
                 })
                 .collect();
             self.entries.push(Entry {
@@ -77,7 +84,7 @@ impl Folder {
             return;
         }
         for (k, v) in launch.metrics {
-            match entry.tallies.get_mut(&k) {
+            match entry.tallies.get_mut(k) {
                 Some(t) => {
                     t.sum += v;
                     t.n += 1;
@@ -105,7 +112,7 @@ impl Folder {
                 if first.count > 1 {
                     first.metrics = tallies
                         .iter()
-                        .map(|(k, t)| (k.clone(), t.sum / t.n as f64))
+                        .map(|(k, t)| (*k, t.sum / t.n as f64))
                         .collect();
                     first.spread = tallies
                         .into_iter()
@@ -132,8 +139,8 @@ mod tests {
             device: None,
             line: id + 3,
             metrics: BTreeMap::from([
-                ("duration_ns".to_string(), duration),
-                ("launch__block_size".to_string(), block as f64),
+                ("duration_ns", duration),
+                ("launch__block_size", block as f64),
             ]),
             nvidia_rules: Vec::new(),
             count: 1,

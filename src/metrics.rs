@@ -710,12 +710,30 @@ pub fn source_names() -> impl Iterator<Item = &'static str> {
 /// The values one launch carries, keyed by ncu metric name or by `Section/Label`.
 pub type RawValues<'a> = HashMap<&'a str, f64>;
 
+/// A launch's canonical and derived metrics. Keys are the static names of
+/// [`METRICS`] and [`DERIVED`], so a launch's map holds no strings of its own.
+pub type Metrics = BTreeMap<&'static str, f64>;
+
+/// The static name of a canonical or derived metric.
+pub fn key(name: &str) -> Option<&'static str> {
+    static KEYS: std::sync::OnceLock<HashMap<&'static str, ()>> = std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(|| {
+        METRICS
+            .iter()
+            .map(|m| m.key)
+            .chain(DERIVED.iter().map(|d| d.key))
+            .map(|k| (k, ()))
+            .collect()
+    });
+    keys.get_key_value(name).map(|(k, _)| *k)
+}
+
 /// Resolves canonical metrics for one launch, then adds the derived ones.
-pub fn resolve(raw: &RawValues) -> BTreeMap<String, f64> {
-    let mut out = BTreeMap::new();
+pub fn resolve(raw: &RawValues) -> Metrics {
+    let mut out = Metrics::new();
     for def in METRICS {
         if let Some(v) = resolve_one(def, raw) {
-            out.insert(def.key.to_string(), v);
+            out.insert(def.key, v);
         }
     }
     derive(&mut out);
@@ -744,15 +762,16 @@ fn ideal_sectors(useful_bytes: f64) -> f64 {
     (useful_bytes / 32.0 - 0.05).ceil().max(1.0)
 }
 
-fn derive(m: &mut BTreeMap<String, f64>) {
-    let get = |m: &BTreeMap<String, f64>, k: &str| m.get(k).copied();
+fn derive(m: &mut Metrics) {
+    let get = |m: &Metrics, k: &str| m.get(k).copied();
     let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => Some(a / b),
         _ => None,
     };
-    let put = |m: &mut BTreeMap<String, f64>, k: &str, v: Option<f64>| {
+    let put = |m: &mut Metrics, k: &str, v: Option<f64>| {
         if let Some(v) = v.filter(|v| v.is_finite()) {
-            m.entry(k.to_string()).or_insert(v);
+            let k = key(k).unwrap_or_else(|| panic!("derived metric `{k}` is not in DERIVED"));
+            m.entry(k).or_insert(v);
         }
     };
 

@@ -47,14 +47,14 @@ pub struct Launch {
     /// Line in the input file where this launch starts (1-based), for locations.
     pub line: u64,
     /// Canonical and derived metrics (see [`crate::metrics`]).
-    pub metrics: BTreeMap<String, f64>,
+    pub metrics: metrics::Metrics,
     pub nvidia_rules: Vec<NvidiaRule>,
     /// How many launches this entry stands for; its metrics are their means.
     pub count: u64,
     /// The last launch folded in (`id` when there is one).
     pub last_id: u64,
     /// Lowest and highest value of each metric that varied across the folded launches.
-    pub spread: BTreeMap<String, [f64; 2]>,
+    pub spread: BTreeMap<&'static str, [f64; 2]>,
 }
 
 /// A parsed export.

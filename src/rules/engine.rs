@@ -103,22 +103,34 @@ pub fn lint_with(profiles: &[Profile], rules: &[Rule], config: &Config, merge: b
     linter.finish()
 }
 
-/// Rule, kernel name, grid, block and file: what a merged finding or skip is about.
-type MergeKey = (String, String, Option<[u64; 3]>, Option<[u64; 3]>, String);
+/// What the linter keeps per kernel (file, name, grid and block) while merging.
+struct KernelSlot {
+    file: String,
+    grid: Option<[u64; 3]>,
+    block: Option<[u64; 3]>,
+    /// Index into the launch counters of this kernel's base name in its file.
+    base: usize,
+    /// Per rule (in the linter's order), its merged finding's index.
+    findings: Vec<Option<usize>>,
+    /// (rule, reason) of merged skips, with the skip's index.
+    skips: Vec<(usize, String, usize)>,
+}
 
 /// Lints launches one at a time, as they stream in. Repeats of a kernel are merged as
-/// they come, so memory grows with distinct kernels and rules, not with launches.
+/// they come, so memory grows with distinct kernels and rules, not with launches, and
+/// a repeat costs no allocation beyond its findings.
 pub struct Linter<'a> {
     rules: Vec<&'a Rule>,
     config: &'a Config,
     merge: bool,
     outcome: Outcome,
-    findings: HashMap<MergeKey, usize>,
     /// Time at stake of the launch each merged finding's message describes.
     shown_stake: Vec<f64>,
-    skips: HashMap<(MergeKey, String), usize>,
-    /// Launches seen so far per file and kernel base name.
-    seen: HashMap<(String, String), usize>,
+    /// Kernels by name; a name may have several files and launch configurations.
+    kernels: HashMap<String, Vec<KernelSlot>>,
+    /// Launches seen so far per file and base name, indexed by `KernelSlot::base`.
+    launches_of_base: Vec<usize>,
+    bases: HashMap<(String, String), usize>,
 }
 
 impl<'a> Linter<'a> {
@@ -134,22 +146,48 @@ impl<'a> Linter<'a> {
             config,
             merge,
             outcome: Outcome::default(),
-            findings: HashMap::new(),
             shown_stake: Vec::new(),
-            skips: HashMap::new(),
-            seen: HashMap::new(),
+            kernels: HashMap::new(),
+            launches_of_base: Vec::new(),
+            bases: HashMap::new(),
         }
     }
 
+    /// The slot of a launch's kernel, made on first sight.
+    fn slot(&mut self, file: &str, launch: &Launch) -> usize {
+        let same =
+            |k: &KernelSlot| k.file == file && k.grid == launch.grid && k.block == launch.block;
+        if let Some(i) = self
+            .kernels
+            .get(&launch.name)
+            .and_then(|v| v.iter().position(same))
+        {
+            return i;
+        }
+        let base_key = (file.to_string(), crate::ingest::base_name(&launch.name));
+        let next = self.launches_of_base.len();
+        let base = *self.bases.entry(base_key).or_insert(next);
+        if base == next {
+            self.launches_of_base.push(0);
+        }
+        let list = self.kernels.entry(launch.name.clone()).or_default();
+        list.push(KernelSlot {
+            file: file.to_string(),
+            grid: launch.grid,
+            block: launch.block,
+            base,
+            findings: vec![None; self.rules.len()],
+            skips: Vec::new(),
+        });
+        list.len() - 1
+    }
+
     pub fn add(&mut self, file: &str, launch: &Launch) {
-        let nth = {
-            let n = self
-                .seen
-                .entry((file.to_string(), crate::ingest::base_name(&launch.name)))
-                .or_default();
-            *n += 1;
-            *n - 1
-        };
+        let slot_index = self.slot(file, launch);
+        let base = self.kernels[&launch.name][slot_index].base;
+        let nth = self.launches_of_base[base];
+        self.launches_of_base[base] += 1;
+
         let mut explained = false;
         for i in 0..self.rules.len() {
             let rule = self.rules[i];
@@ -163,16 +201,18 @@ impl<'a> Linter<'a> {
                     self.outcome.judged += 1;
                     explained = true;
                     f.nth_of_kernel = nth;
-                    self.add_finding(*f);
+                    self.add_finding(&launch.name, slot_index, i, *f);
                 }
                 Judgement::Quiet { partial: None } => self.outcome.judged += 1,
                 Judgement::Quiet {
                     partial: Some(reason),
                 } => {
                     self.outcome.judged += 1;
-                    self.add_skip(file, rule, launch, reason);
+                    self.add_skip(&launch.name, slot_index, i, launch, reason);
                 }
-                Judgement::Skipped(reason) => self.add_skip(file, rule, launch, reason),
+                Judgement::Skipped(reason) => {
+                    self.add_skip(&launch.name, slot_index, i, launch, reason)
+                }
             }
         }
     }
@@ -184,60 +224,51 @@ impl<'a> Linter<'a> {
         self.outcome
     }
 
-    fn key(
-        rule: &str,
-        file: &str,
-        kernel: &str,
-        grid: Option<[u64; 3]>,
-        block: Option<[u64; 3]>,
-    ) -> MergeKey {
-        (
-            rule.to_string(),
-            kernel.to_string(),
-            grid,
-            block,
-            file.to_string(),
-        )
+    fn slot_mut(&mut self, name: &str, slot: usize) -> &mut KernelSlot {
+        &mut self.kernels.get_mut(name).expect("slot made in add")[slot]
     }
 
-    fn add_finding(&mut self, f: Finding) {
+    fn add_finding(&mut self, name: &str, slot: usize, rule: usize, f: Finding) {
         if !self.merge {
             self.outcome.findings.push(f);
             return;
         }
-        let key = Self::key(&f.rule, &f.file, &f.kernel, f.grid, f.block);
-        let Some(&i) = self.findings.get(&key) else {
-            self.findings.insert(key, self.outcome.findings.len());
-            self.shown_stake.push(f.time_at_stake_ns.unwrap_or(0.0));
-            self.outcome.findings.push(f);
-            return;
-        };
-        merge_into(&mut self.outcome.findings[i], f, &mut self.shown_stake[i]);
+        let next = self.outcome.findings.len();
+        let entry = &mut self.slot_mut(name, slot).findings[rule];
+        match *entry {
+            Some(i) => merge_into(&mut self.outcome.findings[i], f, &mut self.shown_stake[i]),
+            None => {
+                *entry = Some(next);
+                self.shown_stake.push(f.time_at_stake_ns.unwrap_or(0.0));
+                self.outcome.findings.push(f);
+            }
+        }
     }
 
-    fn add_skip(&mut self, file: &str, rule: &Rule, launch: &Launch, reason: String) {
-        let skip = Skip {
-            rule: rule.slug.clone(),
+    fn add_skip(&mut self, name: &str, slot: usize, rule: usize, launch: &Launch, reason: String) {
+        if self.merge {
+            let known = self
+                .slot_mut(name, slot)
+                .skips
+                .iter()
+                .find(|(r, why, _)| *r == rule && *why == reason)
+                .map(|(_, _, i)| *i);
+            if let Some(i) = known {
+                self.outcome.skips[i].launch_count += launch.count;
+                return;
+            }
+            let next = self.outcome.skips.len();
+            self.slot_mut(name, slot)
+                .skips
+                .push((rule, reason.clone(), next));
+        }
+        self.outcome.skips.push(Skip {
+            rule: self.rules[rule].slug.clone(),
             launch: launch.id,
             launch_count: launch.count,
             kernel: launch.name.clone(),
             reason,
-        };
-        if !self.merge {
-            self.outcome.skips.push(skip);
-            return;
-        }
-        let key = (
-            Self::key(&rule.slug, file, &launch.name, launch.grid, launch.block),
-            skip.reason.clone(),
-        );
-        match self.skips.get(&key) {
-            Some(&i) => self.outcome.skips[i].launch_count += launch.count,
-            None => {
-                self.skips.insert(key, self.outcome.skips.len());
-                self.outcome.skips.push(skip);
-            }
-        }
+        });
     }
 }
 
@@ -298,7 +329,10 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
             .copied()
             .or_else(|| rule.params.get(name).copied())
     };
-    let missing_primary = rule.reads.iter().find(|k| !launch.metrics.contains_key(*k));
+    let missing_primary = rule
+        .reads
+        .iter()
+        .find(|k| !launch.metrics.contains_key(k.as_str()));
     let primary = match missing_primary {
         Some(k) => Err(EvalError::Missing(k.clone())),
         None => rule.when.expr.eval(&lookup),
@@ -312,7 +346,11 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
                     "needs `{primary_missing}`, which this export does not have"
                 ));
             };
-            if let Some(k) = fb.reads.iter().find(|k| !launch.metrics.contains_key(*k)) {
+            if let Some(k) = fb
+                .reads
+                .iter()
+                .find(|k| !launch.metrics.contains_key(k.as_str()))
+            {
                 return Judgement::Skipped(format!(
                     "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have"
                 ));
@@ -349,7 +387,12 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
     };
     let evidence = evidence_keys
         .iter()
-        .filter_map(|k| launch.metrics.get(k).map(|v| (k.clone(), round(*v))))
+        .filter_map(|k| {
+            launch
+                .metrics
+                .get(k.as_str())
+                .map(|v| (k.clone(), round(*v)))
+        })
         .collect();
     let time_at_stake_ns = match (
         launch.metrics.get("duration_ns"),
