@@ -708,7 +708,7 @@ pub fn source_names() -> impl Iterator<Item = &'static str> {
 }
 
 /// The values one launch carries, keyed by ncu metric name or by `Section/Label`.
-pub type RawValues<'a> = HashMap<&'a str, f64>;
+pub type RawValues<'a> = rustc_hash::FxHashMap<&'a str, f64>;
 
 /// A launch's canonical and derived metrics. Keys are the static names of
 /// [`METRICS`] and [`DERIVED`], so a launch's map holds no strings of its own.

@@ -171,7 +171,7 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
 
 /// A launch, its cells converted, with its metrics resolved.
 pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
-    let mut raw = RawValues::new();
+    let mut raw = RawValues::default();
     for (key, v) in p.values {
         raw.entry(key).or_insert(v);
     }
