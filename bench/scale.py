@@ -33,24 +33,30 @@ GPULINT = os.path.join(ROOT, "target", "release", "gpulint")
 TIME = "/usr/bin/time"  # GNU time (Debian package `time`)
 
 
-def build_export(path, size_mib):
-    """Header and units row of SOURCE, then its launch rows again and again, renumbered."""
-    with open(SOURCE, encoding="utf-8") as f:
+def build_export(path, size_mib, source=SOURCE):
+    """The header (and raw page's units row) of `source`, then its launch rows again and
+    again, each copy's launch IDs renumbered after the last. Works for both pages."""
+    with open(source, encoding="utf-8") as f:
         lines = [l for l in f.read().split("\n") if l.startswith('"')]
-    header, units, rows = lines[0], lines[1], lines[2:]
+    details = "Metric Name" in lines[0]
+    head = lines[:1] if details else lines[:2]
+    rows = lines[len(head):]
     # Each row starts with its quoted ID: keep what follows it.
+    ids = [int(r[1 : r.index('"', 1)].replace(",", "")) for r in rows]
     tails = [r[r.index('"', 1) + 1 :] for r in rows]
+    per_copy = max(ids) + 1
     target = size_mib * 1024 * 1024
-    written, launch = 0, 0
+    written, copy = 0, 0
     with open(path, "w", encoding="utf-8") as out:
-        out.write(header + "\n" + units + "\n")
+        out.write("\n".join(head) + "\n")
         while written < target:
-            for tail in tails:
-                line = f'"{launch}"{tail}\n'
+            base = copy * per_copy
+            for launch_id, tail in zip(ids, tails):
+                line = f'"{base + launch_id}"{tail}\n'
                 out.write(line)
                 written += len(line)
-                launch += 1
-    return launch
+            copy += 1
+    return copy * per_copy
 
 
 def measure(cmd, stdout_path):

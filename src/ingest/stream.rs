@@ -260,7 +260,7 @@ fn progress_bar(size: u64) -> indicatif::ProgressBar {
     );
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "gpulint: reading {bar:30} {binary_bytes}/{binary_total_bytes} at {binary_bytes_per_sec}, {eta} left",
+            "gpulint: {bar:20} {binary_bytes}/{binary_total_bytes}, {binary_bytes_per_sec}, {eta} left",
         )
         .expect("valid template"),
     );
