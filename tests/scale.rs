@@ -231,3 +231,11 @@ fn rows_the_fast_splitter_declines_are_read_by_the_csv_crate() {
         assert!(got.iter().any(|l| l.name.starts_with("copy_vec4<\"x\">(")));
     }
 }
+
+#[test]
+fn a_merged_finding_shows_its_launches_and_the_range_of_its_evidence() {
+    // Strides 2, 8 and 32 of one kernel, grid and block: one finding per rule, the message
+    // of the launch with the most at stake, and each varying piece of evidence's range.
+    let out = common::gpulint(&["check", "fixtures/h200-samples/strided_copy.csv"]);
+    insta::assert_snapshot!(common::transcript(&out));
+}

@@ -141,10 +141,11 @@ pub fn render(r: &Report) -> String {
                 .iter()
                 .map(|(k, v)| match f.evidence_range.get(k) {
                     Some([lo, hi]) => format!(
-                        "{k} {} (from {} to {} over the launches)",
+                        "{k} {} ({} to {} across the {} launches)",
                         format_number(*v, None),
                         format_number(*lo, None),
-                        format_number(*hi, None)
+                        format_number(*hi, None),
+                        f.launch_count
                     ),
                     None => format!("{k} {}", format_number(*v, None)),
                 })
@@ -292,8 +293,12 @@ pub fn render(r: &Report) -> String {
     let count = |s: Severity| r.findings.iter().filter(|f| f.severity == s).count();
     let _ = writeln!(
         out,
-        "\n{} launch(es) of {} kernel(s) checked: {} error(s), {} warning(s), {} info",
+        "\n{} launch(es) of {} kernel(s) in {} configuration(s) checked: {} error(s), {} warning(s), {} info",
         r.launch_total(),
+        r.launches()
+            .map(|(_, l)| &l.name)
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
         r.launches()
             .map(|(p, l)| (&p.file, &l.name, l.grid, l.block))
             .collect::<std::collections::HashSet<_>>()
