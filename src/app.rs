@@ -268,18 +268,13 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
 /// Lints a profile read whole (from a `gpulint run`) and folds it, as [`load`] does
 /// for files.
 fn lint_and_fold(profile: Profile, linter: &mut rules::engine::Linter, fold: bool) -> Profile {
-    let mut folder = crate::fold::Folder::default();
-    let mut kept = Vec::new();
+    let mut folder = crate::fold::Folder::new(!fold);
     for launch in profile.launches {
         linter.add(&profile.file, &launch);
-        if fold {
-            folder.add(launch);
-        } else {
-            kept.push(launch);
-        }
+        folder.add(launch);
     }
     Profile {
-        launches: if fold { folder.finish() } else { kept },
+        launches: folder.finish(),
         ..profile
     }
 }
@@ -363,23 +358,18 @@ fn load(
         } else {
             path.as_str()
         };
-        let mut folder = crate::fold::Folder::default();
-        let mut kept = Vec::new();
+        let mut folder = crate::fold::Folder::new(per_launch);
         let source = ingest::stream_path(path, &opts, &mut |launch| {
             if let Some(l) = linter.as_deref_mut() {
                 l.add(file, &launch);
             }
-            if per_launch {
-                kept.push(launch);
-            } else {
-                folder.add(launch);
-            }
+            folder.add(launch);
             Ok(())
         })?;
         profiles.push(Profile {
             file: file.to_string(),
             page: source.page,
-            launches: if per_launch { kept } else { folder.finish() },
+            launches: folder.finish(),
             notes: source.notes,
             source_blocks: Vec::new(),
         });
@@ -520,7 +510,6 @@ fn attach_source_lines(profiles: &[Profile], findings: &mut [rules::engine::Find
     }
 }
 
-/// Loads rules and config as the report options say, lints, prints, and picks the exit code.
 /// Findings after origins, shares and ranking: what every report and the baseline see.
 pub struct Analysis {
     pub findings: Vec<rules::engine::Finding>,
@@ -591,7 +580,7 @@ pub fn analyze(
     })
 }
 
-/// Loads rules and config as the report options say, lints, prints, and picks the exit code.
+/// Analyses what the linter found, prints the report, and picks the exit code.
 pub fn lint_and_report(
     profiles: &[Profile],
     outcome: rules::engine::Outcome,
@@ -673,11 +662,15 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
     for p in profiles {
         let _ = writeln!(
             err,
-            "gpulint: {}: {:?} page, {} launch(es) of {} kernel(s)",
+            "gpulint: {}: {:?} page, {} launch(es), {} kernel configuration(s)",
             p.file,
             p.page,
             p.launches.iter().map(|l| l.count).sum::<u64>(),
-            p.launches.len()
+            p.launches
+                .iter()
+                .map(|l| (&l.name, l.grid, l.block))
+                .collect::<std::collections::HashSet<_>>()
+                .len()
         );
         for note in p.notes.iter().filter(|n| !n.starts_with(ingest::WARNING)) {
             let _ = writeln!(err, "gpulint: {}: {note}", p.file);

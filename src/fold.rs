@@ -1,6 +1,7 @@
 //! Folds repeated launches of one kernel (same name, grid and block, in one file) into
-//! one entry: how many there were, the mean of each metric, and the range of each that
-//! varied. Memory grows with the number of distinct kernels, not of launches.
+//! one entry: how many there were, the mean of each metric (over the launches that have
+//! it), and the range of each that varied. Memory grows with the number of distinct
+//! kernels, not of launches.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -26,10 +27,27 @@ pub struct Folder {
     entries: Vec<Entry>,
     /// Entries by kernel name; a name may come with several grids and blocks.
     index: HashMap<String, Vec<usize>>,
+    /// Keep every launch as its own entry (`--per-launch`).
+    keep_all: bool,
 }
 
 impl Folder {
+    /// A folder; with `per_launch`, one that keeps every launch as it is.
+    pub fn new(per_launch: bool) -> Self {
+        Folder {
+            keep_all: per_launch,
+            ..Folder::default()
+        }
+    }
+
     pub fn add(&mut self, launch: Launch) {
+        if self.keep_all {
+            self.entries.push(Entry {
+                first: launch,
+                tallies: BTreeMap::new(),
+            });
+            return;
+        }
         let found = self.index.get(&launch.name).and_then(|list| {
             list.iter().copied().find(|&i| {
                 let e = &self.entries[i].first;
@@ -184,5 +202,17 @@ mod tests {
         assert!(!out[0].spread.contains_key("launch__block_size"));
         assert_eq!(out[0].line, 3);
         assert!(out[1].spread.is_empty());
+    }
+
+    #[test]
+    fn per_launch_keeps_every_launch_as_it_is() {
+        let mut f = Folder::new(true);
+        f.add(launch(0, "a", 256, 10.0));
+        f.add(launch(1, "a", 256, 30.0));
+        let out = f.finish();
+        assert_eq!(
+            out,
+            vec![launch(0, "a", 256, 10.0), launch(1, "a", 256, 30.0)]
+        );
     }
 }
