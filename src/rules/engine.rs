@@ -112,6 +112,8 @@ struct KernelSlot {
     base: usize,
     /// Per rule (in the linter's order), its merged finding's index.
     findings: Vec<Option<usize>>,
+    /// Per rule, whether gpulint.toml's `ignore-kernel` switches it off for this kernel.
+    ignored: Vec<bool>,
     /// (rule, reason) of merged skips, with the skip's index.
     skips: Vec<(usize, String, usize)>,
 }
@@ -126,8 +128,9 @@ pub struct Linter<'a> {
     outcome: Outcome,
     /// Time at stake of the launch each merged finding's message describes.
     shown_stake: Vec<f64>,
-    /// Kernels by name; a name may have several files and launch configurations.
-    kernels: HashMap<String, Vec<KernelSlot>>,
+    slots: Vec<KernelSlot>,
+    /// Slots by kernel name; a name may have several files and launch configurations.
+    kernels: HashMap<String, Vec<usize>>,
     /// Launches seen so far per file and base name, indexed by `KernelSlot::base`.
     launches_of_base: Vec<usize>,
     bases: HashMap<(String, String), usize>,
@@ -147,6 +150,7 @@ impl<'a> Linter<'a> {
             merge,
             outcome: Outcome::default(),
             shown_stake: Vec::new(),
+            slots: Vec::new(),
             kernels: HashMap::new(),
             launches_of_base: Vec::new(),
             bases: HashMap::new(),
@@ -160,7 +164,7 @@ impl<'a> Linter<'a> {
         if let Some(i) = self
             .kernels
             .get(&launch.name)
-            .and_then(|v| v.iter().position(same))
+            .and_then(|v| v.iter().copied().find(|&i| same(&self.slots[i])))
         {
             return i;
         }
@@ -170,30 +174,36 @@ impl<'a> Linter<'a> {
         if base == next {
             self.launches_of_base.push(0);
         }
-        let list = self.kernels.entry(launch.name.clone()).or_default();
-        list.push(KernelSlot {
+        self.kernels
+            .entry(launch.name.clone())
+            .or_default()
+            .push(self.slots.len());
+        self.slots.push(KernelSlot {
             file: file.to_string(),
             grid: launch.grid,
             block: launch.block,
             base,
             findings: vec![None; self.rules.len()],
+            ignored: self
+                .rules
+                .iter()
+                .map(|r| self.config.kernel_ignored(&launch.name, r))
+                .collect(),
             skips: Vec::new(),
         });
-        list.len() - 1
+        self.slots.len() - 1
     }
 
     pub fn add(&mut self, file: &str, launch: &Launch) {
-        let slot_index = self.slot(file, launch);
-        let base = self.kernels[&launch.name][slot_index].base;
+        let slot = self.slot(file, launch);
+        let base = self.slots[slot].base;
         let nth = self.launches_of_base[base];
         self.launches_of_base[base] += 1;
 
         let mut explained = false;
         for i in 0..self.rules.len() {
             let rule = self.rules[i];
-            if self.config.kernel_ignored(&launch.name, rule)
-                || (rule.defer_to_other_findings && explained)
-            {
+            if self.slots[slot].ignored[i] || (rule.defer_to_other_findings && explained) {
                 continue;
             }
             match check(rule, launch, file) {
@@ -201,18 +211,16 @@ impl<'a> Linter<'a> {
                     self.outcome.judged += 1;
                     explained = true;
                     f.nth_of_kernel = nth;
-                    self.add_finding(&launch.name, slot_index, i, *f);
+                    self.add_finding(slot, i, *f);
                 }
                 Judgement::Quiet { partial: None } => self.outcome.judged += 1,
                 Judgement::Quiet {
                     partial: Some(reason),
                 } => {
                     self.outcome.judged += 1;
-                    self.add_skip(&launch.name, slot_index, i, launch, reason);
+                    self.add_skip(slot, i, launch, reason);
                 }
-                Judgement::Skipped(reason) => {
-                    self.add_skip(&launch.name, slot_index, i, launch, reason)
-                }
+                Judgement::Skipped(reason) => self.add_skip(slot, i, launch, reason),
             }
         }
     }
@@ -224,17 +232,13 @@ impl<'a> Linter<'a> {
         self.outcome
     }
 
-    fn slot_mut(&mut self, name: &str, slot: usize) -> &mut KernelSlot {
-        &mut self.kernels.get_mut(name).expect("slot made in add")[slot]
-    }
-
-    fn add_finding(&mut self, name: &str, slot: usize, rule: usize, f: Finding) {
+    fn add_finding(&mut self, slot: usize, rule: usize, f: Finding) {
         if !self.merge {
             self.outcome.findings.push(f);
             return;
         }
         let next = self.outcome.findings.len();
-        let entry = &mut self.slot_mut(name, slot).findings[rule];
+        let entry = &mut self.slots[slot].findings[rule];
         match *entry {
             Some(i) => merge_into(&mut self.outcome.findings[i], f, &mut self.shown_stake[i]),
             None => {
@@ -245,10 +249,9 @@ impl<'a> Linter<'a> {
         }
     }
 
-    fn add_skip(&mut self, name: &str, slot: usize, rule: usize, launch: &Launch, reason: String) {
+    fn add_skip(&mut self, slot: usize, rule: usize, launch: &Launch, reason: String) {
         if self.merge {
-            let known = self
-                .slot_mut(name, slot)
+            let known = self.slots[slot]
                 .skips
                 .iter()
                 .find(|(r, why, _)| *r == rule && *why == reason)
@@ -258,9 +261,7 @@ impl<'a> Linter<'a> {
                 return;
             }
             let next = self.outcome.skips.len();
-            self.slot_mut(name, slot)
-                .skips
-                .push((rule, reason.clone(), next));
+            self.slots[slot].skips.push((rule, reason.clone(), next));
         }
         self.outcome.skips.push(Skip {
             rule: self.rules[rule].slug.clone(),
