@@ -239,3 +239,70 @@ fn a_merged_finding_shows_its_launches_and_the_range_of_its_evidence() {
     let out = common::gpulint(&["check", "fixtures/h200-samples/strided_copy.csv"]);
     insta::assert_snapshot!(common::transcript(&out));
 }
+
+#[test]
+fn a_real_training_loop_folds_without_losing_a_launch() {
+    // 60 steps of a PyTorch training loop on the H200 (samples/apps/torch_train.py):
+    // 1,450 launches of a few dozen kernels.
+    let p = common::profile("h200-samples/torch_train.csv");
+    assert_eq!(p.launches.len(), 1450);
+    let rules = gpulint::rules::load(None).unwrap();
+    let config = gpulint::config::Config::default();
+    let one =
+        |merge| gpulint::rules::engine::lint_with(std::slice::from_ref(&p), &rules, &config, merge);
+    let (merged, per_launch) = (one(true), one(false));
+    // Every per-launch finding is counted in exactly one merged finding, whose listed
+    // launches are the first ones, in order.
+    type Key<'a> = (&'a str, &'a str, Option<[u64; 3]>, Option<[u64; 3]>);
+    let mut expected: std::collections::BTreeMap<Key, Vec<u64>> = Default::default();
+    for f in &per_launch.findings {
+        expected
+            .entry((&f.rule, &f.kernel, f.grid, f.block))
+            .or_default()
+            .push(f.launch);
+    }
+    assert_eq!(merged.findings.len(), expected.len());
+    for f in &merged.findings {
+        let ids = &expected[&(f.rule.as_str(), f.kernel.as_str(), f.grid, f.block)];
+        assert_eq!(
+            f.launch_count,
+            ids.len() as u64,
+            "{} on {}",
+            f.rule,
+            f.kernel
+        );
+        assert_eq!(f.launch, ids[0]);
+        if ids.len() > 1 {
+            assert_eq!(f.launches, ids[..ids.len().min(8)].to_vec());
+        }
+    }
+    assert_eq!(merged.judged, per_launch.judged);
+
+    // The report: one warning for the transpose copy launched every step, with the fix
+    // at the call site; the whole JSON stays small.
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-samples/torch_train.csv",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sources"][0]["launches"], 1450);
+    let warnings: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "warning")
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["rule"], "uncoalesced-load");
+    assert_eq!(warnings[0]["launch_count"], 60);
+    assert!(
+        warnings[0]["fix"]
+            .as_str()
+            .unwrap()
+            .contains(".contiguous()")
+    );
+    assert!(v["kernels"].as_array().unwrap().len() < 40);
+}

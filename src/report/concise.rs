@@ -7,7 +7,7 @@ use super::{Report, short_name};
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
     for f in r.findings {
-        let launches = launch_list(f);
+        let launches = launch_list(f, r.kernel_launches(f));
         let _ = writeln!(
             out,
             "{}:{}: {}[{}] {} {} {}: {}",
@@ -29,13 +29,20 @@ pub fn join(ids: &[u64]) -> String {
 }
 
 /// "launch 3", "launches 3,7,9 (3x)", or with more than are listed, "launches 3,7,…
-/// (10000x)".
-pub fn launch_list(f: &crate::rules::engine::Finding) -> String {
-    if f.launch_count <= 1 || f.launches.is_empty() {
-        format!("launch {}", f.launch)
+/// (10000x)"; "(33 of 120)" when the finding holds on only some of the kernel's launches.
+pub fn launch_list(f: &crate::rules::engine::Finding, kernel_launches: Option<u64>) -> String {
+    let count = match kernel_launches {
+        Some(total) if total > f.launch_count => format!("{} of {total}", f.launch_count),
+        _ => format!("{}x", f.launch_count),
+    };
+    if f.launches.is_empty() {
+        match kernel_launches {
+            Some(total) if total > 1 => format!("launch {} (1 of {total})", f.launch),
+            _ => format!("launch {}", f.launch),
+        }
     } else if f.launches.len() as u64 == f.launch_count {
-        format!("launches {} ({}x)", join(&f.launches), f.launch_count)
+        format!("launches {} ({count})", join(&f.launches))
     } else {
-        format!("launches {},… ({}x)", join(&f.launches), f.launch_count)
+        format!("launches {},… ({count})", join(&f.launches))
     }
 }

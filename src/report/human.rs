@@ -114,7 +114,7 @@ pub fn render(r: &Report) -> String {
             paint(&f.rule, Style::new().bold(), c),
             f.message
         );
-        let launches = launch_list(f);
+        let launches = launch_list(f, r.kernel_launches(f));
         let _ = writeln!(
             out,
             "  {} {}:{}  {}{}  {}, grid {}, block {}",

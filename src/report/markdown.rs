@@ -27,7 +27,7 @@ pub fn render(r: &Report) -> String {
             f.code,
             f.rule,
             cell(&super::short_name(&f.kernel)),
-            super::concise::launch_list(f),
+            super::concise::launch_list(f, r.kernel_launches(f)),
             cell(&f.message),
             cell(&f.fix)
         );

@@ -39,6 +39,13 @@ impl Report<'_> {
         self.launches().map(|(_, l)| l.count).sum()
     }
 
+    /// How many launches the kernel entry a finding is about stands for.
+    pub fn kernel_launches(&self, f: &Finding) -> Option<u64> {
+        self.launches()
+            .find(|(p, l)| l.count > 1 && f.covers(&p.file, l))
+            .map(|(_, l)| l.count)
+    }
+
     /// Launches with their roofline placement.
     pub fn launches_with_roofline(
         &self,
