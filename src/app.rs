@@ -641,7 +641,11 @@ pub fn lint_and_report(
     let text = match args.format {
         Format::Human => report::human::render(&report),
         Format::Concise => report::concise::render(&report),
-        Format::Json => report::json::render(&report),
+        // Streamed: the JSON of thousands of kernels is never held whole.
+        Format::Json => {
+            emit_with(|out| report::json::write(&report, out))?;
+            String::new()
+        }
         Format::Markdown => report::markdown::render(&report),
         Format::Github => report::github::render(&report),
         Format::Sarif => report::sarif::render(&report, rules),
@@ -706,8 +710,13 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
 
 /// Writes to stdout; a closed pipe (`gpulint ... | head`) is not an error.
 pub fn emit(text: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    emit_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Writes to stdout through a buffer, as [`emit`].
+pub fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(Error::new(format!("cannot write output: {e}")))
         }

@@ -2,59 +2,99 @@
 //! `kernels` (one per kernel, name, grid and block, with its launch count, metric means
 //! and their spread; one per launch with `--per-launch`) and `findings` (rule slug,
 //! code, severity, launch,...).
+//!
+//! Written out one entry at a time, so a profile of thousands of kernels never becomes
+//! one JSON tree in memory. The layout is serde_json's pretty printing with sorted keys.
+
+use std::io::Write;
 
 use serde_json::{Value, json};
 
 use super::Report;
 
+/// The whole document as a string.
 pub fn render(r: &Report) -> String {
-    let sources: Vec<Value> = r
-        .profiles
-        .iter()
-        .map(|p| {
-            let launches: u64 = p.launches.iter().map(|l| l.count).sum();
-            json!({ "file": p.file, "page": p.page, "launches": launches, "kernels": p.launches.len() })
-        })
-        .collect();
-    // Each launch's share of the profile's GPU time; helper kernels are left out.
+    let mut out = Vec::new();
+    write(r, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Writes the document to `out`.
+pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let counted =
         |l: &crate::ingest::Launch| r.origins.describe(&l.name).kind != crate::origin::Kind::Helper;
+    // Each kernel's share of the profile's GPU time; helper kernels are left out.
     let total: f64 = r
         .launches()
         .filter(|(_, l)| counted(l))
         .filter_map(|(_, l)| l.metrics.get("duration_ns").map(|d| d * l.count as f64))
         .sum();
-    let kernels: Vec<Value> = r
-        .launches_with_roofline()
-        .map(|(p, l, roof)| {
-            json!({
-                "launch": l.id,
-                "launches": l.count,
-                "last_launch": l.last_id,
-                "name": l.name,
-                "grid": l.grid,
-                "block": l.block,
-                "device": l.device,
-                "file": p.file,
-                "line": l.line,
-                "origin": r.origins.describe(&l.name),
-                "share_of_gpu_time": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| d * l.count as f64 / total),
-                "metrics": l.metrics,
-                "spread": l.spread,
-                "roofline": roof,
-            })
+    let kernels = r.launches_with_roofline().map(|(p, l, roof)| {
+        json!({
+            "launch": l.id,
+            "launches": l.count,
+            "last_launch": l.last_id,
+            "name": l.name,
+            "grid": l.grid,
+            "block": l.block,
+            "device": l.device,
+            "file": p.file,
+            "line": l.line,
+            "origin": r.origins.describe(&l.name),
+            "share_of_gpu_time": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| d * l.count as f64 / total),
+            "metrics": l.metrics,
+            "spread": l.spread,
+            "roofline": roof,
         })
-        .collect();
-    let doc = json!({
-        "tool": "gpulint",
-        "version": env!("CARGO_PKG_VERSION"),
-        "sources": sources,
-        "kernels": kernels,
-        "findings": r.findings,
-        "skipped": r.skips,
-        "helpers": r.helpers.iter().map(|(k, n)| json!({ "kernel": k, "launches": n })).collect::<Vec<_>>(),
     });
-    let mut s = serde_json::to_string_pretty(&doc).expect("JSON of plain data");
-    s.push('\n');
-    s
+    let sources = r.profiles.iter().map(|p| {
+        let launches: u64 = p.launches.iter().map(|l| l.count).sum();
+        json!({ "file": p.file, "page": p.page, "launches": launches, "kernels": p.launches.len() })
+    });
+    let helpers = r
+        .helpers
+        .iter()
+        .map(|(k, n)| json!({ "kernel": k, "launches": n }));
+
+    out.write_all(b"{\n")?;
+    array(out, "findings", r.findings.iter().map(plain))?;
+    array(out, "helpers", helpers)?;
+    array(out, "kernels", kernels)?;
+    array(out, "skipped", r.skips.iter().map(plain))?;
+    array(out, "sources", sources)?;
+    writeln!(out, "  \"tool\": \"gpulint\",")?;
+    writeln!(
+        out,
+        "  \"version\": {}",
+        Value::from(env!("CARGO_PKG_VERSION"))
+    )?;
+    out.write_all(b"}\n")
+}
+
+/// A value through serde_json's `Value`, whose objects sort their keys.
+fn plain(v: &impl serde::Serialize) -> Value {
+    serde_json::to_value(v).expect("plain data")
+}
+
+/// `"key": [ ... ],` at the top level, one element at a time.
+fn array(
+    out: &mut dyn Write,
+    key: &str,
+    items: impl Iterator<Item = Value>,
+) -> std::io::Result<()> {
+    write!(out, "  \"{key}\": [")?;
+    let mut empty = true;
+    for item in items {
+        out.write_all(if empty { b"\n" } else { b",\n" })?;
+        empty = false;
+        let text = serde_json::to_string_pretty(&item).expect("plain data");
+        // JSON strings hold no raw newline, so re-indenting by line is safe.
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                out.write_all(b"\n")?;
+            }
+            write!(out, "    {line}")?;
+        }
+    }
+    out.write_all(if empty { b"],\n" } else { b"\n  ],\n" })
 }
