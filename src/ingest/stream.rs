@@ -159,12 +159,12 @@ pub fn read(
     let bar = opts
         .progress
         .filter(|p| size.is_some_and(|s| s >= p.min_bytes))
-        .map(|_| progress_bar(size.unwrap_or(0)));
+        .map(|_| ClearOnDrop(progress_bar(size.unwrap_or(0))));
     let mut chunks = ChunkReader {
         input,
         next_line: header_line + 1,
         seq: 0,
-        bar: bar.clone(),
+        bar: bar.as_ref().map(|b| b.0.clone()),
     };
     let mut state = Assembler {
         sink,
@@ -213,9 +213,7 @@ pub fn read(
             &mut state,
         )
     };
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    drop(bar);
     skipped += rest?;
     state.flush()?;
 
@@ -251,6 +249,15 @@ pub fn read(
         notes,
         launches: state.launches,
     })
+}
+
+/// Takes the bar off the terminal however reading ends, errors included.
+struct ClearOnDrop(indicatif::ProgressBar);
+
+impl Drop for ClearOnDrop {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
 }
 
 fn progress_bar(size: u64) -> indicatif::ProgressBar {
