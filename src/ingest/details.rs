@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::fields::Row;
-use super::stream::{ChunkOut, Parsed, PendingCell, RowCtx, convert};
+use super::stream::{ChunkOut, Parsed, RowCtx};
 use super::{NvidiaRule, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
 use crate::ingest::number::{NumberStyle, parse_plain_number};
@@ -63,11 +63,7 @@ pub(super) fn layout(
 
 impl DetailsLayout {
     pub(super) fn row(&self, ctx: &RowCtx, record: &impl Row, out: &mut ChunkOut) -> Result<()> {
-        let get = |c: Option<usize>| {
-            c.and_then(|c| record.field(c))
-                .map(text)
-                .unwrap_or_default()
-        };
+        let get = |c: Option<usize>| record.text(c);
         let id_text = get(Some(self.id));
         let id = super::parse_launch_id(ctx.file, ctx.line, self.id, id_text.trim())?;
         if out.launches.last().is_none_or(|l| l.id != id) {
@@ -120,21 +116,7 @@ impl DetailsLayout {
         let unit = get(Some(self.unit));
         let value = get(Some(self.value));
         let column = self.value as u64 + 1;
-        match ctx.style {
-            Some(style) => {
-                if let Some(v) = convert(ctx.file, key, &unit, &value, style, ctx.line, column)? {
-                    launch.values.push((key, v));
-                }
-            }
-            None => launch.pending.push(PendingCell {
-                key,
-                unit: unit.into_owned(),
-                text: value.into_owned(),
-                line: ctx.line,
-                column,
-            }),
-        }
-        Ok(())
+        launch.add_cell(ctx, key, unit, value, column)
     }
 }
 /// Sections of ncu 2025's default and full sets: their other labels are skipped quietly.

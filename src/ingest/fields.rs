@@ -6,6 +6,13 @@
 pub(crate) trait Row {
     fn field(&self, i: usize) -> Option<&[u8]>;
     fn count(&self) -> usize;
+    /// A field as text, empty when the column is absent or the row too short.
+    fn text(&self, column: Option<usize>) -> std::borrow::Cow<'_, str> {
+        column
+            .and_then(|c| self.field(c))
+            .map(String::from_utf8_lossy)
+            .unwrap_or_default()
+    }
     fn to_record(&self) -> csv::ByteRecord {
         (0..self.count()).filter_map(|i| self.field(i)).collect()
     }

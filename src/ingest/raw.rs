@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::fields::Row;
-use super::stream::{ChunkOut, Parsed, PendingCell, RowCtx, convert};
+use super::stream::{ChunkOut, Parsed, RowCtx};
 use super::{WARNING, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
 
@@ -89,11 +89,7 @@ impl RawLayout {
     }
 
     pub(super) fn row(&self, ctx: &RowCtx, record: &impl Row, out: &mut ChunkOut) -> Result<()> {
-        let get = |c: Option<usize>| {
-            c.and_then(|c| record.field(c))
-                .map(text)
-                .unwrap_or_default()
-        };
+        let get = |c: Option<usize>| record.text(c);
         let id_text = get(Some(self.id));
         let id_text = id_text.trim();
         if ctx.first_row_of_file {
@@ -139,21 +135,7 @@ impl RawLayout {
                 (None, None) => "".into(),
             };
             let column = c as u64 + 1;
-            match ctx.style {
-                Some(style) => {
-                    if let Some(v) = convert(ctx.file, key, &unit, &cell, style, ctx.line, column)?
-                    {
-                        launch.values.push((key, v));
-                    }
-                }
-                None => launch.pending.push(PendingCell {
-                    key,
-                    unit: unit.into_owned(),
-                    text: cell.into_owned(),
-                    line: ctx.line,
-                    column,
-                }),
-            }
+            launch.add_cell(ctx, key, unit, cell, column)?;
         }
         out.launches.push(launch);
         Ok(())

@@ -71,6 +71,34 @@ pub(crate) struct Parsed {
     pub nvidia_rules: Vec<NvidiaRule>,
 }
 
+impl Parsed {
+    /// Adds a cell: converted when the number style is known, else kept as text.
+    pub(super) fn add_cell(
+        &mut self,
+        ctx: &RowCtx,
+        key: &'static str,
+        unit: std::borrow::Cow<str>,
+        text: std::borrow::Cow<str>,
+        column: u64,
+    ) -> Result<()> {
+        match ctx.style {
+            Some(style) => {
+                if let Some(v) = convert(ctx.file, key, &unit, &text, style, ctx.line, column)? {
+                    self.values.push((key, v));
+                }
+            }
+            None => self.pending.push(PendingCell {
+                key,
+                unit: unit.into_owned(),
+                text: text.into_owned(),
+                line: ctx.line,
+                column,
+            }),
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct PendingCell {
     pub key: &'static str,
@@ -461,9 +489,16 @@ fn parse_chunk(
         ..ChunkOut::default()
     };
     let mut out = fresh();
-    if !parse_simple(file, layout, &text, &map, style, first, &mut out) {
+    let ctx = ChunkCtx {
+        file,
+        layout,
+        map: &map,
+        style,
+        first,
+    };
+    if !parse_simple(&ctx, &text, &mut out) {
         out = fresh();
-        parse_with_csv(file, layout, &text, &map, style, first, &mut out);
+        parse_with_csv(&ctx, &text, &mut out);
     }
     // A raw-page row is a whole launch: resolve its metrics here, off the thread that
     // lints. Details-page launches may go on in the next chunk.
@@ -476,24 +511,36 @@ fn parse_chunk(
     out
 }
 
-fn parse_row(layout: &Layout, ctx: &RowCtx, row: &impl Row, out: &mut ChunkOut) -> Result<()> {
-    match layout {
-        Layout::Raw(l) => l.row(ctx, row, out),
-        Layout::Details(l) => l.row(ctx, row, out),
+/// What the two row splitters share about the chunk they parse.
+struct ChunkCtx<'a> {
+    file: &'a str,
+    layout: &'a Layout,
+    map: &'a LineMap,
+    /// `None` for the first chunk (see [`parse_chunk`]).
+    style: Option<NumberStyle>,
+    first: bool,
+}
+
+impl ChunkCtx<'_> {
+    /// Parses one row, `index` counting the chunk's rows from 0 and `line` its line in
+    /// the chunk's filtered text (from 1).
+    fn row(&self, index: usize, line: u64, row: &impl Row, out: &mut ChunkOut) -> Result<()> {
+        let ctx = RowCtx {
+            file: self.file,
+            line: self.map.original(line),
+            style: self.style,
+            first_row_of_file: self.first && index == 0,
+        };
+        match self.layout {
+            Layout::Raw(l) => l.row(&ctx, row, out),
+            Layout::Details(l) => l.row(&ctx, row, out),
+        }
     }
 }
 
 /// The fast path: every line one row of simple fields. False, with `out` to be thrown
 /// away, at the first line that is not.
-fn parse_simple(
-    file: &str,
-    layout: &Layout,
-    text: &[u8],
-    map: &LineMap,
-    style: Option<NumberStyle>,
-    first: bool,
-    out: &mut ChunkOut,
-) -> bool {
+fn parse_simple(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) -> bool {
     let mut bounds = Vec::new();
     let mut start = 0;
     let ends =
@@ -504,17 +551,11 @@ fn parse_simple(
         if !split_simple(line, &mut bounds) {
             return false;
         }
-        let ctx = RowCtx {
-            file,
-            line: map.original(index as u64 + 1),
-            style,
-            first_row_of_file: first && index == 0,
-        };
         let row = SimpleRow {
             line,
             bounds: &bounds,
         };
-        if let Err(e) = parse_row(layout, &ctx, &row, out) {
+        if let Err(e) = ctx.row(index, index as u64 + 1, &row, out) {
             out.error = Some(e);
             return true;
         }
@@ -523,15 +564,7 @@ fn parse_simple(
 }
 
 /// Any CSV the csv crate reads: escaped quotes, fields over several lines.
-fn parse_with_csv(
-    file: &str,
-    layout: &Layout,
-    text: &[u8],
-    map: &LineMap,
-    style: Option<NumberStyle>,
-    first: bool,
-    out: &mut ChunkOut,
-) {
+fn parse_with_csv(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -543,19 +576,19 @@ fn parse_with_csv(
             Ok(true) => {}
             Ok(false) => break,
             Err(e) => {
-                let line = e.position().map_or(0, |p| map.original(p.line()));
-                out.error = Some(Error::at(file, line, None, format!("malformed CSV: {e}")));
+                let line = e.position().map_or(0, |p| ctx.map.original(p.line()));
+                out.error = Some(Error::at(
+                    ctx.file,
+                    line,
+                    None,
+                    format!("malformed CSV: {e}"),
+                ));
                 break;
             }
         }
-        let ctx = RowCtx {
-            file,
-            line: map.original(record.position().map_or(1, |p| p.line())),
-            style,
-            first_row_of_file: first && index == 0,
-        };
+        let line = record.position().map_or(1, |p| p.line());
         index += 1;
-        if let Err(e) = parse_row(layout, &ctx, &record, out) {
+        if let Err(e) = ctx.row(index - 1, line, &record, out) {
             out.error = Some(e);
             break;
         }
