@@ -35,7 +35,8 @@ pub fn render(r: &Report) -> String {
             Severity::Info => "notice",
         };
         let title = format!("{} {} in {}", f.code, f.rule, super::short_name(&f.kernel));
-        let message = format!("{} (launch {})\nhelp: {}", f.message, f.launch, f.fix);
+        let launches = super::concise::launch_list(f, r.kernel_launches(f));
+        let message = format!("{}; {launches}\nhelp: {}", f.message, f.fix);
         out.push_str(&command(kind, &f.file, f.line, &title, &message));
     }
     out

@@ -74,7 +74,12 @@ pub fn render(r: &Report, rules: &[Rule]) -> String {
         .iter()
         .map(|f| {
             let index = rules.iter().position(|x| x.code == f.code);
-            let mut text = format!("{}: {} (launch {})", super::short_name(&f.kernel), f.message, f.launch);
+            let launches = super::concise::launch_list(f, r.kernel_launches(f));
+            let mut text = format!(
+                "{}: {}; {launches}",
+                super::short_name(&f.kernel),
+                f.message
+            );
             for n in &f.notes {
                 text.push_str(&format!("\nnote: {n}"));
             }
