@@ -240,7 +240,7 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
         source: ncu.source,
         verbose: report.verbose,
     };
-    let (profile, info) = crate::ncu::profile(&opts, &rules, program)?;
+    let info = crate::ncu::profile(&opts, &rules, program)?;
     match info.program_status {
         Some(0) => {}
         Some(code) => eprintln!(
@@ -256,27 +256,27 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
     let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
-    let profile = lint_and_fold(profile, &mut linter, !report.per_launch);
-    lint_and_report(
-        std::slice::from_ref(&profile),
-        linter.finish(),
-        &rules,
-        report,
-    )
-}
-
-/// Lints a profile read whole (from a `gpulint run`) and folds it, as [`load`] does
-/// for files.
-fn lint_and_fold(profile: Profile, linter: &mut rules::engine::Linter, fold: bool) -> Profile {
-    let mut folder = crate::fold::Folder::new(!fold);
-    for launch in profile.launches {
-        linter.add(&profile.file, &launch);
-        folder.add(launch);
+    let csv = info.csv.path().display().to_string();
+    let mut profiles = load_as(
+        &[(csv.as_str(), info.name.as_str())],
+        report.per_launch,
+        report.jobs,
+        Some(&mut linter),
+    )?;
+    profiles[0].source_blocks = info.source_blocks;
+    if report.verbose {
+        for l in &profiles[0].launches {
+            if let Some(p) = l.metrics.get("replay_passes") {
+                eprintln!(
+                    "gpulint: launch {} {} ({}x): {p} replay pass(es)",
+                    l.id,
+                    report::short_name(&l.name),
+                    l.count
+                );
+            }
+        }
     }
-    Profile {
-        launches: folder.finish(),
-        ..profile
-    }
+    lint_and_report(&profiles, linter.finish(), &rules, report)
 }
 
 /// The rules that the options and the config leave switched on.
@@ -339,6 +339,20 @@ fn load(
     files: &[String],
     per_launch: bool,
     jobs: Option<usize>,
+    linter: Option<&mut rules::engine::Linter>,
+) -> Result<Vec<Profile>> {
+    let named: Vec<(&str, &str)> = files
+        .iter()
+        .map(|f| (f.as_str(), if f == "-" { "<stdin>" } else { f.as_str() }))
+        .collect();
+    load_as(&named, per_launch, jobs, linter)
+}
+
+/// As [`load`], for (path, name in reports) pairs.
+fn load_as(
+    inputs: &[(&str, &str)],
+    per_launch: bool,
+    jobs: Option<usize>,
     mut linter: Option<&mut rules::engine::Linter>,
 ) -> Result<Vec<Profile>> {
     let jobs = jobs.unwrap_or_else(|| {
@@ -352,14 +366,9 @@ fn load(
         ..ingest::ReadOptions::default()
     };
     let mut profiles = Vec::new();
-    for path in files {
-        let file = if path == "-" {
-            "<stdin>"
-        } else {
-            path.as_str()
-        };
+    for &(path, file) in inputs {
         let mut folder = crate::fold::Folder::new(per_launch);
-        let source = ingest::stream_path(path, &opts, &mut |launch| {
+        let source = ingest::stream_named(path, file, &opts, &mut |launch| {
             if let Some(l) = linter.as_deref_mut() {
                 l.add(file, &launch);
             }

@@ -82,13 +82,24 @@ pub fn stream_path(
     opts: &ReadOptions,
     sink: &mut dyn FnMut(Launch) -> Result<()>,
 ) -> Result<Source> {
+    let name = if path == "-" { "<stdin>" } else { path };
+    stream_named(path, name, opts, sink)
+}
+
+/// As [`stream_path`], naming the input `name` in errors and notes.
+pub fn stream_named(
+    path: &str,
+    name: &str,
+    opts: &ReadOptions,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
     if path == "-" {
-        return stream::read("<stdin>", std::io::stdin(), None, opts, sink);
+        return stream::read(name, std::io::stdin(), None, opts, sink);
     }
     let file =
-        std::fs::File::open(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
+        std::fs::File::open(path).map_err(|e| Error::in_file(name, format!("cannot read: {e}")))?;
     let size = file.metadata().ok().map(|m| m.len());
-    stream::read(path, file, size, opts, sink)
+    stream::read(name, file, size, opts, sink)
 }
 
 /// Reads a file (or `-` for stdin) and keeps every launch.

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::ingest::{self, Profile};
+use crate::ingest;
 use crate::metrics;
 use crate::rules::Rule;
 
@@ -79,18 +79,21 @@ pub fn build_args(
     args
 }
 
-/// What came back from a run, besides the profile.
+/// What came back from a run.
 pub struct RunInfo {
     pub ncu: PathBuf,
     pub program_status: Option<i32>,
+    /// ncu's raw-page CSV, to be streamed like any export; removed when dropped.
+    pub csv: tempfile::NamedTempFile,
+    /// The name reports give it: the `--save-csv` path, or `ncu:PROGRAM`.
+    pub name: String,
+    /// Per-source-line sectors (`--source`).
+    pub source_blocks: Vec<ingest::source::SourceBlock>,
 }
 
-/// Profiles `program` and parses the result.
-pub fn profile(
-    opts: &NcuOptions,
-    rules: &[Rule],
-    program: &[String],
-) -> Result<(Profile, RunInfo)> {
+/// Profiles `program` and checks what ncu wrote. The CSV is left on disk for the caller
+/// to stream: a run of 100,000 launches is never held in memory whole.
+pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<RunInfo> {
     let ncu = locate::find_ncu(opts.ncu.as_deref())?;
     let first = program
         .first()
@@ -151,23 +154,17 @@ pub fn profile(
     if interrupted.load(Ordering::SeqCst) {
         return Err(Error::new("interrupted; ncu and the program were stopped"));
     }
-    let text = std::fs::read(log.path()).map_err(|e| {
-        Error::new(format!(
-            "cannot read ncu's output {}: {e}",
-            log.path().display()
-        ))
-    })?;
-    let mut text = String::from_utf8_lossy(&text).into_owned();
     let mut source_blocks = Vec::new();
     if let Some(report) = &report {
         let rep = format!("{}.ncu-rep", report.display());
         if !Path::new(&rep).exists() {
+            let text = read_log(log.path())?;
             check_ncu_output(&text, status.code())?;
             return Err(Error::new(format!(
                 "ncu wrote no report; its last lines:\n{text}"
             )));
         }
-        text = import(
+        let text = import(
             &ncu,
             &[
                 "--import",
@@ -180,13 +177,15 @@ pub fn profile(
             ],
             opts.verbose,
         )?;
+        // The raw page goes where the log was, to be read like a run without --source.
+        std::fs::write(log.path(), &text)
+            .map_err(|e| Error::new(format!("cannot write {}: {e}", log.path().display())))?;
         let raw = ingest::parse_bytes("ncu report", text.as_bytes())?;
         let mut bases: Vec<String> = raw
             .launches
             .iter()
             .map(|l| ingest::base_name(&l.name))
             .collect();
-        bases.dedup();
         bases.sort();
         bases.dedup();
         for base in bases {
@@ -213,34 +212,53 @@ pub fn profile(
             }
         }
     }
-    check_ncu_output(&text, status.code())?;
-    if let Some(dest) = &opts.save_csv {
-        write_atomically(Path::new(dest), text.as_bytes())?;
+    if !has_csv_header(log.path())? {
+        check_ncu_output(&read_log(log.path())?, status.code())?;
     }
-    let source = opts
+    if let Some(dest) = &opts.save_csv {
+        copy_atomically(log.path(), Path::new(dest))?;
+    }
+    let name = opts
         .save_csv
         .clone()
         .unwrap_or_else(|| format!("ncu:{first}"));
-    let mut profile = ingest::parse_bytes(&source, text.as_bytes())?;
-    profile.source_blocks = source_blocks;
-    if opts.verbose {
-        for l in &profile.launches {
-            if let Some(p) = l.metrics.get("replay_passes") {
-                eprintln!(
-                    "gpulint: launch {} {}: {p} replay pass(es)",
-                    l.id,
-                    crate::report::short_name(&l.name)
-                );
+    Ok(RunInfo {
+        ncu,
+        program_status: status.code(),
+        csv: log,
+        name,
+        source_blocks,
+    })
+}
+
+/// ncu's log, whole: only read when it holds no CSV (an error), so it is short.
+fn read_log(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::new(format!("cannot read ncu's output {}: {e}", path.display())))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Whether ncu's log holds a CSV header, read a line at a time.
+fn has_csv_header(path: &Path) -> Result<bool> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::new(format!("cannot read ncu's output {}: {e}", path.display())))?;
+    let mut line = Vec::new();
+    let mut reader = std::io::BufReader::new(file);
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => return Ok(false),
+            Ok(_) if line.starts_with(b"\"ID\"") || line.starts_with(b"ID,") => return Ok(true),
+            Ok(_) => {}
+            Err(e) => {
+                return Err(Error::new(format!(
+                    "cannot read ncu's output {}: {e}",
+                    path.display()
+                )));
             }
         }
     }
-    Ok((
-        profile,
-        RunInfo {
-            ncu,
-            program_status: status.code(),
-        },
-    ))
 }
 
 /// Waits for ncu. After Ctrl-C, ncu normally stops by itself (the terminal signals the
@@ -338,13 +356,27 @@ pub fn check_ncu_output(log: &str, status: Option<i32>) -> Result<()> {
 
 /// Writes next to the destination, then renames, so a crash never leaves half a file.
 pub fn write_atomically(dest: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_with(dest, |tmp| tmp.write_all(bytes))
+}
+
+/// Copies a file to `dest` as [`write_atomically`] writes, without reading it whole.
+pub fn copy_atomically(src: &Path, dest: &Path) -> Result<()> {
+    write_atomically_with(dest, |tmp| {
+        std::io::copy(&mut std::fs::File::open(src)?, tmp).map(|_| ())
+    })
+}
+
+fn write_atomically_with(
+    dest: &Path,
+    write: impl FnOnce(&mut tempfile::NamedTempFile) -> std::io::Result<()>,
+) -> Result<()> {
     let dir = dest
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)
         .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
-    tmp.write_all(bytes)
+    write(&mut tmp)
         .and_then(|_| tmp.flush())
         .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
     // tempfile creates 0600 files; an output the user asked for is an ordinary file.
