@@ -173,8 +173,9 @@ pub fn read(
     let chunk_bytes = opts.chunk_bytes.max(1);
     let mut input = std::io::BufReader::with_capacity(chunk_bytes.max(64 * 1024), input);
     check_start(file, &mut input)?;
-    let (header_line, header, mut skipped) = find_header(file, &mut input)?;
-    let header = parse_header(file, header_line, &header)?;
+    let found = find_header(file, &mut input)?;
+    let (header_line, mut skipped) = (found.line, found.skipped);
+    let header = parse_header(file, header_line, &found.text)?;
     let is_details = header.iter().any(|h| h == b"Metric Name");
     let mut notes = Vec::new();
     let mut layout = if is_details {
@@ -188,6 +189,9 @@ pub fn read(
         .progress
         .filter(|p| size.is_some_and(|s| s >= p.min_bytes))
         .map(|_| ClearOnDrop(progress_bar(size.unwrap_or(0))));
+    if let Some(b) = &bar {
+        b.0.set_position(found.bytes);
+    }
     let mut chunks = ChunkReader {
         input,
         next_line: header_line + 1,
@@ -331,17 +335,28 @@ fn check_start(file: &str, input: &mut impl BufRead) -> Result<()> {
     Ok(())
 }
 
+/// The CSV header line, and what came before it.
+struct HeaderLine {
+    line: u64,
+    text: Vec<u8>,
+    /// Lines of program output and ncu messages before it.
+    skipped: u64,
+    /// Bytes read up to and including it.
+    bytes: u64,
+}
+
 /// Reads up to the CSV header: program output and ncu's messages before it are dropped.
-/// Returns the header's line number, the header line, and how many lines were dropped.
-fn find_header(file: &str, input: &mut impl BufRead) -> Result<(u64, Vec<u8>, u64)> {
+fn find_header(file: &str, input: &mut impl BufRead) -> Result<HeaderLine> {
     let mut skipped = 0;
     let mut line_no = 0u64;
+    let mut bytes = 0u64;
     let mut line = Vec::new();
     loop {
         line.clear();
         let n = input
             .read_until(b'\n', &mut line)
             .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
+        bytes += n as u64;
         if n == 0 {
             return Err(Error::in_file(
                 file,
@@ -356,7 +371,12 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<(u64, Vec<u8>, u6
             text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
         }
         if is_header(text) {
-            return Ok((line_no, text.to_vec(), skipped));
+            return Ok(HeaderLine {
+                line: line_no,
+                text: text.to_vec(),
+                skipped,
+                bytes,
+            });
         }
         if text.starts_with(b"==") || !text.iter().all(u8::is_ascii_whitespace) {
             skipped += 1;
@@ -797,4 +817,32 @@ fn read_parallel<R: BufRead + Send>(
         }
         Ok(skipped)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_ends_at_the_file_size() {
+        let text = b"program output\n\"ID\",\"Kernel Name\"\n\"0\",\"k\"\n\"1\",\"k\"\n\"2\",\"k\"";
+        let mut input = std::io::BufReader::new(&text[..]);
+        let found = find_header("f", &mut input).unwrap();
+        assert_eq!((found.line, found.skipped), (2, 1));
+        let bar = indicatif::ProgressBar::hidden();
+        bar.set_position(found.bytes);
+        let mut chunks = ChunkReader {
+            input,
+            next_line: found.line + 1,
+            seq: 0,
+            bar: Some(bar.clone()),
+        };
+        let mut firsts = Vec::new();
+        while let Some(chunk) = chunks.next_chunk("f", 4).unwrap() {
+            firsts.push(chunk.first_line);
+        }
+        assert_eq!(bar.position(), text.len() as u64);
+        // Chunks of 4 bytes grow to whole lines: one line each, numbered from the file.
+        assert_eq!(firsts, vec![3, 4, 5]);
+    }
 }
