@@ -602,11 +602,7 @@ pub fn lint_and_report(
         print_verbose(profiles, &analysis.skips);
     }
     // Never a clean report for a file nothing could be judged on.
-    let launches: u64 = profiles
-        .iter()
-        .flat_map(|p| &p.launches)
-        .map(|l| l.count)
-        .sum();
+    let launches: u64 = profiles.iter().map(Profile::launch_count).sum();
     if analysis.judged == 0 && launches > 0 {
         let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
         return Err(Error::new(format!(
@@ -678,12 +674,8 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
             "gpulint: {}: {:?} page, {} launch(es), {} kernel configuration(s)",
             p.file,
             p.page,
-            p.launches.iter().map(|l| l.count).sum::<u64>(),
-            p.launches
-                .iter()
-                .map(|l| (&l.name, l.grid, l.block))
-                .collect::<std::collections::HashSet<_>>()
-                .len()
+            p.launch_count(),
+            p.configurations()
         );
         for note in p.notes.iter().filter(|n| !n.starts_with(ingest::WARNING)) {
             let _ = writeln!(err, "gpulint: {}: {note}", p.file);

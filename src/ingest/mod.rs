@@ -74,6 +74,21 @@ impl Profile {
     pub fn warnings(&self) -> impl Iterator<Item = &str> {
         self.notes.iter().filter_map(|n| n.strip_prefix(WARNING))
     }
+
+    /// Launches in the export, counting every launch a folded entry stands for.
+    pub fn launch_count(&self) -> u64 {
+        self.launches.iter().map(|l| l.count).sum()
+    }
+
+    /// Distinct kernel configurations (name, grid and block): the entries once folded,
+    /// fewer than the entries with `--per-launch`.
+    pub fn configurations(&self) -> usize {
+        self.launches
+            .iter()
+            .map(|l| (&l.name, l.grid, l.block))
+            .collect::<HashSet<_>>()
+            .len()
+    }
 }
 
 /// Reads a file (or `-` for stdin), handing each launch to `sink` as it is read.

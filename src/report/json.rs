@@ -48,8 +48,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         })
     });
     let sources = r.profiles.iter().map(|p| {
-        let launches: u64 = p.launches.iter().map(|l| l.count).sum();
-        json!({ "file": p.file, "page": p.page, "launches": launches, "kernels": p.launches.len() })
+        json!({ "file": p.file, "page": p.page, "launches": p.launch_count(), "kernels": p.launches.len() })
     });
     let helpers = r
         .helpers

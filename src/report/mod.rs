@@ -36,7 +36,7 @@ impl Report<'_> {
 
     /// Launches in the inputs, counting every launch a folded entry stands for.
     pub fn launch_total(&self) -> u64 {
-        self.launches().map(|(_, l)| l.count).sum()
+        self.profiles.iter().map(Profile::launch_count).sum()
     }
 
     /// How many launches the kernel entry a finding is about stands for.
