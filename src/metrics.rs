@@ -6,7 +6,7 @@
 //! the binding occupancy limit) exist only when all their inputs do: a missing input is
 //! never read as zero.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 
 /// Where a canonical metric can come from.
 pub struct Source {
@@ -716,16 +716,15 @@ pub type Metrics = BTreeMap<&'static str, f64>;
 
 /// The static name of a canonical or derived metric.
 pub fn key(name: &str) -> Option<&'static str> {
-    static KEYS: std::sync::OnceLock<HashMap<&'static str, ()>> = std::sync::OnceLock::new();
+    static KEYS: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
     let keys = KEYS.get_or_init(|| {
         METRICS
             .iter()
             .map(|m| m.key)
             .chain(DERIVED.iter().map(|d| d.key))
-            .map(|k| (k, ()))
             .collect()
     });
-    keys.get_key_value(name).map(|(k, _)| *k)
+    keys.get(name).copied()
 }
 
 /// Resolves canonical metrics for one launch, then adds the derived ones.

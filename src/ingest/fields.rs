@@ -10,7 +10,7 @@ pub(crate) trait Row {
     fn text(&self, column: Option<usize>) -> std::borrow::Cow<'_, str> {
         column
             .and_then(|c| self.field(c))
-            .map(String::from_utf8_lossy)
+            .map(super::text)
             .unwrap_or_default()
     }
     fn to_record(&self) -> csv::ByteRecord {

@@ -396,29 +396,17 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
             c.to
         );
     }
+    // New and vanished kernels fail the gate only with --strict.
+    let strict_note = if d.strict {
+        ""
+    } else {
+        " (fails only with --strict)"
+    };
     for k in &d.new_kernels {
-        let _ = writeln!(
-            out,
-            "new kernel: {}{}",
-            short_name(k),
-            if d.strict {
-                ""
-            } else {
-                " (fails only with --strict)"
-            }
-        );
+        let _ = writeln!(out, "new kernel: {}{strict_note}", short_name(k));
     }
     for k in &d.vanished_kernels {
-        let _ = writeln!(
-            out,
-            "vanished kernel: {}{}",
-            short_name(k),
-            if d.strict {
-                ""
-            } else {
-                " (fails only with --strict)"
-            }
-        );
+        let _ = writeln!(out, "vanished kernel: {}{strict_note}", short_name(k));
     }
     let t = crate::diff::tally(d);
     let verdict = if d.failed() {
