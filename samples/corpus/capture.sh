@@ -45,6 +45,8 @@ log "metrics: $(echo "$metrics" | tr ',' '\n' | wc -l)"
 log "== captures"
 for p in "${programs[@]}"; do
   IFS='|' read -r name args count <<<"$p"
+  # ONLY="a b" captures just those programs.
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
   t0=$(now); "$build/$name" $args >"$out/$name.stdout" 2>&1; bare=$(since "$t0")
   t0=$(now)
   "${ncu[@]}" --csv --page raw --print-units base --metrics "$metrics" --launch-count "$count" \
