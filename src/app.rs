@@ -59,7 +59,7 @@ pub fn run(command: Command) -> Result<u8> {
             let (rules, config) = enabled_rules(&report)?;
             let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
             let profiles = load(&files, report.per_launch, report.jobs, Some(&mut linter))?;
-            let analysis = analyze(&profiles, linter.finish(), &report)?;
+            let analysis = analyze(&profiles, linter.finish(), &rules, &report)?;
             let b = crate::baseline::build(&profiles, &analysis.findings, ncu_version);
             let text = crate::baseline::to_json(&b);
             match output {
@@ -423,7 +423,7 @@ fn load_side(
         args.jobs,
         Some(&mut linter),
     )?;
-    let analysis = analyze(&profiles, linter.finish(), args)?;
+    let analysis = analyze(&profiles, linter.finish(), rules, args)?;
     Ok(crate::baseline::build(&profiles, &analysis.findings, None))
 }
 
@@ -533,6 +533,7 @@ pub struct Analysis {
 pub fn analyze(
     profiles: &[Profile],
     outcome: rules::engine::Outcome,
+    rules: &[Rule],
     args: &ReportArgs,
 ) -> Result<Analysis> {
     let origins = crate::origin::load(args.rules.as_deref())?;
@@ -559,6 +560,26 @@ pub fn analyze(
             let d = d * l.count as f64;
             *by_kernel.entry(l.name.as_str()).or_default() += d;
             total += d;
+        }
+    }
+    // A rule's own floor: launch-shape and latency findings on a kernel that takes a
+    // negligible share of the GPU time (all its launches, not one) are info.
+    if total > 0.0 {
+        for f in &mut findings {
+            let Some(floor) = rules
+                .iter()
+                .find(|r| r.slug == f.rule)
+                .and_then(|r| r.info_below_share_pct)
+            else {
+                continue;
+            };
+            let share = by_kernel.get(f.kernel.as_str()).copied().unwrap_or(0.0) / total * 100.0;
+            if share < floor && f.severity > Severity::Info {
+                f.severity = Severity::Info;
+                f.notes.push(format!(
+                    "this kernel takes {share:.2}% of the profile's GPU time over all its launches, under {floor}%: reported as info"
+                ));
+            }
         }
     }
     if args.min_share > 0.0 && total > 0.0 {
@@ -596,7 +617,7 @@ pub fn lint_and_report(
     rules: &[Rule],
     args: &ReportArgs,
 ) -> Result<u8> {
-    let analysis = analyze(profiles, outcome, args)?;
+    let analysis = analyze(profiles, outcome, rules, args)?;
     let color = use_color(args.color);
     if args.verbose {
         print_verbose(profiles, &analysis.skips);
@@ -632,11 +653,24 @@ pub fn lint_and_report(
         let inputs: Vec<String> = profiles.iter().map(|p| p.file.clone()).collect();
         write_svg(path, &placed, &inputs)?;
     }
+    let kernels: Vec<_> = crate::fold::kernel_views(
+        profiles
+            .iter()
+            .flat_map(|p| p.launches.iter().map(|l| (p.file.as_str(), l))),
+        args.per_launch,
+    )
+    .into_iter()
+    .map(|v| {
+        let roof = crate::roofline::place(&v.entry, gpu);
+        (v, roof)
+    })
+    .collect();
     let report = Report {
         profiles,
         findings: &analysis.findings,
         skips: &analysis.skips,
         rooflines: &rooflines,
+        kernels: &kernels,
         origins: &analysis.origins,
         helpers: &analysis.helpers,
         top: args.top,

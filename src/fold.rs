@@ -145,6 +145,96 @@ impl Folder {
     }
 }
 
+/// One kernel (a name in one file) over every launch configuration it had: what the
+/// human report's table and roofline show, one line per kernel however often its grid
+/// changed.
+#[derive(Debug, Clone)]
+pub struct KernelView {
+    pub file: String,
+    /// The kernel's launches merged: counts (FLOPs, bytes, time) are means weighted by
+    /// launch count, so they scale together and the roofline of the whole is right;
+    /// percentages of peak are weighted by time, as the kernel's time is spent.
+    pub entry: Launch,
+    /// Distinct (grid, block) configurations.
+    pub configurations: usize,
+    /// Fewest and most blocks in its grids, and threads in its blocks.
+    pub grid_blocks: Option<[u64; 2]>,
+    pub block_threads: Option<[u64; 2]>,
+}
+
+/// Groups folded entries (one per configuration) by file and kernel name, in the order
+/// each kernel first appears. `per_launch` keeps every entry as its own view.
+pub fn kernel_views<'a>(
+    entries: impl Iterator<Item = (&'a str, &'a Launch)>,
+    per_launch: bool,
+) -> Vec<KernelView> {
+    let mut views: Vec<KernelView> = Vec::new();
+    let mut weights: Vec<BTreeMap<&'static str, f64>> = Vec::new();
+    // A launch's weight in a metric's mean: its count, times its duration for a rate.
+    let weight = |l: &Launch, k: &str| {
+        let time = l.metrics.get("duration_ns").copied().unwrap_or(1.0);
+        l.count as f64 * if k.ends_with("_pct") { time } else { 1.0 }
+    };
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
+    let product = |d: Option<[u64; 3]>| d.map(|d| d[0] * d[1] * d[2]);
+    let widen = |r: Option<[u64; 2]>, v: Option<u64>| match (r, v) {
+        (Some([lo, hi]), Some(v)) => Some([lo.min(v), hi.max(v)]),
+        (r, v) => r.or(v.map(|v| [v, v])),
+    };
+    for (file, l) in entries {
+        let key = (file.to_string(), l.name.clone());
+        let found = if per_launch {
+            None
+        } else {
+            index.get(&key).copied()
+        };
+        let Some(i) = found else {
+            index.insert(key, views.len());
+            weights.push(l.metrics.keys().map(|k| (*k, weight(l, k))).collect());
+            views.push(KernelView {
+                file: file.to_string(),
+                entry: l.clone(),
+                configurations: 1,
+                grid_blocks: product(l.grid).map(|n| [n, n]),
+                block_threads: product(l.block).map(|n| [n, n]),
+            });
+            continue;
+        };
+        let v = &mut views[i];
+        let w = &mut weights[i];
+        let seen = |e: &Launch| e.grid == l.grid && e.block == l.block;
+        if !seen(&v.entry) {
+            v.configurations += 1;
+        }
+        v.grid_blocks = widen(v.grid_blocks, product(l.grid));
+        v.block_threads = widen(v.block_threads, product(l.block));
+        for (k, x) in &l.metrics {
+            let [lo, hi] = l.spread.get(k).copied().unwrap_or([*x, *x]);
+            let range = match (v.entry.spread.get(k), v.entry.metrics.get(k)) {
+                (Some([a, b]), _) => [a.min(lo), b.max(hi)],
+                (None, Some(m)) => [m.min(lo), m.max(hi)],
+                (None, None) => [lo, hi],
+            };
+            v.entry.spread.insert(k, range);
+            let (n, add) = (w.entry(k).or_insert(0.0), weight(l, k));
+            let m = v.entry.metrics.entry(k).or_insert(0.0);
+            if *n + add > 0.0 {
+                *m = (*m * *n + x * add) / (*n + add);
+            }
+            *n += add;
+        }
+        v.entry.count += l.count;
+        v.entry.last_id = v.entry.last_id.max(l.last_id);
+    }
+    for v in &mut views {
+        let metrics = &v.entry.metrics;
+        v.entry
+            .spread
+            .retain(|k, [lo, hi]| lo < hi && metrics.contains_key(k));
+    }
+    views
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,6 +57,18 @@ pub static METRICS: &[MetricDef] = &[
         ["Launch Statistics/Block Size"]
     ),
     metric!(
+        "block_dim_x",
+        "threads per block along x: the lanes of a warp that share one row",
+        [n("launch__block_dim_x")],
+        []
+    ),
+    metric!(
+        "max_warps_per_sm",
+        "warp slots per SM on the device",
+        [n("device__attribute_max_warps_per_multiprocessor")],
+        []
+    ),
+    metric!(
         "grid_blocks",
         "blocks in the grid",
         [n("launch__grid_size")],
@@ -169,6 +181,94 @@ pub static METRICS: &[MetricDef] = &[
         "l1_throughput_pct",
         "L1 sector throughput, % of peak",
         [n("l1tex__t_sectors.avg.pct_of_peak_sustained_elapsed")],
+        []
+    ),
+    metric!(
+        "l1_data_pipe_pct",
+        "L1 data-pipe (LSU) wavefronts, % of peak: global, local and shared-memory accesses",
+        // The unit ncu's Memory Throughput reads for shared-memory-bound kernels; one
+        // replay pass more than the rest of `gpulint run`'s list (8 in all on an H200).
+        [n(
+            "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed"
+        )],
+        []
+    ),
+    metric!(
+        "threads_per_inst",
+        "active threads per executed warp instruction (32 = no divergence)",
+        [n("smsp__thread_inst_executed_per_inst_executed.ratio")],
+        ["Warp State Statistics/Avg. Active Threads Per Warp"]
+    ),
+    metric!(
+        "stall_long_scoreboard",
+        "warp cycles per issued instruction stalled on global/local memory (L1TEX) results",
+        [n(
+            "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_barrier",
+        "warp cycles per issued instruction stalled at a barrier (__syncthreads)",
+        [n(
+            "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_short_scoreboard",
+        "warp cycles per issued instruction stalled on shared-memory or special-function results",
+        [n(
+            "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_mio_throttle",
+        "warp cycles per issued instruction stalled on a full memory-input/output queue (shared memory)",
+        [n(
+            "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_math_pipe_throttle",
+        "warp cycles per issued instruction stalled on a busy math pipe",
+        [n(
+            "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_no_instruction",
+        "warp cycles per issued instruction stalled waiting for instructions (instruction cache)",
+        [n(
+            "smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_not_selected",
+        "warp cycles per issued instruction ready but not selected (another warp issued)",
+        [n(
+            "smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_selected",
+        "warp cycles per issued instruction spent issuing (1 per instruction)",
+        [n(
+            "smsp__average_warps_issue_stalled_selected_per_issue_active.ratio"
+        )],
+        []
+    ),
+    metric!(
+        "stall_wait",
+        "warp cycles per issued instruction stalled on a fixed-latency dependency",
+        [n(
+            "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio"
+        )],
         []
     ),
     metric!(
@@ -630,6 +730,95 @@ pub static DERIVED: &[Derived] = &[
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]
     ),
+    derived!(
+        "row_segments_per_request",
+        "contiguous row segments one warp-wide request covers: 32 / block_dim_x lanes per row when blockDim.x < 32 (2 for 16x16 blocks), else 1",
+        ["block_dim_x", "block_size"]
+    ),
+    derived!(
+        "misaligned_ld",
+        "1 when global loads take about one sector per row segment more than their bytes need (sector-straddling rows, not a stride); 0 otherwise",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld",
+            "block_dim_x",
+            "block_size"
+        ]
+    ),
+    derived!(
+        "misaligned_st",
+        "the same for global stores",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st",
+            "block_dim_x",
+            "block_size"
+        ]
+    ),
+    derived!(
+        "grid_warps",
+        "warps the grid launches: grid_blocks x warps_per_block",
+        ["grid_blocks", "block_size"]
+    ),
+    derived!(
+        "warp_slots",
+        "warps the device can hold at once: sm_count x max_warps_per_sm (or the warp limit's blocks x warps per block)",
+        ["sm_count", "max_warps_per_sm"]
+    ),
+    derived!(
+        "grid_slot_fill_pct",
+        "grid_warps / warp_slots in %, at most 100: how much of the machine the grid can keep busy",
+        ["grid_blocks", "block_size", "sm_count", "max_warps_per_sm"]
+    ),
+    derived!(
+        "mostly_serial",
+        "1 when fewer than a quarter of the lanes a warp has (min(block_size, 32)) are active per executed instruction: one thread, or a few, does the work; 0 when more are, or when the export lacks threads_per_inst (absent evidence suppresses nothing)",
+        ["threads_per_inst", "block_size"]
+    ),
+    derived!(
+        "stall_total",
+        "warp cycles per issued instruction over the stall reasons gpulint collects",
+        [
+            "stall_long_scoreboard",
+            "stall_barrier",
+            "stall_short_scoreboard",
+            "stall_mio_throttle",
+            "stall_math_pipe_throttle",
+            "stall_no_instruction",
+            "stall_not_selected",
+            "stall_selected",
+            "stall_wait"
+        ]
+    ),
+    derived!(
+        "stall_top",
+        "the largest stall reason that is a cause (all but selected and not_selected), cycles per issued instruction",
+        [
+            "stall_long_scoreboard",
+            "stall_barrier",
+            "stall_short_scoreboard",
+            "stall_mio_throttle",
+            "stall_math_pipe_throttle",
+            "stall_no_instruction",
+            "stall_wait"
+        ]
+    ),
+];
+
+/// The stall reasons gpulint collects: the ones that cost no replay pass beyond the
+/// rest of its list on an H200 (docs/runs/2026-11-30-corpus-measure.txt).
+pub const STALL_KEYS: [&str; 9] = [
+    "stall_long_scoreboard",
+    "stall_barrier",
+    "stall_short_scoreboard",
+    "stall_mio_throttle",
+    "stall_math_pipe_throttle",
+    "stall_no_instruction",
+    "stall_not_selected",
+    "stall_selected",
+    "stall_wait",
 ];
 
 /// ncu adds these on the raw page by itself, and derived__ values exist only in section
@@ -665,6 +854,7 @@ const COLLECT_INSTEAD: &[(&str, &[&str])] = &[
             "dram_throughput_pct",
             "l2_throughput_pct",
             "l1_throughput_pct",
+            "l1_data_pipe_pct",
         ],
     ),
     ("sectors_per_request_ld", &["sectors_ld", "requests_ld"]),
@@ -913,14 +1103,92 @@ fn derive(m: &mut Metrics) {
         .iter()
         .map(|k| get(m, k))
         .collect();
+        // The L1 data pipe carries shared-memory traffic too: without it a
+        // shared-memory-bound kernel reads as idle (older captures lack it).
+        let l1_pipe = get(m, "l1_data_pipe_pct").unwrap_or(0.0);
         put(
             m,
             "memory_throughput_pct",
-            parts.map(|p| p.into_iter().fold(0.0, f64::max)),
+            parts.map(|p| p.into_iter().fold(l1_pipe, f64::max)),
         );
     }
     if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
         put(m, "busiest_throughput_pct", Some(sm.max(mem)));
+    }
+    derive_row_segments(m);
+    derive_grid_fill(m);
+    // A guard, not a measurement: without the counter nothing counts as serial.
+    let serial = match (get(m, "threads_per_inst"), get(m, "block_size")) {
+        (Some(t), Some(b)) if b > 0.0 => t < 0.25 * b.min(32.0),
+        _ => false,
+    };
+    put(m, "mostly_serial", Some(if serial { 1.0 } else { 0.0 }));
+    let stalls: Option<Vec<f64>> = STALL_KEYS.iter().map(|k| get(m, k)).collect();
+    if let Some(stalls) = stalls {
+        put(m, "stall_total", Some(stalls.iter().sum()));
+        let causes = STALL_KEYS
+            .iter()
+            .zip(&stalls)
+            .filter(|(k, _)| !k.ends_with("selected"))
+            .map(|(_, v)| *v);
+        put(m, "stall_top", Some(causes.fold(0.0, f64::max)));
+    }
+}
+
+/// Misalignment adds one sector per contiguous row segment a request covers: a warp of
+/// a 16x16 block covers two 64-byte rows, so a one-element halo offset turns 4 sectors
+/// into 6; a 16-thread block's request covers one row, 2 sectors into 3.
+fn derive_row_segments(m: &mut Metrics) {
+    let get = |m: &Metrics, k: &str| m.get(k).copied();
+    let (Some(dim_x), Some(block)) = (get(m, "block_dim_x"), get(m, "block_size")) else {
+        return;
+    };
+    if dim_x < 1.0 {
+        return;
+    }
+    let lanes = block.min(32.0);
+    let segments = if dim_x >= 32.0 {
+        1.0
+    } else {
+        (lanes / dim_x).ceil().max(1.0)
+    };
+    m.insert(
+        key("row_segments_per_request").expect("in DERIVED"),
+        segments,
+    );
+    for dir in ["ld", "st"] {
+        let excess = get(m, &format!("excess_sectors_per_request_{dir}"));
+        let ideal = get(m, &format!("ideal_sectors_per_request_{dir}"));
+        if let (Some(excess), Some(ideal)) = (excess, ideal) {
+            // One extra sector per segment, each segment at least two sectors wide (a
+            // one-sector segment that takes two is as much a stride as a shift).
+            let per_segment = excess / segments;
+            let misaligned = ideal >= 2.0 * segments && (0.5..=1.2).contains(&per_segment);
+            let k = key(&format!("misaligned_{dir}")).expect("in DERIVED");
+            m.insert(k, if misaligned { 1.0 } else { 0.0 });
+        }
+    }
+}
+
+/// The warps a grid provides against the warp slots of the whole device.
+fn derive_grid_fill(m: &mut Metrics) {
+    let get = |m: &Metrics, k: &str| m.get(k).copied();
+    let (Some(blocks), Some(block)) = (get(m, "grid_blocks"), get(m, "block_size")) else {
+        return;
+    };
+    let warps_per_block = (block / 32.0).ceil();
+    let grid_warps = blocks * warps_per_block;
+    m.insert(key("grid_warps").expect("in DERIVED"), grid_warps);
+    // Exports without the device attribute (details pages) still carry the warp limit.
+    let per_sm =
+        get(m, "max_warps_per_sm").or_else(|| get(m, "limit_warps").map(|l| l * warps_per_block));
+    if let (Some(sms), Some(per_sm)) = (get(m, "sm_count"), per_sm)
+        && sms * per_sm > 0.0
+    {
+        let slots = sms * per_sm;
+        m.insert(key("warp_slots").expect("in DERIVED"), slots);
+        let fill = (grid_warps / slots * 100.0).min(100.0);
+        m.insert(key("grid_slot_fill_pct").expect("in DERIVED"), fill);
     }
 }
 

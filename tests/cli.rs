@@ -89,7 +89,7 @@ fn exit_codes_follow_fail_on() {
         "--select",
         "small-grid",
         "--param",
-        "small-grid.min_sm_share=0.01",
+        "small-grid.min_slot_fill_pct=0.01",
         "--format",
         "concise",
     ]);

@@ -109,16 +109,16 @@ fn malformed_rule_files_name_the_file_and_field() {
         ),
         (
             good.replace(
-                "when = \"grid_blocks < sm_count",
-                "when = \"grid_blocks < < sm_count",
+                "when = \"grid_slot_fill_pct < min",
+                "when = \"grid_slot_fill_pct < < min",
             ),
             "field `when`",
         ),
         (good.replace("[doc]", "[doc]\nwhatt = 1"), "unknown field"),
         (
             good.replace(
-                "message = \"grid of {grid_blocks:.0}",
-                "message = \"grid of {grid_blocks:.x}",
+                "message = \"the grid provides {grid_warps:.0}",
+                "message = \"the grid provides {grid_warps:.x}",
             ),
             "field `message`",
         ),
@@ -130,4 +130,15 @@ fn malformed_rule_files_name_the_file_and_field() {
         assert!(err.starts_with("rules/bad.toml"), "{err}");
         assert!(err.contains(want), "{err} should mention {want}");
     }
+}
+
+#[test]
+fn latency_threshold_is_one_number() {
+    // The roofline's latency-bound tag and GL501 must call the same kernels latency-bound.
+    let rules = rules::load(None).unwrap();
+    let gl501 = rules.iter().find(|r| r.slug == "latency-bound").unwrap();
+    assert_eq!(
+        gl501.params["max_busy_pct"],
+        gpulint::roofline::LATENCY_BOUND_PCT
+    );
 }

@@ -206,6 +206,7 @@ pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
     if let Some(b) = p.block {
         raw.entry("launch__block_size")
             .or_insert((b[0] * b[1] * b[2]) as f64);
+        raw.entry("launch__block_dim_x").or_insert(b[0] as f64);
     }
     if let Some(g) = p.grid {
         raw.entry("launch__grid_size")

@@ -72,7 +72,8 @@ pub fn parse_cell(raw: &str, unit: &str, style: NumberStyle) -> Result<Cell, Str
         return Ok(Cell::Absent);
     }
     let lower = s.to_ascii_lowercase();
-    if lower == "n/a" || lower == "nan" || lower == "-nan" || lower == "(nan)" {
+    // ncu writes "no data" where it could not collect a metric (seen in --set full exports).
+    if ["n/a", "nan", "-nan", "(nan)", "no data"].contains(&lower.as_str()) {
         return Ok(Cell::Absent);
     }
     let number =
@@ -198,7 +199,7 @@ mod tests {
 
     #[test]
     fn absent_values_are_not_zero() {
-        for s in ["", " ", "n/a", "N/A", "nan", "-"] {
+        for s in ["", " ", "n/a", "N/A", "nan", "-", "no data", "No Data"] {
             assert_eq!(
                 parse_cell(s, "", NumberStyle::PointDecimal),
                 Ok(Cell::Absent)

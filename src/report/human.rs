@@ -41,7 +41,8 @@ fn micros(ns: f64) -> String {
 /// Total GPU time and the kernels that take most of it, with what is at stake in each.
 fn profile_summary(r: &Report, out: &mut String) {
     let mut kernels: Vec<(&str, f64, u64, Option<&crate::roofline::Roofline>)> = Vec::new();
-    for (_, l, roof) in r.launches_with_roofline() {
+    for (v, roof) in r.kernels {
+        let (l, roof) = (&v.entry, roof.as_ref());
         let Some(d) = l.metrics.get("duration_ns").map(|d| d * l.count as f64) else {
             continue;
         };
@@ -77,7 +78,13 @@ fn profile_summary(r: &Report, out: &mut String) {
             .filter(|f| f.kernel == *name && f.severity >= Severity::Warning)
             .filter_map(|f| f.time_at_stake_ns)
             .fold(0.0, |a, b| a + b);
-        let bound = roof.map_or("-", |x| x.bound.label());
+        let bound = roof.map_or("-", |x| {
+            if x.latency_bound {
+                "latency-bound"
+            } else {
+                x.bound.label()
+            }
+        });
         let _ = writeln!(
             out,
             "  {:>5.1}%  {:>12}  {}x  {}{}  {bound}, at stake {}",
@@ -100,6 +107,23 @@ fn profile_summary(r: &Report, out: &mut String) {
     out.push('\n');
 }
 
+/// A kernel's grid or block: its dim3 when it had one configuration, else the range of
+/// its sizes ("1-32 blocks").
+fn config_range(
+    v: &crate::fold::KernelView,
+    range: Option<[u64; 2]>,
+    first: Option<[u64; 3]>,
+    unit: &str,
+) -> String {
+    match range {
+        Some([lo, hi]) if v.configurations > 1 && lo < hi => format!("{lo}-{hi} {unit}"),
+        Some([n, _]) if v.configurations > 1 && unit == "blocks" => {
+            format!("{n} {unit}, {} shapes", v.configurations)
+        }
+        _ => dim3(first),
+    }
+}
+
 pub fn render(r: &Report) -> String {
     let c = r.color;
     let mut out = String::new();
@@ -117,15 +141,14 @@ pub fn render(r: &Report) -> String {
         let launches = launch_list(f, r.kernel_launches(f));
         let _ = writeln!(
             out,
-            "  {} {}:{}  {}{}  {}, grid {}, block {}",
+            "  {} {}:{}  {}{}  {}, {}",
             paint("-->", Style::new().blue().bold(), c),
             f.file,
             f.line,
             short_name(&f.kernel),
             origin_tag(r, &f.kernel),
             launches,
-            dim3(f.grid),
-            dim3(f.block)
+            super::configuration_text(f)
         );
         if let Some(t) = f.time_at_stake_ns {
             let _ = writeln!(
@@ -182,14 +205,19 @@ pub fn render(r: &Report) -> String {
         );
     }
 
-    // One line per kernel (or per launch with --per-launch); metrics are means.
+    // One line per kernel, whatever its configurations (or per launch with
+    // --per-launch); metrics are means over its launches.
     let rows: Vec<[String; 8]> = r
-        .launches()
-        .map(|(p, l)| {
+        .kernels
+        .iter()
+        .map(|(v, _)| {
+            let l = &v.entry;
             let codes: Vec<&str> = r
                 .findings
                 .iter()
-                .filter(|f| f.covers(&p.file, l))
+                // A merged finding is about the whole kernel; one per launch, its launch.
+                .filter(|f| f.file == v.file && f.kernel == l.name)
+                .filter(|f| !f.covered.is_empty() || f.launch == l.id)
                 .map(|f| f.code.as_str())
                 .collect();
             let metric = |k: &str, suffix: &str, scale: f64, d: usize| {
@@ -201,8 +229,8 @@ pub fn render(r: &Report) -> String {
                 l.id.to_string(),
                 short_name(&l.name),
                 format!("{}x", l.count),
-                dim3(l.grid),
-                dim3(l.block),
+                config_range(v, v.grid_blocks, l.grid, "blocks"),
+                config_range(v, v.block_threads, l.block, "threads"),
                 metric("duration_ns", " us", 1e-3, 1),
                 metric("theoretical_occupancy_pct", "%", 1.0, 0),
                 if codes.is_empty() {
@@ -249,8 +277,9 @@ pub fn render(r: &Report) -> String {
 
     // One roofline line per kernel.
     let placed: Vec<_> = r
-        .launches_with_roofline()
-        .filter_map(|(_, l, roof)| roof.map(|x| (l, x)))
+        .kernels
+        .iter()
+        .filter_map(|(v, roof)| roof.as_ref().map(|x| (&v.entry, x)))
         .collect();
     if !placed.is_empty() {
         let _ = writeln!(

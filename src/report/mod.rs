@@ -18,6 +18,9 @@ pub struct Report<'a> {
     pub skips: &'a [Skip],
     /// One per launch, in the order of [`Report::launches`].
     pub rooflines: &'a [Option<Roofline>],
+    /// One per kernel over all its configurations (per launch with `--per-launch`),
+    /// with its roofline: the human report's table and roofline lines.
+    pub kernels: &'a [(crate::fold::KernelView, Option<Roofline>)],
     pub origins: &'a crate::origin::Origins,
     /// Helper kernels listed once, with their launch counts.
     pub helpers: &'a [(String, u64)],
@@ -39,11 +42,18 @@ impl Report<'_> {
         self.profiles.iter().map(Profile::launch_count).sum()
     }
 
-    /// How many launches the kernel entry a finding is about stands for.
+    /// How many launches the kernel a merged finding is about had, in every
+    /// configuration; `None` for a finding on one launch (`--per-launch`).
     pub fn kernel_launches(&self, f: &Finding) -> Option<u64> {
-        self.launches()
-            .find(|(p, l)| l.count > 1 && f.covers(&p.file, l))
+        if f.covered.is_empty() {
+            return None;
+        }
+        let total: u64 = self
+            .launches()
+            .filter(|(p, l)| p.file == f.file && l.name == f.kernel)
             .map(|(_, l)| l.count)
+            .sum();
+        (total > 0).then_some(total)
     }
 
     /// Launches with their roofline placement.
@@ -58,6 +68,28 @@ impl Report<'_> {
                     .chain(std::iter::repeat(None)),
             )
             .map(|((p, l), r)| (p, l, r))
+    }
+}
+
+/// Where a finding's launches ran: "grid (8,1,1), block (256,1,1)", or for a kernel
+/// whose grid changed, "32 configurations, grids of 1-32 blocks, block (16,1,1)".
+pub fn configuration_text(f: &Finding) -> String {
+    let dim3 =
+        |d: Option<[u64; 3]>| d.map_or("-".to_string(), |[x, y, z]| format!("({x},{y},{z})"));
+    match f.grid_blocks {
+        Some([lo, hi]) if f.configurations > 1 => {
+            let sizes = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo}-{hi}")
+            };
+            format!(
+                "{} configurations, grids of {sizes} blocks, block {}",
+                f.configurations,
+                dim3(f.block)
+            )
+        }
+        _ => format!("grid {}, block {}", dim3(f.grid), dim3(f.block)),
     }
 }
 

@@ -17,8 +17,12 @@ pub struct Finding {
     pub severity: Severity,
     /// The first launch the finding covers.
     pub launch: u64,
-    /// How many launches of this kernel (same name, grid and block) it covers.
+    /// How many launches of this kernel (same name, in one file) it covers.
     pub launch_count: u64,
+    /// How many launch configurations (grid and block) the launches it covers had.
+    pub configurations: usize,
+    /// Fewest and most blocks in the grids of the launches it covers.
+    pub grid_blocks: Option<[u64; 2]>,
     /// The launches it covers, when more than one: at most the first
     /// [`LISTED_LAUNCHES`]; `launch_count` counts them all.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -47,23 +51,33 @@ pub struct Finding {
     pub grid: Option<[u64; 3]>,
     #[serde(skip)]
     pub block: Option<[u64; 3]>,
+    /// The (grid, block) configurations it covers, once merged (empty per launch).
+    #[serde(skip)]
+    pub covered: Vec<Configuration>,
     /// Which launch of this kernel (by base name, counting from 0) in its file `launch`
     /// is: the source page lists its blocks in that order.
     #[serde(skip)]
     pub nth_of_kernel: usize,
 }
 
+/// A launch configuration: grid and block.
+pub type Configuration = (Option<[u64; 3]>, Option<[u64; 3]>);
+
 /// Launch IDs a merged finding lists; more are counted, not listed.
 pub const LISTED_LAUNCHES: usize = 8;
 
 impl Finding {
-    /// Whether this finding is about `launch` (a launch, or a folded kernel entry).
+    /// Whether this finding is about `launch` (a launch, or a folded entry of one
+    /// kernel configuration). A merged finding covers every configuration of its kernel
+    /// it held on; an unmerged one (`--per-launch`), its own launch.
     pub fn covers(&self, file: &str, launch: &Launch) -> bool {
         self.file == file
             && self.kernel == launch.name
-            && self.grid == launch.grid
-            && self.block == launch.block
-            && (launch.count > 1 || self.launch == launch.id || self.launches.contains(&launch.id))
+            && if self.covered.is_empty() {
+                self.launch == launch.id
+            } else {
+                self.covered.contains(&(launch.grid, launch.block))
+            }
     }
 }
 
@@ -103,11 +117,9 @@ pub fn lint_with(profiles: &[Profile], rules: &[Rule], config: &Config, merge: b
     linter.finish()
 }
 
-/// What the linter keeps per kernel (file, name, grid and block) while merging.
+/// What the linter keeps per kernel (file and name) while merging.
 struct KernelSlot {
     file: String,
-    grid: Option<[u64; 3]>,
-    block: Option<[u64; 3]>,
     /// Index into the launch counters of this kernel's base name in its file.
     base: usize,
     /// Per rule (in the linter's order), its merged finding's index.
@@ -129,7 +141,7 @@ pub struct Linter<'a> {
     /// Time at stake of the launch each merged finding's message describes.
     shown_stake: Vec<f64>,
     slots: Vec<KernelSlot>,
-    /// Slots by kernel name; a name may have several files and launch configurations.
+    /// Slots by kernel name; a name may come from several files.
     kernels: HashMap<String, Vec<usize>>,
     /// Launches seen so far per file and base name, indexed by `KernelSlot::base`.
     launches_of_base: Vec<usize>,
@@ -157,10 +169,10 @@ impl<'a> Linter<'a> {
         }
     }
 
-    /// The slot of a launch's kernel, made on first sight.
+    /// The slot of a launch's kernel, made on first sight. Launches of one kernel with
+    /// other grids or blocks share it: an iterative solver's shrinking grid is one kernel.
     fn slot(&mut self, file: &str, launch: &Launch) -> usize {
-        let same =
-            |k: &KernelSlot| k.file == file && k.grid == launch.grid && k.block == launch.block;
+        let same = |k: &KernelSlot| k.file == file;
         if let Some(i) = self
             .kernels
             .get(&launch.name)
@@ -180,8 +192,6 @@ impl<'a> Linter<'a> {
             .push(self.slots.len());
         self.slots.push(KernelSlot {
             file: file.to_string(),
-            grid: launch.grid,
-            block: launch.block,
             base,
             findings: vec![None; self.rules.len()],
             ignored: self
@@ -201,9 +211,16 @@ impl<'a> Linter<'a> {
         self.launches_of_base[base] += 1;
 
         let mut explained = false;
+        // ncu records a launch that failed with grid and block (0,0,0) and no data.
+        let failed = ["grid_blocks", "block_size"]
+            .iter()
+            .any(|k| launch.metrics.get(*k) == Some(&0.0));
         for i in 0..self.rules.len() {
             let rule = self.rules[i];
-            if self.slots[slot].ignored[i] || (rule.defer_to_other_findings && explained) {
+            if self.slots[slot].ignored[i]
+                || (rule.defer_to_other_findings && explained)
+                || rule.judges_failed_launches != failed
+            {
                 continue;
             }
             match check(rule, launch, file) {
@@ -244,6 +261,8 @@ impl<'a> Linter<'a> {
             None => {
                 *entry = Some(next);
                 self.shown_stake.push(f.time_at_stake_ns.unwrap_or(0.0));
+                let mut f = f;
+                f.covered.push((f.grid, f.block));
                 self.outcome.findings.push(f);
             }
         }
@@ -285,6 +304,14 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
     }
     into.launch_count += f.launch_count;
     into.severity = into.severity.max(f.severity);
+    if !into.covered.contains(&(f.grid, f.block)) {
+        into.covered.push((f.grid, f.block));
+        into.configurations = into.covered.len();
+    }
+    into.grid_blocks = match (into.grid_blocks, f.grid_blocks) {
+        (Some([a, b]), Some([c, d])) => Some([a.min(c), b.max(d)]),
+        (a, b) => a.or(b),
+    };
     for (k, v) in &f.evidence {
         let old = into.evidence.get(k).copied();
         let range = into.evidence_range.entry(k.clone()).or_insert_with(|| {
@@ -408,6 +435,11 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         severity,
         launch: launch.id,
         launch_count: launch.count,
+        configurations: 1,
+        grid_blocks: launch.grid.map(|g| {
+            let n = g[0] * g[1] * g[2];
+            [n, n]
+        }),
         launches: Vec::new(),
         kernel: launch.name.clone(),
         message,
@@ -421,6 +453,7 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         line: launch.line,
         grid: launch.grid,
         block: launch.block,
+        covered: Vec::new(),
         nth_of_kernel: 0,
     }))
 }

@@ -47,6 +47,10 @@ struct RuleFile {
     when: String,
     #[serde(default)]
     info_when: Option<String>,
+    /// Findings on a kernel whose launches take less than this share (%) of the
+    /// profile's GPU time are info: decided once every launch is read.
+    #[serde(default)]
+    info_below_share_pct: Option<f64>,
     #[serde(default)]
     params: BTreeMap<String, f64>,
     message: String,
@@ -61,6 +65,10 @@ struct RuleFile {
     /// Stay quiet on a launch that another rule already flags.
     #[serde(default)]
     defer_to_other_findings: bool,
+    /// Judge only launches that failed (grid or block of zero); every other rule
+    /// skips them.
+    #[serde(default)]
+    judges_failed_launches: bool,
     doc: Doc,
     #[serde(default)]
     tests: Tests,
@@ -140,6 +148,8 @@ pub struct Rule {
     pub reads: Vec<String>,
     pub when: Condition,
     pub info_when: Option<Condition>,
+    /// See `RuleFile::info_below_share_pct`.
+    pub info_below_share_pct: Option<f64>,
     pub params: BTreeMap<String, f64>,
     pub message: Template,
     /// The share of the kernel's time the finding puts at stake, 0 to 1.
@@ -149,6 +159,7 @@ pub struct Rule {
     pub notes: Vec<Note>,
     pub fallback: Option<Fallback>,
     pub defer_to_other_findings: bool,
+    pub judges_failed_launches: bool,
     pub doc: Doc,
     pub tests: Tests,
     /// Where the rule came from: `rules/x.toml` (embedded) or a path under `--rules`.
@@ -285,6 +296,14 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
             ));
         }
     }
+    if let Some(share) = file.info_below_share_pct
+        && !(0.0..=100.0).contains(&share)
+    {
+        return Err(Error::in_file(
+            origin,
+            format!("field `info_below_share_pct`: {share} is not a percentage from 0 to 100"),
+        ));
+    }
     let params = &file.params;
     let when = condition(origin, "when", &file.when, params)?;
     let stake = condition(origin, "stake", &file.stake, params)?;
@@ -335,6 +354,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         reads: file.reads,
         when,
         info_when,
+        info_below_share_pct: file.info_below_share_pct,
         params: file.params,
         message,
         stake,
@@ -343,6 +363,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         notes,
         fallback,
         defer_to_other_findings: file.defer_to_other_findings,
+        judges_failed_launches: file.judges_failed_launches,
         doc: file.doc,
         tests: file.tests,
         origin: origin.to_string(),

@@ -1,0 +1,253 @@
+//! The corpus of real-style programs (samples/corpus/), each captured on the H200 twice:
+//! with gpulint's own minimal metric list and with `ncu --set full`. What an expert
+//! expects of each kernel was written in fixtures/h200-corpus/expectations.toml before
+//! any capture; this test holds gpulint to it, and holds the two captures to each other.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+struct Expectations {
+    kernel: Vec<Expectation>,
+}
+
+#[derive(Deserialize)]
+struct Expectation {
+    program: String,
+    name: String,
+    must: Vec<String>,
+    /// Must be reported at any severity (see the file for why some moved here).
+    #[serde(default)]
+    reported: Vec<String>,
+    must_not: Vec<String>,
+    bound: String,
+}
+
+fn expectations() -> Vec<Expectation> {
+    let text = std::fs::read_to_string(common::fixture("h200-corpus/expectations.toml")).unwrap();
+    toml::from_str::<Expectations>(&text).unwrap().kernel
+}
+
+/// The JSON report of one capture.
+fn report(program: &str, capture: &str) -> Value {
+    let file = format!("fixtures/h200-corpus/{capture}_{program}.csv");
+    let out = common::gpulint(&["check", &file, "--format", "json", "--exit-zero"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn base(name: &str) -> &str {
+    name.split('(').next().unwrap_or(name)
+}
+
+/// (kernel, rule) -> severities of its findings.
+fn findings(r: &Value) -> BTreeMap<(String, String), Vec<String>> {
+    let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for f in r["findings"].as_array().unwrap() {
+        let key = (
+            base(f["kernel"].as_str().unwrap()).to_string(),
+            f["rule"].as_str().unwrap().to_string(),
+        );
+        out.entry(key)
+            .or_default()
+            .push(f["severity"].as_str().unwrap().to_string());
+    }
+    out
+}
+
+/// The bound of every configuration of every kernel: memory, compute or latency.
+fn bounds(r: &Value) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for k in r["kernels"].as_array().unwrap() {
+        let Some(roof) = k.get("roofline").filter(|r| !r.is_null()) else {
+            continue;
+        };
+        let bound = if roof["latency_bound"] == true {
+            "latency".to_string()
+        } else {
+            roof["bound"].as_str().unwrap().to_string()
+        };
+        out.entry(base(k["name"].as_str().unwrap()).to_string())
+            .or_default()
+            .insert(bound);
+    }
+    out
+}
+
+const CAPTURES: [&str; 2] = ["min", "full"];
+
+#[test]
+fn every_expectation_holds_on_both_captures() {
+    let mut failures = Vec::new();
+    for e in expectations() {
+        for capture in CAPTURES {
+            let r = report(&e.program, capture);
+            let found = findings(&r);
+            let at = |rule: &str| found.get(&(e.name.clone(), rule.to_string()));
+            let warns = |rule: &str| at(rule).is_some_and(|s| s.iter().any(|s| s != "info"));
+            let place = format!("{capture}_{}: {}", e.program, e.name);
+            for rule in &e.must {
+                if !warns(rule) {
+                    failures.push(format!(
+                        "{place}: expected a {rule} warning, got {:?}",
+                        at(rule)
+                    ));
+                }
+            }
+            for rule in &e.reported {
+                if at(rule).is_none() {
+                    failures.push(format!("{place}: expected {rule} to be reported"));
+                }
+            }
+            for rule in &e.must_not {
+                if warns(rule) {
+                    failures.push(format!("{place}: false alarm {rule}"));
+                }
+            }
+            if !e.bound.is_empty() {
+                let got = bounds(&r).remove(&e.name).unwrap_or_default();
+                if got != BTreeSet::from([e.bound.clone()]) {
+                    failures.push(format!("{place}: bound {:?}, expected {}", got, e.bound));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn one_finding_per_kernel_and_rule() {
+    let programs: BTreeSet<String> = expectations().into_iter().map(|e| e.program).collect();
+    for program in programs {
+        for capture in CAPTURES {
+            for ((kernel, rule), severities) in findings(&report(&program, capture)) {
+                assert_eq!(
+                    severities.len(),
+                    1,
+                    "{capture}_{program}: {kernel} has {} {rule} findings",
+                    severities.len()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn minimal_and_full_captures_agree() {
+    let programs: BTreeSet<String> = expectations().into_iter().map(|e| e.program).collect();
+    for program in programs {
+        let [min, full] = CAPTURES.map(|c| report(&program, c));
+        let warnings = |r: &Value| -> BTreeSet<(String, String)> {
+            findings(r)
+                .into_iter()
+                .filter(|(_, s)| s.iter().any(|s| s != "info"))
+                .map(|(k, _)| k)
+                .collect()
+        };
+        assert_eq!(
+            warnings(&min),
+            warnings(&full),
+            "{program}: warnings differ"
+        );
+        assert_eq!(bounds(&min), bounds(&full), "{program}: bounds differ");
+    }
+}
+
+#[test]
+fn a_wavefront_report_fits_on_one_screen() {
+    // 63 launches of two kernels whose grids grow from 1 to 32 blocks and shrink again.
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-corpus/min_nw.csv",
+        "--color",
+        "never",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let findings = text.lines().filter(|l| l.contains("--> ")).count();
+    let rows = text
+        .lines()
+        .filter(|l| l.contains("needle_cuda_shared_"))
+        .count();
+    assert!(findings <= 10, "{findings} findings:\n{text}");
+    // Per kernel: one summary line, its findings' locations, one table row, one roofline.
+    assert!(
+        rows <= 2 + findings + 2 + 2,
+        "{rows} lines name a kernel:\n{text}"
+    );
+    assert!(
+        text.contains("32 configurations, grids of 1-32 blocks"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_failed_launch_is_one_info_line() {
+    // ncu did not record the failing launch of samples/corpus/bad_launch.cu; in
+    // failed_launch.csv its good launch's row is rewritten as ncu writes a launch that
+    // failed (grid and block (0,0,0)), and the original row follows as launch 1.
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-corpus/failed_launch.csv",
+        "--format",
+        "json",
+    ]);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let on_failed: Vec<&Value> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["launch"] == 0)
+        .collect();
+    assert_eq!(on_failed.len(), 1, "{on_failed:?}");
+    assert_eq!(on_failed[0]["rule"], "failed-launch");
+    assert_eq!(on_failed[0]["severity"], "info");
+    assert!(
+        on_failed[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("launch with no data")
+    );
+    // The good launch is judged as before: a clean coalesced scale.
+    assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+}
+
+#[test]
+fn no_data_cells_are_absent_values() {
+    // ncu writes "no data" where it could not collect a metric (the --set full captures
+    // have such cells). Put one where a rule reads: the export is read, the rules that
+    // need the value are skipped, and --verbose says so.
+    let text = std::fs::read_to_string(common::fixture("h200-corpus/full_knn.csv")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let header = lines.iter().position(|l| l.starts_with("\"ID\"")).unwrap();
+    let col = lines[header]
+        .split("\",\"")
+        .position(|c| {
+            c.trim_matches('"') == "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"
+        })
+        .unwrap();
+    let row = header + 2;
+    let mut cells: Vec<String> = lines[row].split("\",\"").map(str::to_string).collect();
+    cells[col] = "no data".into();
+    lines[row] = cells.join("\",\"");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no_data.csv");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let out = common::gpulint(&[
+        "check",
+        path.to_str().unwrap(),
+        "--verbose",
+        "--format",
+        "concise",
+    ]);
+    let all = common::transcript(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("skipped misaligned-access on launch(es) 0"),
+        "{all}"
+    );
+    assert!(all.contains("the export lacks"), "{all}");
+}
