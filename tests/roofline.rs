@@ -192,3 +192,24 @@ fn roofline_command_csv_and_svg() {
     ]);
     assert_eq!(clash.status.code(), Some(2));
 }
+
+#[test]
+fn a_tensor_gemm_without_the_tensor_metric_has_an_unknown_bound() {
+    // A TF32 tensor-core GEMM from the JAX capture: compute-bound by its tensor pipe. Drop
+    // that metric, as an export without it would have, and its FP32 counters alone would
+    // call it memory-bound; gpulint says the bound is unknown instead.
+    let p = common::profile("h200-samples/jax_jit.csv");
+    let gemm = p.launches.iter().find(|l| l.id == 33).unwrap();
+    let with = gpulint::roofline::place(gemm, None).unwrap();
+    assert_eq!(with.bound, gpulint::roofline::Bound::Compute);
+    let mut without = gemm.clone();
+    without.metrics.remove("tensor_pipe_pct");
+    let r = gpulint::roofline::place(&without, None).unwrap();
+    assert_eq!(r.bound, gpulint::roofline::Bound::Unknown);
+    // A memory-bound copy without the metric stays memory-bound: its SM is not busy.
+    let zoo = common::profile("h200-zoo/full_raw_base.csv");
+    let mut copy = zoo.launches.iter().find(|l| l.id == 0).unwrap().clone();
+    copy.metrics.remove("tensor_pipe_pct");
+    let r = gpulint::roofline::place(&copy, None).unwrap();
+    assert_eq!(r.bound, gpulint::roofline::Bound::Memory);
+}

@@ -37,6 +37,9 @@ pub const METRIC_KEYS: &[&str] = &[
 pub enum Bound {
     Memory,
     Compute,
+    /// The SM is busy with work the FLOP counters do not see and the export lacks the
+    /// tensor-pipe metric: a tensor-core kernel cannot be told from a memory-bound one.
+    Unknown,
 }
 
 impl Bound {
@@ -45,6 +48,7 @@ impl Bound {
         match self {
             Bound::Memory => "memory",
             Bound::Compute => "compute",
+            Bound::Unknown => "unknown",
         }
     }
 
@@ -53,6 +57,7 @@ impl Bound {
         match self {
             Bound::Memory => "memory-bound",
             Bound::Compute => "compute-bound",
+            Bound::Unknown => "bound unknown (no tensor-pipe metric)",
         }
     }
 }
@@ -144,8 +149,15 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
     let achieved_flops = flops / seconds;
     let achieved_bytes_per_s = dram_bytes / seconds;
     let tensor = m("tensor_pipe_pct").filter(|p| *p >= TENSOR_BUSY_PCT);
+    // Issuing at least as busily as a latency-bound kernel never does, with almost no
+    // counted FLOPs: without the tensor-pipe metric that may be a tensor-core GEMM.
+    let unseen_work = m("tensor_pipe_pct").is_none()
+        && m("sm_throughput_pct").is_some_and(|p| p >= LATENCY_BOUND_PCT)
+        && achieved_flops < 0.1 * peak_flops;
     let bound = if tensor.is_some() || arithmetic_intensity >= ridge {
         Bound::Compute
+    } else if unseen_work {
+        Bound::Unknown
     } else {
         Bound::Memory
     };
@@ -153,7 +165,9 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
         // The FP32/FP64 counters miss tensor-core work, so intensity reads low: a busy
         // tensor pipe makes the kernel compute-bound, and its utilisation is the measure.
         (Some(t), _) => ("tensor", t),
-        (None, Bound::Memory) => (precision, achieved_bytes_per_s / peak_bytes_per_s * 100.0),
+        (None, Bound::Memory | Bound::Unknown) => {
+            (precision, achieved_bytes_per_s / peak_bytes_per_s * 100.0)
+        }
         (None, Bound::Compute) => (precision, achieved_flops / peak_flops * 100.0),
     };
     let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {

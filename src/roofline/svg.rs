@@ -144,6 +144,7 @@ pub fn render(points: &[Point]) -> String {
         let color = match r.bound {
             Bound::Memory => "#2471a3",
             Bound::Compute => "#1e8449",
+            Bound::Unknown => "#7f8c8d",
         };
         let _ = writeln!(
             s,
@@ -187,6 +188,7 @@ pub fn render(points: &[Point]) -> String {
         let color = match p.roof.bound {
             Bound::Memory => "#2471a3",
             Bound::Compute => "#1e8449",
+            Bound::Unknown => "#7f8c8d",
         };
         let short: String = p.name.chars().take(24).collect();
         let name = if plottable(p.roof) {
