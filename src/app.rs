@@ -94,10 +94,23 @@ pub fn run(command: Command) -> Result<u8> {
         } => roofline_command(&files, format, svg.as_deref(), gpu.as_deref()),
         Command::Metrics {
             no_roofline,
+            chip,
             report,
         } => {
             let (rules, _) = enabled_rules(&report)?;
-            emit(&(crate::ncu::metric_list(&rules, !no_roofline).join(",") + "\n"))?;
+            let chip = chip
+                .as_deref()
+                .map(|c| crate::chips::find(c).ok_or_else(|| crate::ncu::unknown_chip(c)))
+                .transpose()?;
+            let plan = crate::ncu::metric_plan(&rules, !no_roofline, chip);
+            if let (Some(c), false) = (chip, plan.unavailable.is_empty()) {
+                eprintln!(
+                    "gpulint: chip {} has no metric for {}; the rules and roofline that read them would be skipped",
+                    c.name,
+                    plan.unavailable.join(", ")
+                );
+            }
+            emit(&(plan.metrics.join(",") + "\n"))?;
             Ok(0)
         }
         Command::External(program) => {
@@ -238,6 +251,7 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
         save_csv: ncu.save_csv.clone(),
         roofline: !ncu.no_roofline,
         source: ncu.source,
+        chip: ncu.chip.clone(),
         verbose: report.verbose,
     };
     let info = crate::ncu::profile(&opts, &rules, program)?;

@@ -100,6 +100,9 @@ pub enum Command {
         /// Leave out the roofline's metrics.
         #[arg(long)]
         no_roofline: bool,
+        /// Only metrics that exist on this chip, as ncu names it (gh100, ga102, gb202, tu104, ...).
+        #[arg(long, value_name = "NAME")]
+        chip: Option<String>,
         #[command(flatten)]
         report: ReportArgs,
     },
@@ -141,6 +144,10 @@ pub struct NcuArgs {
     /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.
     #[arg(long)]
     pub no_roofline: bool,
+    /// Plan the metrics for this chip (gh100, ga102, gb202, ...) instead of asking ncu
+    /// which chip the GPU has.
+    #[arg(long, value_name = "NAME")]
+    pub chip: Option<String>,
     /// Keep ncu's raw CSV export here, for sharing or `gpulint check` later.
     #[arg(long, value_name = "FILE")]
     pub save_csv: Option<String>,

@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod baseline;
+pub mod chips;
 pub mod cli;
 pub mod config;
 pub mod diff;

@@ -388,13 +388,14 @@ pub static METRICS: &[MetricDef] = &[
     metric!(
         "dram_bytes_read",
         "DRAM bytes read",
-        [n("dram__bytes_read.sum")],
+        // GB20x (RTX 50-series) names them by operation.
+        [n("dram__bytes_read.sum"), n("dram__bytes_op_read.sum")],
         []
     ),
     metric!(
         "dram_bytes_write",
         "DRAM bytes written",
-        [n("dram__bytes_write.sum")],
+        [n("dram__bytes_write.sum"), n("dram__bytes_op_write.sum")],
         []
     ),
     metric!(
@@ -864,23 +865,53 @@ const COLLECT_INSTEAD: &[(&str, &[&str])] = &[
 /// The ncu metric names to pass to `--metrics` so that `keys` (canonical or derived)
 /// can be resolved: the first collectable source of each, sorted and without repeats.
 pub fn collection_list<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
+    collection_plan(keys, None).metrics
+}
+
+/// What `gpulint run` asks ncu for on one chip, and what that chip cannot give.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub metrics: Vec<&'static str>,
+    /// Canonical keys none of whose sources exist on the chip.
+    pub unavailable: Vec<&'static str>,
+}
+
+/// As [`collection_list`], on `chip` when known: each key from the first of its sources
+/// that exists there (`dram__bytes_op_read` on GB20x, say); keys with none are listed as
+/// unavailable, and the rules that read them are skipped.
+pub fn collection_plan<'a>(
+    keys: impl IntoIterator<Item = &'a str>,
+    chip: Option<crate::chips::Chip>,
+) -> Plan {
+    let mut plan = Plan::default();
     let mut stack: Vec<&str> = keys.into_iter().collect();
+    let exists = |name: &str| chip.is_none_or(|c| c.has(name));
     while let Some(key) = stack.pop() {
         if let Some(d) = DERIVED.iter().find(|d| d.key == key) {
             stack.extend(d.inputs.iter().copied());
         } else if let Some((_, inputs)) = COLLECT_INSTEAD.iter().find(|(k, _)| *k == key) {
             stack.extend(inputs.iter().copied());
-        } else if let Some(src) =
-            def(key).and_then(|d| d.sources.iter().find(|s| !not_collected(s.name)))
-        {
-            out.push(src.name);
-            out.extend(src.times);
+        } else if let Some(d) = def(key) {
+            let collectable = d.sources.iter().filter(|s| !not_collected(s.name));
+            let mut any = false;
+            for src in collectable.clone() {
+                if exists(src.name) && src.times.is_none_or(exists) {
+                    plan.metrics.push(src.name);
+                    plan.metrics.extend(src.times);
+                    any = true;
+                    break;
+                }
+            }
+            if !any && collectable.count() > 0 {
+                plan.unavailable.push(d.key);
+            }
         }
     }
-    out.sort_unstable();
-    out.dedup();
-    out
+    plan.metrics.sort_unstable();
+    plan.metrics.dedup();
+    plan.unavailable.sort_unstable();
+    plan.unavailable.dedup();
+    plan
 }
 
 /// Looks a metric up by key.
@@ -1095,14 +1126,13 @@ fn derive(m: &mut Metrics) {
     }
     // Without ncu's combined memory throughput, the busiest of DRAM, L2 and L1 stands in.
     if !m.contains_key("memory_throughput_pct") {
-        let parts: Option<Vec<f64>> = [
-            "dram_throughput_pct",
-            "l2_throughput_pct",
-            "l1_throughput_pct",
-        ]
-        .iter()
-        .map(|k| get(m, k))
-        .collect();
+        // DRAM is optional: Tegra chips (Jetson, Thor) have no dram__ metrics, and their
+        // memory traffic shows in L2 and L1.
+        let parts: Option<Vec<f64>> = ["l2_throughput_pct", "l1_throughput_pct"]
+            .iter()
+            .map(|k| get(m, k))
+            .chain(get(m, "dram_throughput_pct").map(Some))
+            .collect();
         // The L1 data pipe carries shared-memory traffic too: without it a
         // shared-memory-bound kernel reads as idle (older captures lack it).
         let l1_pipe = get(m, "l1_data_pipe_pct").unwrap_or(0.0);

@@ -491,3 +491,49 @@ fn ctrl_c_cleans_up() {
     );
     let _ = std::fs::remove_file(&record);
 }
+
+/// `gpulint run` asks ncu which chip the GPU has and plans its metric list for it: an
+/// RTX 5090 (GB202) gets DRAM bytes by operation, a Jetson Orin (GA10B) no DRAM metric.
+#[test]
+fn run_plans_the_metrics_for_the_local_chip() {
+    let sample = stand_in("sample");
+    let queries = std::env::temp_dir().join(format!("gpulint-queries-{}", rand_suffix()));
+    let q = queries.to_str().unwrap();
+    let plan = |device: &str, extra: &[&str]| {
+        let mut args = vec!["run", "--verbose", "--format", "concise"];
+        args.extend(extra);
+        args.extend(["--", sample.as_str()]);
+        run_with(
+            "normal",
+            &args,
+            &[("FAKE_NCU_DEVICE", device), ("FAKE_NCU_QUERY_RECORD", q)],
+        )
+    };
+    let h200 = plan("NVIDIA H200 (GH100)", &[]);
+    let list = |r: &Run| -> Vec<String> { r.args[6].split(',').map(String::from).collect() };
+    assert!(list(&h200).contains(&"dram__bytes_read.sum".to_string()));
+    let stderr = String::from_utf8_lossy(&h200.out.stderr).to_string();
+    assert!(stderr.contains("the GPU's chip is gh100"), "{stderr}");
+
+    let rtx = plan("NVIDIA GeForce RTX 5090 (GB202)", &[]);
+    let l = list(&rtx);
+    assert!(l.contains(&"dram__bytes_op_read.sum".to_string()), "{l:?}");
+    assert!(!l.contains(&"dram__bytes_read.sum".to_string()), "{l:?}");
+    let gb202 = gpulint::chips::find("gb202").unwrap();
+    assert!(l.iter().all(|m| gb202.has(m)), "{l:?}");
+
+    let orin = plan("Orin (nvgpu) (GA10B)", &[]);
+    assert!(list(&orin).iter().all(|m| !m.starts_with("dram__")));
+    let stderr = String::from_utf8_lossy(&orin.out.stderr).to_string();
+    assert!(
+        stderr.contains("chip ga10b has no metric for dram_bytes_peak_per_cycle"),
+        "{stderr}"
+    );
+
+    // --chip overrides the query, and ncu is not asked.
+    let before = std::fs::read_to_string(&queries).unwrap_or_default().len();
+    let forced = plan("NVIDIA H200 (GH100)", &["--chip", "gb202"]);
+    assert!(list(&forced).contains(&"dram__bytes_op_read.sum".to_string()));
+    assert_eq!(std::fs::read_to_string(&queries).unwrap().len(), before);
+    let _ = std::fs::remove_file(&queries);
+}

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::chips::Chip;
 use crate::error::{Error, Result};
 use crate::ingest;
 use crate::metrics;
@@ -30,18 +31,61 @@ pub struct NcuOptions {
     pub roofline: bool,
     /// Also collect the SourceCounters section and read the source page.
     pub source: bool,
+    /// The chip to plan the metrics for (`--chip`); asked of ncu when not given.
+    pub chip: Option<String>,
     pub verbose: bool,
 }
 
 /// The metrics `--metrics` gets: what the rules read, the duration and occupancy every
 /// report shows, and the roofline's inputs unless they are not wanted.
 pub fn metric_list(rules: &[Rule], roofline: bool) -> Vec<&'static str> {
+    metric_plan(rules, roofline, None).metrics
+}
+
+/// As [`metric_list`], for one chip: only metrics that exist there.
+pub fn metric_plan(rules: &[Rule], roofline: bool, chip: Option<Chip>) -> metrics::Plan {
     let mut keys: Vec<String> = rules.iter().flat_map(|r| r.metric_keys()).collect();
     keys.extend(["duration_ns", "theoretical_occupancy_pct"].map(String::from));
     if roofline {
         keys.extend(crate::roofline::METRIC_KEYS.iter().map(|k| k.to_string()));
     }
-    metrics::collection_list(keys.iter().map(String::as_str))
+    metrics::collection_plan(keys.iter().map(String::as_str), chip)
+}
+
+/// The chip `gpulint run` plans for: `--chip`, else what ncu says of the local GPU
+/// (`ncu --query-metrics` names it on its first line). `None` when ncu cannot tell; then
+/// the full list is asked for, as for an H100/H200.
+pub fn local_chip(ncu: &Path, forced: Option<&str>, verbose: bool) -> Result<Option<Chip>> {
+    if let Some(name) = forced {
+        return crate::chips::find(name)
+            .map(Some)
+            .ok_or_else(|| unknown_chip(name));
+    }
+    let out = Command::new(ncu).arg("--query-metrics").output();
+    let chip = out
+        .ok()
+        .and_then(|o| crate::chips::from_query_output(&String::from_utf8_lossy(&o.stdout)));
+    if verbose {
+        match chip {
+            Some(c) => eprintln!(
+                "gpulint: the GPU's chip is {} (ncu --query-metrics)",
+                c.name
+            ),
+            None => eprintln!(
+                "gpulint: ncu --query-metrics named no chip; asking for the full metric list"
+            ),
+        }
+    }
+    Ok(chip)
+}
+
+/// The error for a chip name ncu does not know.
+pub fn unknown_chip(name: &str) -> Error {
+    let known: Vec<&str> = crate::chips::all().map(|c| c.name).collect();
+    Error::new(format!(
+        "unknown chip {name:?}; ncu 2025.3.1 knows {}",
+        known.join(", ")
+    ))
 }
 
 /// ncu's arguments, up to and including the program and its arguments.
@@ -105,7 +149,16 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
         .suffix(".csv")
         .tempfile()
         .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
-    let metrics = metric_list(rules, opts.roofline);
+    let chip = local_chip(&ncu, opts.chip.as_deref(), opts.verbose)?;
+    let plan = metric_plan(rules, opts.roofline, chip);
+    if opts.verbose && !plan.unavailable.is_empty() {
+        eprintln!(
+            "gpulint: chip {} has no metric for {}; the rules and roofline that read them are skipped",
+            chip.map_or("?", |c| c.name),
+            plan.unavailable.join(", ")
+        );
+    }
+    let metrics = plan.metrics;
     // With --source the run writes a report (the source page can only be exported from
     // one), and the raw page is exported from it afterwards.
     let report_dir = if opts.source {

@@ -1,0 +1,92 @@
+//! Every chip ncu 2025.3.1 supports gets a metric list from `gpulint metrics --chip`, and
+//! every name on it exists on that chip, checked against ncu's own `--query-metrics --chip`
+//! output (shared/ncu-captures/chips/, beside the checkout), not against gpulint's copy.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+/// chip -> its metric base names, read from the archive of ncu's query output.
+fn ncu_lists() -> BTreeMap<String, BTreeSet<String>> {
+    let archive = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/ncu-captures/chips/query_metrics_all_chips.tar.xz"
+    );
+    assert!(
+        std::path::Path::new(archive).exists(),
+        "{archive} is missing: the chip lists come from shared/ beside the checkout"
+    );
+    // Python's tarfile reads .tar.xz with no tool beyond the interpreter.
+    let script = r#"
+import sys, tarfile, pathlib
+with tarfile.open(sys.argv[1], "r:xz") as t:
+    for m in t.getmembers():
+        if m.isfile() and m.name.endswith(".txt"):
+            chip = pathlib.Path(m.name).stem
+            for line in t.extractfile(m).read().decode().splitlines()[4:]:
+                print(chip, line.split(" ", 1)[0])
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script, archive])
+        .output()
+        .expect("python3");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut lists: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let (chip, name) = line.split_once(' ').unwrap_or((line, ""));
+        lists.entry(chip.into()).or_default().insert(name.into());
+    }
+    lists
+}
+
+fn metrics(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["metrics"];
+    all.extend(args);
+    let out = common::gpulint(&all);
+    assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .split(',')
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_chip_gets_only_metrics_it_has() {
+    let lists = ncu_lists();
+    assert_eq!(lists.len(), 28, "{:?}", lists.keys());
+    for (chip, names) in &lists {
+        let list = metrics(&["--chip", chip]);
+        assert!(list.len() > 30, "{chip}: {list:?}");
+        for m in &list {
+            let base = m.split('.').next().unwrap();
+            assert!(names.contains(base), "{chip}: {m} is not on this chip");
+        }
+        // gpulint's copy of the list agrees with ncu's.
+        let copy = gpulint::chips::find(chip).unwrap();
+        for name in names.iter().filter(|n| n.contains("__") && !n.contains('.')) {
+            assert!(copy.has(name), "{chip}: {name} missing from src/chips");
+        }
+    }
+}
+
+#[test]
+fn the_h200_list_is_the_default_list() {
+    assert_eq!(metrics(&["--chip", "gh100"]), metrics(&[]));
+}
+
+#[test]
+fn each_generation_gets_its_own_names() {
+    let blackwell_rtx = metrics(&["--chip", "gb202"]);
+    assert!(blackwell_rtx.contains(&"dram__bytes_op_read.sum".into()));
+    assert!(!blackwell_rtx.contains(&"dram__bytes_read.sum".into()));
+    // Tegra: no DRAM metric at all; memory throughput comes from L2 and L1.
+    let orin = metrics(&["--chip", "ga10b"]);
+    assert!(orin.iter().all(|m| !m.starts_with("dram__")), "{orin:?}");
+    assert!(orin.contains(&"lts__t_sectors.avg.pct_of_peak_sustained_elapsed".into()));
+    let out = common::gpulint(&["metrics", "--chip", "volta"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown chip \"volta\""));
+}
