@@ -31,7 +31,11 @@ with tarfile.open(sys.argv[1], "r:xz") as t:
         .args(["-c", script, archive])
         .output()
         .expect("python3");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut lists: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for line in String::from_utf8(out.stdout).unwrap().lines() {
         let (chip, name) = line.split_once(' ').unwrap_or((line, ""));
@@ -66,7 +70,10 @@ fn every_chip_gets_only_metrics_it_has() {
         }
         // gpulint's copy of the list agrees with ncu's.
         let copy = gpulint::chips::find(chip).unwrap();
-        for name in names.iter().filter(|n| n.contains("__") && !n.contains('.')) {
+        for name in names
+            .iter()
+            .filter(|n| n.contains("__") && !n.contains('.'))
+        {
             assert!(copy.has(name), "{chip}: {name} missing from src/chips");
         }
     }

@@ -60,3 +60,16 @@ pub fn transcript(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// 8448 as the reports print it: 8,448.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
