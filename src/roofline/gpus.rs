@@ -17,12 +17,36 @@ const T: f64 = 1e12;
 /// More specific entries first: "h100 pcie" must win over "h100".
 pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
+        matches: &["gb200"],
+        name: "NVIDIA GB200 (per B200 GPU, 1,200 W)",
+        fp32_flops: 90.0 * T,
+        fp64_flops: 45.0 * T,
+        dram_bytes_per_s: 8.0 * T,
+        source: "NVIDIA GB200 NVL72 datasheet (2024), per GPU at the superchip's 1,200 W: FP32 90 TFLOPS, FP64 45 TFLOPS, HBM3e 8 TB/s",
+    },
+    GpuPeaks {
+        matches: &["b200"],
+        name: "NVIDIA B200 (HGX, 1,000 W)",
+        fp32_flops: 80.0 * T,
+        fp64_flops: 40.0 * T,
+        dram_bytes_per_s: 8.0 * T,
+        source: "NVIDIA HGX B200 / DGX B200 datasheet (2024), per GPU at 1,000 W: FP32 80 TFLOPS, FP64 40 TFLOPS, HBM3e 8 TB/s (third-party tables give 75 TFLOPS for other board power settings)",
+    },
+    GpuPeaks {
         matches: &["h200"],
         name: "NVIDIA H200 SXM",
         fp32_flops: 67.0 * T,
         fp64_flops: 34.0 * T,
         dram_bytes_per_s: 4.8 * T,
         source: "NVIDIA H200 Tensor Core GPU datasheet (2024): FP32 67 TFLOPS, FP64 34 TFLOPS, 4.8 TB/s",
+    },
+    GpuPeaks {
+        matches: &["h100", "nvl"],
+        name: "NVIDIA H100 NVL",
+        fp32_flops: 60.0 * T,
+        fp64_flops: 30.0 * T,
+        dram_bytes_per_s: 3.9 * T,
+        source: "NVIDIA H100 Tensor Core GPU datasheet (2023): H100 NVL FP32 60 TFLOPS, FP64 30 TFLOPS, 3.9 TB/s",
     },
     GpuPeaks {
         matches: &["h100", "pcie"],
@@ -80,6 +104,54 @@ pub static GPUS: &[GpuPeaks] = &[
         dram_bytes_per_s: 1.008 * T,
         source: "NVIDIA Ada Lovelace architecture whitepaper (2022): RTX 4090 FP32 82.6 TFLOPS, 1,008 GB/s; FP64 at 1/64",
     },
+    GpuPeaks {
+        matches: &["l40s"],
+        name: "NVIDIA L40S",
+        fp32_flops: 91.6 * T,
+        fp64_flops: 1.43 * T,
+        dram_bytes_per_s: 0.864 * T,
+        source: "NVIDIA L40S GPU datasheet (2023): FP32 91.6 TFLOPS, 864 GB/s; FP64 at 1/64 of FP32 (Ada)",
+    },
+    GpuPeaks {
+        matches: &["6000", "ada"],
+        name: "NVIDIA RTX 6000 Ada Generation",
+        fp32_flops: 91.1 * T,
+        fp64_flops: 1.42 * T,
+        dram_bytes_per_s: 0.96 * T,
+        source: "NVIDIA RTX 6000 Ada Generation datasheet (2022): FP32 91.1 TFLOPS, 960 GB/s; FP64 at 1/64 of FP32",
+    },
+    GpuPeaks {
+        matches: &["5090"],
+        name: "NVIDIA GeForce RTX 5090",
+        fp32_flops: 104.8 * T,
+        fp64_flops: 1.64 * T,
+        dram_bytes_per_s: 1.792 * T,
+        source: "NVIDIA RTX Blackwell GPU architecture whitepaper (2025): RTX 5090 FP32 104.8 TFLOPS, 1,792 GB/s; FP64 at 1/64 of FP32",
+    },
+    GpuPeaks {
+        matches: &["a30"],
+        name: "NVIDIA A30",
+        fp32_flops: 10.3 * T,
+        fp64_flops: 5.2 * T,
+        dram_bytes_per_s: 0.933 * T,
+        source: "NVIDIA A30 Tensor Core GPU datasheet (2021): FP32 10.3 TFLOPS, FP64 5.2 TFLOPS, 933 GB/s",
+    },
+    GpuPeaks {
+        matches: &["a10"],
+        name: "NVIDIA A10",
+        fp32_flops: 31.2 * T,
+        fp64_flops: 0.49 * T,
+        dram_bytes_per_s: 0.6 * T,
+        source: "NVIDIA A10 Tensor Core GPU datasheet (2021): FP32 31.2 TFLOPS, 600 GB/s; FP64 at 1/64 of FP32 (GA102)",
+    },
+    GpuPeaks {
+        matches: &["orin"],
+        name: "NVIDIA Jetson AGX Orin 64GB",
+        fp32_flops: 5.3 * T,
+        fp64_flops: 0.083 * T,
+        dram_bytes_per_s: 0.2048 * T,
+        source: "NVIDIA Jetson AGX Orin series datasheet (2023): 2,048 CUDA cores at up to 1.3 GHz (FP32 2 x 2,048 x 1.3 GHz = 5.3 TFLOPS), LPDDR5 204.8 GB/s; FP64 at 1/64 of FP32",
+    },
 ];
 
 /// The table entry for a device name ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB").
@@ -89,7 +161,7 @@ pub fn lookup(device: &str) -> Option<&'static GpuPeaks> {
     let words: Vec<&str> = d.split(|c: char| !c.is_ascii_alphanumeric()).collect();
     GPUS.iter().find(|g| {
         g.matches.iter().all(|m| {
-            if *m == "l4" || *m == "t4" || *m == "80" {
+            if ["l4", "t4", "80", "a10", "a30", "6000"].contains(m) {
                 words
                     .iter()
                     .any(|w| w == m || (*m == "80" && w.starts_with("80")))
@@ -118,6 +190,24 @@ mod tests {
             name("NVIDIA GeForce RTX 4090"),
             Some("NVIDIA GeForce RTX 4090")
         );
-        assert_eq!(name("NVIDIA L40S"), None);
+        assert_eq!(name("NVIDIA L40S"), Some("NVIDIA L40S"));
+        assert_eq!(name("NVIDIA B200"), Some("NVIDIA B200 (HGX, 1,000 W)"));
+        assert_eq!(
+            name("NVIDIA GB200"),
+            Some("NVIDIA GB200 (per B200 GPU, 1,200 W)")
+        );
+        assert_eq!(name("NVIDIA H100 NVL"), Some("NVIDIA H100 NVL"));
+        assert_eq!(name("NVIDIA A10"), Some("NVIDIA A10"));
+        assert_eq!(name("NVIDIA A30"), Some("NVIDIA A30"));
+        assert_eq!(
+            name("NVIDIA GeForce RTX 5090"),
+            Some("NVIDIA GeForce RTX 5090")
+        );
+        assert_eq!(
+            name("NVIDIA RTX 6000 Ada Generation"),
+            Some("NVIDIA RTX 6000 Ada Generation")
+        );
+        assert_eq!(name("Orin (nvgpu)"), Some("NVIDIA Jetson AGX Orin 64GB"));
+        assert_eq!(name("NVIDIA RTX A6000"), None);
     }
 }
