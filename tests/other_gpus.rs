@@ -84,3 +84,44 @@ fn occupancy_follows_the_device() {
         "info"
     );
 }
+
+#[test]
+fn without_dram_metrics_the_roofline_says_it_is_unavailable() {
+    // A Tegra chip has no dram__ metrics: drop them from a real capture's columns.
+    let text = std::fs::read_to_string(common::fixture("h200-corpus/min_stencil2d.csv")).unwrap();
+    let start = text.find("\"ID\"").unwrap();
+    let mut rows = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text[start..].as_bytes());
+    let mut out = csv::WriterBuilder::new()
+        .quote_style(csv::QuoteStyle::Always)
+        .flexible(true)
+        .from_writer(Vec::new());
+    let mut keep: Vec<bool> = Vec::new();
+    for row in rows.records() {
+        let row = row.unwrap();
+        if keep.is_empty() {
+            keep = row.iter().map(|c| !c.starts_with("dram__")).collect();
+        }
+        let cells: Vec<&str> = row
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(c, _)| c)
+            .collect();
+        out.write_record(&cells).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tegra.csv");
+    std::fs::write(&path, out.into_inner().unwrap()).unwrap();
+    let out = common::gpulint(&["check", path.to_str().unwrap(), "--color", "never"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("roofline unavailable for 1 kernel(s): the export has no DRAM bytes"),
+        "{}",
+        common::transcript(&out)
+    );
+    // The memory side of the judgement still stands, from L2 and L1.
+    assert!(text.contains("misaligned-access"), "{text}");
+}

@@ -319,6 +319,24 @@ pub fn render(r: &Report) -> String {
         }
     }
 
+    // Say why a roofline is missing when the export has FLOP counters but no DRAM bytes
+    // (Tegra chips have no dram__ metrics), rather than leave the section out in silence.
+    let no_dram = r
+        .kernels
+        .iter()
+        .filter(|(v, roof)| {
+            roof.is_none()
+                && v.entry.metrics.contains_key("inst_ffma")
+                && !v.entry.metrics.contains_key("dram_bytes_read")
+        })
+        .count();
+    if no_dram > 0 {
+        let _ = writeln!(
+            out,
+            "\nroofline unavailable for {no_dram} kernel(s): the export has no DRAM bytes (Tegra chips have no dram__ metrics)"
+        );
+    }
+
     let count = |s: Severity| r.findings.iter().filter(|f| f.severity == s).count();
     let _ = writeln!(
         out,
