@@ -93,7 +93,7 @@ fn without_dram_metrics_the_roofline_says_it_is_unavailable() {
     let mut rows = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(text[start..].as_bytes());
+        .from_reader(&text.as_bytes()[start..]);
     let mut out = csv::WriterBuilder::new()
         .quote_style(csv::QuoteStyle::Always)
         .flexible(true)
