@@ -61,8 +61,8 @@ pub struct Baseline {
 fn config_label(grid: Option<[u64; 3]>, block: Option<[u64; 3]>) -> String {
     format!(
         "grid {} block {}",
-        crate::report::dim3(grid),
-        crate::report::dim3(block)
+        crate::kernel::dim3(grid),
+        crate::kernel::dim3(block)
     )
 }
 

@@ -160,8 +160,8 @@ impl DiffReport {
 fn config(e: &KernelEntry) -> String {
     format!(
         "grid {} block {}",
-        crate::report::dim3(e.grid),
-        crate::report::dim3(e.block)
+        crate::kernel::dim3(e.grid),
+        crate::kernel::dim3(e.block)
     )
 }
 

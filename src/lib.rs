@@ -9,6 +9,7 @@ pub mod diff;
 pub mod error;
 pub mod fold;
 pub mod ingest;
+pub mod kernel;
 pub mod metrics;
 pub mod ncu;
 pub mod origin;

@@ -537,3 +537,44 @@ fn run_plans_the_metrics_for_the_local_chip() {
     assert_eq!(std::fs::read_to_string(&queries).unwrap().len(), before);
     let _ = std::fs::remove_file(&queries);
 }
+
+/// A long generated kernel name (Triton's run to 99 characters) reaches ncu's `-k` in
+/// full when the source page is read: a name shortened for display matches nothing.
+#[test]
+fn source_pages_are_asked_for_by_the_full_kernel_name() {
+    let triton = "triton_red_fused__native_batch_norm_legit_functional_add_mul_native_layer_norm_backward_sum_view_42";
+    assert_eq!(triton.len(), 99);
+    let replay = std::fs::read_to_string(fixture("h200-zoo/full_raw_base.csv"))
+        .unwrap()
+        .replace("copy_strided(", &format!("{triton}("));
+    let dir = tempfile::tempdir().unwrap();
+    let replay_path = dir.path().join("triton.csv");
+    std::fs::write(&replay_path, replay).unwrap();
+    let record = dir.path().join("calls");
+    Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args([
+            "run",
+            "--source",
+            "--color",
+            "never",
+            "--",
+            &stand_in("sample"),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env("FAKE_NCU_REPLAY", &replay_path)
+        .env(
+            "FAKE_NCU_SOURCE",
+            fixture("h200-zoo/full_source_cuda_sass_strided.csv"),
+        )
+        .output()
+        .unwrap();
+    let calls = std::fs::read_to_string(&record).unwrap();
+    let names: Vec<&str> = calls
+        .split("--END--\n")
+        .filter(|c| c.contains("--print-source"))
+        .filter_map(|c| c.lines().last())
+        .collect();
+    assert!(names.contains(&triton), "{names:?}");
+}

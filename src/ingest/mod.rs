@@ -161,13 +161,7 @@ fn text(field: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(field)
 }
 
-/// A kernel's function name as ncu's `-k` matches it by default: no `void`, no
-/// parameters, no template arguments.
-pub fn base_name(full: &str) -> String {
-    let short = crate::report::short_name(full);
-    let cut = short.find('<').unwrap_or(short.len());
-    short[..cut].to_string()
-}
+pub use crate::kernel::base_name;
 
 /// The `ID` cell of a row: ncu's launch number, possibly with a thousands separator.
 fn parse_launch_id(file: &str, line: u64, column: usize, text: &str) -> Result<u64> {

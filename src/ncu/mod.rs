@@ -486,7 +486,7 @@ impl Progress {
                         let name = lines
                             .last()
                             .and_then(|l| l.split('"').nth(1))
-                            .map(crate::report::short_name)
+                            .map(crate::kernel::short_name)
                             .unwrap_or_default();
                         eprint!(
                             "\r\x1b[2Kgpulint: profiled {shown} kernel launch(es), last {name}"

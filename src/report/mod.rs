@@ -93,49 +93,7 @@ pub fn configuration_text(f: &Finding) -> String {
     }
 }
 
-/// A kernel name short enough for one line: no `void`, no parameter list, and long
-/// template argument lists folded to `<…>`. ncu writes anonymous namespaces as
-/// `(anonymous namespace)` or `<unnamed>`; neither is taken for a parameter or
-/// template list.
-pub fn short_name(full: &str) -> String {
-    const ANON: &str = "\u{1}";
-    let name = full.trim();
-    let name = name.strip_prefix("void ").unwrap_or(name);
-    let name = name
-        .replace("(anonymous namespace)", ANON)
-        .replace("<unnamed>", ANON);
-    // Cut the parameter list: the first '(' at template depth 0.
-    let mut depth = 0i32;
-    let mut cut = name.len();
-    for (i, ch) in name.char_indices() {
-        match ch {
-            '<' => depth += 1,
-            '>' => depth -= 1,
-            '(' if depth == 0 && i > 0 => {
-                cut = i;
-                break;
-            }
-            _ => {}
-        }
-    }
-    let base = &name[..cut];
-    let shown = if base.chars().count() <= 60 {
-        base.to_string()
-    } else if let (Some(open), true) = (base.find('<'), base.ends_with('>')) {
-        format!("{}<…>", &base[..open])
-    } else {
-        let head: String = base.chars().take(57).collect();
-        format!("{head}…")
-    };
-    shown.replace(ANON, "(anon)")
-}
-
-pub fn dim3(d: Option<[u64; 3]>) -> String {
-    match d {
-        Some([x, y, z]) => format!("({x},{y},{z})"),
-        None => "(?)".into(),
-    }
-}
+pub use crate::kernel::{dim3, short_name};
 
 #[cfg(test)]
 mod tests {
