@@ -23,12 +23,6 @@ fn main() {
         ));
     }
     out.push_str("];\n");
-    let origins = dir.join("origins.toml");
-    println!("cargo:rerun-if-changed={}", origins.display());
-    out.push_str(&format!(
-        "pub static EMBEDDED_ORIGINS: &str = include_str!({:?});\n",
-        origins.display().to_string()
-    ));
     fs::write(
         Path::new(&env::var("OUT_DIR").unwrap()).join("embedded_rules.rs"),
         out,

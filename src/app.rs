@@ -17,7 +17,8 @@ pub fn run(command: Command) -> Result<u8> {
     match command {
         Command::Check { files, report } => {
             let (rules, config) = enabled_rules(&report)?;
-            let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
+            let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+            let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
             let mut profiles = load(&files, report.per_launch, report.jobs, Some(&mut linter))?;
             for page in &report.source_pages {
                 let bytes = std::fs::read(page)
@@ -57,7 +58,8 @@ pub fn run(command: Command) -> Result<u8> {
             report,
         } => {
             let (rules, config) = enabled_rules(&report)?;
-            let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
+            let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+            let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
             let profiles = load(&files, report.per_launch, report.jobs, Some(&mut linter))?;
             let analysis = analyze(&profiles, linter.finish(), &rules, &report)?;
             let b = crate::baseline::build(&profiles, &analysis.findings, ncu_version);
@@ -269,7 +271,8 @@ fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result
     if report.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
-    let mut linter = rules::engine::Linter::new(&rules, &config, !report.per_launch);
+    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+    let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
     let csv = info.csv.path().display().to_string();
     let mut profiles = load_as(
         &[(csv.as_str(), info.name.as_str())],
@@ -430,7 +433,8 @@ fn load_side(
             std::fs::read(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
         return crate::baseline::parse(path, &String::from_utf8_lossy(&bytes));
     }
-    let mut linter = rules::engine::Linter::new(rules, config, !args.per_launch);
+    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+    let mut linter = rules::engine::Linter::new(rules, &ignored, !args.per_launch);
     let profiles = load(
         &[path.to_string()],
         args.per_launch,
@@ -552,7 +556,19 @@ pub fn analyze(
 ) -> Result<Analysis> {
     let origins = crate::origin::load(args.rules.as_deref())?;
     let mut findings = outcome.findings;
-    origins.apply(&mut findings);
+    findings.retain_mut(|f| match origins.adjust(&f.kernel, &f.rule) {
+        crate::origin::Adjustment::Drop => false,
+        crate::origin::Adjustment::Keep { to_info, note, fix } => {
+            if to_info {
+                f.severity = f.severity.min(Severity::Info);
+            }
+            f.notes.extend(note);
+            if let Some(fix) = fix {
+                f.fix = fix;
+            }
+            true
+        }
+    });
     attach_source_lines(profiles, &mut findings);
     let helpers = origins.helpers(
         profiles

@@ -7,8 +7,6 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::rules::Severity;
-use crate::rules::engine::Finding;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -139,9 +137,12 @@ fn parse(origin_file: &str, text: &str) -> Result<Origins> {
     })
 }
 
+/// The built-in patterns, embedded at build time.
+const EMBEDDED: &str = include_str!("../rules/origins.toml");
+
 /// The built-in origins, after those of `DIR/origins.toml` when the rules directory has one.
 pub fn load(extra_dir: Option<&str>) -> Result<Origins> {
-    let mut origins = parse("rules/origins.toml", crate::rules::EMBEDDED_ORIGINS)?;
+    let mut origins = parse("rules/origins.toml", EMBEDDED)?;
     if let Some(dir) = extra_dir {
         let path = std::path::Path::new(dir).join("origins.toml");
         if path.is_file() {
@@ -201,41 +202,57 @@ impl Origins {
         out
     }
 
-    /// Adjusts findings by origin: drops those on helper kernels, turns library
-    /// internals into info, and names the call to change for library call sites.
-    pub fn apply(&self, findings: &mut Vec<Finding>) {
-        findings.retain_mut(|f| {
-            let Some(o) = self.classify(&f.kernel) else {
-                return true;
-            };
-            match o.kind {
-                Kind::Helper => false,
-                Kind::Library => {
-                    if self.library_internal_rules.contains(&f.rule) {
-                        f.severity = f.severity.min(Severity::Info);
-                        if let Some(note) = &o.internal {
-                            f.notes.push(note.clone());
-                        }
-                    } else if let Some(cf) = o.call_fixes.iter().find(|c| {
-                        c.rules.contains(&f.rule)
-                            && c.name.as_ref().is_none_or(|n| n.is_match(&f.kernel))
-                    }) {
-                        f.fix = cf.fix.clone();
-                    } else if let Some(call) = &o.call {
-                        f.fix = call.clone();
-                    }
-                    true
+    /// What a kernel's origin does to a finding of `rule` on it: none on helper
+    /// kernels; library internals become info; library call sites name the call to change.
+    pub fn adjust(&self, kernel: &str, rule: &str) -> Adjustment {
+        let keep = Adjustment::Keep {
+            to_info: false,
+            note: None,
+            fix: None,
+        };
+        let Some(o) = self.classify(kernel) else {
+            return keep;
+        };
+        let rule = rule.to_string();
+        match o.kind {
+            Kind::Helper => Adjustment::Drop,
+            Kind::Library if self.library_internal_rules.contains(&rule) => Adjustment::Keep {
+                to_info: true,
+                note: o.internal.clone(),
+                fix: None,
+            },
+            Kind::Library => {
+                let call_fix = o.call_fixes.iter().find(|c| {
+                    c.rules.contains(&rule) && c.name.as_ref().is_none_or(|n| n.is_match(kernel))
+                });
+                Adjustment::Keep {
+                    to_info: false,
+                    note: None,
+                    fix: call_fix.map(|c| c.fix.clone()).or_else(|| o.call.clone()),
                 }
-                Kind::Generated => {
-                    if let Some(note) = &o.note {
-                        f.notes.push(note.clone());
-                    }
-                    true
-                }
-                Kind::User => true,
             }
-        });
+            Kind::Generated => Adjustment::Keep {
+                to_info: false,
+                note: o.note.clone(),
+                fix: None,
+            },
+            Kind::User => keep,
+        }
     }
+}
+
+/// See [`Origins::adjust`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Adjustment {
+    /// The kernel is a helper: no finding.
+    Drop,
+    Keep {
+        /// Lower the finding to info.
+        to_info: bool,
+        note: Option<String>,
+        /// Replace the rule's fix with this one.
+        fix: Option<String>,
+    },
 }
 
 #[cfg(test)]

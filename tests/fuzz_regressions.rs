@@ -36,11 +36,7 @@ fn ingest_inputs() {
     for f in files {
         let data = std::fs::read(&f).unwrap();
         if let Ok(p) = gpulint::ingest::parse_bytes("fuzz.csv", &data) {
-            let _ = gpulint::rules::engine::lint(
-                std::slice::from_ref(&p),
-                &rules,
-                &gpulint::config::Config::default(),
-            );
+            let _ = gpulint::rules::engine::lint(std::slice::from_ref(&p), &rules);
             for l in &p.launches {
                 let _ = gpulint::roofline::place(l, None);
             }

@@ -21,8 +21,12 @@ fn strided_copy_is_uncoalesced_with_the_efficiency_of_each_stride() {
     let p = profile("h200-samples/strided_copy.csv");
     let rules = gpulint::rules::load(None).unwrap();
     let config = gpulint::config::Config::default();
-    let per_launch =
-        gpulint::rules::engine::lint_with(std::slice::from_ref(&p), &rules, &config, false);
+    let per_launch = gpulint::rules::engine::lint_with(
+        std::slice::from_ref(&p),
+        &rules,
+        &|n, r| config.kernel_ignored(n, r),
+        false,
+    );
     let load = |id: u64| {
         per_launch
             .findings

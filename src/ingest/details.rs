@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::fields::Row;
-use super::stream::{ChunkOut, Parsed, RowCtx};
+use super::row::{ChunkOut, Parsed, RowCtx};
 use super::{NvidiaRule, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
 use crate::ingest::number::{NumberStyle, parse_plain_number};

@@ -5,6 +5,7 @@ mod details;
 mod fields;
 pub mod number;
 mod raw;
+mod row;
 pub mod source;
 pub mod stream;
 

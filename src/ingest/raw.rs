@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::fields::Row;
-use super::stream::{ChunkOut, Parsed, RowCtx};
+use super::row::{ChunkOut, Parsed, RowCtx};
 use super::{WARNING, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
 

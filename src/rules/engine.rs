@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::expr::EvalError;
 use super::{Rule, Severity};
-use crate::config::Config;
 use crate::ingest::{Launch, Profile};
 
 #[derive(Debug, Clone, Serialize)]
@@ -101,14 +100,29 @@ pub struct Outcome {
     pub judged: usize,
 }
 
-/// Runs every rule on every launch of every profile.
-pub fn lint(profiles: &[Profile], rules: &[Rule], config: &Config) -> Outcome {
-    lint_with(profiles, rules, config, true)
+/// Whether a rule is switched off for a kernel, by its name (gpulint.toml's
+/// `ignore-kernel`); the engine asks, and does not know where the answer comes from.
+pub type KernelFilter<'a> = &'a dyn Fn(&str, &Rule) -> bool;
+
+/// A filter that switches nothing off.
+pub fn no_filter(_: &str, _: &Rule) -> bool {
+    false
 }
 
-/// As [`lint`]; `merge` false keeps one finding per launch (`--per-launch`).
-pub fn lint_with(profiles: &[Profile], rules: &[Rule], config: &Config, merge: bool) -> Outcome {
-    let mut linter = Linter::new(rules, config, merge);
+/// Runs every rule on every launch of every profile.
+pub fn lint(profiles: &[Profile], rules: &[Rule]) -> Outcome {
+    lint_with(profiles, rules, &no_filter, true)
+}
+
+/// As [`lint`], with kernels' rules switched off by `ignored`; `merge` false keeps one
+/// finding per launch (`--per-launch`).
+pub fn lint_with(
+    profiles: &[Profile],
+    rules: &[Rule],
+    ignored: KernelFilter,
+    merge: bool,
+) -> Outcome {
+    let mut linter = Linter::new(rules, ignored, merge);
     for profile in profiles {
         for launch in &profile.launches {
             linter.add(&profile.file, launch);
@@ -135,7 +149,7 @@ struct KernelSlot {
 /// a repeat costs no allocation beyond its findings.
 pub struct Linter<'a> {
     rules: Vec<&'a Rule>,
-    config: &'a Config,
+    ignored: KernelFilter<'a>,
     merge: bool,
     outcome: Outcome,
     /// Time at stake of the launch each merged finding's message describes.
@@ -149,7 +163,7 @@ pub struct Linter<'a> {
 }
 
 impl<'a> Linter<'a> {
-    pub fn new(rules: &'a [Rule], config: &'a Config, merge: bool) -> Self {
+    pub fn new(rules: &'a [Rule], ignored: KernelFilter<'a>, merge: bool) -> Self {
         // Rules that defer run last, so they see what the others found.
         let ordered = rules
             .iter()
@@ -158,7 +172,7 @@ impl<'a> Linter<'a> {
             .collect();
         Linter {
             rules: ordered,
-            config,
+            ignored,
             merge,
             outcome: Outcome::default(),
             shown_stake: Vec::new(),
@@ -197,7 +211,7 @@ impl<'a> Linter<'a> {
             ignored: self
                 .rules
                 .iter()
-                .map(|r| self.config.kernel_ignored(&launch.name, r))
+                .map(|r| (self.ignored)(&launch.name, r))
                 .collect(),
             skips: Vec::new(),
         });

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use gpulint::config::Config;
 use gpulint::ingest::{self, Profile};
 use gpulint::rules::{self, engine::Finding};
 
@@ -19,7 +18,7 @@ pub fn profile(rel: &str) -> Profile {
 
 pub fn lint(p: &Profile) -> Vec<Finding> {
     let rules = rules::load(None).unwrap();
-    rules::engine::lint(std::slice::from_ref(p), &rules, &Config::default()).findings
+    rules::engine::lint(std::slice::from_ref(p), &rules).findings
 }
 
 /// (launch, slug) of every finding at warning or above, merged launches expanded.

@@ -1,0 +1,110 @@
+//! The types a row parser produces, shared by the raw-page and details-page parsers
+//! and the streaming reader that drives them: a leaf, so the parsers do not import the
+//! reader that imports them.
+
+use std::collections::BTreeSet;
+
+use super::number::{self, NumberStyle};
+use super::{Launch, NvidiaRule};
+use crate::error::{Error, Result};
+
+/// A launch as parsed from rows, before its metrics are resolved.
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    pub id: u64,
+    pub name: String,
+    pub grid: Option<[u64; 3]>,
+    pub block: Option<[u64; 3]>,
+    pub device: Option<String>,
+    pub line: u64,
+    /// Converted cells, in column order (the first of a key wins).
+    pub values: Vec<(&'static str, f64)>,
+    /// Cells of the first chunk, kept as text until the number style is known.
+    pub pending: Vec<PendingCell>,
+    pub nvidia_rules: Vec<NvidiaRule>,
+}
+
+impl Parsed {
+    /// Adds a cell: converted when the number style is known, else kept as text.
+    pub(super) fn add_cell(
+        &mut self,
+        ctx: &RowCtx,
+        key: &'static str,
+        unit: std::borrow::Cow<str>,
+        text: std::borrow::Cow<str>,
+        column: u64,
+    ) -> Result<()> {
+        match ctx.style {
+            Some(style) => {
+                if let Some(v) = convert(ctx.file, key, &unit, &text, style, ctx.line, column)? {
+                    self.values.push((key, v));
+                }
+            }
+            None => self.pending.push(PendingCell {
+                key,
+                unit: unit.into_owned(),
+                text: text.into_owned(),
+                line: ctx.line,
+                column,
+            }),
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct PendingCell {
+    pub key: &'static str,
+    pub unit: String,
+    pub text: String,
+    pub line: u64,
+    pub column: u64,
+}
+
+/// What parsing one chunk gave.
+#[derive(Default)]
+pub(super) struct ChunkOut {
+    /// Launches that may continue in the next chunk (details page), or whose cells wait
+    /// for the number style (first chunk).
+    pub launches: Vec<Parsed>,
+    /// Launches finished on the worker: raw-page rows are whole launches.
+    pub finished: Vec<Launch>,
+    pub notes: Vec<String>,
+    pub row_warnings: Vec<String>,
+    pub unknown_sections: BTreeSet<String>,
+    /// Lines of ncu messages or program output inside the CSV.
+    pub skipped: u64,
+    /// The raw page's units row, seen in the first chunk.
+    pub units: Option<csv::ByteRecord>,
+    pub error: Option<Error>,
+}
+
+/// Context a row parser needs to place what it reads.
+pub(super) struct RowCtx<'a> {
+    pub file: &'a str,
+    pub line: u64,
+    pub style: Option<NumberStyle>,
+    pub first_row_of_file: bool,
+}
+
+/// Converts one cell: `None` when the metric was not collected.
+pub(super) fn convert(
+    file: &str,
+    key: &str,
+    unit: &str,
+    text: &str,
+    style: NumberStyle,
+    line: u64,
+    column: u64,
+) -> Result<Option<f64>> {
+    match number::parse_cell(text, unit, style) {
+        Ok(number::Cell::Value(v)) => Ok(Some(v)),
+        Ok(number::Cell::Absent) => Ok(None),
+        Err(why) => Err(Error::at(
+            file,
+            line,
+            Some(column),
+            format!("metric `{key}`: {why}"),
+        )),
+    }
+}
