@@ -1,9 +1,10 @@
 //! gpulint: a linter for NVIDIA Nsight Compute profiles.
 
-pub mod app;
+pub mod analysis;
 pub mod baseline;
 pub mod chips;
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod diff;
 pub mod error;

@@ -4,7 +4,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = gpulint::cli::Cli::parse();
-    match gpulint::app::run(cli.command) {
+    match gpulint::commands::run(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,0 +1,141 @@
+//! After the rules: whose kernel each finding is about, the source lines behind it,
+//! each kernel's share of the GPU time and the severity that follows from it, and the
+//! ranking by time at stake. Computed once, for every format.
+
+use crate::error::Result;
+use crate::ingest::{self, Profile};
+use crate::rules::{self, Rule, Severity};
+
+/// Names the source lines behind access-pattern findings, from the source page: its
+/// blocks follow the launches of each kernel in order.
+fn attach_source_lines(profiles: &[Profile], findings: &mut [rules::engine::Finding]) {
+    const ACCESS_RULES: [&str; 3] = ["uncoalesced-load", "uncoalesced-store", "misaligned-access"];
+    for p in profiles.iter().filter(|p| !p.source_blocks.is_empty()) {
+        for f in findings
+            .iter_mut()
+            .filter(|f| f.file == p.file && ACCESS_RULES.contains(&f.rule.as_str()))
+        {
+            let base = ingest::base_name(&f.kernel);
+            let block = p
+                .source_blocks
+                .iter()
+                .filter(|b| ingest::base_name(&b.function) == base)
+                .nth(f.nth_of_kernel);
+            if let Some(text) = block.and_then(ingest::source::describe) {
+                f.notes.push(text);
+            }
+        }
+    }
+}
+
+/// Findings after origins, shares and ranking: what every report and the baseline see.
+/// What the analysis takes from the command line.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `--rules DIR`: may hold an `origins.toml` of the user's own.
+    pub rules_dir: Option<String>,
+    /// `--min-share`: findings on kernels under this % of the GPU time become info.
+    pub min_share: f64,
+}
+
+pub struct Analysis {
+    pub findings: Vec<rules::engine::Finding>,
+    pub skips: Vec<rules::engine::Skip>,
+    pub origins: crate::origin::Origins,
+    /// Helper kernels (framework plumbing) and how many launches each had.
+    pub helpers: Vec<(String, u64)>,
+    /// Rule checks that could judge their launch.
+    pub judged: usize,
+}
+
+pub fn analyze(
+    profiles: &[Profile],
+    outcome: rules::engine::Outcome,
+    rules: &[Rule],
+    settings: &Settings,
+) -> Result<Analysis> {
+    let origins = crate::origin::load(settings.rules_dir.as_deref())?;
+    let mut findings = outcome.findings;
+    findings.retain_mut(|f| match origins.adjust(&f.kernel, &f.rule) {
+        crate::origin::Adjustment::Drop => false,
+        crate::origin::Adjustment::Keep { to_info, note, fix } => {
+            if to_info {
+                f.severity = f.severity.min(Severity::Info);
+            }
+            f.notes.extend(note);
+            if let Some(fix) = fix {
+                f.fix = fix;
+            }
+            true
+        }
+    });
+    attach_source_lines(profiles, &mut findings);
+    let helpers = origins.helpers(
+        profiles
+            .iter()
+            .flat_map(|p| &p.launches)
+            .map(|l| (l.name.as_str(), l.count)),
+    );
+    for f in &mut findings {
+        f.origin = Some(origins.describe(&f.kernel));
+    }
+    // Each kernel's share of the profile's GPU time, by name.
+    let mut by_kernel: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
+    let mut total = 0.0;
+    for l in profiles.iter().flat_map(|p| &p.launches) {
+        if origins.describe(&l.name).kind == crate::origin::Kind::Helper {
+            continue;
+        }
+        if let Some(d) = l.metrics.get("duration_ns") {
+            let d = d * l.count as f64;
+            *by_kernel.entry(l.name.as_str()).or_default() += d;
+            total += d;
+        }
+    }
+    // A rule's own floor: launch-shape and latency findings on a kernel that takes a
+    // negligible share of the GPU time (all its launches, not one) are info.
+    if total > 0.0 {
+        for f in &mut findings {
+            let Some(floor) = rules
+                .iter()
+                .find(|r| r.slug == f.rule)
+                .and_then(|r| r.info_below_share_pct)
+            else {
+                continue;
+            };
+            let share = by_kernel.get(f.kernel.as_str()).copied().unwrap_or(0.0) / total * 100.0;
+            if share < floor && f.severity > Severity::Info {
+                f.severity = Severity::Info;
+                f.notes.push(format!(
+                    "this kernel takes {share:.2}% of the profile's GPU time over all its launches, under {floor}%: reported as info"
+                ));
+            }
+        }
+    }
+    if settings.min_share > 0.0 && total > 0.0 {
+        for f in &mut findings {
+            let share = by_kernel.get(f.kernel.as_str()).copied().unwrap_or(0.0) / total * 100.0;
+            if share < settings.min_share && f.severity > Severity::Info {
+                f.severity = Severity::Info;
+                f.notes.push(format!(
+                    "this kernel takes {share:.2}% of the profile's GPU time, under --min-share {}%",
+                    settings.min_share
+                ));
+            }
+        }
+    }
+    // Most time at stake first; findings without a duration keep their order at the end.
+    findings.sort_by(|a, b| {
+        b.time_at_stake_ns
+            .unwrap_or(-1.0)
+            .partial_cmp(&a.time_at_stake_ns.unwrap_or(-1.0))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    Ok(Analysis {
+        findings,
+        skips: outcome.skips,
+        origins,
+        helpers,
+        judged: outcome.judged,
+    })
+}

@@ -1,0 +1,188 @@
+//! `gpulint check`, and the report every linting command ends with.
+
+use std::io::Write;
+
+use super::shared::{emit, emit_with, enabled_rules, gpu_override, load, use_color, write_output};
+use crate::analysis::analyze;
+use crate::cli::{FailOn, Format, ReportArgs};
+use crate::error::{Error, Result};
+use crate::ingest::{self, Profile};
+use crate::report::{self, Report};
+use crate::rules::{self, Rule, Severity};
+
+/// `gpulint check FILE...`: lint exports someone already made.
+pub fn check(files: &[String], report: &ReportArgs) -> Result<u8> {
+    let (rules, config) = enabled_rules(report)?;
+    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+    let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
+    let mut profiles = load(files, report.per_launch, report.jobs, Some(&mut linter))?;
+    for page in &report.source_pages {
+        let bytes =
+            std::fs::read(page).map_err(|e| Error::in_file(page, format!("cannot read: {e}")))?;
+        let blocks = ingest::source::parse(page, &bytes)?;
+        for p in &mut profiles {
+            p.source_blocks.extend(blocks.iter().cloned());
+        }
+    }
+    lint_and_report(&profiles, linter.finish(), &rules, report)
+}
+
+/// Analyses what the linter found, prints the report, and picks the exit code.
+pub fn lint_and_report(
+    profiles: &[Profile],
+    outcome: rules::engine::Outcome,
+    rules: &[Rule],
+    args: &ReportArgs,
+) -> Result<u8> {
+    let analysis = analyze(
+        profiles,
+        outcome,
+        rules,
+        &super::shared::analysis_settings(args),
+    )?;
+    let color = use_color(args.color);
+    if args.verbose {
+        print_verbose(profiles, &analysis.skips);
+    }
+    // Never a clean report for a file nothing could be judged on.
+    let launches: u64 = profiles.iter().map(Profile::launch_count).sum();
+    if analysis.judged == 0 && launches > 0 {
+        let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
+        return Err(Error::new(format!(
+            "{}: no rule could judge any of the {launches} launch(es): the export lacks the metrics they read \
+             (--verbose lists them); export with `--metrics $(gpulint metrics)` or use `gpulint run`",
+            files.join(", ")
+        )));
+    }
+    for p in profiles {
+        for w in p.warnings() {
+            eprintln!("gpulint: warning: {}: {w}", p.file);
+        }
+    }
+    let gpu = gpu_override(args.gpu.as_deref())?;
+    let rooflines: Vec<_> = profiles
+        .iter()
+        .flat_map(|p| p.launches.iter())
+        .map(|l| crate::roofline::place(l, gpu))
+        .collect();
+    if let Some(path) = &args.svg {
+        let placed: Vec<_> = profiles
+            .iter()
+            .flat_map(|p| &p.launches)
+            .zip(&rooflines)
+            .filter_map(|(l, r)| r.clone().map(|r| (l, r)))
+            .collect();
+        let inputs: Vec<String> = profiles.iter().map(|p| p.file.clone()).collect();
+        write_svg(path, &placed, &inputs)?;
+    }
+    let kernels: Vec<_> = crate::fold::kernel_views(
+        profiles
+            .iter()
+            .flat_map(|p| p.launches.iter().map(|l| (p.file.as_str(), l))),
+        args.per_launch,
+    )
+    .into_iter()
+    .map(|v| {
+        let roof = crate::roofline::place(&v.entry, gpu);
+        (v, roof)
+    })
+    .collect();
+    let report = Report {
+        profiles,
+        findings: &analysis.findings,
+        skips: &analysis.skips,
+        rooflines: &rooflines,
+        kernels: &kernels,
+        origins: &analysis.origins,
+        helpers: &analysis.helpers,
+        top: args.top,
+        color,
+        verbose: args.verbose,
+    };
+    let text = match args.format {
+        Format::Human => report::human::render(&report),
+        Format::Concise => report::concise::render(&report),
+        // Streamed: the JSON of thousands of kernels is never held whole.
+        Format::Json => {
+            emit_with(|out| report::json::write(&report, out))?;
+            String::new()
+        }
+        Format::Markdown => report::markdown::render(&report),
+        Format::Github => report::github::render(&report),
+        Format::Sarif => report::sarif::render(&report, rules),
+    };
+    emit(&text)?;
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Info => Some(Severity::Info),
+        FailOn::Never => None,
+    };
+    let failed = threshold.is_some_and(|t| analysis.findings.iter().any(|f| f.severity >= t));
+    Ok(if failed && !args.exit_zero { 1 } else { 0 })
+}
+
+fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
+    let mut err = std::io::stderr().lock();
+    for p in profiles {
+        let _ = writeln!(
+            err,
+            "gpulint: {}: {:?} page, {} launch(es), {} kernel configuration(s)",
+            p.file,
+            p.page,
+            p.launch_count(),
+            p.configurations()
+        );
+        for note in p.notes.iter().filter(|n| !n.starts_with(ingest::WARNING)) {
+            let _ = writeln!(err, "gpulint: {}: {note}", p.file);
+        }
+    }
+    // One line per rule and reason, so a 10,000-launch profile does not print 10,000
+    // lines: the first launch of each kernel, and how many launches in all.
+    let mut grouped: Vec<(&str, &str, Vec<u64>, u64)> = Vec::new();
+    for s in skips {
+        match grouped
+            .iter_mut()
+            .find(|(r, why, _, _)| *r == s.rule && *why == s.reason)
+        {
+            Some((_, _, ids, n)) => {
+                ids.push(s.launch);
+                *n += s.launch_count;
+            }
+            None => grouped.push((&s.rule, &s.reason, vec![s.launch], s.launch_count)),
+        }
+    }
+    for (rule, why, ids, n) in grouped {
+        let listed = if n as usize > ids.len() {
+            format!(
+                "{n} launch(es), first of each kernel {}",
+                report::concise::join(&ids)
+            )
+        } else {
+            format!("launch(es) {}", report::concise::join(&ids))
+        };
+        let _ = writeln!(err, "gpulint: skipped {rule} on {listed}: {why}");
+    }
+}
+
+/// Writes the roofline chart, never over an input.
+pub(super) fn write_svg(
+    path: &str,
+    placed: &[(&ingest::Launch, crate::roofline::Roofline)],
+    inputs: &[String],
+) -> Result<()> {
+    let points: Vec<crate::roofline::svg::Point> = placed
+        .iter()
+        .map(|(l, r)| crate::roofline::svg::Point {
+            name: report::short_name(&l.name),
+            launch: l.id,
+            roof: r,
+        })
+        .collect();
+    write_output(
+        path,
+        crate::roofline::svg::render(&points).as_bytes(),
+        inputs,
+        "chart",
+    )
+}

@@ -1,0 +1,127 @@
+//! `gpulint baseline` and `gpulint diff`: the regression gate.
+
+use super::shared::{emit, enabled_rules, load, use_color, write_output};
+use crate::analysis::analyze;
+use crate::cli::{Format, ReportArgs};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::report;
+use crate::rules::{self, Rule};
+
+/// `gpulint baseline FILE... [-o OUT]`: the committable summary CI diffs against.
+pub fn baseline(
+    files: &[String],
+    output: Option<&str>,
+    ncu_version: Option<String>,
+    report: &ReportArgs,
+) -> Result<u8> {
+    let (rules, config) = enabled_rules(report)?;
+    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+    let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
+    let profiles = load(files, report.per_launch, report.jobs, Some(&mut linter))?;
+    let analysis = analyze(
+        &profiles,
+        linter.finish(),
+        &rules,
+        &super::shared::analysis_settings(report),
+    )?;
+    let b = crate::baseline::build(&profiles, &analysis.findings, ncu_version);
+    let text = crate::baseline::to_json(&b);
+    match output {
+        Some(path) => {
+            write_output(path, text.as_bytes(), files, "baseline")?;
+            eprintln!("gpulint: wrote {path} ({} kernel(s))", b.kernels.len());
+        }
+        None => emit(&text)?,
+    }
+    Ok(0)
+}
+
+pub fn diff_command(
+    baseline: &str,
+    candidate: &str,
+    strict: bool,
+    thresholds: &[String],
+    gate_duration: bool,
+    report: &ReportArgs,
+) -> Result<u8> {
+    let (rules, config) = enabled_rules(report)?;
+    let base = load_side(baseline, &rules, &config, report)?;
+    let cand = load_side(candidate, &rules, &config, report)?;
+    let mut gates = crate::diff::default_gates(gate_duration || config.diff.gate_duration);
+    let from_config: Vec<(String, String)> = config
+        .diff
+        .thresholds
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                v.as_str().map_or_else(|| v.to_string(), str::to_string),
+            )
+        })
+        .collect();
+    crate::diff::apply_thresholds(&mut gates, &from_config, "gpulint.toml [diff.thresholds]")?;
+    let from_cli = thresholds
+        .iter()
+        .map(|t| {
+            t.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| Error::new(format!("--threshold {t:?}: expected METRIC=VALUE")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    crate::diff::apply_thresholds(&mut gates, &from_cli, "--threshold")?;
+    let d = crate::diff::diff(&base, &cand, &gates, strict);
+    let lines = |kernel: &str| cand.kernels.get(kernel).and_then(|k| k.source.clone());
+    let color = use_color(report.color);
+    let text = match report.format {
+        Format::Human | Format::Concise => report::human::render_diff(&d, color),
+        Format::Markdown => report::markdown::render_diff(&d),
+        Format::Github => report::github::render_diff(&d, candidate, &lines),
+        Format::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
+        Format::Json => serde_json::to_string_pretty(&d).expect("plain data") + "\n",
+    };
+    emit(&text)?;
+    Ok(u8::from(d.failed() && !report.exit_zero))
+}
+
+/// One side of a diff: a saved baseline (JSON) or an export, linted and summarised.
+fn load_side(
+    path: &str,
+    rules: &[Rule],
+    config: &Config,
+    args: &ReportArgs,
+) -> Result<crate::baseline::Baseline> {
+    if starts_like_json(path)? {
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
+        return crate::baseline::parse(path, &String::from_utf8_lossy(&bytes));
+    }
+    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+    let mut linter = rules::engine::Linter::new(rules, &ignored, !args.per_launch);
+    let profiles = load(
+        &[path.to_string()],
+        args.per_launch,
+        args.jobs,
+        Some(&mut linter),
+    )?;
+    let analysis = analyze(
+        &profiles,
+        linter.finish(),
+        rules,
+        &super::shared::analysis_settings(args),
+    )?;
+    Ok(crate::baseline::build(&profiles, &analysis.findings, None))
+}
+
+/// Whether a file's first non-blank byte opens a JSON object (a saved baseline).
+fn starts_like_json(path: &str) -> Result<bool> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(4096);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
+    Ok(head
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{'))
+}

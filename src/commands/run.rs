@@ -1,0 +1,71 @@
+//! `gpulint run -- PROG` (and `gpulint PROG`): profile a program with ncu, then lint it.
+
+use super::check::lint_and_report;
+use super::shared::{enabled_rules, load_as};
+use crate::cli::{NcuArgs, ReportArgs};
+use crate::error::Result;
+use crate::ncu::NcuOptions;
+use crate::report;
+use crate::rules::{self, Rule};
+
+pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
+    let (rules, config) = enabled_rules(report)?;
+    // ncu arguments from gpulint.toml come first, so the command line can add to them.
+    let extra_args = config
+        .ncu_args
+        .iter()
+        .chain(&ncu.ncu_args)
+        .cloned()
+        .collect();
+    let opts = NcuOptions {
+        ncu: ncu.ncu.clone(),
+        kernel_name: ncu.kernel_name.clone(),
+        launch_skip: ncu.launch_skip,
+        launch_count: ncu.launch_count,
+        target_processes_all: ncu.target_processes_all,
+        extra_args,
+        save_csv: ncu.save_csv.clone(),
+        roofline: !ncu.no_roofline,
+        source: ncu.source,
+        chip: ncu.chip.clone(),
+        verbose: report.verbose,
+    };
+    let info = crate::ncu::profile(&opts, &rules, program)?;
+    match info.program_status {
+        Some(0) => {}
+        Some(code) => eprintln!(
+            "gpulint: {} exited with status {code}; its kernels profiled before that are linted",
+            program[0]
+        ),
+        None => eprintln!(
+            "gpulint: {} was killed by a signal; its kernels profiled before that are linted",
+            program[0]
+        ),
+    }
+    if report.verbose {
+        eprintln!("gpulint: profiled with {}", info.ncu.display());
+    }
+    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+    let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
+    let csv = info.csv.path().display().to_string();
+    let mut profiles = load_as(
+        &[(csv.as_str(), info.name.as_str())],
+        report.per_launch,
+        report.jobs,
+        Some(&mut linter),
+    )?;
+    profiles[0].source_blocks = info.source_blocks;
+    if report.verbose {
+        for l in &profiles[0].launches {
+            if let Some(p) = l.metrics.get("replay_passes") {
+                eprintln!(
+                    "gpulint: launch {} {} ({}x): {p} replay pass(es)",
+                    l.id,
+                    report::short_name(&l.name),
+                    l.count
+                );
+            }
+        }
+    }
+    lint_and_report(&profiles, linter.finish(), &rules, report)
+}

@@ -1,0 +1,148 @@
+//! What several commands share: the enabled rules, reading inputs, writing outputs.
+
+use std::io::{IsTerminal, Write};
+
+use crate::cli::{ColorChoice, ReportArgs};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::ingest::{self, Profile};
+use crate::rules::{self, Rule};
+
+/// The rules that the options and the config leave switched on.
+pub(super) fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
+    let rules = rules::load(args.rules.as_deref())?;
+    let mut config = Config::load(args.config.as_deref())?;
+    config.merge_cli(&args.select, &args.ignore, &args.params)?;
+    let origin = args.config.as_deref().unwrap_or("gpulint.toml");
+    let rules = config.apply(rules, origin)?;
+    if rules.is_empty() {
+        return Err(Error::new(
+            "no rules left to run after --select/--ignore and the config; `gpulint rules` lists them",
+        ));
+    }
+    Ok((rules, config))
+}
+
+pub(super) fn gpu_override(
+    name: Option<&str>,
+) -> Result<Option<&'static crate::roofline::gpus::GpuPeaks>> {
+    name.map(|name| {
+        crate::roofline::gpus::lookup(name).ok_or_else(|| {
+            let known: Vec<&str> = crate::roofline::gpus::GPUS.iter().map(|g| g.name).collect();
+            Error::new(format!(
+                "--gpu {name:?}: not in the table (known: {})",
+                known.join(", ")
+            ))
+        })
+    })
+    .transpose()
+}
+
+/// Inputs at least this large get a progress bar when stderr is a terminal.
+pub(super) const PROGRESS_MIN_BYTES: u64 = 64 << 20;
+
+/// Streams the exports, lints each launch as it arrives (with a linter), and folds
+/// repeats of a kernel into one entry unless `--per-launch`: memory grows with distinct
+/// kernels, not launches.
+pub(super) fn load(
+    files: &[String],
+    per_launch: bool,
+    jobs: Option<usize>,
+    linter: Option<&mut rules::engine::Linter>,
+) -> Result<Vec<Profile>> {
+    let named: Vec<(&str, &str)> = files
+        .iter()
+        .map(|f| (f.as_str(), if f == "-" { "<stdin>" } else { f.as_str() }))
+        .collect();
+    load_as(&named, per_launch, jobs, linter)
+}
+
+/// As [`load`], for (path, name in reports) pairs.
+pub(super) fn load_as(
+    inputs: &[(&str, &str)],
+    per_launch: bool,
+    jobs: Option<usize>,
+    mut linter: Option<&mut rules::engine::Linter>,
+) -> Result<Vec<Profile>> {
+    let jobs = jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let opts = ingest::ReadOptions {
+        jobs: jobs.max(1),
+        progress: std::io::stderr().is_terminal().then_some(ingest::Progress {
+            min_bytes: PROGRESS_MIN_BYTES,
+        }),
+        ..ingest::ReadOptions::default()
+    };
+    let mut profiles = Vec::new();
+    for &(path, file) in inputs {
+        let mut folder = crate::fold::Folder::new(per_launch);
+        let source = ingest::stream_named(path, file, &opts, &mut |launch| {
+            if let Some(l) = linter.as_deref_mut() {
+                l.add(file, &launch);
+            }
+            folder.add(launch);
+            Ok(())
+        })?;
+        profiles.push(Profile {
+            file: file.to_string(),
+            page: source.page,
+            launches: folder.finish(),
+            notes: source.notes,
+            source_blocks: Vec::new(),
+        });
+    }
+    Ok(profiles)
+}
+
+/// Writes an output file atomically, refusing to put it over one of the inputs.
+pub(super) fn write_output(path: &str, bytes: &[u8], inputs: &[String], what: &str) -> Result<()> {
+    if inputs.iter().any(|f| same_file(f, path)) {
+        return Err(Error::in_file(
+            path,
+            format!("refusing to write the {what} over an input profile"),
+        ));
+    }
+    crate::ncu::write_atomically(std::path::Path::new(path), bytes)
+}
+
+pub(super) fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+pub(super) fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`gpulint ... | head`) is not an error.
+pub fn emit(text: &str) -> Result<()> {
+    emit_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Writes to stdout through a buffer, as [`emit`].
+pub fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::new(format!("cannot write output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The analysis stage's settings, taken from the command line once.
+pub(super) fn analysis_settings(args: &ReportArgs) -> crate::analysis::Settings {
+    crate::analysis::Settings {
+        rules_dir: args.rules.clone(),
+        min_share: args.min_share,
+    }
+}
