@@ -4,6 +4,9 @@
 
 use crate::error::Result;
 use crate::ingest::{self, Profile};
+use std::collections::HashMap;
+
+use crate::rules::engine::Finding;
 use crate::rules::{self, Rule, Severity};
 
 /// Names the source lines behind access-pattern findings, from the source page: its
@@ -48,6 +51,7 @@ pub struct Analysis {
     pub judged: usize,
 }
 
+/// Runs the stages after the rules, in order, on what the linter found.
 pub fn analyze(
     profiles: &[Profile],
     outcome: rules::engine::Outcome,
@@ -56,6 +60,29 @@ pub fn analyze(
 ) -> Result<Analysis> {
     let origins = crate::origin::load(settings.rules_dir.as_deref())?;
     let mut findings = outcome.findings;
+    apply_origins(&origins, &mut findings);
+    attach_source_lines(profiles, &mut findings);
+    let helpers = origins.helpers(
+        profiles
+            .iter()
+            .flat_map(|p| &p.launches)
+            .map(|l| (l.name.as_str(), l.count)),
+    );
+    let shares = kernel_shares(profiles, &origins);
+    apply_share_floors(&mut findings, rules, &shares, settings.min_share);
+    rank(&mut findings);
+    Ok(Analysis {
+        findings,
+        skips: outcome.skips,
+        origins,
+        helpers,
+        judged: outcome.judged,
+    })
+}
+
+/// Drops findings on helper kernels, turns library internals into info and names the
+/// call to change on library call sites; records each finding's origin.
+fn apply_origins(origins: &crate::origin::Origins, findings: &mut Vec<Finding>) {
     findings.retain_mut(|f| match origins.adjust(&f.kernel, &f.rule) {
         crate::origin::Adjustment::Drop => false,
         crate::origin::Adjustment::Keep { to_info, note, fix } => {
@@ -66,21 +93,16 @@ pub fn analyze(
             if let Some(fix) = fix {
                 f.fix = fix;
             }
+            f.origin = Some(origins.describe(&f.kernel));
             true
         }
     });
-    attach_source_lines(profiles, &mut findings);
-    let helpers = origins.helpers(
-        profiles
-            .iter()
-            .flat_map(|p| &p.launches)
-            .map(|l| (l.name.as_str(), l.count)),
-    );
-    for f in &mut findings {
-        f.origin = Some(origins.describe(&f.kernel));
-    }
-    // Each kernel's share of the profile's GPU time, by name.
-    let mut by_kernel: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
+}
+
+/// Each kernel's share of the profile's GPU time in %, by name, over all its launches;
+/// helper kernels are left out of the total.
+fn kernel_shares(profiles: &[Profile], origins: &crate::origin::Origins) -> HashMap<String, f64> {
+    let mut times: HashMap<String, f64> = HashMap::new();
     let mut total = 0.0;
     for l in profiles.iter().flat_map(|p| &p.launches) {
         if origins.describe(&l.name).kind == crate::origin::Kind::Helper {
@@ -88,54 +110,56 @@ pub fn analyze(
         }
         if let Some(d) = l.metrics.get("duration_ns") {
             let d = d * l.count as f64;
-            *by_kernel.entry(l.name.as_str()).or_default() += d;
+            *times.entry(l.name.clone()).or_default() += d;
             total += d;
         }
     }
-    // A rule's own floor: launch-shape and latency findings on a kernel that takes a
-    // negligible share of the GPU time (all its launches, not one) are info.
     if total > 0.0 {
-        for f in &mut findings {
-            let Some(floor) = rules
-                .iter()
-                .find(|r| r.slug == f.rule)
-                .and_then(|r| r.info_below_share_pct)
-            else {
-                continue;
-            };
-            let share = by_kernel.get(f.kernel.as_str()).copied().unwrap_or(0.0) / total * 100.0;
-            if share < floor && f.severity > Severity::Info {
-                f.severity = Severity::Info;
-                f.notes.push(format!(
-                    "this kernel takes {share:.2}% of the profile's GPU time over all its launches, under {floor}%: reported as info"
-                ));
-            }
+        times.values_mut().for_each(|t| *t = *t / total * 100.0);
+    }
+    times
+}
+
+/// Findings on a kernel under a rule's own floor (`info_below_share_pct`: launch-shape
+/// and latency findings on a negligible kernel) or under `--min-share` become info.
+fn apply_share_floors(
+    findings: &mut [Finding],
+    rules: &[Rule],
+    shares: &HashMap<String, f64>,
+    min_share: f64,
+) {
+    if shares.is_empty() {
+        return;
+    }
+    for f in findings {
+        let share = shares.get(&f.kernel).copied().unwrap_or(0.0);
+        let floor = rules
+            .iter()
+            .find(|r| r.slug == f.rule)
+            .and_then(|r| r.info_below_share_pct);
+        if f.severity == Severity::Info {
+            continue;
+        }
+        if let Some(floor) = floor.filter(|floor| share < *floor) {
+            f.severity = Severity::Info;
+            f.notes.push(format!(
+                "this kernel takes {share:.2}% of the profile's GPU time over all its launches, under {floor}%: reported as info"
+            ));
+        } else if min_share > 0.0 && share < min_share {
+            f.severity = Severity::Info;
+            f.notes.push(format!(
+                "this kernel takes {share:.2}% of the profile's GPU time, under --min-share {min_share}%"
+            ));
         }
     }
-    if settings.min_share > 0.0 && total > 0.0 {
-        for f in &mut findings {
-            let share = by_kernel.get(f.kernel.as_str()).copied().unwrap_or(0.0) / total * 100.0;
-            if share < settings.min_share && f.severity > Severity::Info {
-                f.severity = Severity::Info;
-                f.notes.push(format!(
-                    "this kernel takes {share:.2}% of the profile's GPU time, under --min-share {}%",
-                    settings.min_share
-                ));
-            }
-        }
-    }
-    // Most time at stake first; findings without a duration keep their order at the end.
+}
+
+/// Most time at stake first; findings without a duration keep their order at the end.
+fn rank(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
         b.time_at_stake_ns
             .unwrap_or(-1.0)
             .partial_cmp(&a.time_at_stake_ns.unwrap_or(-1.0))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    Ok(Analysis {
-        findings,
-        skips: outcome.skips,
-        origins,
-        helpers,
-        judged: outcome.judged,
-    })
 }

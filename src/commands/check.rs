@@ -40,20 +40,10 @@ pub fn lint_and_report(
         rules,
         &super::shared::analysis_settings(args),
     )?;
-    let color = use_color(args.color);
     if args.verbose {
         print_verbose(profiles, &analysis.skips);
     }
-    // Never a clean report for a file nothing could be judged on.
-    let launches: u64 = profiles.iter().map(Profile::launch_count).sum();
-    if analysis.judged == 0 && launches > 0 {
-        let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
-        return Err(Error::new(format!(
-            "{}: no rule could judge any of the {launches} launch(es): the export lacks the metrics they read \
-             (--verbose lists them); export with `--metrics $(gpulint metrics)` or use `gpulint run`",
-            files.join(", ")
-        )));
-    }
+    refuse_unjudged(profiles, analysis.judged)?;
     for p in profiles {
         for w in p.warnings() {
             eprintln!("gpulint: warning: {}: {w}", p.file);
@@ -75,18 +65,7 @@ pub fn lint_and_report(
         let inputs: Vec<String> = profiles.iter().map(|p| p.file.clone()).collect();
         write_svg(path, &placed, &inputs)?;
     }
-    let kernels: Vec<_> = crate::fold::kernel_views(
-        profiles
-            .iter()
-            .flat_map(|p| p.launches.iter().map(|l| (p.file.as_str(), l))),
-        args.per_launch,
-    )
-    .into_iter()
-    .map(|v| {
-        let roof = crate::roofline::place(&v.entry, gpu);
-        (v, roof)
-    })
-    .collect();
+    let kernels = kernel_rows(profiles, args.per_launch, gpu);
     let report = Report {
         profiles,
         findings: &analysis.findings,
@@ -96,30 +75,72 @@ pub fn lint_and_report(
         origins: &analysis.origins,
         helpers: &analysis.helpers,
         top: args.top,
-        color,
+        color: use_color(args.color),
         verbose: args.verbose,
     };
-    let text = match args.format {
-        Format::Human => report::human::render(&report),
-        Format::Concise => report::concise::render(&report),
+    render(&report, args.format, rules)?;
+    Ok(exit_code(&analysis.findings, args.fail_on, args.exit_zero))
+}
+
+/// Never a clean report for a file nothing could be judged on.
+fn refuse_unjudged(profiles: &[Profile], judged: usize) -> Result<()> {
+    let launches: u64 = profiles.iter().map(Profile::launch_count).sum();
+    if judged > 0 || launches == 0 {
+        return Ok(());
+    }
+    let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
+    Err(Error::new(format!(
+        "{}: no rule could judge any of the {launches} launch(es): the export lacks the metrics they read \
+         (--verbose lists them); export with `--metrics $(gpulint metrics)` or use `gpulint run`",
+        files.join(", ")
+    )))
+}
+
+/// One row per kernel over its configurations (per launch with `--per-launch`), with
+/// the roofline of the whole.
+fn kernel_rows(
+    profiles: &[Profile],
+    per_launch: bool,
+    gpu: Option<&'static crate::roofline::gpus::GpuPeaks>,
+) -> Vec<(crate::fold::KernelView, Option<crate::roofline::Roofline>)> {
+    crate::fold::kernel_views(
+        profiles
+            .iter()
+            .flat_map(|p| p.launches.iter().map(|l| (p.file.as_str(), l))),
+        per_launch,
+    )
+    .into_iter()
+    .map(|v| {
+        let roof = crate::roofline::place(&v.entry, gpu);
+        (v, roof)
+    })
+    .collect()
+}
+
+/// Writes the report in its format to stdout.
+fn render(report: &Report, format: Format, rules: &[Rule]) -> Result<()> {
+    let text = match format {
+        Format::Human => report::human::render(report),
+        Format::Concise => report::concise::render(report),
         // Streamed: the JSON of thousands of kernels is never held whole.
-        Format::Json => {
-            emit_with(|out| report::json::write(&report, out))?;
-            String::new()
-        }
-        Format::Markdown => report::markdown::render(&report),
-        Format::Github => report::github::render(&report),
-        Format::Sarif => report::sarif::render(&report, rules),
+        Format::Json => return emit_with(|out| report::json::write(report, out)),
+        Format::Markdown => report::markdown::render(report),
+        Format::Github => report::github::render(report),
+        Format::Sarif => report::sarif::render(report, rules),
     };
-    emit(&text)?;
-    let threshold = match args.fail_on {
+    emit(&text)
+}
+
+/// 1 when a finding is at or above `--fail-on`, unless `--exit-zero`.
+fn exit_code(findings: &[crate::rules::engine::Finding], fail_on: FailOn, exit_zero: bool) -> u8 {
+    let threshold = match fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),
         FailOn::Info => Some(Severity::Info),
         FailOn::Never => None,
     };
-    let failed = threshold.is_some_and(|t| analysis.findings.iter().any(|f| f.severity >= t));
-    Ok(if failed && !args.exit_zero { 1 } else { 0 })
+    let failed = threshold.is_some_and(|t| findings.iter().any(|f| f.severity >= t));
+    u8::from(failed && !exit_zero)
 }
 
 fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {

@@ -3,6 +3,7 @@
 
 mod check;
 mod gate;
+mod machine;
 mod roofline;
 mod rules_docs;
 mod run;
@@ -13,31 +14,15 @@ pub use shared::{emit, emit_with};
 
 use clap::Parser;
 
-use crate::cli::{Command, RulesFormat};
-use crate::error::{Error, Result};
-use crate::rules;
-use rules_docs::{explain, rules_json, rules_table};
+use crate::cli::Command;
+use crate::error::Result;
 
 /// Runs a command; the number is the process exit code (0 clean, 1 findings).
 pub fn run(command: Command) -> Result<u8> {
     match command {
         Command::Check { files, report } => check::check(&files, &report),
-        Command::Rules { format, rules } => {
-            let rules = rules::load(rules.as_deref())?;
-            emit(&match format {
-                RulesFormat::Table => rules_table(&rules),
-                RulesFormat::Json => rules_json(&rules),
-            })?;
-            Ok(0)
-        }
-        Command::Explain { rule, rules } => {
-            let all = rules::load(rules.as_deref())?;
-            let r = rules::find(&all, &rule).ok_or_else(|| {
-                Error::new(format!("no rule {rule:?}; `gpulint rules` lists them"))
-            })?;
-            emit(&explain(r))?;
-            Ok(0)
-        }
+        Command::Rules { format, rules } => rules_docs::rules(format, rules.as_deref()),
+        Command::Explain { rule, rules } => rules_docs::explain_rule(&rule, rules.as_deref()),
         Command::Run {
             ncu,
             report,
@@ -74,23 +59,7 @@ pub fn run(command: Command) -> Result<u8> {
             no_roofline,
             chip,
             report,
-        } => {
-            let (rules, _) = shared::enabled_rules(&report)?;
-            let chip = chip
-                .as_deref()
-                .map(|c| crate::chips::find(c).ok_or_else(|| crate::ncu::unknown_chip(c)))
-                .transpose()?;
-            let plan = crate::ncu::metric_plan(&rules, !no_roofline, chip);
-            if let (Some(c), false) = (chip, plan.unavailable.is_empty()) {
-                eprintln!(
-                    "gpulint: chip {} has no metric for {}; the rules and roofline that read them would be skipped",
-                    c.name,
-                    plan.unavailable.join(", ")
-                );
-            }
-            emit(&(plan.metrics.join(",") + "\n"))?;
-            Ok(0)
-        }
+        } => machine::metrics(!no_roofline, chip.as_deref(), &report),
         Command::External(program) => {
             // `gpulint ./prog args`: everything after the program is the program's.
             let cli = crate::cli::Cli::parse_from(
@@ -101,22 +70,6 @@ pub fn run(command: Command) -> Result<u8> {
             );
             run(cli.command)
         }
-        Command::Doctor { ncu } => {
-            let checks = crate::ncu::doctor::checks(ncu.as_deref());
-            let mut text = String::new();
-            for c in &checks {
-                let mark = match c.status {
-                    crate::ncu::doctor::Status::Pass => "ok  ",
-                    crate::ncu::doctor::Status::Warn => "warn",
-                    crate::ncu::doctor::Status::Fail => "FAIL",
-                };
-                text.push_str(&format!("{mark}  {:<9} {}\n", c.name, c.detail));
-            }
-            emit(&text)?;
-            let failed = checks
-                .iter()
-                .any(|c| c.status == crate::ncu::doctor::Status::Fail);
-            Ok(u8::from(failed))
-        }
+        Command::Doctor { ncu } => machine::doctor(ncu.as_deref()),
     }
 }

@@ -2,18 +2,21 @@
 
 use super::check::write_svg;
 use super::shared::{emit, gpu_override, load};
+use crate::cli::RooflineFormat;
 use crate::error::{Error, Result};
+use crate::roofline::Roofline;
 use crate::{ingest, report};
 
+/// `gpulint roofline FILE...`: each launch placed on the roofline.
 pub fn roofline_command(
     files: &[String],
-    format: crate::cli::RooflineFormat,
+    format: RooflineFormat,
     svg: Option<&str>,
     gpu: Option<&str>,
 ) -> Result<u8> {
     let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
-    let placed: Vec<(&ingest::Launch, crate::roofline::Roofline)> = profiles
+    let placed: Vec<Placed> = profiles
         .iter()
         .flat_map(|p| &p.launches)
         .filter_map(|l| crate::roofline::place(l, gpu).map(|r| (l, r)))
@@ -28,68 +31,82 @@ pub fn roofline_command(
         write_svg(path, &placed, files)?;
     }
     let text = match format {
-        crate::cli::RooflineFormat::Human => {
-            let mut t = String::new();
-            for (l, r) in &placed {
-                t.push_str(&format!(
-                    "{:>3}  {} ({}x)  AI {:.3} FLOP/B, {}, {:.0}% of roof, {} {}, {}\n",
-                    l.id,
-                    report::short_name(&l.name),
-                    l.count,
-                    r.arithmetic_intensity,
-                    r.bound.label(),
-                    r.pct_of_roof,
-                    crate::roofline::si(r.achieved_flops, "FLOP/s"),
-                    r.precision,
-                    crate::roofline::si(r.achieved_bytes_per_s, "B/s")
-                ));
-            }
-            t
-        }
-        crate::cli::RooflineFormat::Csv => {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            let _ = w.write_record([
-                "launch",
-                "launches",
-                "kernel",
-                "short_name",
-                "arithmetic_intensity",
-                "achieved_flops",
-                "achieved_bytes_per_s",
-                "peak_flops",
-                "peak_bytes_per_s",
-                "ridge",
-                "bound",
-                "pct_of_roof",
-                "precision",
-            ]);
-            for (l, r) in &placed {
-                let _ = w.write_record([
-                    l.id.to_string(),
-                    l.count.to_string(),
-                    l.name.clone(),
-                    report::short_name(&l.name),
-                    r.arithmetic_intensity.to_string(),
-                    r.achieved_flops.to_string(),
-                    r.achieved_bytes_per_s.to_string(),
-                    r.peak_flops.to_string(),
-                    r.peak_bytes_per_s.to_string(),
-                    r.ridge.to_string(),
-                    r.bound.as_str().to_string(),
-                    r.pct_of_roof.to_string(),
-                    r.precision.to_string(),
-                ]);
-            }
-            String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
-        }
-        crate::cli::RooflineFormat::Json => {
-            let list: Vec<serde_json::Value> = placed
-                .iter()
-                .map(|(l, r)| serde_json::json!({ "launch": l.id, "launches": l.count, "name": l.name, "roofline": r }))
-                .collect();
-            serde_json::to_string_pretty(&list).expect("plain data") + "\n"
-        }
+        RooflineFormat::Human => human_list(&placed),
+        RooflineFormat::Csv => csv_text(&placed)?,
+        RooflineFormat::Json => json_text(&placed),
     };
     emit(&text)?;
     Ok(0)
+}
+
+type Placed<'a> = (&'a ingest::Launch, Roofline);
+
+fn human_list(placed: &[Placed]) -> String {
+    let mut t = String::new();
+    for (l, r) in placed {
+        t.push_str(&format!(
+            "{:>3}  {} ({}x)  AI {:.3} FLOP/B, {}, {:.0}% of roof, {} {}, {}\n",
+            l.id,
+            report::short_name(&l.name),
+            l.count,
+            r.arithmetic_intensity,
+            r.bound.label(),
+            r.pct_of_roof,
+            crate::roofline::si(r.achieved_flops, "FLOP/s"),
+            r.precision,
+            crate::roofline::si(r.achieved_bytes_per_s, "B/s")
+        ));
+    }
+    t
+}
+
+fn csv_text(placed: &[Placed]) -> Result<String> {
+    let failed = |e: csv::Error| Error::new(format!("cannot write the roofline CSV: {e}"));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "launch",
+        "launches",
+        "kernel",
+        "short_name",
+        "arithmetic_intensity",
+        "achieved_flops",
+        "achieved_bytes_per_s",
+        "peak_flops",
+        "peak_bytes_per_s",
+        "ridge",
+        "bound",
+        "pct_of_roof",
+        "precision",
+    ])
+    .map_err(failed)?;
+    for (l, r) in placed {
+        w.write_record([
+            l.id.to_string(),
+            l.count.to_string(),
+            l.name.clone(),
+            report::short_name(&l.name),
+            r.arithmetic_intensity.to_string(),
+            r.achieved_flops.to_string(),
+            r.achieved_bytes_per_s.to_string(),
+            r.peak_flops.to_string(),
+            r.peak_bytes_per_s.to_string(),
+            r.ridge.to_string(),
+            r.bound.as_str().to_string(),
+            r.pct_of_roof.to_string(),
+            r.precision.to_string(),
+        ])
+        .map_err(failed)?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::new(format!("cannot write the roofline CSV: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn json_text(placed: &[Placed]) -> String {
+    let list: Vec<serde_json::Value> = placed
+        .iter()
+        .map(|(l, r)| serde_json::json!({ "launch": l.id, "launches": l.count, "name": l.name, "roofline": r }))
+        .collect();
+    serde_json::to_string_pretty(&list).expect("plain data") + "\n"
 }

@@ -1,6 +1,28 @@
 //! `gpulint rules` and `gpulint explain`: the rule table and one rule's docs.
 
-use crate::rules::Rule;
+use super::shared::emit;
+use crate::cli::RulesFormat;
+use crate::error::{Error, Result};
+use crate::rules::{self, Rule};
+
+/// `gpulint rules`: the table of rules, or their JSON.
+pub fn rules(format: RulesFormat, dir: Option<&str>) -> Result<u8> {
+    let rules = rules::load(dir)?;
+    emit(&match format {
+        RulesFormat::Table => rules_table(&rules),
+        RulesFormat::Json => rules_json(&rules),
+    })?;
+    Ok(0)
+}
+
+/// `gpulint explain RULE`: one rule's docs, by code or slug.
+pub fn explain_rule(rule: &str, dir: Option<&str>) -> Result<u8> {
+    let all = rules::load(dir)?;
+    let r = rules::find(&all, rule)
+        .ok_or_else(|| Error::new(format!("no rule {rule:?}; `gpulint rules` lists them")))?;
+    emit(&explain(r))?;
+    Ok(0)
+}
 
 pub fn rules_table(rules: &[Rule]) -> String {
     let width = rules.iter().map(|r| r.slug.len()).max().unwrap_or(0);

@@ -1,0 +1,40 @@
+//! `gpulint metrics` and `gpulint doctor`: what to collect, and whether this machine can.
+
+use super::shared::{emit, enabled_rules};
+use crate::cli::ReportArgs;
+use crate::error::Result;
+use crate::ncu::doctor::{self, Status};
+
+/// `gpulint metrics [--chip NAME]`: the ncu metrics the enabled rules need.
+pub fn metrics(roofline: bool, chip: Option<&str>, report: &ReportArgs) -> Result<u8> {
+    let (rules, _) = enabled_rules(report)?;
+    let chip = chip
+        .map(|c| crate::chips::find(c).ok_or_else(|| crate::ncu::unknown_chip(c)))
+        .transpose()?;
+    let plan = crate::ncu::metric_plan(&rules, roofline, chip);
+    if let (Some(c), false) = (chip, plan.unavailable.is_empty()) {
+        eprintln!(
+            "gpulint: chip {} has no metric for {}; the rules and roofline that read them would be skipped",
+            c.name,
+            plan.unavailable.join(", ")
+        );
+    }
+    emit(&(plan.metrics.join(",") + "\n"))?;
+    Ok(0)
+}
+
+/// `gpulint doctor`: one line per check; exit 1 when one failed.
+pub fn doctor(ncu: Option<&str>) -> Result<u8> {
+    let checks = doctor::checks(ncu);
+    let mut text = String::new();
+    for c in &checks {
+        let mark = match c.status {
+            Status::Pass => "ok  ",
+            Status::Warn => "warn",
+            Status::Fail => "FAIL",
+        };
+        text.push_str(&format!("{mark}  {:<9} {}\n", c.name, c.detail));
+    }
+    emit(&text)?;
+    Ok(u8::from(checks.iter().any(|c| c.status == Status::Fail)))
+}
