@@ -16,6 +16,24 @@ struct Tally {
     max: f64,
 }
 
+impl Tally {
+    fn new(v: f64) -> Self {
+        Tally {
+            sum: v,
+            n: 1,
+            min: v,
+            max: v,
+        }
+    }
+
+    fn push(&mut self, v: f64) {
+        self.sum += v;
+        self.n += 1;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+}
+
 struct Entry {
     first: Launch,
     tallies: BTreeMap<&'static str, Tally>,
@@ -62,15 +80,7 @@ impl Folder {
             let tallies = launch
                 .metrics
                 .iter()
-                .map(|(k, v)| {
-                    let t = Tally {
-                        sum: *v,
-                        n: 1,
-                        min: *v,
-                        max: *v,
-                    };
-                    (*k, t)
-                })
+                .map(|(k, v)| (*k, Tally::new(*v)))
                 .collect();
             self.entries.push(Entry {
                 first: launch,
@@ -95,29 +105,15 @@ impl Folder {
                 .all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
         {
             for (t, v) in entry.tallies.values_mut().zip(launch.metrics.into_values()) {
-                t.sum += v;
-                t.n += 1;
-                t.min = t.min.min(v);
-                t.max = t.max.max(v);
+                t.push(v);
             }
             return;
         }
         for (k, v) in launch.metrics {
             match entry.tallies.get_mut(k) {
-                Some(t) => {
-                    t.sum += v;
-                    t.n += 1;
-                    t.min = t.min.min(v);
-                    t.max = t.max.max(v);
-                }
+                Some(t) => t.push(v),
                 None => {
-                    let t = Tally {
-                        sum: v,
-                        n: 1,
-                        min: v,
-                        max: v,
-                    };
-                    entry.tallies.insert(k, t);
+                    entry.tallies.insert(k, Tally::new(v));
                 }
             }
         }

@@ -982,84 +982,112 @@ fn ideal_sectors(useful_bytes: f64) -> f64 {
     (useful_bytes / 32.0 - 0.05).ceil().max(1.0)
 }
 
+fn get(m: &Metrics, k: &str) -> Option<f64> {
+    m.get(k).copied()
+}
+
+/// Sets a derived key unless the export had it; a non-finite value is no value.
+fn put(m: &mut Metrics, k: &str, v: Option<f64>) {
+    if let Some(v) = v.filter(|v| v.is_finite()) {
+        let k = key(k).unwrap_or_else(|| panic!("derived metric `{k}` is not in DERIVED"));
+        m.entry(k).or_insert(v);
+    }
+}
+
+/// Adds every derived quantity whose inputs the launch has, in dependency order.
 fn derive(m: &mut Metrics) {
-    let get = |m: &Metrics, k: &str| m.get(k).copied();
+    for dir in ["ld", "st"] {
+        derive_access(m, dir);
+    }
+    derive_traffic_shares(m);
+    derive_launch_shape(m);
+    derive_local_and_shared(m);
+    derive_throughput(m);
+    derive_row_segments(m);
+    derive_grid_fill(m);
+    derive_warp_states(m);
+}
+
+/// Sectors per request, the fewest sectors the useful bytes need, the excess, and
+/// whether the average mixes access patterns, for loads or stores.
+fn derive_access(m: &mut Metrics, dir: &str) {
     let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => Some(a / b),
         _ => None,
     };
-    let put = |m: &mut Metrics, k: &str, v: Option<f64>| {
-        if let Some(v) = v.filter(|v| v.is_finite()) {
-            let k = key(k).unwrap_or_else(|| panic!("derived metric `{k}` is not in DERIVED"));
-            m.entry(k).or_insert(v);
-        }
-    };
-
-    for dir in ["ld", "st"] {
-        let spr = ratio(
-            get(m, &format!("sectors_{dir}")),
-            get(m, &format!("requests_{dir}")),
-        );
-        put(m, &format!("sectors_per_request_{dir}"), spr);
-        let spr = get(m, &format!("sectors_per_request_{dir}"));
-        let bps = get(m, &format!("bytes_per_sector_{dir}"));
-        // A zero useful-bytes ratio on real traffic means the SASS byte counter did not see
-        // these accesses (cp.async / LDGSTS and TMA copies bypass it): unknown, not 0%.
-        let sectors = get(m, &format!("sectors_{dir}"));
-        let bps = bps.filter(|b| *b > 0.0 || sectors.is_none_or(|s| s == 0.0));
-        if let (Some(spr), Some(bps)) = (spr, bps) {
-            let useful = bps * spr;
-            let ideal = ideal_sectors(useful);
-            put(m, &format!("useful_bytes_per_request_{dir}"), Some(useful));
-            put(m, &format!("ideal_sectors_per_request_{dir}"), Some(ideal));
-            put(
-                m,
-                &format!("excess_sectors_per_request_{dir}"),
-                Some((spr - ideal).max(0.0)),
-            );
-            put(
-                m,
-                &format!("excess_sector_share_{dir}"),
-                (spr > 0.0).then(|| ((spr - ideal) / spr).max(0.0)),
-            );
-        }
-        if let Some(bps) = bps {
-            put(
-                m,
-                &format!("efficiency_{dir}_pct"),
-                Some(bps / 32.0 * 100.0),
-            );
-        }
-        // No global access of this kind at all: nothing is wasted.
-        if get(m, &format!("sectors_{dir}")) == Some(0.0) {
-            for k in [
-                "excess_sector_share",
-                "excess_sectors_per_request",
-                "ideal_sectors_per_request",
-            ] {
-                put(m, &format!("{k}_{dir}"), Some(0.0));
-            }
-        }
-    }
-    let (ld, st) = (get(m, "sectors_ld"), get(m, "sectors_st"));
-    if let (Some(ld), Some(st)) = (ld, st) {
-        let total = ld + st;
-        put(
-            m,
-            "global_share_ld",
-            Some(if total > 0.0 { ld / total } else { 0.0 }),
-        );
-        put(
-            m,
-            "global_share_st",
-            Some(if total > 0.0 { st / total } else { 0.0 }),
-        );
-    }
-    put(
-        m,
-        "warps_per_block",
-        get(m, "block_size").map(|b| (b / 32.0).ceil()),
+    let spr = ratio(
+        get(m, &format!("sectors_{dir}")),
+        get(m, &format!("requests_{dir}")),
     );
+    put(m, &format!("sectors_per_request_{dir}"), spr);
+    let spr = get(m, &format!("sectors_per_request_{dir}"));
+    let bps = get(m, &format!("bytes_per_sector_{dir}"));
+    // A zero useful-bytes ratio on real traffic means the SASS byte counter did not see
+    // these accesses (cp.async / LDGSTS and TMA copies bypass it): unknown, not 0%.
+    let sectors = get(m, &format!("sectors_{dir}"));
+    let bps = bps.filter(|b| *b > 0.0 || sectors.is_none_or(|s| s == 0.0));
+    if let (Some(spr), Some(bps)) = (spr, bps) {
+        let useful = bps * spr;
+        let ideal = ideal_sectors(useful);
+        put(m, &format!("useful_bytes_per_request_{dir}"), Some(useful));
+        put(m, &format!("ideal_sectors_per_request_{dir}"), Some(ideal));
+        put(
+            m,
+            &format!("excess_sectors_per_request_{dir}"),
+            Some((spr - ideal).max(0.0)),
+        );
+        put(
+            m,
+            &format!("excess_sector_share_{dir}"),
+            (spr > 0.0).then(|| ((spr - ideal) / spr).max(0.0)),
+        );
+    }
+    if let Some(bps) = bps {
+        put(
+            m,
+            &format!("efficiency_{dir}_pct"),
+            Some(bps / 32.0 * 100.0),
+        );
+    }
+    // No global access of this kind at all: nothing is wasted.
+    if sectors == Some(0.0) {
+        for k in [
+            "excess_sector_share",
+            "excess_sectors_per_request",
+            "ideal_sectors_per_request",
+        ] {
+            put(m, &format!("{k}_{dir}"), Some(0.0));
+        }
+    }
+    if let Some(spr) = get(m, &format!("sectors_per_request_{dir}")) {
+        // Uniform access patterns give these averages; anything else mixes patterns.
+        const PURE: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 5.0, 9.0, 17.0];
+        let pure = PURE.iter().any(|p| (spr - p).abs() <= 0.15);
+        put(
+            m,
+            &format!("mixed_access_{dir}"),
+            Some(if pure { 0.0 } else { 1.0 }),
+        );
+    }
+}
+
+/// The shares of the kernel's global sectors that are loads and stores.
+fn derive_traffic_shares(m: &mut Metrics) {
+    if let (Some(ld), Some(st)) = (get(m, "sectors_ld"), get(m, "sectors_st")) {
+        let total = ld + st;
+        let share = |x: f64| Some(if total > 0.0 { x / total } else { 0.0 });
+        put(m, "global_share_ld", share(ld));
+        put(m, "global_share_st", share(st));
+    }
+}
+
+/// Warps per block, the lanes of a partial warp, shared memory per block, and the
+/// binding occupancy limit.
+fn derive_launch_shape(m: &mut Metrics) {
+    if let Some(b) = get(m, "block_size") {
+        put(m, "warps_per_block", Some((b / 32.0).ceil()));
+        put(m, "partial_warp_lanes", Some(b % 32.0));
+    }
     let limits: Option<Vec<f64>> = [
         "limit_warps",
         "limit_blocks",
@@ -1074,10 +1102,20 @@ fn derive(m: &mut Metrics) {
         "occupancy_limit_min",
         limits.map(|l| l.into_iter().fold(f64::INFINITY, f64::min)),
     );
+    if let (Some(st), Some(dy)) = (
+        get(m, "shared_mem_static_per_block"),
+        get(m, "shared_mem_dynamic_per_block"),
+    ) {
+        put(m, "shared_mem_per_block", Some(st + dy));
+    }
+}
+
+/// Local-memory traffic against global, and bank conflicts against shared wavefronts.
+fn derive_local_and_shared(m: &mut Metrics) {
     if let (Some(l_ld), Some(l_st)) = (get(m, "local_sectors_ld"), get(m, "local_sectors_st")) {
         let local = l_ld + l_st;
         put(m, "local_sectors", Some(local));
-        if let (Some(ld), Some(st)) = (ld, st) {
+        if let (Some(ld), Some(st)) = (get(m, "sectors_ld"), get(m, "sectors_st")) {
             let total = local + ld + st;
             put(
                 m,
@@ -1103,31 +1141,14 @@ fn derive(m: &mut Metrics) {
             put(m, "bank_conflict_share", Some(share));
         }
     }
-    if let (Some(st), Some(dy)) = (
-        get(m, "shared_mem_static_per_block"),
-        get(m, "shared_mem_dynamic_per_block"),
-    ) {
-        put(m, "shared_mem_per_block", Some(st + dy));
-    }
-    if let Some(b) = get(m, "block_size") {
-        put(m, "partial_warp_lanes", Some(b % 32.0));
-    }
-    for dir in ["ld", "st"] {
-        if let Some(spr) = get(m, &format!("sectors_per_request_{dir}")) {
-            // Uniform access patterns give these averages; anything else mixes patterns.
-            const PURE: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 5.0, 9.0, 17.0];
-            let pure = PURE.iter().any(|p| (spr - p).abs() <= 0.15);
-            put(
-                m,
-                &format!("mixed_access_{dir}"),
-                Some(if pure { 0.0 } else { 1.0 }),
-            );
-        }
-    }
-    // Without ncu's combined memory throughput, the busiest of DRAM, L2 and L1 stands in.
+}
+
+/// Memory throughput from its parts when ncu's combined figure is missing, and the
+/// busier of compute and memory.
+fn derive_throughput(m: &mut Metrics) {
     if !m.contains_key("memory_throughput_pct") {
-        // DRAM is optional: Tegra chips (Jetson, Thor) have no dram__ metrics, and their
-        // memory traffic shows in L2 and L1.
+        // DRAM is optional: Tegra chips have no dram__ metrics, and their memory traffic
+        // shows in L2 and L1.
         let parts: Option<Vec<f64>> = ["l2_throughput_pct", "l1_throughput_pct"]
             .iter()
             .map(|k| get(m, k))
@@ -1145,8 +1166,10 @@ fn derive(m: &mut Metrics) {
     if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
         put(m, "busiest_throughput_pct", Some(sm.max(mem)));
     }
-    derive_row_segments(m);
-    derive_grid_fill(m);
+}
+
+/// Serial code and the stall reasons: what a latency-bound kernel waits on.
+fn derive_warp_states(m: &mut Metrics) {
     // A guard, not a measurement: without the counter nothing counts as serial.
     let serial = match (get(m, "threads_per_inst"), get(m, "block_size")) {
         (Some(t), Some(b)) if b > 0.0 => t < 0.25 * b.min(32.0),
