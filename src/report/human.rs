@@ -125,76 +125,11 @@ fn config_range(
 }
 
 pub fn render(r: &Report) -> String {
-    let c = r.color;
     let mut out = String::new();
     profile_summary(r, &mut out);
     let shown = r.top.unwrap_or(usize::MAX);
     for f in r.findings.iter().take(shown) {
-        let head = format!("{}[{}]", f.severity.as_str(), f.code);
-        let _ = writeln!(
-            out,
-            "{} {}: {}",
-            paint(&head, severity_style(f.severity), c),
-            paint(&f.rule, Style::new().bold(), c),
-            f.message
-        );
-        let launches = launch_list(f, r.kernel_launches(f));
-        let _ = writeln!(
-            out,
-            "  {} {}:{}  {}{}  {}, {}",
-            paint("-->", Style::new().blue().bold(), c),
-            f.file,
-            f.line,
-            short_name(&f.kernel),
-            origin_tag(r, &f.kernel),
-            launches,
-            super::configuration_text(f)
-        );
-        if let Some(t) = f.time_at_stake_ns {
-            let _ = writeln!(
-                out,
-                "   {} at stake: up to {}",
-                paint("=", Style::new().blue().bold(), c),
-                micros(t)
-            );
-        }
-        if !f.evidence.is_empty() {
-            let ev: Vec<String> = f
-                .evidence
-                .iter()
-                .map(|(k, v)| match f.evidence_range.get(k) {
-                    Some([lo, hi]) => format!(
-                        "{k} {} ({} to {} across the {} launches)",
-                        format_number(*v, None),
-                        format_number(*lo, None),
-                        format_number(*hi, None),
-                        f.launch_count
-                    ),
-                    None => format!("{k} {}", format_number(*v, None)),
-                })
-                .collect();
-            let _ = writeln!(
-                out,
-                "   {} evidence: {}",
-                paint("=", Style::new().blue().bold(), c),
-                ev.join(", ")
-            );
-        }
-        for note in &f.notes {
-            let _ = writeln!(
-                out,
-                "   {} note: {note}",
-                paint("=", Style::new().blue().bold(), c)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "   {} {}: {}",
-            paint("=", Style::new().blue().bold(), c),
-            paint("help", Style::new().green().bold(), c),
-            f.fix
-        );
-        out.push('\n');
+        finding(r, f, &mut out);
     }
 
     if r.findings.len() > shown {
@@ -205,8 +140,89 @@ pub fn render(r: &Report) -> String {
         );
     }
 
-    // One line per kernel, whatever its configurations (or per launch with
-    // --per-launch); metrics are means over its launches.
+    kernel_table(r, &mut out);
+    roofline_lines(r, &mut out);
+    closing(r, &mut out);
+    out
+}
+
+/// One finding as a compiler diagnostic: what, where, the evidence, the fix.
+fn finding(r: &Report, f: &crate::rules::engine::Finding, out: &mut String) {
+    let c = r.color;
+    let head = format!("{}[{}]", f.severity.as_str(), f.code);
+    let _ = writeln!(
+        out,
+        "{} {}: {}",
+        paint(&head, severity_style(f.severity), c),
+        paint(&f.rule, Style::new().bold(), c),
+        f.message
+    );
+    let launches = launch_list(f, r.kernel_launches(f));
+    let _ = writeln!(
+        out,
+        "  {} {}:{}  {}{}  {}, {}",
+        paint("-->", Style::new().blue().bold(), c),
+        f.file,
+        f.line,
+        short_name(&f.kernel),
+        origin_tag(r, &f.kernel),
+        launches,
+        super::configuration_text(f)
+    );
+    if let Some(t) = f.time_at_stake_ns {
+        let _ = writeln!(
+            out,
+            "   {} at stake: up to {}",
+            paint("=", Style::new().blue().bold(), c),
+            micros(t)
+        );
+    }
+    if !f.evidence.is_empty() {
+        let ev: Vec<String> = f
+            .evidence
+            .iter()
+            .map(|(k, v)| match f.evidence_range.get(k) {
+                Some([lo, hi]) => format!(
+                    "{k} {} ({} to {} across the {} launches)",
+                    format_number(*v, None),
+                    format_number(*lo, None),
+                    format_number(*hi, None),
+                    f.launch_count
+                ),
+                None => format!("{k} {}", format_number(*v, None)),
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "   {} evidence: {}",
+            paint("=", Style::new().blue().bold(), c),
+            ev.join(", ")
+        );
+    }
+    for note in &f.notes {
+        let _ = writeln!(
+            out,
+            "   {} note: {note}",
+            paint("=", Style::new().blue().bold(), c)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "   {} {}: {}",
+        paint("=", Style::new().blue().bold(), c),
+        paint("help", Style::new().green().bold(), c),
+        f.fix
+    );
+    out.push('\n');
+}
+
+/// Which of the kernel table's columns hold numbers, right-aligned: ID, n, duration, occ.
+const NUMERIC: [bool; 8] = [true, false, true, false, false, true, true, false];
+
+/// One line per kernel, whatever its configurations (or per launch with --per-launch);
+/// metrics are means over its launches.
+fn kernel_table(r: &Report, out: &mut String) {
+    let c = r.color;
     let rows: Vec<[String; 8]> = r
         .kernels
         .iter()
@@ -254,7 +270,7 @@ pub fn render(r: &Report) -> String {
         let mut s = String::new();
         for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
             let pad = w.saturating_sub(cell.chars().count());
-            if i == 0 || i == 2 || i == 5 || i == 6 {
+            if NUMERIC[i] {
                 s.push_str(&" ".repeat(pad));
                 s.push_str(cell);
             } else {
@@ -274,8 +290,11 @@ pub fn render(r: &Report) -> String {
     for row in &rows {
         let _ = writeln!(out, "{}", line(row));
     }
+}
 
-    // One roofline line per kernel.
+/// One roofline line per kernel.
+fn roofline_lines(r: &Report, out: &mut String) {
+    let c = r.color;
     let placed: Vec<_> = r
         .kernels
         .iter()
@@ -318,7 +337,10 @@ pub fn render(r: &Report) -> String {
             let _ = writeln!(out, "{line}");
         }
     }
+}
 
+/// Why a roofline is missing, the counts, and the skipped checks.
+fn closing(r: &Report, out: &mut String) {
     // Say why a roofline is missing when the export has FLOP counters but no DRAM bytes
     // (Tegra chips have no dram__ metrics), rather than leave the section out in silence.
     let no_dram = r
@@ -361,7 +383,6 @@ pub fn render(r: &Report) -> String {
             r.skips.iter().map(|s| s.launch_count).sum::<u64>()
         );
     }
-    out
 }
 
 /// The diff as a table: every kernel and gated metric, then what changed shape.
