@@ -95,51 +95,13 @@ const TENSOR_BUSY_PCT: f64 = 10.0;
 /// duration, or no peak is known for the device.
 pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<Roofline> {
     let m = |k: &str| launch.metrics.get(k).copied();
-    let sum3 = |a: &str, b: &str, fma: &str| Some(m(a)? + m(b)? + 2.0 * m(fma)?);
-    let fp32 = sum3("inst_fadd", "inst_fmul", "inst_ffma")?;
-    let fp64 = sum3("inst_dadd", "inst_dmul", "inst_dfma").unwrap_or(0.0);
-    // half2 instructions do two operations per thread: count them double. ptxas also
-    // emits HFMA2.MMA as a plain register move, so HFMA alone, with no HADD or HMUL, is
-    // not taken as FP16 work.
-    let fp16 = match (m("inst_hadd"), m("inst_hmul"), m("inst_hfma")) {
-        (Some(a), Some(b), Some(f)) if a + b > 0.0 => 2.0 * (a + b + 2.0 * f),
-        _ => 0.0,
-    };
+    let (precision, flops) = counted_flops(launch)?;
     let dram_bytes = m("dram_bytes_read")? + m("dram_bytes_write")?;
     let seconds = m("duration_ns")? * 1e-9;
     if seconds <= 0.0 {
         return None;
     }
-    let (precision, flops) = [("fp32", fp32), ("fp64", fp64), ("fp16", fp16)]
-        .into_iter()
-        .fold(
-            ("fp32", fp32),
-            |best, x| if x.1 > best.1 { x } else { best },
-        );
-
-    let from_profile = || -> Option<(f64, f64)> {
-        let bw = m("dram_bytes_peak_per_cycle")? * m("dram_clock_hz")?;
-        let per_cycle = match precision {
-            "fp64" => m("dfma_peak_per_cycle")?,
-            // FP16 runs at least at the FP32 rate on these parts; the FP32 roof is the
-            // conservative one.
-            _ => m("ffma_peak_per_cycle")?,
-        };
-        Some((2.0 * per_cycle * m("sm_clock_hz")?, bw))
-    };
-    let table = gpu_override.or_else(|| launch.device.as_deref().and_then(gpus::lookup));
-    let (peak_flops, peak_bytes_per_s, peaks_from) = match (gpu_override, from_profile()) {
-        (None, Some((f, b))) => (f, b, "profile".to_string()),
-        _ => {
-            let g = table?;
-            let f = if precision == "fp64" {
-                g.fp64_flops
-            } else {
-                g.fp32_flops
-            };
-            (f, g.dram_bytes_per_s, format!("table: {}", g.name))
-        }
-    };
+    let (peak_flops, peak_bytes_per_s, peaks_from) = peaks(launch, precision, gpu_override)?;
     let ridge = peak_flops / peak_bytes_per_s;
     let arithmetic_intensity = if dram_bytes > 0.0 {
         flops / dram_bytes
@@ -190,6 +152,60 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
         peaks_from,
         tensor_pipe_pct: tensor,
     })
+}
+
+/// The FLOPs of the dominant precision: FP32 and FP64 as add + mul + 2 x fma; FP16 with
+/// half2 instructions counted double. `None` without the FP32 counters.
+fn counted_flops(launch: &Launch) -> Option<(&'static str, f64)> {
+    let m = |k: &str| launch.metrics.get(k).copied();
+    let sum3 = |a: &str, b: &str, fma: &str| Some(m(a)? + m(b)? + 2.0 * m(fma)?);
+    let fp32 = sum3("inst_fadd", "inst_fmul", "inst_ffma")?;
+    let fp64 = sum3("inst_dadd", "inst_dmul", "inst_dfma").unwrap_or(0.0);
+    // half2 instructions do two operations per thread: count them double. ptxas also
+    // emits HFMA2.MMA as a plain register move, so HFMA alone, with no HADD or HMUL, is
+    // not taken as FP16 work.
+    let fp16 = match (m("inst_hadd"), m("inst_hmul"), m("inst_hfma")) {
+        (Some(a), Some(b), Some(f)) if a + b > 0.0 => 2.0 * (a + b + 2.0 * f),
+        _ => 0.0,
+    };
+    Some(
+        [("fp32", fp32), ("fp64", fp64), ("fp16", fp16)]
+            .into_iter()
+            .fold(
+                ("fp32", fp32),
+                |best, x| if x.1 > best.1 { x } else { best },
+            ),
+    )
+}
+
+/// Peak FLOP/s and DRAM bytes/s, and where they came from: the profile's own peak
+/// metrics times its clocks, or the table (always, with `--gpu`).
+fn peaks(
+    launch: &Launch,
+    precision: &str,
+    gpu_override: Option<&gpus::GpuPeaks>,
+) -> Option<(f64, f64, String)> {
+    let m = |k: &str| launch.metrics.get(k).copied();
+    let from_profile = || -> Option<(f64, f64)> {
+        let bw = m("dram_bytes_peak_per_cycle")? * m("dram_clock_hz")?;
+        let per_cycle = match precision {
+            "fp64" => m("dfma_peak_per_cycle")?,
+            // FP16 runs at least at the FP32 rate on these parts; the FP32 roof is the
+            // conservative one.
+            _ => m("ffma_peak_per_cycle")?,
+        };
+        Some((2.0 * per_cycle * m("sm_clock_hz")?, bw))
+    };
+    if let (None, Some((f, b))) = (gpu_override, from_profile()) {
+        return Some((f, b, "profile".to_string()));
+    }
+    let g = gpu_override.or_else(|| launch.device.as_deref().and_then(gpus::lookup))?;
+    let f = if precision == "fp64" {
+        g.fp64_flops
+    } else {
+        g.fp32_flops
+    };
+    Some((f, g.dram_bytes_per_s, format!("table: {}", g.name)))
 }
 
 /// "58.3 TFLOP/s", "4.12 TB/s": SI prefixes for the human report.
