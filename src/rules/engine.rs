@@ -371,52 +371,9 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
             .copied()
             .or_else(|| rule.params.get(name).copied())
     };
-    let missing_primary = rule
-        .reads
-        .iter()
-        .find(|k| !launch.metrics.contains_key(k.as_str()));
-    let primary = match missing_primary {
-        Some(k) => Err(EvalError::Missing(k.clone())),
-        None => rule.when.expr.eval(&lookup),
-    };
-    let (message, evidence_keys, mut notes) = match primary {
-        Ok(v) if v != 0.0 => (rule.message.render(&lookup), &rule.evidence, Vec::new()),
-        Ok(_) => return Judgement::Quiet { partial: None },
-        Err(EvalError::Missing(primary_missing)) => {
-            let Some(fb) = &rule.fallback else {
-                return Judgement::Skipped(format!(
-                    "needs `{primary_missing}`, which this export does not have"
-                ));
-            };
-            if let Some(k) = fb
-                .reads
-                .iter()
-                .find(|k| !launch.metrics.contains_key(k.as_str()))
-            {
-                return Judgement::Skipped(format!(
-                    "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have"
-                ));
-            }
-            match fb.when.expr.eval(&lookup) {
-                Ok(v) if v != 0.0 => (
-                    fb.message.render(&lookup),
-                    &fb.evidence,
-                    vec![fb.note.clone()],
-                ),
-                Ok(_) => {
-                    return Judgement::Quiet {
-                        partial: Some(format!(
-                            "judged by the fallback check only (no finding): the export lacks `{primary_missing}`"
-                        )),
-                    };
-                }
-                Err(EvalError::Missing(m)) => {
-                    return Judgement::Skipped(format!(
-                        "needs `{m}`, which this export does not have"
-                    ));
-                }
-            }
-        }
+    let (message, evidence_keys, mut notes) = match holds(rule, launch, &lookup) {
+        Ok(fired) => fired,
+        Err(judgement) => return judgement,
     };
     for note in &rule.notes {
         if note.when.expr.eval(&lookup).is_ok_and(|v| v != 0.0) {
@@ -470,6 +427,63 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         covered: Vec::new(),
         nth_of_kernel: 0,
     }))
+}
+
+/// The message, evidence keys and notes when the rule's condition holds (or its
+/// fallback's, with the fallback's note); otherwise the judgement to return.
+fn holds<'r>(
+    rule: &'r Rule,
+    launch: &Launch,
+    lookup: &dyn Fn(&str) -> Option<f64>,
+) -> std::result::Result<(String, &'r Vec<String>, Vec<String>), Judgement> {
+    let missing_primary = rule
+        .reads
+        .iter()
+        .find(|k| !launch.metrics.contains_key(k.as_str()));
+    let primary = match missing_primary {
+        Some(k) => Err(EvalError::Missing(k.clone())),
+        None => rule.when.expr.eval(lookup),
+    };
+    let primary_missing = match primary {
+        Ok(v) if v != 0.0 => return Ok((rule.message.render(lookup), &rule.evidence, Vec::new())),
+        Ok(_) => return Err(Judgement::Quiet { partial: None }),
+        Err(EvalError::Missing(name)) => name,
+        Err(e @ EvalError::DivisionByZero(_)) => {
+            return Err(Judgement::Skipped(format!("cannot judge: {e}")));
+        }
+    };
+    let Some(fb) = &rule.fallback else {
+        return Err(Judgement::Skipped(format!(
+            "needs `{primary_missing}`, which this export does not have"
+        )));
+    };
+    if let Some(k) = fb
+        .reads
+        .iter()
+        .find(|k| !launch.metrics.contains_key(k.as_str()))
+    {
+        return Err(Judgement::Skipped(format!(
+            "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have"
+        )));
+    }
+    match fb.when.expr.eval(lookup) {
+        Ok(v) if v != 0.0 => Ok((
+            fb.message.render(lookup),
+            &fb.evidence,
+            vec![fb.note.clone()],
+        )),
+        Ok(_) => Err(Judgement::Quiet {
+            partial: Some(format!(
+                "judged by the fallback check only (no finding): the export lacks `{primary_missing}`"
+            )),
+        }),
+        Err(EvalError::Missing(m)) => Err(Judgement::Skipped(format!(
+            "needs `{m}`, which this export does not have"
+        ))),
+        Err(e @ EvalError::DivisionByZero(_)) => {
+            Err(Judgement::Skipped(format!("cannot judge: {e}")))
+        }
+    }
 }
 
 /// Keeps JSON stable and readable: counters stay exact, ratios keep six significant

@@ -45,12 +45,15 @@ pub enum Func {
 pub enum EvalError {
     /// A metric the condition needs is not in the export.
     Missing(String),
+    /// A divisor was zero on this launch (the expression divided by is given).
+    DivisionByZero(String),
 }
 
 impl fmt::Display for EvalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EvalError::Missing(name) => write!(f, "metric `{name}` is not in the export"),
+            EvalError::DivisionByZero(divisor) => write!(f, "`{divisor}` is zero on this launch"),
         }
     }
 }
@@ -82,8 +85,9 @@ impl Expr {
                     Op::Add => x + y,
                     Op::Sub => x - y,
                     Op::Mul => x * y,
-                    // A zero denominator means "nothing to measure": the ratio is absent.
-                    Op::Div if y == 0.0 => return Err(EvalError::Missing(format!("{b} (zero)"))),
+                    // A zero denominator means "nothing to measure": no judgement, and
+                    // an error of its own rather than a missing metric.
+                    Op::Div if y == 0.0 => return Err(EvalError::DivisionByZero(b.to_string())),
                     Op::Div => x / y,
                     Op::Lt => truth(x < y),
                     Op::Le => truth(x <= y),
@@ -418,7 +422,14 @@ mod tests {
         assert_eq!(eval("a > 0", &[]), Err(EvalError::Missing("a".into())));
         // Short-circuit: the right side is not needed.
         assert_eq!(eval("a > 5 && b > 0", &[("a", 1.0)]), Ok(0.0));
-        assert!(eval("a / b", &[("a", 1.0), ("b", 0.0)]).is_err());
+        assert_eq!(
+            eval("a / b", &[("a", 1.0), ("b", 0.0)]),
+            Err(EvalError::DivisionByZero("b".into()))
+        );
+        assert_eq!(
+            EvalError::DivisionByZero("b".into()).to_string(),
+            "`b` is zero on this launch"
+        );
     }
 
     #[test]
