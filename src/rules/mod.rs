@@ -253,57 +253,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
             None => Error::in_file(origin, msg),
         }
     })?;
-    let code_ok = file.code.len() >= 3
-        && file.code.starts_with("GL")
-        && file.code[2..].chars().all(|c| c.is_ascii_digit());
-    if !code_ok {
-        return Err(Error::in_file(
-            origin,
-            format!("field `code`: {:?} is not of the form GL123", file.code),
-        ));
-    }
-    if file.slug.is_empty()
-        || !file
-            .slug
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit())
-    {
-        return Err(Error::in_file(
-            origin,
-            format!(
-                "field `slug`: {:?} must be lowercase words joined by `-`",
-                file.slug
-            ),
-        ));
-    }
-    for (field, value) in [
-        ("doc.what", &file.doc.what),
-        ("doc.why", &file.doc.why),
-        ("doc.example", &file.doc.example),
-        ("doc.fix", &file.doc.fix),
-        ("fix", &file.fix),
-        ("summary", &file.summary),
-    ] {
-        if value.trim().is_empty() {
-            return Err(Error::in_file(origin, format!("field `{field}` is empty")));
-        }
-    }
-    for name in file.reads.iter().chain(&file.evidence) {
-        if !is_known_metric(name) {
-            return Err(Error::in_file(
-                origin,
-                format!("field `reads`/`evidence`: `{name}` is not a metric gpulint knows"),
-            ));
-        }
-    }
-    if let Some(share) = file.info_below_share_pct
-        && !(0.0..=100.0).contains(&share)
-    {
-        return Err(Error::in_file(
-            origin,
-            format!("field `info_below_share_pct`: {share} is not a percentage from 0 to 100"),
-        ));
-    }
+    check_fields(origin, &file)?;
     let params = &file.params;
     let when = condition(origin, "when", &file.when, params)?;
     let stake = condition(origin, "stake", &file.stake, params)?;
@@ -368,6 +318,63 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         tests: file.tests,
         origin: origin.to_string(),
     })
+}
+
+/// The plain checks on a rule file's fields: code and slug shapes, non-empty docs, known
+/// metrics, a share floor that is a percentage.
+fn check_fields(origin: &str, file: &RuleFile) -> Result<()> {
+    let code_ok = file.code.len() >= 3
+        && file.code.starts_with("GL")
+        && file.code[2..].chars().all(|c| c.is_ascii_digit());
+    if !code_ok {
+        return Err(Error::in_file(
+            origin,
+            format!("field `code`: {:?} is not of the form GL123", file.code),
+        ));
+    }
+    if file.slug.is_empty()
+        || !file
+            .slug
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit())
+    {
+        return Err(Error::in_file(
+            origin,
+            format!(
+                "field `slug`: {:?} must be lowercase words joined by `-`",
+                file.slug
+            ),
+        ));
+    }
+    for (field, value) in [
+        ("doc.what", &file.doc.what),
+        ("doc.why", &file.doc.why),
+        ("doc.example", &file.doc.example),
+        ("doc.fix", &file.doc.fix),
+        ("fix", &file.fix),
+        ("summary", &file.summary),
+    ] {
+        if value.trim().is_empty() {
+            return Err(Error::in_file(origin, format!("field `{field}` is empty")));
+        }
+    }
+    for name in file.reads.iter().chain(&file.evidence) {
+        if !is_known_metric(name) {
+            return Err(Error::in_file(
+                origin,
+                format!("field `reads`/`evidence`: `{name}` is not a metric gpulint knows"),
+            ));
+        }
+    }
+    if let Some(share) = file.info_below_share_pct
+        && !(0.0..=100.0).contains(&share)
+    {
+        return Err(Error::in_file(
+            origin,
+            format!("field `info_below_share_pct`: {share} is not a percentage from 0 to 100"),
+        ));
+    }
+    Ok(())
 }
 
 /// The built-in rules, plus those of `extra_dir`: a file there with the slug of a
