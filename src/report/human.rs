@@ -447,6 +447,13 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
         let _ = writeln!(out, "{}", paint(&line, style, color));
     }
     out.push('\n');
+    diff_changes(d, &mut out);
+    diff_verdict(d, color, &mut out);
+    out
+}
+
+/// What changed shape: new findings, launch configurations, new and vanished kernels.
+fn diff_changes(d: &crate::diff::DiffReport, out: &mut String) {
     for nf in &d.new_findings {
         let _ = writeln!(
             out,
@@ -476,6 +483,10 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
     for k in &d.vanished_kernels {
         let _ = writeln!(out, "vanished kernel: {}{strict_note}", short_name(k));
     }
+}
+
+/// The closing line: pass or FAIL, and the counts.
+fn diff_verdict(d: &crate::diff::DiffReport, color: bool, out: &mut String) {
     let t = crate::diff::tally(d);
     let verdict = if d.failed() {
         paint("FAIL", Style::new().red().bold(), color)
@@ -490,5 +501,4 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
         t.get("unchanged").unwrap_or(&0),
         d.new_findings.len()
     );
-    out
 }
