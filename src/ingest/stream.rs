@@ -99,14 +99,8 @@ pub fn read(
     let found = find_header(file, &mut input)?;
     let (header_line, mut skipped) = (found.line, found.skipped);
     let header = parse_header(file, header_line, &found.text)?;
-    let is_details = header.iter().any(|h| h == b"Metric Name");
     let mut notes = Vec::new();
-    let mut layout = if is_details {
-        Layout::Details(details::layout(file, header_line, &header)?)
-    } else {
-        Layout::Raw(raw::layout(file, header_line, &header, &mut notes)?)
-    };
-    let page = if is_details { Page::Details } else { Page::Raw };
+    let (mut layout, page) = page_layout(file, header_line, &header, &mut notes)?;
 
     let bar = opts
         .progress
@@ -130,31 +124,15 @@ pub fn read(
         unknown_sections: BTreeSet::new(),
     };
 
-    // The first chunk, on this thread: it decides the number style and holds the units row.
-    let first = chunks.next_chunk(file, 4 * chunk_bytes)?;
-    let Some(first) = first else {
-        return Err(Error::in_file(
-            file,
-            "the export has a header but no kernel launch rows",
-        ));
-    };
-    let mut out = parse_chunk(file, &layout, &first, None, true);
-    if let Some(e) = out.error.take() {
-        return Err(e);
-    }
-    let style = decide_style(&out.launches);
-    if style == NumberStyle::CommaDecimal {
-        notes.push("numbers use a comma as the decimal mark (European locale)".into());
-    }
-    if let (Layout::Raw(r), Some(units)) = (&mut layout, out.units.take()) {
-        r.set_units(&units);
-    }
-    for p in &mut out.launches {
-        convert_pending(file, p, style)?;
-    }
-    notes.append(&mut out.notes);
-    skipped += out.skipped;
-    state.take(out)?;
+    let (style, first_skipped) = first_chunk(
+        file,
+        &mut layout,
+        &mut chunks,
+        4 * chunk_bytes,
+        &mut state,
+        &mut notes,
+    )?;
+    skipped += first_skipped;
 
     let rest = if opts.jobs <= 1 {
         read_serial(file, &layout, style, chunk_bytes, &mut chunks, &mut state)
@@ -178,6 +156,69 @@ pub fn read(
             "the export has a header but no kernel launch rows",
         ));
     }
+    closing_notes(&mut state, skipped, &mut notes);
+    Ok(Source {
+        page,
+        notes,
+        launches: state.launches,
+    })
+}
+
+/// Which page the header is, and where each of its columns goes.
+fn page_layout(
+    file: &str,
+    header_line: u64,
+    header: &csv::ByteRecord,
+    notes: &mut Vec<String>,
+) -> Result<(Layout, Page)> {
+    if header.iter().any(|h| h == b"Metric Name") {
+        let layout = details::layout(file, header_line, header)?;
+        Ok((Layout::Details(layout), Page::Details))
+    } else {
+        let layout = raw::layout(file, header_line, header, notes)?;
+        Ok((Layout::Raw(layout), Page::Raw))
+    }
+}
+
+/// The first chunk, on the calling thread: it decides the number style and holds the
+/// raw page's units row. Returns the style and the lines it skipped.
+fn first_chunk<R: BufRead>(
+    file: &str,
+    layout: &mut Layout,
+    chunks: &mut ChunkReader<R>,
+    bytes: usize,
+    state: &mut Assembler,
+    notes: &mut Vec<String>,
+) -> Result<(NumberStyle, u64)> {
+    let first = chunks.next_chunk(file, bytes)?;
+    let Some(first) = first else {
+        return Err(Error::in_file(
+            file,
+            "the export has a header but no kernel launch rows",
+        ));
+    };
+    let mut out = parse_chunk(file, layout, &first, None, true);
+    if let Some(e) = out.error.take() {
+        return Err(e);
+    }
+    let style = decide_style(&out.launches);
+    if style == NumberStyle::CommaDecimal {
+        notes.push("numbers use a comma as the decimal mark (European locale)".into());
+    }
+    if let (Layout::Raw(r), Some(units)) = (layout, out.units.take()) {
+        r.set_units(&units);
+    }
+    for p in &mut out.launches {
+        convert_pending(file, p, style)?;
+    }
+    notes.append(&mut out.notes);
+    let skipped = out.skipped;
+    state.take(out)?;
+    Ok((style, skipped))
+}
+
+/// The notes a read ends with: row warnings, unknown sections, skipped lines.
+fn closing_notes(state: &mut Assembler, skipped: u64, notes: &mut Vec<String>) {
     notes.extend(state.row_warnings.iter().map(|w| format!("{WARNING}{w}")));
     if state.dropped_warnings > 0 {
         notes.push(format!(
@@ -199,11 +240,6 @@ pub fn read(
             "skipped {skipped} line(s) of ncu messages and program output around the CSV"
         ));
     }
-    Ok(Source {
-        page,
-        notes,
-        launches: state.launches,
-    })
 }
 
 /// Takes the bar off the terminal however reading ends, errors included.
