@@ -88,24 +88,40 @@ pub fn unknown_chip(name: &str) -> Error {
     ))
 }
 
+/// Where ncu writes what it collects.
+pub enum Output<'a> {
+    /// The raw page as CSV, in base units, to `--log-file`.
+    RawCsv,
+    /// A report file with the SourceCounters section too (`--source`): the source page
+    /// can only be exported from one.
+    Report(&'a Path),
+}
+
 /// ncu's arguments, up to and including the program and its arguments.
 pub fn build_args(
     opts: &NcuOptions,
     metrics: &[&str],
+    output: Output,
     log_file: &Path,
     program: &[String],
 ) -> Vec<String> {
-    let mut args: Vec<String> = vec![
-        "--csv".into(),
-        "--page".into(),
-        "raw".into(),
-        "--print-units".into(),
-        "base".into(),
+    let mut args: Vec<String> = match output {
+        Output::RawCsv => ["--csv", "--page", "raw", "--print-units", "base"]
+            .map(String::from)
+            .to_vec(),
+        Output::Report(report) => vec![
+            "--section".into(),
+            "SourceCounters".into(),
+            "-o".into(),
+            report.display().to_string(),
+        ],
+    };
+    args.extend([
         "--metrics".into(),
         metrics.join(","),
         "--log-file".into(),
         log_file.display().to_string(),
-    ];
+    ]);
     if let Some(k) = &opts.kernel_name {
         args.extend(["--kernel-name".into(), k.clone()]);
     }
@@ -158,9 +174,6 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
             plan.unavailable.join(", ")
         );
     }
-    let metrics = plan.metrics;
-    // With --source the run writes a report (the source page can only be exported from
-    // one), and the raw page is exported from it afterwards.
     let report_dir = if opts.source {
         Some(
             tempfile::tempdir()
@@ -170,101 +183,16 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
         None
     };
     let report = report_dir.as_ref().map(|d| d.path().join("gpulint"));
-    let mut args = build_args(opts, &metrics, log.path(), program);
-    if let Some(report) = &report {
-        // Drop `--csv --page raw --print-units base`; write the report instead.
-        args.drain(0..5);
-        let front = [
-            "--section".to_string(),
-            "SourceCounters".into(),
-            "-o".into(),
-            report.display().to_string(),
-        ];
-        args.splice(0..0, front);
-    }
+    let output = report.as_deref().map_or(Output::RawCsv, Output::Report);
+    let args = build_args(opts, &plan.metrics, output, log.path(), program);
     if opts.verbose {
         eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));
     }
-
-    // Ctrl-C reaches ncu and the program too; gpulint waits for them to stop, then
-    // cleans up instead of dying with the temporary file left behind.
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let flag = interrupted.clone();
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    }
-    let mut child = Command::new(&ncu)
-        .args(&args)
-        .spawn()
-        .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
-    let progress = std::io::stderr()
-        .is_terminal()
-        .then(|| Progress::start(log.path().to_path_buf()));
-    let status = wait_or_stop(&mut child, &interrupted)?;
-    if let Some(p) = progress {
-        p.stop();
-    }
-    if interrupted.load(Ordering::SeqCst) {
-        return Err(Error::new("interrupted; ncu and the program were stopped"));
-    }
-    let mut source_blocks = Vec::new();
-    if let Some(report) = &report {
-        let rep = format!("{}.ncu-rep", report.display());
-        if !Path::new(&rep).exists() {
-            let text = read_log(log.path())?;
-            check_ncu_output(&text, status.code())?;
-            return Err(Error::new(format!(
-                "ncu wrote no report; its last lines:\n{text}"
-            )));
-        }
-        let text = import(
-            &ncu,
-            &[
-                "--import",
-                &rep,
-                "--csv",
-                "--page",
-                "raw",
-                "--print-units",
-                "base",
-            ],
-            opts.verbose,
-        )?;
-        // The raw page goes where the log was, to be read like a run without --source.
-        std::fs::write(log.path(), &text)
-            .map_err(|e| Error::new(format!("cannot write {}: {e}", log.path().display())))?;
-        let raw = ingest::parse_bytes("ncu report", text.as_bytes())?;
-        let mut bases: Vec<String> = raw
-            .launches
-            .iter()
-            .map(|l| ingest::base_name(&l.name))
-            .collect();
-        bases.sort();
-        bases.dedup();
-        for base in bases {
-            let page = import(
-                &ncu,
-                &[
-                    "--import",
-                    &rep,
-                    "--csv",
-                    "--page",
-                    "source",
-                    "--print-source",
-                    "cuda,sass",
-                    "-k",
-                    &base,
-                ],
-                opts.verbose,
-            )?;
-            // A kernel without line info has no source rows: nothing to name.
-            if let Ok(blocks) =
-                ingest::source::parse(&format!("source page of {base}"), page.as_bytes())
-            {
-                source_blocks.extend(blocks);
-            }
-        }
-    }
+    let status = run_ncu(&ncu, &args, log.path())?;
+    let source_blocks = match &report {
+        Some(report) => from_report(&ncu, report, log.path(), status.code(), opts.verbose)?,
+        None => Vec::new(),
+    };
     if !has_csv_header(log.path())? {
         check_ncu_output(&read_log(log.path())?, status.code())?;
     }
@@ -282,6 +210,91 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
         name,
         source_blocks,
     })
+}
+
+/// Runs ncu with a progress line on a terminal. Ctrl-C reaches ncu and the program
+/// too; gpulint waits for them to stop, then cleans up instead of dying with the
+/// temporary file left behind.
+fn run_ncu(ncu: &Path, args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = interrupted.clone();
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    }
+    let mut child = Command::new(ncu)
+        .args(args)
+        .spawn()
+        .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
+    let progress = std::io::stderr()
+        .is_terminal()
+        .then(|| Progress::start(log.to_path_buf()));
+    let status = wait_or_stop(&mut child, &interrupted)?;
+    if let Some(p) = progress {
+        p.stop();
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        return Err(Error::new("interrupted; ncu and the program were stopped"));
+    }
+    Ok(status)
+}
+
+/// With `--source`: exports the raw page of the report to where the log was (to be
+/// read like a run without it), and each kernel's source page, by its full base name.
+fn from_report(
+    ncu: &Path,
+    report: &Path,
+    log: &Path,
+    status: Option<i32>,
+    verbose: bool,
+) -> Result<Vec<ingest::source::SourceBlock>> {
+    let rep = format!("{}.ncu-rep", report.display());
+    if !Path::new(&rep).exists() {
+        let text = read_log(log)?;
+        check_ncu_output(&text, status)?;
+        return Err(Error::new(format!(
+            "ncu wrote no report; its last lines:\n{text}"
+        )));
+    }
+    let raw_page = [
+        "--import",
+        &rep,
+        "--csv",
+        "--page",
+        "raw",
+        "--print-units",
+        "base",
+    ];
+    let text = import(ncu, &raw_page, verbose)?;
+    std::fs::write(log, &text)
+        .map_err(|e| Error::new(format!("cannot write {}: {e}", log.display())))?;
+    let raw = ingest::parse_bytes("ncu report", text.as_bytes())?;
+    let mut bases: Vec<String> = raw
+        .launches
+        .iter()
+        .map(|l| ingest::base_name(&l.name))
+        .collect();
+    bases.sort();
+    bases.dedup();
+    let mut blocks = Vec::new();
+    for base in bases {
+        let source_page = [
+            "--import",
+            &rep,
+            "--csv",
+            "--page",
+            "source",
+            "--print-source",
+            "cuda,sass",
+            "-k",
+            &base,
+        ];
+        let page = import(ncu, &source_page, verbose)?;
+        // A kernel without line info has no source rows: nothing to name.
+        if let Ok(b) = ingest::source::parse(&format!("source page of {base}"), page.as_bytes()) {
+            blocks.extend(b);
+        }
+    }
+    Ok(blocks)
 }
 
 /// ncu's log, whole: only read when it holds no CSV (an error), so it is short.
