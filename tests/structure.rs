@@ -17,3 +17,17 @@ fn modules_are_acyclic_and_ingest_does_not_depend_on_report() {
         assert!(!ingest.split(' ').any(|m| m == later), "{ingest}");
     }
 }
+
+#[test]
+fn no_function_is_longer_than_80_lines() {
+    let out = Command::new("python3")
+        .args(["scripts/long-functions.py", "80"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

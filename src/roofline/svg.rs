@@ -27,6 +27,41 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// Log-log axes: decades of arithmetic intensity and of FLOP/s, mapped to the plot.
+struct Scale {
+    x_lo: f64,
+    x_hi: f64,
+    y_lo: f64,
+    y_hi: f64,
+}
+
+impl Scale {
+    fn x(&self, ai: f64) -> f64 {
+        LEFT + (ai.log10().clamp(self.x_lo, self.x_hi) - self.x_lo) / (self.x_hi - self.x_lo)
+            * (RIGHT - LEFT)
+    }
+
+    fn y(&self, f: f64) -> f64 {
+        BOTTOM
+            - (f.max(1e-30).log10().clamp(self.y_lo, self.y_hi) - self.y_lo)
+                / (self.y_hi - self.y_lo)
+                * (BOTTOM - TOP)
+    }
+}
+
+fn bound_color(b: Bound) -> &'static str {
+    match b {
+        Bound::Memory => "#2471a3",
+        Bound::Compute => "#1e8449",
+        Bound::Unknown => "#7f8c8d",
+    }
+}
+
+/// A kernel with no FP work or no DRAM traffic has no place on log axes.
+fn plottable(r: &Roofline) -> bool {
+    r.arithmetic_intensity.is_finite() && r.arithmetic_intensity > 0.0 && r.achieved_flops > 0.0
+}
+
 pub fn render(points: &[Point]) -> String {
     let peak_flops = points.iter().map(|p| p.roof.peak_flops).fold(0.0, f64::max);
     let peak_bw = points
@@ -34,14 +69,13 @@ pub fn render(points: &[Point]) -> String {
         .map(|p| p.roof.peak_bytes_per_s)
         .fold(0.0, f64::max);
     // Decades that hold the roof and every point.
-    let (x_lo, x_hi) = (-2.0f64, 4.0f64);
     let y_hi = (peak_flops.max(1.0)).log10().ceil() + 0.5;
-    let y_lo = y_hi - 6.5;
-    let x = |ai: f64| LEFT + (ai.log10().clamp(x_lo, x_hi) - x_lo) / (x_hi - x_lo) * (RIGHT - LEFT);
-    let y = |f: f64| {
-        BOTTOM - (f.max(1e-30).log10().clamp(y_lo, y_hi) - y_lo) / (y_hi - y_lo) * (BOTTOM - TOP)
+    let sc = Scale {
+        x_lo: -2.0,
+        x_hi: 4.0,
+        y_lo: y_hi - 6.5,
+        y_hi,
     };
-
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -52,9 +86,19 @@ pub fn render(points: &[Point]) -> String {
         s,
         r#"<text x="{LEFT}" y="24" font-size="15" font-weight="bold">Roofline (DRAM): FLOP/s against FLOP per DRAM byte</text>"#
     );
+    axes(&mut s, &sc);
+    roof(&mut s, &sc, peak_flops, peak_bw);
+    plot_points(&mut s, &sc, points);
+    legend(&mut s, points);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Grid lines, decade labels and axis titles.
+fn axes(s: &mut String, sc: &Scale) {
     // Grid and axes.
-    for d in (x_lo as i32)..=(x_hi as i32) {
-        let px = x(10f64.powi(d));
+    for d in (sc.x_lo as i32)..=(sc.x_hi as i32) {
+        let px = sc.x(10f64.powi(d));
         let _ = writeln!(
             s,
             r##"<line x1="{px:.1}" y1="{TOP}" x2="{px:.1}" y2="{BOTTOM}" stroke="#e5e5e5"/>"##
@@ -65,8 +109,8 @@ pub fn render(points: &[Point]) -> String {
             BOTTOM + 18.0
         );
     }
-    for d in (y_lo.ceil() as i32)..=(y_hi.floor() as i32) {
-        let py = y(10f64.powi(d));
+    for d in (sc.y_lo.ceil() as i32)..=(sc.y_hi.floor() as i32) {
+        let py = sc.y(10f64.powi(d));
         let _ = writeln!(
             s,
             r##"<line x1="{LEFT}" y1="{py:.1}" x2="{RIGHT}" y2="{py:.1}" stroke="#e5e5e5"/>"##
@@ -96,56 +140,56 @@ pub fn render(points: &[Point]) -> String {
         (TOP + BOTTOM) / 2.0,
         (TOP + BOTTOM) / 2.0
     );
-    // The roof: bandwidth slope up to the ridge, then the compute ceiling.
+}
+
+/// The bandwidth slope up to the ridge, then the compute ceiling.
+fn roof(s: &mut String, sc: &Scale, peak_flops: f64, peak_bw: f64) {
     if peak_flops > 0.0 && peak_bw > 0.0 {
         let ridge = peak_flops / peak_bw;
-        let start = 10f64.powf(x_lo);
+        let start = 10f64.powf(sc.x_lo);
         let _ = writeln!(
             s,
             r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#c0392b" stroke-width="2.5"/>"##,
-            x(start),
-            y(start * peak_bw),
-            x(ridge),
-            y(peak_flops),
-            x(10f64.powf(x_hi)),
-            y(peak_flops)
+            sc.x(start),
+            sc.y(start * peak_bw),
+            sc.x(ridge),
+            sc.y(peak_flops),
+            sc.x(10f64.powf(sc.x_hi)),
+            sc.y(peak_flops)
         );
         let _ = writeln!(
             s,
             r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" text-anchor="end">peak {}, ridge {:.1} FLOP/B</text>"##,
             RIGHT - 6.0,
             // Above the ceiling: no kernel runs there, so no point is hidden.
-            y(peak_flops) - 7.0,
+            sc.y(peak_flops) - 7.0,
             super::si(peak_flops, "FLOP/s"),
             ridge
         );
         let _ = writeln!(
             s,
             r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" transform="rotate(-34 {:.1} {:.1})">{} DRAM</text>"##,
-            x(start * 8.0),
-            y(start * 8.0 * peak_bw) - 8.0,
-            x(start * 8.0),
-            y(start * 8.0 * peak_bw) - 8.0,
+            sc.x(start * 8.0),
+            sc.y(start * 8.0 * peak_bw) - 8.0,
+            sc.x(start * 8.0),
+            sc.y(start * 8.0 * peak_bw) - 8.0,
             super::si(peak_bw, "B/s")
         );
     }
+}
+
+/// One numbered point per plottable kernel.
+fn plot_points(s: &mut String, sc: &Scale, points: &[Point]) {
     // Points, numbered. A kernel with no FP work or no DRAM traffic has no place on log
     // axes: the legend says so instead of piling such points in a corner.
-    let plottable = |r: &Roofline| {
-        r.arithmetic_intensity.is_finite() && r.arithmetic_intensity > 0.0 && r.achieved_flops > 0.0
-    };
     let mut placed: Vec<(f64, f64)> = Vec::new();
     for (i, p) in points.iter().enumerate() {
         let r = p.roof;
         if !plottable(r) {
             continue;
         }
-        let (px, py) = (x(r.arithmetic_intensity), y(r.achieved_flops));
-        let color = match r.bound {
-            Bound::Memory => "#2471a3",
-            Bound::Compute => "#1e8449",
-            Bound::Unknown => "#7f8c8d",
-        };
+        let (px, py) = (sc.x(r.arithmetic_intensity), sc.y(r.achieved_flops));
+        let color = bound_color(r.bound);
         let _ = writeln!(
             s,
             r#"<circle cx="{px:.1}" cy="{py:.1}" r="5" fill="{color}"><title>{} (launch {})</title></circle>"#,
@@ -166,6 +210,10 @@ pub fn render(points: &[Point]) -> String {
             i + 1
         );
     }
+}
+
+/// Number, bound colour and name of every kernel, plotted or not.
+fn legend(s: &mut String, points: &[Point]) {
     // Legend: number, bound, name.
     let _ = writeln!(
         s,
@@ -185,11 +233,7 @@ pub fn render(points: &[Point]) -> String {
             );
             break;
         }
-        let color = match p.roof.bound {
-            Bound::Memory => "#2471a3",
-            Bound::Compute => "#1e8449",
-            Bound::Unknown => "#7f8c8d",
-        };
+        let color = bound_color(p.roof.bound);
         let short: String = p.name.chars().take(24).collect();
         let name = if plottable(p.roof) {
             format!("{short} #{}", p.launch)
@@ -210,6 +254,4 @@ pub fn render(points: &[Point]) -> String {
         r##"<text x="{LEFT}" y="{}" font-size="11" fill="#555">blue: memory-bound, green: compute-bound; hover a point for its kernel</text>"##,
         H - 12.0
     );
-    s.push_str("</svg>\n");
-    s
 }
