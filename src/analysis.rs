@@ -2,21 +2,23 @@
 //! each kernel's share of the GPU time and the severity that follows from it, and the
 //! ranking by time at stake. Computed once, for every format.
 
+use std::collections::HashMap;
+
 use crate::error::Result;
 use crate::ingest::{self, Profile};
-use std::collections::HashMap;
 
 use crate::rules::engine::Finding;
 use crate::rules::{self, Rule, Severity};
 
-/// Names the source lines behind access-pattern findings, from the source page: its
-/// blocks follow the launches of each kernel in order.
-fn attach_source_lines(profiles: &[Profile], findings: &mut [rules::engine::Finding]) {
-    const ACCESS_RULES: [&str; 3] = ["uncoalesced-load", "uncoalesced-store", "misaligned-access"];
+/// Names the source lines behind the findings of rules that ask for them
+/// (`names_source_lines`), from the source page: its blocks follow the launches of each
+/// kernel in order.
+fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Finding]) {
+    let wanted = |slug: &str| rules.iter().any(|r| r.slug == slug && r.names_source_lines);
     for p in profiles.iter().filter(|p| !p.source_blocks.is_empty()) {
         for f in findings
             .iter_mut()
-            .filter(|f| f.file == p.file && ACCESS_RULES.contains(&f.rule.as_str()))
+            .filter(|f| f.file == p.file && wanted(&f.rule))
         {
             let base = ingest::base_name(&f.kernel);
             let block = p
@@ -31,7 +33,6 @@ fn attach_source_lines(profiles: &[Profile], findings: &mut [rules::engine::Find
     }
 }
 
-/// Findings after origins, shares and ranking: what every report and the baseline see.
 /// What the analysis takes from the command line.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
@@ -41,6 +42,7 @@ pub struct Settings {
     pub min_share: f64,
 }
 
+/// Findings after origins, shares and ranking: what every report and the baseline see.
 pub struct Analysis {
     pub findings: Vec<rules::engine::Finding>,
     pub skips: Vec<rules::engine::Skip>,
@@ -61,7 +63,7 @@ pub fn analyze(
     let origins = crate::origin::load(settings.rules_dir.as_deref())?;
     let mut findings = outcome.findings;
     apply_origins(&origins, &mut findings);
-    attach_source_lines(profiles, &mut findings);
+    attach_source_lines(profiles, rules, &mut findings);
     let helpers = origins.helpers(
         profiles
             .iter()

@@ -69,6 +69,10 @@ struct RuleFile {
     /// skips them.
     #[serde(default)]
     judges_failed_launches: bool,
+    /// Name the source lines behind a finding when a source page is at hand
+    /// (`--source`, `--source-page`): for access-pattern rules.
+    #[serde(default)]
+    names_source_lines: bool,
     doc: Doc,
     #[serde(default)]
     tests: Tests,
@@ -160,6 +164,7 @@ pub struct Rule {
     pub fallback: Option<Fallback>,
     pub defer_to_other_findings: bool,
     pub judges_failed_launches: bool,
+    pub names_source_lines: bool,
     pub doc: Doc,
     pub tests: Tests,
     /// Where the rule came from: `rules/x.toml` (embedded) or a path under `--rules`.
@@ -314,6 +319,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         fallback,
         defer_to_other_findings: file.defer_to_other_findings,
         judges_failed_launches: file.judges_failed_launches,
+        names_source_lines: file.names_source_lines,
         doc: file.doc,
         tests: file.tests,
         origin: origin.to_string(),
