@@ -31,6 +31,13 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         rules: Option<String>,
     },
+    /// Run the `[tests]` cases of the rule files in DIR (paths relative to each file).
+    TestRules {
+        /// Directory of rule files.
+        dir: String,
+    },
+    /// List the metric keys rule conditions can use, with their meaning and ncu names.
+    Keys,
     /// Print one rule's documentation.
     Explain {
         /// Slug (uncoalesced-load) or code (GL101).
@@ -157,6 +164,8 @@ pub struct NcuArgs {
 pub enum RulesFormat {
     Table,
     Json,
+    /// The README's table.
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

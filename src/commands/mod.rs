@@ -23,6 +23,8 @@ pub fn run(command: Command) -> Result<u8> {
         Command::Check { files, report } => check::check(&files, &report),
         Command::Rules { format, rules } => rules_docs::rules(format, rules.as_deref()),
         Command::Explain { rule, rules } => rules_docs::explain_rule(&rule, rules.as_deref()),
+        Command::TestRules { dir } => rules_docs::test_rules(&dir),
+        Command::Keys => rules_docs::keys(),
         Command::Run {
             ncu,
             report,

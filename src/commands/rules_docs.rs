@@ -11,8 +11,78 @@ pub fn rules(format: RulesFormat, dir: Option<&str>) -> Result<u8> {
     emit(&match format {
         RulesFormat::Table => rules_table(&rules),
         RulesFormat::Json => rules_json(&rules),
+        RulesFormat::Markdown => rules_markdown(&rules),
     })?;
     Ok(0)
+}
+
+/// `gpulint test-rules DIR`: each case of each rule file there, then the counts; exit 1
+/// when one failed.
+pub fn test_rules(dir: &str) -> Result<u8> {
+    let rules = rules::load_dir(dir)?;
+    let cases = rules::selftest::run(&rules);
+    let mut text = String::new();
+    for c in &cases {
+        let want = if c.should_fire { "fires" } else { "quiet" };
+        match &c.failure {
+            None => text.push_str(&format!("ok    {} {want} on {}\n", c.rule, c.spec)),
+            Some(why) => text.push_str(&format!("FAIL  {} on {}: {why}\n", c.rule, c.spec)),
+        }
+    }
+    let failed = cases.iter().filter(|c| c.failure.is_some()).count();
+    let untested = rules
+        .iter()
+        .filter(|r| r.tests.fires.is_empty() && r.tests.clean.is_empty())
+        .map(|r| r.slug.as_str())
+        .collect::<Vec<_>>();
+    if !untested.is_empty() {
+        text.push_str(&format!("no cases: {}\n", untested.join(", ")));
+    }
+    text.push_str(&format!(
+        "{} passed, {failed} failed\n",
+        cases.len() - failed
+    ));
+    emit(&text)?;
+    Ok(u8::from(failed > 0))
+}
+
+/// `gpulint keys`: every metric key a condition may name, canonical then derived.
+pub fn keys() -> Result<u8> {
+    let mut text = String::new();
+    for m in crate::metrics::METRICS {
+        let names: Vec<&str> = m
+            .sources
+            .iter()
+            .map(|s| s.name)
+            .chain(m.labels.iter().copied())
+            .collect();
+        text.push_str(&format!("{}\t{}\t{}\n", m.key, m.doc, names.join(" | ")));
+    }
+    for d in crate::metrics::DERIVED {
+        text.push_str(&format!(
+            "{}\t{}\tderived from {}\n",
+            d.key,
+            d.doc,
+            d.inputs.join(", ")
+        ));
+    }
+    emit(&text)?;
+    Ok(0)
+}
+
+/// The rule table as Markdown, for the README (a test keeps them equal).
+pub fn rules_markdown(rules: &[Rule]) -> String {
+    let mut s = String::from("| code | slug | severity | fires on |\n| --- | --- | --- | --- |\n");
+    for r in rules {
+        s.push_str(&format!(
+            "| {} | `{}` | {} | {} |\n",
+            r.code,
+            r.slug,
+            r.severity.as_str(),
+            r.summary
+        ));
+    }
+    s
 }
 
 /// `gpulint explain RULE`: one rule's docs, by code or slug.

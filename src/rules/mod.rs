@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod expr;
+pub mod selftest;
 pub mod template;
 
 use std::collections::BTreeMap;
@@ -106,8 +107,8 @@ pub struct Doc {
     pub fix: String,
 }
 
-/// Fixture launches where the rule must fire and where it must not: `FILE#ID`, with
-/// FILE relative to `fixtures/`. The meta-test runs them.
+/// Launches where the rule must fire and where it must not: `FILE#ID`, with FILE
+/// relative to the rule file. `gpulint test-rules DIR` and the meta-test run them.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tests {
@@ -391,19 +392,7 @@ pub fn load(extra_dir: Option<&str>) -> Result<Vec<Rule>> {
         .map(|(origin, text)| parse_rule(origin, text))
         .collect::<Result<Vec<_>>>()?;
     if let Some(dir) = extra_dir {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| Error::in_file(dir, format!("cannot read rules directory: {e}")))?;
-        let mut paths: Vec<_> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .filter(|p| p.file_name().is_some_and(|n| n != "origins.toml"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let origin = path.display().to_string();
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| Error::in_file(&origin, format!("cannot read: {e}")))?;
-            let rule = parse_rule(&origin, &text)?;
+        for rule in load_dir(dir)? {
             rules.retain(|r| r.slug != rule.slug);
             rules.push(rule);
         }
@@ -411,6 +400,27 @@ pub fn load(extra_dir: Option<&str>) -> Result<Vec<Rule>> {
     check_unique(&rules)?;
     rules.sort_by(|a, b| a.code.cmp(&b.code));
     Ok(rules)
+}
+
+/// The rule files of one directory (every `*.toml` but `origins.toml`), by file name.
+pub fn load_dir(dir: &str) -> Result<Vec<Rule>> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Error::in_file(dir, format!("cannot read rules directory: {e}")))?;
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "origins.toml"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|path| {
+            let origin = path.display().to_string();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error::in_file(&origin, format!("cannot read: {e}")))?;
+            parse_rule(&origin, &text)
+        })
+        .collect()
 }
 
 fn check_unique(rules: &[Rule]) -> Result<()> {
