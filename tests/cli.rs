@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::{fixture, gpulint, profile, transcript, warnings};
 
 const ZOO: &str = "fixtures/h200-zoo/full_raw_base.csv";
@@ -110,7 +108,7 @@ fn exit_codes_follow_fail_on() {
 
 #[test]
 fn config_file_ignores_kernels_and_sets_thresholds() {
-    let dir = scratch("config");
+    let dir = common::scratch_dir("config");
     let cfg = dir.join("gpulint.toml");
     std::fs::write(
         &cfg,
@@ -134,7 +132,7 @@ fn config_file_ignores_kernels_and_sets_thresholds() {
 
 #[test]
 fn rules_dir_overrides_a_builtin_rule() {
-    let dir = scratch("rules");
+    let dir = common::scratch_dir("rules");
     let text = std::fs::read_to_string(fixture("../rules/GL204-small-grid.toml"))
         .unwrap()
         .replace("severity = \"warning\"", "severity = \"error\"");
@@ -156,16 +154,10 @@ fn rules_dir_overrides_a_builtin_rule() {
     );
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpulint-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Each case: file content, and what the one error line must say.
 #[test]
 fn bad_input_exits_2_with_one_line_naming_the_file() {
-    let dir = scratch("bad");
+    let dir = common::scratch_dir("bad");
     let header = std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap();
     let first_rows: String = header.lines().take(6).collect::<Vec<_>>().join("\n");
     let mut with_garbage_metric = String::new();
@@ -240,7 +232,7 @@ fn bad_input_exits_2_with_one_line_naming_the_file() {
 
 #[test]
 fn a_bad_value_is_placed_by_line_and_column() {
-    let dir = scratch("place");
+    let dir = common::scratch_dir("place");
     let text = std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap();
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     // Line 6 of the file is launch 0 (three ncu lines, header, units row).
@@ -288,7 +280,7 @@ fn european_number_format_gives_the_same_findings() {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(european.contains("\"8.388.608\""));
-    let dir = scratch("locale");
+    let dir = common::scratch_dir("locale");
     let path = dir.join("eu.csv");
     std::fs::write(&path, &european).unwrap();
     let eu = gpulint::ingest::read_path(path.to_str().unwrap()).unwrap();
@@ -314,7 +306,7 @@ fn crlf_bom_and_na_cells_are_read() {
         crlf.push_str(&line);
         crlf.push_str("\r\n");
     }
-    let dir = scratch("crlf");
+    let dir = common::scratch_dir("crlf");
     let path = dir.join("crlf.csv");
     std::fs::write(&path, &crlf).unwrap();
     let p = gpulint::ingest::read_path(path.to_str().unwrap()).unwrap();

@@ -10,12 +10,6 @@ use common::{gpulint, transcript};
 const BASE: &str = "fixtures/h200-samples/pipeline_base.csv";
 const CAND: &str = "fixtures/h200-samples/pipeline_regressed.csv";
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpulint-gate-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write_baseline(dir: &std::path::Path) -> String {
     let path = dir.join("gpulint-baseline.json");
     let out = gpulint(&["baseline", BASE, "-o", path.to_str().unwrap()]);
@@ -25,7 +19,7 @@ fn write_baseline(dir: &std::path::Path) -> String {
 
 #[test]
 fn baseline_is_stable_sorted_and_stamped() {
-    let dir = scratch("stable");
+    let dir = common::scratch_dir("stable");
     let a = std::fs::read_to_string(write_baseline(&dir)).unwrap();
     let b = String::from_utf8(gpulint(&["baseline", BASE]).stdout).unwrap();
     assert_eq!(a, b, "two runs must write the same bytes");
@@ -46,7 +40,7 @@ fn baseline_is_stable_sorted_and_stamped() {
 
 #[test]
 fn diff_of_the_regressed_pipeline_in_every_format() {
-    let dir = scratch("formats");
+    let dir = common::scratch_dir("formats");
     let bl = write_baseline(&dir);
     for format in ["human", "markdown", "github", "sarif", "json"] {
         let out = gpulint(&["diff", &bl, CAND, "--format", format, "--color", "never"]);
@@ -58,7 +52,7 @@ fn diff_of_the_regressed_pipeline_in_every_format() {
 
 #[test]
 fn diff_exit_codes() {
-    let dir = scratch("exit");
+    let dir = common::scratch_dir("exit");
     let bl = write_baseline(&dir);
     // The baseline against itself, as CSV or saved JSON: nothing regressed.
     assert_eq!(gpulint(&["diff", &bl, BASE]).status.code(), Some(0));
@@ -107,7 +101,7 @@ fn diff_exit_codes() {
 
 #[test]
 fn a_baseline_from_a_newer_gpulint_is_refused() {
-    let dir = scratch("newer");
+    let dir = common::scratch_dir("newer");
     let path = dir.join("future.json");
     std::fs::write(
         &path,
@@ -130,7 +124,7 @@ fn a_baseline_from_a_newer_gpulint_is_refused() {
 
 #[test]
 fn baseline_never_overwrites_an_input() {
-    let dir = scratch("input");
+    let dir = common::scratch_dir("input");
     let copy = dir.join("profile.csv");
     std::fs::copy(common::fixture("h200-samples/pipeline_base.csv"), &copy).unwrap();
     let before = std::fs::read(&copy).unwrap();

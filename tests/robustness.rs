@@ -3,20 +3,11 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::{fixture, gpulint, transcript};
 use gpulint::ingest::number::{Cell, NumberStyle, parse_cell, parse_plain_number, style_evidence};
 use proptest::prelude::*;
-
-fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpulint-robust-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
 
 fn base_text() -> String {
     std::fs::read_to_string(fixture("h200-zoo/min_raw_base.csv")).unwrap()
@@ -47,7 +38,7 @@ fn check(path: &std::path::Path) -> (Option<i32>, String, String) {
 }
 
 fn expect_error(name: &str, bytes: &[u8], want: &str) {
-    let path = scratch(name, bytes);
+    let path = common::scratch_file(name, bytes);
     let (code, stdout, stderr) = check(&path);
     assert_eq!(code, Some(2), "{name}: {stdout}{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
@@ -56,7 +47,7 @@ fn expect_error(name: &str, bytes: &[u8], want: &str) {
 }
 
 fn expect_read(name: &str, bytes: &[u8], launches: usize) -> (String, String) {
-    let path = scratch(name, bytes);
+    let path = common::scratch_file(name, bytes);
     let (code, stdout, stderr) = check(&path);
     assert!(
         matches!(code, Some(0) | Some(1)),
@@ -160,7 +151,7 @@ fn a_ten_mebibyte_field_does_not_hang() {
     let text = base_text();
     let big = "x".repeat(10 << 20);
     let huge = text.replacen("\"zoo\"", &format!("\"{big}\""), 1);
-    let path = scratch("huge_field.csv", huge.as_bytes());
+    let path = common::scratch_file("huge_field.csv", huge.as_bytes());
     let (code, _, stderr) = check(&path);
     assert!(matches!(code, Some(0) | Some(1)), "{stderr}");
 }
@@ -197,7 +188,7 @@ fn nan_inf_negative_and_non_numeric_values() {
 fn a_details_page_with_unknown_sections() {
     let text = std::fs::read_to_string(fixture("h200-zoo/full_details.csv")).unwrap();
     let renamed = text.replace("\"Source Counters\"", "\"Made Up Section\"");
-    let path = scratch("unknown_sections.csv", renamed.as_bytes());
+    let path = common::scratch_file("unknown_sections.csv", renamed.as_bytes());
     let out = gpulint(&[
         "check",
         path.to_str().unwrap(),

@@ -744,7 +744,7 @@ fn read_parallel<R: BufRead + Send>(
         let mut next = 1u64;
         let mut waiting: BTreeMap<u64, ChunkOut> = BTreeMap::new();
         let mut skipped = 0;
-        for (seq, out) in out_rx.iter() {
+        for (seq, out) in &out_rx {
             waiting.insert(seq, out);
             while let Some(out) = waiting.remove(&next) {
                 next += 1;

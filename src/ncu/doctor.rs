@@ -43,7 +43,7 @@ pub fn checks(ncu: Option<&str>) -> Vec<Check> {
     }
     match run("nvidia-smi", &["-L"]) {
         Some(list) if !list.is_empty() => {
-            out.push(Check { name: "GPU", status: Status::Pass, detail: list.lines().next().unwrap_or("").to_string() })
+            out.push(Check { name: "GPU", status: Status::Pass, detail: list.lines().next().unwrap_or("").to_string() });
         }
         _ => out.push(Check {
             name: "GPU",

@@ -120,7 +120,7 @@ impl Expr {
             Expr::Num(_) => {}
             Expr::Var(v) => {
                 if !out.contains(v) {
-                    out.push(v.clone())
+                    out.push(v.clone());
                 }
             }
             Expr::Neg(e) | Expr::Not(e) => e.variables(out),

@@ -72,3 +72,17 @@ pub fn thousands(n: u64) -> String {
     }
     out
 }
+
+/// A scratch folder for one test, under the system's temporary folder.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gpulint-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A scratch file holding `bytes`.
+pub fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = scratch_dir("files").join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
