@@ -1,0 +1,41 @@
+//! One snapshot per rule, as ruff keeps them: what the rule says on each launch its file
+//! lists under `tests.fires` (message, evidence, notes, fix), so a change to one rule's
+//! wording or thresholds shows in that rule's snapshot alone.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use gpulint::rules::{self, engine};
+
+#[test]
+fn each_rule_on_the_launches_it_fires_on() {
+    let mut profiles = HashMap::new();
+    for rule in rules::load(None).unwrap() {
+        let mut text = String::new();
+        for spec in &rule.tests.fires {
+            let (file, id) = spec.split_once('#').unwrap();
+            let path = format!("rules/{file}");
+            let p = profiles
+                .entry(path.clone())
+                .or_insert_with(|| gpulint::ingest::read_path(&path).unwrap());
+            let id: u64 = id.parse().unwrap();
+            let launch = p.launches.iter().find(|l| l.id == id).unwrap();
+            let engine::Judgement::Fires(f) = engine::check(&rule, launch, spec) else {
+                panic!("{} does not fire on {spec}", rule.slug);
+            };
+            let _ = writeln!(
+                text,
+                "{spec}: {}[{}] {}",
+                f.severity.as_str(),
+                f.code,
+                f.message
+            );
+            let _ = writeln!(text, "  evidence: {:?}", f.evidence);
+            for n in &f.notes {
+                let _ = writeln!(text, "  note: {n}");
+            }
+            let _ = writeln!(text, "  help: {}\n", f.fix);
+        }
+        insta::assert_snapshot!(rule.slug.clone(), text);
+    }
+}
