@@ -51,6 +51,8 @@ pub struct Analysis {
     pub helpers: Vec<(String, u64)>,
     /// Rule checks that could judge their launch.
     pub judged: usize,
+    /// The profile's GPU time, helper kernels left out: what shares are shares of.
+    pub gpu_time_ns: f64,
 }
 
 /// Runs the stages after the rules, in order, on what the linter found.
@@ -70,7 +72,7 @@ pub fn analyze(
             .flat_map(|p| &p.launches)
             .map(|l| (l.name.as_str(), l.count)),
     );
-    let shares = kernel_shares(profiles, &origins);
+    let (shares, gpu_time_ns) = kernel_shares(profiles, &origins);
     apply_share_floors(&mut findings, rules, &shares, settings.min_share);
     rank(&mut findings);
     Ok(Analysis {
@@ -79,6 +81,7 @@ pub fn analyze(
         origins,
         helpers,
         judged: outcome.judged,
+        gpu_time_ns,
     })
 }
 
@@ -101,9 +104,12 @@ fn apply_origins(origins: &crate::origin::Origins, findings: &mut Vec<Finding>) 
     });
 }
 
-/// Each kernel's share of the profile's GPU time in %, by name, over all its launches;
-/// helper kernels are left out of the total.
-fn kernel_shares(profiles: &[Profile], origins: &crate::origin::Origins) -> HashMap<String, f64> {
+/// Each kernel's share of the profile's GPU time in %, by name, over all its launches,
+/// and that time in ns; helper kernels are left out.
+fn kernel_shares(
+    profiles: &[Profile],
+    origins: &crate::origin::Origins,
+) -> (HashMap<String, f64>, f64) {
     let mut times: HashMap<String, f64> = HashMap::new();
     let mut total = 0.0;
     for l in profiles.iter().flat_map(|p| &p.launches) {
@@ -119,7 +125,7 @@ fn kernel_shares(profiles: &[Profile], origins: &crate::origin::Origins) -> Hash
     if total > 0.0 {
         times.values_mut().for_each(|t| *t = *t / total * 100.0);
     }
-    times
+    (times, total)
 }
 
 /// Findings on a kernel under a rule's own floor (`info_below_share_pct`: launch-shape

@@ -74,6 +74,7 @@ pub fn lint_and_report(
         kernels: &kernels,
         origins: &analysis.origins,
         helpers: &analysis.helpers,
+        gpu_time_ns: analysis.gpu_time_ns,
         top: args.top,
         color: use_color(args.color),
         verbose: args.verbose,

@@ -57,7 +57,7 @@ fn profile_summary(r: &Report, out: &mut String) {
             None => kernels.push((&l.name, d, l.count, roof)),
         }
     }
-    let total: f64 = kernels.iter().map(|k| k.1).sum();
+    let total = r.gpu_time_ns;
     if kernels.is_empty() || total <= 0.0 {
         return;
     }

@@ -24,11 +24,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let counted =
         |l: &crate::ingest::Launch| r.origins.describe(&l.name).kind != crate::origin::Kind::Helper;
     // Each kernel's share of the profile's GPU time; helper kernels are left out.
-    let total: f64 = r
-        .launches()
-        .filter(|(_, l)| counted(l))
-        .filter_map(|(_, l)| l.metrics.get("duration_ns").map(|d| d * l.count as f64))
-        .sum();
+    let total = r.gpu_time_ns;
     let kernels = r.launches_with_roofline().map(|(p, l, roof)| {
         json!({
             "launch": l.id,

@@ -24,6 +24,8 @@ pub struct Report<'a> {
     pub origins: &'a crate::origin::Origins,
     /// Helper kernels listed once, with their launch counts.
     pub helpers: &'a [(String, u64)],
+    /// The GPU time shares are of (helper kernels left out), from the analysis.
+    pub gpu_time_ns: f64,
     /// Show only this many findings (human format).
     pub top: Option<usize>,
     pub color: bool,
