@@ -29,6 +29,14 @@ fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Fin
             if let Some(text) = block.and_then(ingest::source::describe) {
                 f.notes.push(text);
             }
+            // The worst line is where the finding belongs in the code.
+            let worst = block.and_then(|b| b.lines.first().map(|l| (b, l)));
+            if let Some((b, l)) = worst.filter(|(_, l)| l.excess_sectors > 0.0) {
+                f.source = Some(rules::engine::SourceLocation {
+                    file: b.file.clone(),
+                    line: l.line,
+                });
+            }
         }
     }
 }

@@ -236,6 +236,10 @@ pub struct ReportArgs {
     /// name the source lines behind uncoalesced and misaligned accesses.
     #[arg(long = "source-page", value_name = "FILE")]
     pub source_pages: Vec<String>,
+    /// Make CUDA source paths in SARIF and GitHub annotations relative to this directory,
+    /// your repository's root (default: the working directory, for paths under it).
+    #[arg(long, value_name = "DIR")]
+    pub source_root: Option<String>,
     /// Also write the roofline chart here (SVG).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,

@@ -75,6 +75,11 @@ pub fn lint_and_report(
         origins: &analysis.origins,
         helpers: &analysis.helpers,
         gpu_time_ns: analysis.gpu_time_ns,
+        source_root: args
+            .source_root
+            .as_ref()
+            .map(std::path::PathBuf::from)
+            .or_else(|| std::env::current_dir().ok()),
         top: args.top,
         color: use_color(args.color),
         verbose: args.verbose,

@@ -37,7 +37,8 @@ pub fn render(r: &Report) -> String {
         let title = format!("{} {} in {}", f.code, f.rule, super::short_name(&f.kernel));
         let launches = super::concise::launch_list(f, r.kernel_launches(f));
         let message = format!("{}; {launches}\nhelp: {}", f.message, f.fix);
-        out.push_str(&command(kind, &f.file, f.line, &title, &message));
+        let (file, line) = r.code_location(f);
+        out.push_str(&command(kind, &file, line, &title, &message));
     }
     out
 }

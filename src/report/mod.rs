@@ -26,6 +26,9 @@ pub struct Report<'a> {
     pub helpers: &'a [(String, u64)],
     /// The GPU time shares are of (helper kernels left out), from the analysis.
     pub gpu_time_ns: f64,
+    /// What CUDA source paths are made relative to (`--source-root`, or the working
+    /// directory).
+    pub source_root: Option<std::path::PathBuf>,
     /// Show only this many findings (human format).
     pub top: Option<usize>,
     pub color: bool,
@@ -33,6 +36,15 @@ pub struct Report<'a> {
 }
 
 impl Report<'_> {
+    /// Where a finding belongs in a repository: its CUDA source line, relative to the
+    /// source root when under it, or else the profile's row.
+    pub fn code_location(&self, f: &Finding) -> (String, u64) {
+        match &f.source {
+            Some(s) => (relative_to(&s.file, self.source_root.as_deref()), s.line),
+            None => (f.file.clone(), f.line),
+        }
+    }
+
     pub fn launches(&self) -> impl Iterator<Item = (&Profile, &Launch)> {
         self.profiles
             .iter()
@@ -96,6 +108,13 @@ pub fn configuration_text(f: &Finding) -> String {
 }
 
 pub use crate::kernel::{dim3, short_name};
+
+/// `path` relative to `root` when it lies under it; else as it was.
+pub fn relative_to(path: &str, root: Option<&std::path::Path>) -> String {
+    let p = std::path::Path::new(path);
+    root.and_then(|r| p.strip_prefix(r).ok())
+        .map_or_else(|| path.to_string(), |rel| rel.display().to_string())
+}
 
 #[cfg(test)]
 mod tests {

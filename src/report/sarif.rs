@@ -51,6 +51,18 @@ fn location(file: &str, line: u64) -> Value {
     }}])
 }
 
+/// The profile row a finding came from, as a related location of its source line.
+fn related(f: &crate::rules::engine::Finding) -> Value {
+    json!([{
+        "id": 1,
+        "message": { "text": "the kernel's row in the profile" },
+        "physicalLocation": {
+            "artifactLocation": { "uri": f.file },
+            "region": { "startLine": f.line.max(1) },
+        },
+    }])
+}
+
 fn document(rules: Vec<Value>, results: Vec<Value>) -> String {
     let doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -84,14 +96,19 @@ pub fn render(r: &Report, rules: &[Rule]) -> String {
                 text.push_str(&format!("\nnote: {n}"));
             }
             text.push_str(&format!("\nhelp: {}", f.fix));
-            json!({
+            let (file, line) = r.code_location(f);
+            let mut result = json!({
                 "ruleId": f.code,
                 "ruleIndex": index,
                 "level": level(f.severity),
                 "message": { "text": text },
-                "locations": location(&f.file, f.line),
+                "locations": location(&file, line),
                 "partialFingerprints": { "gpulint/v1": fingerprint(&[&f.rule, &f.kernel, &super::dim3(f.grid), &super::dim3(f.block)]) },
-            })
+            });
+            if f.source.is_some() {
+                result["relatedLocations"] = related(f);
+            }
+            result
         })
         .collect();
     document(rules.iter().map(rule_descriptor).collect(), results)

@@ -41,6 +41,10 @@ pub struct Finding {
     /// docs/time-at-stake.md). Summed over merged launches. Absent without a duration.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_at_stake_ns: Option<f64>,
+    /// The CUDA source line behind it, when a source page was read (`--source`,
+    /// `--source-page`): where code scanning shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceLocation>,
     /// Whose kernel it is (set after the rules ran, see [`crate::origin`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<crate::origin::KernelOrigin>,
@@ -57,6 +61,13 @@ pub struct Finding {
     /// is: the source page lists its blocks in that order.
     #[serde(skip)]
     pub nth_of_kernel: usize,
+}
+
+/// A line of CUDA source, as the source page names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceLocation {
+    pub file: String,
+    pub line: u64,
 }
 
 /// A launch configuration: grid and block.
@@ -419,6 +430,7 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         evidence,
         evidence_range: BTreeMap::new(),
         time_at_stake_ns,
+        source: None,
         origin: None,
         file: file.to_string(),
         line: launch.line,
