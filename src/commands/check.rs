@@ -2,7 +2,9 @@
 
 use std::io::Write;
 
-use super::shared::{emit, emit_with, enabled_rules, gpu_override, load, use_color, write_output};
+use super::shared::{
+    emit, emit_with, enabled_rules, gpu_override, load_as, use_color, write_output,
+};
 use crate::analysis::analyze;
 use crate::cli::{FailOn, Format, ReportArgs};
 use crate::error::{Error, Result};
@@ -15,7 +17,22 @@ pub fn check(files: &[String], report: &ReportArgs) -> Result<u8> {
     let (rules, config) = enabled_rules(report)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let mut profiles = load(files, report.per_launch, report.jobs, Some(&mut linter))?;
+    // Reports go through ncu into temporary CSVs, kept until the profiles are read.
+    let mut imported = Vec::new();
+    for f in files
+        .iter()
+        .filter(|f| *f != "-" && crate::ncu::is_report(f))
+    {
+        imported.push((f.clone(), crate::ncu::import_report(f, report.verbose)?));
+    }
+    let inputs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|f| match imported.iter().find(|(name, _)| name == f) {
+            Some((name, csv)) => (csv.path().to_str().unwrap_or(name), name.as_str()),
+            None => (f.as_str(), if f == "-" { "<stdin>" } else { f.as_str() }),
+        })
+        .collect();
+    let mut profiles = load_as(&inputs, report.per_launch, report.jobs, Some(&mut linter))?;
     for page in &report.source_pages {
         let bytes =
             std::fs::read(page).map_err(|e| Error::in_file(page, format!("cannot read: {e}")))?;
@@ -24,7 +41,20 @@ pub fn check(files: &[String], report: &ReportArgs) -> Result<u8> {
             p.source_blocks.extend(blocks.iter().cloned());
         }
     }
-    lint_and_report(&profiles, linter.finish(), &rules, report)
+    let outcome = linter.finish();
+    if !imported.is_empty() && !outcome.skips.is_empty() {
+        let mut skipped: Vec<&str> = outcome.skips.iter().map(|s| s.rule.as_str()).collect();
+        skipped.sort_unstable();
+        skipped.dedup();
+        eprintln!(
+            "gpulint: note: the report lacks what {} read{} (ncu's default sections leave out \
+             the sector, source and bank-conflict counters); capture with `ncu --set full`, or \
+             profile with `gpulint run`, to judge them",
+            skipped.join(", "),
+            if skipped.len() == 1 { "s" } else { "" }
+        );
+    }
+    lint_and_report(&profiles, outcome, &rules, report)
 }
 
 /// Analyses what the linter found, prints the report, and picks the exit code.

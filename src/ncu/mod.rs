@@ -377,6 +377,51 @@ fn import(ncu: &Path, args: &[&str], verbose: bool) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// Whether a file is an Nsight Compute report rather than a CSV: by its name, or by the
+/// `NVR` bytes reports start with.
+pub fn is_report(path: &str) -> bool {
+    if path.ends_with(".ncu-rep") || path.ends_with(".ncu-repz") {
+        return true;
+    }
+    let mut head = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| &head == b"NVR\0")
+}
+
+/// Exports a report's raw page through the user's own ncu (`ncu --import`) into a
+/// temporary CSV, read like any export. NVIDIA's report format is not ours to parse.
+pub fn import_report(path: &str, verbose: bool) -> Result<tempfile::NamedTempFile> {
+    let export = format!("ncu --import {path} --csv --page raw --print-units base > export.csv");
+    let ncu = locate::find_ncu(None).map_err(|e| {
+        Error::in_file(
+            path,
+            format!(
+                "an Nsight Compute report is read through ncu, and none was found ({e}); \
+                 export it where ncu is: `{export}`, then `gpulint check export.csv`"
+            ),
+        )
+    })?;
+    let args = [
+        "--import",
+        path,
+        "--csv",
+        "--page",
+        "raw",
+        "--print-units",
+        "base",
+    ];
+    let text = import(&ncu, &args, verbose).map_err(|e| Error::in_file(path, e.to_string()))?;
+    let mut csv = tempfile::Builder::new()
+        .prefix("gpulint-import-")
+        .suffix(".csv")
+        .tempfile()
+        .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
+    csv.write_all(text.as_bytes())
+        .map_err(|e| Error::new(format!("cannot write a temporary file: {e}")))?;
+    Ok(csv)
+}
+
 /// Turns ncu's failure modes into one clear message each.
 pub fn check_ncu_output(log: &str, status: Option<i32>) -> Result<()> {
     if log.contains("ERR_NVGPUCTRPERM") {

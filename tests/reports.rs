@@ -1,0 +1,67 @@
+//! `.ncu-rep` reports, read through the user's own ncu: with a stand-in ncu that answers
+//! `--import` with a real capture, `gpulint check x.ncu-rep` lints it; without ncu, it
+//! exits 2 and says how to export the report.
+
+mod common;
+
+use std::process::Command;
+
+fn report_file() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zoo.ncu-rep");
+    // Reports start with these bytes; the rest is ncu's business.
+    std::fs::write(&path, b"NVR\0\x02\0\0\0 not parsed by gpulint").unwrap();
+    let p = path.to_str().unwrap().to_string();
+    (dir, p)
+}
+
+#[test]
+fn a_report_is_read_through_ncu() {
+    let (_dir, rep) = report_file();
+    let record = tempfile::NamedTempFile::new().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["check", &rep, "--format", "concise", "--color", "never"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env(
+            "NCU",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stand-in/ncu"),
+        )
+        .env("FAKE_NCU_RECORD", record.path())
+        .env(
+            "FAKE_NCU_REPLAY",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/fixtures/h200-zoo/min_raw_base.csv"
+            ),
+        )
+        .output()
+        .unwrap();
+    let text = common::transcript(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    // Findings name the report, not the temporary export.
+    assert!(text.contains(&format!("{rep}:")), "{text}");
+    assert!(text.contains("small-grid copy_gridstride"), "{text}");
+    let calls = std::fs::read_to_string(record.path()).unwrap();
+    assert!(
+        calls.starts_with(&format!(
+            "--import\n{rep}\n--csv\n--page\nraw\n--print-units\nbase\n"
+        )),
+        "{calls}"
+    );
+    // The minimal capture lacks what some rules read: the note says how to capture it.
+    assert!(text.contains("capture with `ncu --set full`"), "{text}");
+}
+
+#[test]
+fn without_ncu_a_report_is_refused_with_the_export_command() {
+    let (_dir, rep) = report_file();
+    let out = common::gpulint(&["check", &rep]);
+    let text = common::transcript(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains(&format!(
+            "ncu --import {rep} --csv --page raw --print-units base > export.csv"
+        )),
+        "{text}"
+    );
+}
