@@ -18,8 +18,14 @@ pub struct Cli {
 pub enum Command {
     /// Lint CSV exports of ncu (raw or details page, or ncu's stdout). `-` reads stdin.
     Check {
+        /// Exports (CSV, or ncu's stdout), `-` for stdin, or `.ncu-rep` reports (read
+        /// through ncu).
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
+        /// For `.ncu-rep` reports made with the SourceCounters section: also read each
+        /// kernel's source page and name the source lines behind access findings.
+        #[arg(long)]
+        source: bool,
         #[command(flatten)]
         report: ReportArgs,
     },

@@ -65,3 +65,47 @@ fn without_ncu_a_report_is_refused_with_the_export_command() {
         "{text}"
     );
 }
+
+#[test]
+fn a_report_with_source_counters_gives_findings_on_the_code() {
+    let (_dir, rep) = report_file();
+    let record = tempfile::NamedTempFile::new().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args([
+            "check",
+            &rep,
+            "--source",
+            "--select",
+            "uncoalesced-load",
+            "--format",
+            "github",
+            "--source-root",
+            "/work/steering",
+        ])
+        .current_dir(root)
+        .env("NCU", format!("{root}/tests/stand-in/ncu"))
+        .env("FAKE_NCU_RECORD", record.path())
+        .env(
+            "FAKE_NCU_REPLAY",
+            format!("{root}/fixtures/h200-zoo/full_raw_base.csv"),
+        )
+        .env(
+            "FAKE_NCU_SOURCE",
+            format!("{root}/fixtures/h200-zoo/full_source_cuda_sass_strided.csv"),
+        )
+        .output()
+        .unwrap();
+    let text = common::transcript(&out);
+    assert!(
+        text.contains(
+            "::warning file=zoo/zoo.cu,line=26,title=GL101 uncoalesced-load in copy_strided"
+        ),
+        "{text}"
+    );
+    let calls = std::fs::read_to_string(record.path()).unwrap();
+    assert!(
+        calls.contains("--page\nsource\n--print-source\ncuda,sass\n-k\ncopy_strided\n"),
+        "{calls}"
+    );
+}

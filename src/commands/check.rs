@@ -13,7 +13,7 @@ use crate::report::{self, Report};
 use crate::rules::{self, Rule, Severity};
 
 /// `gpulint check FILE...`: lint exports someone already made.
-pub fn check(files: &[String], report: &ReportArgs) -> Result<u8> {
+pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> {
     let (rules, config) = enabled_rules(report)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
@@ -28,11 +28,25 @@ pub fn check(files: &[String], report: &ReportArgs) -> Result<u8> {
     let inputs: Vec<(&str, &str)> = files
         .iter()
         .map(|f| match imported.iter().find(|(name, _)| name == f) {
-            Some((name, csv)) => (csv.path().to_str().unwrap_or(name), name.as_str()),
+            Some((name, rep)) => (rep.csv.path().to_str().unwrap_or(name), name.as_str()),
             None => (f.as_str(), if f == "-" { "<stdin>" } else { f.as_str() }),
         })
         .collect();
     let mut profiles = load_as(&inputs, report.per_launch, report.jobs, Some(&mut linter))?;
+    if source {
+        for (name, rep) in &imported {
+            let Some(p) = profiles.iter_mut().find(|p| &p.file == name) else {
+                continue;
+            };
+            let raw = ingest::read_path(&rep.csv.path().display().to_string())?;
+            p.source_blocks.extend(crate::ncu::source_pages(
+                &rep.ncu,
+                name,
+                &raw,
+                report.verbose,
+            )?);
+        }
+    }
     for page in &report.source_pages {
         let bytes =
             std::fs::read(page).map_err(|e| Error::in_file(page, format!("cannot read: {e}")))?;

@@ -20,7 +20,11 @@ use crate::error::Result;
 /// Runs a command; the number is the process exit code (0 clean, 1 findings).
 pub fn run(command: Command) -> Result<u8> {
     match command {
-        Command::Check { files, report } => check::check(&files, &report),
+        Command::Check {
+            files,
+            source,
+            report,
+        } => check::check(&files, source, &report),
         Command::Rules { format, rules } => rules_docs::rules(format, rules.as_deref()),
         Command::Explain { rule, rules } => rules_docs::explain_rule(&rule, rules.as_deref()),
         Command::TestRules { dir } => rules_docs::test_rules(&dir),

@@ -268,6 +268,17 @@ fn from_report(
     std::fs::write(log, &text)
         .map_err(|e| Error::new(format!("cannot write {}: {e}", log.display())))?;
     let raw = ingest::parse_bytes("ncu report", text.as_bytes())?;
+    source_pages(ncu, &rep, &raw, verbose)
+}
+
+/// Each kernel's source page from a report, by its full base name; a kernel without
+/// line info gives none.
+pub fn source_pages(
+    ncu: &Path,
+    rep: &str,
+    raw: &ingest::Profile,
+    verbose: bool,
+) -> Result<Vec<ingest::source::SourceBlock>> {
     let mut bases: Vec<String> = raw
         .launches
         .iter()
@@ -279,7 +290,7 @@ fn from_report(
     for base in bases {
         let source_page = [
             "--import",
-            &rep,
+            rep,
             "--csv",
             "--page",
             "source",
@@ -391,7 +402,7 @@ pub fn is_report(path: &str) -> bool {
 
 /// Exports a report's raw page through the user's own ncu (`ncu --import`) into a
 /// temporary CSV, read like any export. NVIDIA's report format is not ours to parse.
-pub fn import_report(path: &str, verbose: bool) -> Result<tempfile::NamedTempFile> {
+pub fn import_report(path: &str, verbose: bool) -> Result<Imported> {
     let export = format!("ncu --import {path} --csv --page raw --print-units base > export.csv");
     let ncu = locate::find_ncu(None).map_err(|e| {
         Error::in_file(
@@ -419,7 +430,13 @@ pub fn import_report(path: &str, verbose: bool) -> Result<tempfile::NamedTempFil
         .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
     csv.write_all(text.as_bytes())
         .map_err(|e| Error::new(format!("cannot write a temporary file: {e}")))?;
-    Ok(csv)
+    Ok(Imported { csv, ncu })
+}
+
+/// A report's raw page, exported to a temporary CSV, and the ncu that did it.
+pub struct Imported {
+    pub csv: tempfile::NamedTempFile,
+    pub ncu: PathBuf,
 }
 
 /// Turns ncu's failure modes into one clear message each.
