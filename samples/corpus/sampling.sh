@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# How ncu can sample a program's launches (issue 16): every launch, the first three of
+# each launch configuration, and the first invocations of every kernel plus a spread of
+# later ones (--kernel-id with a regular expression on the invocation number). Prints
+# wall time, launches profiled, and the warnings gpulint finds in each.
+#   usage: samples/corpus/sampling.sh OUT_DIR GPULINT     (from the repository root)
+set -u
+out=$(realpath -m "$1"); gl=$(realpath "$2")
+build="$(cd "$(dirname "$0")" && pwd)/../build/corpus"
+mkdir -p "$out" "$build"
+now() { python3 -c 'import time; print(time.time())'; }
+since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
+metrics=$("$gl" metrics)
+spread='regex:^(1|2|3|10|30|100|300|1000|3000|10000)$'
+warnings() { "$gl" check "$1" --format json --exit-zero 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(sorted({(f["kernel"].split("(")[0], f["rule"]) for f in d["findings"] if f["severity"] != "info"}))'; }
+rows() { grep -c '^"[0-9]' "$1"; }
+for p in "lud 1024" "gaussian 1024" "nw 512"; do
+  set -- $p
+  [ -x "$build/$1" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$1" "samples/corpus/$1.cu"
+  t0=$(now); "$build/$1" "$2" >/dev/null 2>&1; echo "$1 $2: bare $(since "$t0") s"
+  for mode in spread perconfig all; do
+    [ "$mode" = all ] && [ "$1" = gaussian ] && continue   # 371 s: measured in issue 16
+    case $mode in
+      spread) filt=(--kernel-id "::regex:.*:$spread") ;;
+      perconfig) filt=(--filter-mode per-launch-config --launch-count 3) ;;
+      all) filt=() ;;
+    esac
+    t0=$(now)
+    timeout 200 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
+      "${filt[@]}" --log-file "$out/${1}_$mode.csv" "$build/$1" "$2" >/dev/null 2>"$out/${1}_$mode.err"
+    echo "  $mode: $(since "$t0") s, $(rows "$out/${1}_$mode.csv") launches, warnings $(warnings "$out/${1}_$mode.csv")"
+  done
+done
