@@ -249,8 +249,9 @@ pub struct ReportArgs {
     /// Also write the roofline chart here (SVG).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-    /// Findings on kernels below this share of total GPU time (in %) become info.
-    #[arg(long, value_name = "PCT", default_value_t = 0.0)]
+    /// Findings on kernels below this share of total GPU time become info: a percentage
+    /// from 0 to 100, with or without `%`.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0, value_parser = percentage)]
     pub min_share: f64,
     /// Show only the N findings with the most time at stake (human format).
     #[arg(long, value_name = "N")]
@@ -266,4 +267,18 @@ pub struct ReportArgs {
     /// Say which rules were skipped and why, and what the parser noticed.
     #[arg(short, long)]
     pub verbose: bool,
+}
+
+/// A percentage from 0 to 100, `5` or `5%`.
+fn percentage(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("{s:?} is not a percentage"))?;
+    if (0.0..=100.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not between 0 and 100"))
+    }
 }

@@ -318,3 +318,18 @@ fn crlf_bom_and_na_cells_are_read() {
     );
     assert_eq!(warnings(&p), warnings(&base));
 }
+
+#[test]
+fn min_share_takes_a_percentage_with_or_without_the_sign() {
+    let ok = gpulint(&["check", ZOO, "--min-share", "5%", "--format", "concise"]);
+    assert_eq!(ok.status.code(), Some(1), "{}", transcript(&ok));
+    for bad in ["150", "-1", "five"] {
+        let out = gpulint(&["check", ZOO, &format!("--min-share={bad}")]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", transcript(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--min-share"),
+            "{}",
+            transcript(&out)
+        );
+    }
+}

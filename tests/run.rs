@@ -578,3 +578,37 @@ fn source_pages_are_asked_for_by_the_full_kernel_name() {
         .collect();
     assert!(names.contains(&triton), "{names:?}");
 }
+
+/// In a machine format, stdout is the report alone: the program's own output goes to
+/// stderr (`gpulint run --format json -- ./prog > report.json` must be JSON).
+#[test]
+fn machine_formats_keep_the_programs_output_off_stdout() {
+    let sample = stand_in("sample");
+    let json = run_with(
+        "normal",
+        &[
+            "run",
+            "--format",
+            "json",
+            "--exit-zero",
+            "--",
+            &sample,
+            "hello",
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&json.out.stdout);
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&stdout).is_ok(),
+        "{}",
+        transcript(&json.out)
+    );
+    assert!(String::from_utf8_lossy(&json.out.stderr).contains("sample ran with: hello"));
+    // The human report keeps the program's output where the user sees it run.
+    let human = run_with(
+        "normal",
+        &["run", "--format", "concise", "--", &sample, "hello"],
+        &[],
+    );
+    assert!(String::from_utf8_lossy(&human.out.stdout).contains("sample ran with: hello"));
+}

@@ -2,7 +2,7 @@
 
 use super::check::lint_and_report;
 use super::shared::{enabled_rules, load_as};
-use crate::cli::{NcuArgs, ReportArgs};
+use crate::cli::{Format, NcuArgs, ReportArgs};
 use crate::error::Result;
 use crate::ncu::NcuOptions;
 use crate::report;
@@ -28,6 +28,8 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         roofline: !ncu.no_roofline,
         source: ncu.source,
         chip: ncu.chip.clone(),
+        // Machine formats own stdout; the program's output would corrupt them.
+        program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
         verbose: report.verbose,
     };
     let info = crate::ncu::profile(&opts, &rules, program)?;

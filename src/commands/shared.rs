@@ -118,7 +118,9 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+            std::env::var_os("NO_COLOR").is_none()
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+                && std::io::stdout().is_terminal()
         }
     }
 }

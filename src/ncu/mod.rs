@@ -33,6 +33,8 @@ pub struct NcuOptions {
     pub source: bool,
     /// The chip to plan the metrics for (`--chip`); asked of ncu when not given.
     pub chip: Option<String>,
+    /// Send the program's own output to stderr: stdout carries a machine-read report.
+    pub program_output_to_stderr: bool,
     pub verbose: bool,
 }
 
@@ -188,7 +190,7 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
     if opts.verbose {
         eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));
     }
-    let status = run_ncu(&ncu, &args, log.path())?;
+    let status = run_ncu(&ncu, &args, log.path(), opts.program_output_to_stderr)?;
     let source_blocks = match &report {
         Some(report) => from_report(&ncu, report, log.path(), status.code(), opts.verbose)?,
         None => Vec::new(),
@@ -215,14 +217,26 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
 /// Runs ncu with a progress line on a terminal. Ctrl-C reaches ncu and the program
 /// too; gpulint waits for them to stop, then cleans up instead of dying with the
 /// temporary file left behind.
-fn run_ncu(ncu: &Path, args: &[String], log: &Path) -> Result<std::process::ExitStatus> {
+fn run_ncu(
+    ncu: &Path,
+    args: &[String],
+    log: &Path,
+    output_to_stderr: bool,
+) -> Result<std::process::ExitStatus> {
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupted.clone();
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let mut child = Command::new(ncu)
-        .args(args)
+    let mut command = Command::new(ncu);
+    command.args(args);
+    if output_to_stderr {
+        let stderr = std::os::fd::AsFd::as_fd(&std::io::stderr())
+            .try_clone_to_owned()
+            .map_err(|e| Error::new(format!("cannot duplicate stderr: {e}")))?;
+        command.stdout(stderr);
+    }
+    let mut child = command
         .spawn()
         .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
     let progress = std::io::stderr()

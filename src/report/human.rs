@@ -65,11 +65,16 @@ fn profile_summary(r: &Report, out: &mut String) {
     let launches: u64 = kernels.iter().map(|k| k.2).sum();
     let _ = writeln!(
         out,
-        "{} {} launch(es) of {} kernel(s), {} of GPU time (helpers left out)",
+        "{} {} launch(es) of {} kernel(s), {} of GPU time{}",
         paint("profile:", Style::new().bold(), r.color),
         launches,
         kernels.len(),
-        micros(total)
+        micros(total),
+        if r.helpers.is_empty() {
+            ""
+        } else {
+            " (helpers left out)"
+        }
     );
     for (name, time, n, roof) in kernels.iter().take(5) {
         let stake: f64 = r
