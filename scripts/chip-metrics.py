@@ -4,7 +4,7 @@
 shared/ncu-captures/chips/). Chips with the same list share a file. Never edit the output
 by hand; run this again with a newer ncu's lists.
 
-    python3 scripts/chip-metrics.py ../shared/ncu-captures/chips/query_metrics_all_chips.tar.xz
+    python3 scripts/chip-metrics.py fixtures/ncu/query_metrics_all_chips.tar.xz
 """
 import hashlib
 import re

@@ -1,6 +1,7 @@
 //! Every chip ncu 2025.3.1 supports gets a metric list from `gpulint metrics --chip`, and
 //! every name on it exists on that chip, checked against ncu's own `--query-metrics --chip`
-//! output (shared/ncu-captures/chips/, beside the checkout), not against gpulint's copy.
+//! output (fixtures/ncu/query_metrics_all_chips.tar.xz, a copy of the shared captures'
+//! archive), not against gpulint's copy.
 
 mod common;
 
@@ -11,11 +12,7 @@ use std::process::Command;
 fn ncu_lists() -> BTreeMap<String, BTreeSet<String>> {
     let archive = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/ncu-captures/chips/query_metrics_all_chips.tar.xz"
-    );
-    assert!(
-        std::path::Path::new(archive).exists(),
-        "{archive} is missing: the chip lists come from shared/ beside the checkout"
+        "/fixtures/ncu/query_metrics_all_chips.tar.xz"
     );
     // Python's tarfile reads .tar.xz with no tool beyond the interpreter.
     let script = r#"
