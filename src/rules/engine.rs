@@ -1,7 +1,7 @@
 //! Applies rules to launches: a finding where a condition holds, a recorded skip where
 //! the export lacks what the rule reads.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -56,7 +56,7 @@ pub struct Finding {
     pub block: Option<[u64; 3]>,
     /// The (grid, block) configurations it covers, once merged (empty per launch).
     #[serde(skip)]
-    pub covered: Vec<Configuration>,
+    pub covered: HashSet<Configuration>,
     /// Which launch of this kernel (by base name, counting from 0) in its file `launch`
     /// is: the source page lists its blocks in that order.
     #[serde(skip)]
@@ -287,7 +287,7 @@ impl<'a> Linter<'a> {
                 *entry = Some(next);
                 self.shown_stake.push(f.time_at_stake_ns.unwrap_or(0.0));
                 let mut f = f;
-                f.covered.push((f.grid, f.block));
+                f.covered.insert((f.grid, f.block));
                 self.outcome.findings.push(f);
             }
         }
@@ -329,8 +329,7 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
     }
     into.launch_count += f.launch_count;
     into.severity = into.severity.max(f.severity);
-    if !into.covered.contains(&(f.grid, f.block)) {
-        into.covered.push((f.grid, f.block));
+    if into.covered.insert((f.grid, f.block)) {
         into.configurations = into.covered.len();
     }
     into.grid_blocks = match (into.grid_blocks, f.grid_blocks) {
@@ -436,7 +435,7 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         line: launch.line,
         grid: launch.grid,
         block: launch.block,
-        covered: Vec::new(),
+        covered: HashSet::new(),
         nth_of_kernel: 0,
     }))
 }
