@@ -57,8 +57,14 @@ pub enum Command {
         ncu: NcuArgs,
         #[command(flatten)]
         report: ReportArgs,
-        /// The program and its arguments, after `--`.
-        #[arg(last = true, required = true, value_name = "PROGRAM")]
+        /// The program and its arguments (after `--`, or as the first word that is not an
+        /// option of gpulint's).
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PROGRAM"
+        )]
         program: Vec<String>,
     },
     /// Write a baseline (gated metrics and findings per kernel) from CSV exports.

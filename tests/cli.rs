@@ -333,3 +333,35 @@ fn min_share_takes_a_percentage_with_or_without_the_sign() {
         );
     }
 }
+
+#[test]
+fn mistakes_get_the_right_diagnosis() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["chekc", ZOO],
+            "unknown command `chekc`; did you mean `check`?",
+        ),
+        (
+            &[ZOO],
+            "looks like a profile, not a program; use `gpulint check fixtures/h200-zoo/full_raw_base.csv`",
+        ),
+        (
+            &["check", ZOO, "--select", "GL999"],
+            "--select GL999: no rule matches",
+        ),
+        (
+            &["check", ZOO, "--ignore", "nope"],
+            "--ignore nope: no rule matches",
+        ),
+        (
+            &["check", ZOO, "--param", "small-grid.nope=1"],
+            "--param small-grid.nope=1: rule small-grid has no parameter \"nope\"",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = gpulint(args);
+        let text = transcript(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.contains(want), "{args:?}: {text}");
+    }
+}

@@ -612,3 +612,21 @@ fn machine_formats_keep_the_programs_output_off_stdout() {
     );
     assert!(String::from_utf8_lossy(&human.out.stdout).contains("sample ran with: hello"));
 }
+
+/// `gpulint run ./prog args` works without `--`, as `gpulint ./prog args` does.
+#[test]
+fn run_takes_the_program_without_a_separator() {
+    let sample = stand_in("sample");
+    let r = run_with(
+        "normal",
+        &["run", "--format", "concise", &sample, "--size", "1"],
+        &[],
+    );
+    let text = transcript(&r.out);
+    assert!(text.contains("sample ran with: --size 1"), "{text}");
+    assert!(
+        r.args.ends_with(&[sample, "--size".into(), "1".into()]),
+        "{:?}",
+        r.args
+    );
+}

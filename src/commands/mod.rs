@@ -67,6 +67,7 @@ pub fn run(command: Command) -> Result<u8> {
             report,
         } => machine::metrics(!no_roofline, chip.as_deref(), &report),
         Command::External(program) => {
+            diagnose_first_word(&program[0])?;
             // `gpulint ./prog args`: everything after the program is the program's.
             let cli = crate::cli::Cli::parse_from(
                 ["gpulint", "run", "--"]
@@ -78,4 +79,67 @@ pub fn run(command: Command) -> Result<u8> {
         }
         Command::Doctor { ncu } => machine::doctor(ncu.as_deref()),
     }
+}
+
+/// `gpulint WORD ...` where WORD is no subcommand: run it if it is a program, else say
+/// what it more likely was (a typo of a command, or a profile meant for `check`).
+fn diagnose_first_word(word: &str) -> Result<()> {
+    let path = std::path::Path::new(word);
+    let runnable = if word.contains('/') {
+        path.is_file()
+    } else {
+        which::which(word).is_ok()
+    };
+    if runnable && !looks_like_profile(word) {
+        return Ok(());
+    }
+    if looks_like_profile(word) {
+        return Err(crate::error::Error::new(format!(
+            "{word} looks like a profile, not a program; use `gpulint check {word}`"
+        )));
+    }
+    let commands = [
+        "check",
+        "run",
+        "baseline",
+        "diff",
+        "roofline",
+        "metrics",
+        "rules",
+        "explain",
+        "keys",
+        "test-rules",
+        "doctor",
+    ];
+    if let Some(near) = commands.iter().find(|c| edit_distance(c, word) <= 2) {
+        return Err(crate::error::Error::new(format!(
+            "unknown command `{word}`; did you mean `{near}`?"
+        )));
+    }
+    Err(crate::error::Error::new(format!(
+        "`{word}` is neither a gpulint command (`gpulint --help` lists them) nor a program \
+         found on PATH or at that path"
+    )))
+}
+
+fn looks_like_profile(word: &str) -> bool {
+    [".csv", ".txt", ".ncu-rep", ".ncu-repz", ".log"]
+        .iter()
+        .any(|ext| word.to_ascii_lowercase().ends_with(ext))
+}
+
+/// Levenshtein distance, for "did you mean".
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }

@@ -11,6 +11,7 @@ use crate::rules::{self, Rule};
 /// The rules that the options and the config leave switched on.
 pub(super) fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
     let rules = rules::load(args.rules.as_deref())?;
+    check_flags(&rules, args)?;
     let mut config = Config::load(args.config.as_deref())?;
     config.merge_cli(&args.select, &args.ignore, &args.params)?;
     let origin = args.config.as_deref().unwrap_or("gpulint.toml");
@@ -21,6 +22,35 @@ pub(super) fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
         ));
     }
     Ok((rules, config))
+}
+
+/// Rule names given on the command line must name rules: the error names the flag, not
+/// the config file the names are merged into.
+fn check_flags(rules: &[Rule], args: &ReportArgs) -> Result<()> {
+    for (flag, names) in [("--select", &args.select), ("--ignore", &args.ignore)] {
+        for name in names {
+            if !rules.iter().any(|r| r.matches(name)) {
+                return Err(Error::new(format!(
+                    "{flag} {name}: no rule matches; `gpulint rules` lists them"
+                )));
+            }
+        }
+    }
+    for p in &args.params {
+        let Some((rule, param)) = p.split_once('=').and_then(|(lhs, _)| lhs.split_once('.')) else {
+            continue; // merge_cli says what is malformed
+        };
+        let Some(r) = rules.iter().find(|r| r.slug == rule || r.code == rule) else {
+            return Err(Error::new(format!("--param {p}: no rule {rule:?}")));
+        };
+        if !r.params.contains_key(param) {
+            let names: Vec<&String> = r.params.keys().collect();
+            return Err(Error::new(format!(
+                "--param {p}: rule {rule} has no parameter {param:?} (it has {names:?})"
+            )));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn gpu_override(
