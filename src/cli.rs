@@ -126,6 +126,8 @@ pub enum Command {
         report: ReportArgs,
     },
     /// Check that this machine can profile: ncu, a GPU, counter permission, clocks.
+    /// Exit status 0 when every check passed, 1 when one failed; checks that depend on a
+    /// failed one are skipped, not reported as passed.
     Doctor {
         #[arg(long, value_name = "PATH")]
         ncu: Option<String>,

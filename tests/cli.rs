@@ -365,3 +365,25 @@ fn mistakes_get_the_right_diagnosis() {
         assert!(text.contains(want), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn doctor_reports_only_the_checks_it_made() {
+    let out = gpulint(&["doctor", "--ncu", "/nonexistent/ncu"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert!(text.contains("FAIL  ncu"), "{text}");
+    assert!(text.contains("skip  counters  not checked"), "{text}");
+    assert!(!text.contains("ok    clocks"), "{text}");
+}
+
+#[test]
+fn an_output_in_a_missing_folder_names_the_folder() {
+    let out = gpulint(&["baseline", ZOO, "-o", "/nonexistent-dir/b.json"]);
+    let text = transcript(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("the folder /nonexistent-dir does not exist"),
+        "{text}"
+    );
+    assert!(!text.contains(".tmp"), "{text}");
+}

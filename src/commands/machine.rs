@@ -23,7 +23,8 @@ pub fn metrics(roofline: bool, chip: Option<&str>, report: &ReportArgs) -> Resul
     Ok(0)
 }
 
-/// `gpulint doctor`: one line per check; exit 1 when one failed.
+/// `gpulint doctor`: one line per check; exit 0 when every check passed (warnings
+/// allowed), 1 when one failed.
 pub fn doctor(ncu: Option<&str>) -> Result<u8> {
     let checks = doctor::checks(ncu);
     let mut text = String::new();
@@ -32,6 +33,8 @@ pub fn doctor(ncu: Option<&str>) -> Result<u8> {
             Status::Pass => "ok  ",
             Status::Warn => "warn",
             Status::Fail => "FAIL",
+            Status::Skip => "skip",
+            Status::Note => "note",
         };
         text.push_str(&format!("{mark}  {:<9} {}\n", c.name, c.detail));
     }

@@ -516,8 +516,19 @@ fn write_atomically_with(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
+    // The temporary file's own name means nothing to the user: say what is wrong with
+    // the folder instead.
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => format!("the folder {} does not exist", dir.display()),
+            kind => format!(
+                "cannot create a file in {}: {}",
+                dir.display(),
+                std::io::Error::from(kind)
+            ),
+        };
+        Error::in_file(&dest.display().to_string(), format!("cannot write: {why}"))
+    })?;
     write(&mut tmp)
         .and_then(|_| tmp.flush())
         .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
