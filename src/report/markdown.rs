@@ -5,9 +5,27 @@ use std::fmt::Write;
 use super::Report;
 use crate::diff::{DiffReport, Verdict};
 
-/// Pipes and newlines would break a table cell.
+/// Pipes and newlines would break a table cell; `_`, `*`, `<` and the like would turn
+/// `__launch_bounds__` or `tile[32][33]` into formatting.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '\n' => out.push(' '),
+            '|' | '_' | '*' | '[' | ']' | '<' | '>' | '`' | '#' | '~' | '\\' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// Text inside a code span: no escapes apply there, but a backtick would end it and a
+/// pipe would end a table cell.
+fn code(s: &str) -> String {
+    s.replace('`', "'").replace('|', "\\|").replace('\n', " ")
 }
 
 pub fn render(r: &Report) -> String {
@@ -26,12 +44,21 @@ pub fn render(r: &Report) -> String {
             f.severity.as_str(),
             f.code,
             f.rule,
-            cell(&super::short_name(&f.kernel)),
+            code(&super::short_name(&f.kernel)),
             super::concise::launch_list(f, r.kernel_launches(f)),
             cell(&f.message),
             cell(&f.fix)
         );
     }
+    let count = |s: crate::rules::Severity| r.findings.iter().filter(|f| f.severity == s).count();
+    let _ = writeln!(
+        out,
+        "\n{} launch(es) checked: {} error(s), {} warning(s), {} info",
+        r.launch_total(),
+        count(crate::rules::Severity::Error),
+        count(crate::rules::Severity::Warning),
+        count(crate::rules::Severity::Info)
+    );
     out
 }
 
@@ -60,7 +87,7 @@ pub fn render_diff(d: &DiffReport) -> String {
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {} | {} | {} | {} |",
-                cell(&super::short_name(&r.kernel)),
+                code(&super::short_name(&r.kernel)),
                 r.metric,
                 super::sarif::fmt(r.baseline),
                 super::sarif::fmt(r.current),
@@ -78,23 +105,23 @@ pub fn render_diff(d: &DiffReport) -> String {
             out,
             "- new finding `{}` in `{}`",
             nf.rule,
-            cell(&super::short_name(&nf.kernel))
+            code(&super::short_name(&nf.kernel))
         );
     }
     for c in &d.config_changes {
         let _ = writeln!(
             out,
             "- `{}`: launch configuration changed from {} to {}",
-            cell(&super::short_name(&c.kernel)),
+            code(&super::short_name(&c.kernel)),
             c.from,
             c.to
         );
     }
     for k in &d.new_kernels {
-        let _ = writeln!(out, "- new kernel `{}`", cell(&super::short_name(k)));
+        let _ = writeln!(out, "- new kernel `{}`", code(&super::short_name(k)));
     }
     for k in &d.vanished_kernels {
-        let _ = writeln!(out, "- vanished kernel `{}`", cell(&super::short_name(k)));
+        let _ = writeln!(out, "- vanished kernel `{}`", code(&super::short_name(k)));
     }
     out
 }
