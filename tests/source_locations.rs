@@ -79,3 +79,58 @@ fn github_annotations_use_the_cuda_file_and_line() {
         "{text}"
     );
 }
+
+#[test]
+fn sarif_uris_are_percent_encoded_and_fingerprints_name_the_file() {
+    let dir = common::scratch_dir("sarif-uri");
+    let odd = dir.join("my profile,v1%.csv");
+    std::fs::copy(common::fixture("h200-zoo/min_raw_base.csv"), &odd).unwrap();
+    let plain = dir.join("plain.csv");
+    std::fs::copy(common::fixture("h200-zoo/min_raw_base.csv"), &plain).unwrap();
+    let out = common::gpulint(&[
+        "check",
+        odd.to_str().unwrap(),
+        plain.to_str().unwrap(),
+        "--format",
+        "sarif",
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = doc["runs"][0]["results"].as_array().unwrap();
+    let uris: Vec<&str> = results
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        uris.iter()
+            .any(|u| u.ends_with("/my%20profile%2Cv1%25.csv")),
+        "{uris:?}"
+    );
+    assert!(
+        uris.iter()
+            .all(|u| u.starts_with("file:///") && !u.contains(' '))
+    );
+    // The same kernel and rule in two files are two alerts.
+    let prints: std::collections::HashSet<&str> = results
+        .iter()
+        .map(|r| r["partialFingerprints"]["gpulint/v1"].as_str().unwrap())
+        .collect();
+    assert_eq!(prints.len(), results.len());
+}
+
+#[test]
+fn relative_paths_are_relative_to_srcroot() {
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-zoo/min_raw_base.csv",
+        "--format",
+        "sarif",
+    ]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loc = &doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(loc["uri"], "fixtures/h200-zoo/min_raw_base.csv");
+    assert_eq!(loc["uriBaseId"], "%SRCROOT%");
+}

@@ -46,9 +46,33 @@ fn rule_descriptor(r: &Rule) -> Value {
 
 fn location(file: &str, line: u64) -> Value {
     json!([{ "physicalLocation": {
-        "artifactLocation": { "uri": file },
+        "artifactLocation": artifact(file),
         "region": { "startLine": line.max(1) },
     }}])
+}
+
+/// An artifact location as SARIF wants it: an RFC 3986 URI reference, percent-encoded;
+/// relative to `%SRCROOT%` (the working directory) for a relative path, a `file://` URI
+/// for an absolute one.
+pub fn artifact(path: &str) -> Value {
+    if let Some(abs) = path.strip_prefix('/') {
+        json!({ "uri": format!("file:///{}", percent_encode(abs)) })
+    } else {
+        json!({ "uri": percent_encode(path), "uriBaseId": "%SRCROOT%" })
+    }
+}
+
+/// Percent-encodes all but RFC 3986's unreserved characters and `/`.
+fn percent_encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// The profile row a finding came from, as a related location of its source line.
@@ -57,7 +81,7 @@ fn related(f: &crate::rules::engine::Finding) -> Value {
         "id": 1,
         "message": { "text": "the kernel's row in the profile" },
         "physicalLocation": {
-            "artifactLocation": { "uri": f.file },
+            "artifactLocation": artifact(&f.file),
             "region": { "startLine": f.line.max(1) },
         },
     }])
@@ -103,7 +127,7 @@ pub fn render(r: &Report, rules: &[Rule]) -> String {
                 "level": level(f.severity),
                 "message": { "text": text },
                 "locations": location(&file, line),
-                "partialFingerprints": { "gpulint/v1": fingerprint(&[&f.rule, &f.kernel, &super::dim3(f.grid), &super::dim3(f.block)]) },
+                "partialFingerprints": { "gpulint/v1": fingerprint(&[&f.file, &f.rule, &f.kernel, &super::dim3(f.grid), &super::dim3(f.block)]) },
             });
             if f.source.is_some() {
                 result["relatedLocations"] = related(f);
