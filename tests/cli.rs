@@ -387,3 +387,24 @@ fn an_output_in_a_missing_folder_names_the_folder() {
     );
     assert!(!text.contains(".tmp"), "{text}");
 }
+
+#[test]
+fn several_inputs_show_their_file_and_one_file_is_read_once() {
+    let two = gpulint(&[
+        "check",
+        "fixtures/h200-samples/pipeline_base.csv",
+        "fixtures/h200-samples/pipeline_regressed.csv",
+        "--color",
+        "never",
+    ]);
+    let text = String::from_utf8_lossy(&two.stdout);
+    assert!(text.contains("pipeline_base.csv: scale_rows"), "{text}");
+    assert!(
+        text.contains("pipeline_regressed.csv: scale_rows"),
+        "{text}"
+    );
+    let twice = gpulint(&["check", ZOO, ZOO, "--format", "json", "--exit-zero"]);
+    let doc: serde_json::Value = serde_json::from_slice(&twice.stdout).unwrap();
+    assert_eq!(doc["sources"].as_array().unwrap().len(), 1);
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("given more than once"));
+}

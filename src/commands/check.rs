@@ -14,6 +14,7 @@ use crate::rules::{self, Rule, Severity};
 
 /// `gpulint check FILE...`: lint exports someone already made.
 pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> {
+    let files = &distinct_files(files);
     let (rules, config) = enabled_rules(report)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
@@ -69,6 +70,23 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
         );
     }
     lint_and_report(&profiles, outcome, &rules, report)
+}
+
+/// The files to read, each once: the same file given twice would count its launches
+/// twice ("launches 0,1,2,0,1,2").
+fn distinct_files(files: &[String]) -> Vec<String> {
+    let mut seen: Vec<std::path::PathBuf> = Vec::new();
+    let mut out = Vec::new();
+    for f in files {
+        let id = std::fs::canonicalize(f).unwrap_or_else(|_| f.into());
+        if f != "-" && seen.contains(&id) {
+            eprintln!("gpulint: warning: {f} was given more than once; it is read once");
+            continue;
+        }
+        seen.push(id);
+        out.push(f.clone());
+    }
+    out
 }
 
 /// Analyses what the linter found, prints the report, and picks the exit code.

@@ -228,50 +228,7 @@ const NUMERIC: [bool; 8] = [true, false, true, false, false, true, true, false];
 /// metrics are means over its launches.
 fn kernel_table(r: &Report, out: &mut String) {
     let c = r.color;
-    let rows: Vec<[String; 8]> = r
-        .kernels
-        .iter()
-        .map(|(v, _)| {
-            let l = &v.entry;
-            let codes: Vec<&str> = r
-                .findings
-                .iter()
-                // A merged finding is about the whole kernel; one per launch, its launch.
-                .filter(|f| f.file == v.file && f.kernel == l.name)
-                .filter(|f| !f.covered.is_empty() || f.launch == l.id)
-                .map(|f| f.code.as_str())
-                .collect();
-            let metric = |k: &str, suffix: &str, scale: f64, d: usize| {
-                l.metrics.get(k).map_or("-".to_string(), |v| {
-                    format!("{}{suffix}", format_number(v * scale, Some(d)))
-                })
-            };
-            [
-                l.id.to_string(),
-                short_name(&l.name),
-                format!("{}x", l.count),
-                config_range(v, v.grid_blocks, l.grid, "blocks"),
-                config_range(v, v.block_threads, l.block, "threads"),
-                metric("duration_ns", " us", 1e-3, 1),
-                // 12.5% is not 12%: one decimal when the value has one.
-                metric(
-                    "theoretical_occupancy_pct",
-                    "%",
-                    1.0,
-                    usize::from(
-                        l.metrics
-                            .get("theoretical_occupancy_pct")
-                            .is_some_and(|v| v.fract().abs() > 0.05),
-                    ),
-                ),
-                if codes.is_empty() {
-                    "ok".into()
-                } else {
-                    codes.join(" ")
-                },
-            ]
-        })
-        .collect();
+    let rows: Vec<[String; 8]> = r.kernels.iter().map(|(v, _)| kernel_row(r, v)).collect();
     let header = [
         "ID", "kernel", "n", "grid", "block", "duration", "occ.", "findings",
     ];
@@ -305,6 +262,57 @@ fn kernel_table(r: &Report, out: &mut String) {
     for row in &rows {
         let _ = writeln!(out, "{}", line(row));
     }
+}
+
+/// One row of the kernel table: ID, kernel, launches, grid, block, duration, occupancy,
+/// findings.
+fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
+    let l = &v.entry;
+    let codes: Vec<&str> = r
+        .findings
+        .iter()
+        // A merged finding is about the whole kernel; one per launch, its launch.
+        .filter(|f| f.file == v.file && f.kernel == l.name)
+        .filter(|f| !f.covered.is_empty() || f.launch == l.id)
+        .map(|f| f.code.as_str())
+        .collect();
+    let metric = |k: &str, suffix: &str, scale: f64, d: usize| {
+        l.metrics.get(k).map_or("-".to_string(), |v| {
+            format!("{}{suffix}", format_number(v * scale, Some(d)))
+        })
+    };
+    // With several inputs, which file the row is from: same-named kernels of two
+    // profiles would otherwise print as identical rows.
+    let name = if r.profiles.len() > 1 {
+        let file = v.file.rsplit('/').next().unwrap_or(&v.file);
+        format!("{file}: {}", short_name(&l.name))
+    } else {
+        short_name(&l.name)
+    };
+    [
+        l.id.to_string(),
+        name,
+        format!("{}x", l.count),
+        config_range(v, v.grid_blocks, l.grid, "blocks"),
+        config_range(v, v.block_threads, l.block, "threads"),
+        metric("duration_ns", " us", 1e-3, 1),
+        // 12.5% is not 12%: one decimal when the value has one.
+        metric(
+            "theoretical_occupancy_pct",
+            "%",
+            1.0,
+            usize::from(
+                l.metrics
+                    .get("theoretical_occupancy_pct")
+                    .is_some_and(|v| v.fract().abs() > 0.05),
+            ),
+        ),
+        if codes.is_empty() {
+            "ok".into()
+        } else {
+            codes.join(" ")
+        },
+    ]
 }
 
 /// One roofline line per kernel.
