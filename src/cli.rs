@@ -1,13 +1,16 @@
-//! Command-line definitions (clap). The logic lives in [`crate::app`].
+//! Command-line definitions (clap). The logic lives in [`crate::commands`].
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Said at the end of every `--help`.
+const EXIT_STATUS: &str = "Exit status: 0 clean, 1 findings at or above --fail-on (or a failed gate, or a failed doctor check), 2 bad input or usage.";
 
 #[derive(Debug, Parser)]
 #[command(
     name = "gpulint",
     version,
     about = "Lint NVIDIA Nsight Compute profiles: what is wrong with each kernel, and how to fix it",
-    after_help = "Run `gpulint ./my_kernel [args]` to profile a program and lint it in one step."
+    after_help = "Run `gpulint ./my_kernel [args]` to profile a program and lint it in one step.\n\nExit status: 0 clean, 1 findings at or above --fail-on (or a failed gate), 2 bad input or usage."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -17,6 +20,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Lint CSV exports of ncu (raw or details page, or ncu's stdout). `-` reads stdin.
+    #[command(after_help = EXIT_STATUS)]
     Check {
         /// Exports (CSV, or ncu's stdout), `-` for stdin, or `.ncu-rep` reports (read
         /// through ncu).
@@ -30,7 +34,9 @@ pub enum Command {
         report: ReportArgs,
     },
     /// List the rules.
+    #[command(after_help = EXIT_STATUS)]
     Rules {
+        /// table, json, or markdown (the README's table).
         #[arg(long, value_enum, default_value_t = RulesFormat::Table)]
         format: RulesFormat,
         /// Directory of extra or overriding rule files.
@@ -38,13 +44,16 @@ pub enum Command {
         rules: Option<String>,
     },
     /// Run the `[tests]` cases of the rule files in DIR (paths relative to each file).
+    #[command(after_help = EXIT_STATUS)]
     TestRules {
         /// Directory of rule files.
         dir: String,
     },
     /// List the metric keys rule conditions can use, with their meaning and ncu names.
+    #[command(after_help = EXIT_STATUS)]
     Keys,
     /// Print one rule's documentation.
+    #[command(after_help = EXIT_STATUS)]
     Explain {
         /// Slug (uncoalesced-load) or code (GL101).
         rule: String,
@@ -52,6 +61,7 @@ pub enum Command {
         rules: Option<String>,
     },
     /// Profile a program with ncu (fewest metrics the rules need), then lint it.
+    #[command(after_help = EXIT_STATUS)]
     Run {
         #[command(flatten)]
         ncu: NcuArgs,
@@ -68,7 +78,9 @@ pub enum Command {
         program: Vec<String>,
     },
     /// Write a baseline (gated metrics and findings per kernel) from CSV exports.
+    #[command(after_help = EXIT_STATUS)]
     Baseline {
+        /// Exports to summarise (CSV, or ncu's stdout).
         #[arg(required = true, value_name = "PROFILE")]
         files: Vec<String>,
         /// Output file (default: stdout). Written atomically; never over an input.
@@ -81,6 +93,7 @@ pub enum Command {
         report: ReportArgs,
     },
     /// Compare a candidate with a baseline: exit 1 on a regression or a new finding.
+    #[command(after_help = EXIT_STATUS)]
     Diff {
         /// A saved baseline (.json) or a CSV export.
         baseline: String,
@@ -100,7 +113,9 @@ pub enum Command {
     },
     /// Roofline placement of every kernel: a line each, `--format csv` for the chart's
     /// coordinates, `--svg FILE` for the chart.
+    #[command(after_help = EXIT_STATUS)]
     Roofline {
+        /// Exports to place (CSV, or ncu's stdout).
         #[arg(required = true, value_name = "PROFILE")]
         files: Vec<String>,
         /// human, csv or json.
@@ -115,6 +130,7 @@ pub enum Command {
     },
     /// Print the ncu metrics the enabled rules need, comma-separated, for a hand-written
     /// `ncu --metrics` call.
+    #[command(after_help = EXIT_STATUS)]
     Metrics {
         /// Leave out the roofline's metrics.
         #[arg(long)]
@@ -128,7 +144,9 @@ pub enum Command {
     /// Check that this machine can profile: ncu, a GPU, counter permission, clocks.
     /// Exit status 0 when every check passed, 1 when one failed; checks that depend on a
     /// failed one are skipped, not reported as passed.
+    #[command(after_help = EXIT_STATUS)]
     Doctor {
+        /// The ncu binary to check (default: $NCU, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
         #[arg(long, value_name = "PATH")]
         ncu: Option<String>,
     },
@@ -225,10 +243,11 @@ pub struct ReportArgs {
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Run only these rules (codes, code prefixes such as GL1, slugs, or ALL).
+    /// Run only these rules (codes, code prefixes such as GL1, slugs, or ALL): a comma
+    /// list, or the option repeated.
     #[arg(long, value_delimiter = ',', value_name = "RULE")]
     pub select: Vec<String>,
-    /// Skip these rules.
+    /// Skip these rules (as for --select): a comma list, or the option repeated.
     #[arg(long, value_delimiter = ',', value_name = "RULE")]
     pub ignore: Vec<String>,
     /// Override a rule threshold: RULE.PARAM=VALUE (e.g. uncoalesced-load.min_excess_share=0.5).

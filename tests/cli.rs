@@ -408,3 +408,36 @@ fn several_inputs_show_their_file_and_one_file_is_read_once() {
     assert_eq!(doc["sources"].as_array().unwrap().len(), 1);
     assert!(String::from_utf8_lossy(&twice.stderr).contains("given more than once"));
 }
+
+#[test]
+fn every_help_describes_every_argument_and_ends_with_the_exit_status() {
+    let commands = [
+        "check",
+        "run",
+        "baseline",
+        "diff",
+        "roofline",
+        "metrics",
+        "rules",
+        "explain",
+        "keys",
+        "test-rules",
+        "doctor",
+    ];
+    let bare =
+        regex::Regex::new(r"^  (-\w, )?(--[\w-]+|<[A-Z_]+>)( <[A-Z_.=]+>)?(\.\.\.)?\s*$").unwrap();
+    for c in commands {
+        let out = gpulint(&[c, "-h"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        for line in text.lines() {
+            assert!(
+                !bare.is_match(line),
+                "`gpulint {c} -h`: no description for {line:?}"
+            );
+        }
+        assert!(
+            text.trim_end().ends_with("2 bad input or usage."),
+            "`gpulint {c} -h` does not end with the exit status:\n{text}"
+        );
+    }
+}
