@@ -213,3 +213,31 @@ fn a_tensor_gemm_without_the_tensor_metric_has_an_unknown_bound() {
     let r = gpulint::roofline::place(&copy, None).unwrap();
     assert_eq!(r.bound, gpulint::roofline::Bound::Memory);
 }
+
+#[test]
+fn gpu_names_must_be_unambiguous_and_a_mismatch_is_said() {
+    let out = common::gpulint(&[
+        "roofline",
+        "fixtures/h200-zoo/full_raw_base.csv",
+        "--gpu",
+        "A100",
+    ]);
+    let text = common::transcript(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("could be any of: NVIDIA A100 80GB SXM, NVIDIA A100 40GB"),
+        "{text}"
+    );
+    let out = common::gpulint(&[
+        "roofline",
+        "fixtures/h200-zoo/full_raw_base.csv",
+        "--gpu",
+        "H100 PCIe",
+    ]);
+    let text = common::transcript(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("the profile was made on NVIDIA H200"),
+        "{text}"
+    );
+}

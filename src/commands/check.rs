@@ -112,6 +112,7 @@ pub fn lint_and_report(
         }
     }
     let gpu = gpu_override(args.gpu.as_deref())?;
+    super::shared::warn_gpu_mismatch(gpu, profiles);
     let rooflines: Vec<_> = profiles
         .iter()
         .flat_map(|p| p.launches.iter())

@@ -16,6 +16,7 @@ pub fn roofline_command(
 ) -> Result<u8> {
     let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
+    super::shared::warn_gpu_mismatch(gpu, &profiles);
     let placed: Vec<Placed> = profiles
         .iter()
         .flat_map(|p| &p.launches)

@@ -53,19 +53,57 @@ fn check_flags(rules: &[Rule], args: &ReportArgs) -> Result<()> {
     Ok(())
 }
 
+/// With `--gpu`, warns when the profile was made on another GPU than the one named: its
+/// kernels would be measured against the wrong roof.
+pub(super) fn warn_gpu_mismatch(
+    gpu: Option<&'static crate::roofline::gpus::GpuPeaks>,
+    profiles: &[Profile],
+) {
+    let Some(gpu) = gpu else { return };
+    let devices = profiles
+        .iter()
+        .flat_map(|p| &p.launches)
+        .filter_map(|l| l.device.as_deref());
+    let mut seen: Vec<&str> = Vec::new();
+    for d in devices {
+        if seen.contains(&d) {
+            continue;
+        }
+        seen.push(d);
+        if crate::roofline::gpus::lookup(d).is_some_and(|g| !std::ptr::eq(g, gpu)) {
+            eprintln!(
+                "gpulint: warning: --gpu {:?}: the profile was made on {d}; its kernels are placed against another GPU's roof",
+                gpu.name
+            );
+        }
+    }
+}
+
 pub(super) fn gpu_override(
     name: Option<&str>,
 ) -> Result<Option<&'static crate::roofline::gpus::GpuPeaks>> {
-    name.map(|name| {
-        crate::roofline::gpus::lookup(name).ok_or_else(|| {
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    let found = crate::roofline::gpus::named(name);
+    let exact = found.iter().find(|g| g.name.eq_ignore_ascii_case(name));
+    match (found.as_slice(), exact) {
+        (_, Some(g)) | ([g], None) => Ok(Some(*g)),
+        ([], None) => {
             let known: Vec<&str> = crate::roofline::gpus::GPUS.iter().map(|g| g.name).collect();
-            Error::new(format!(
+            Err(Error::new(format!(
                 "--gpu {name:?}: not in the table (known: {})",
                 known.join(", ")
-            ))
-        })
-    })
-    .transpose()
+            )))
+        }
+        (several, None) => {
+            let names: Vec<&str> = several.iter().map(|g| g.name).collect();
+            Err(Error::new(format!(
+                "--gpu {name:?} could be any of: {}; name one",
+                names.join(", ")
+            )))
+        }
+    }
 }
 
 /// Inputs at least this large get a progress bar when stderr is a terminal.

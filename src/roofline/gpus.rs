@@ -156,20 +156,46 @@ pub static GPUS: &[GpuPeaks] = &[
 
 /// The table entry for a device name ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB").
 pub fn lookup(device: &str) -> Option<&'static GpuPeaks> {
+    matching(device).into_iter().next()
+}
+
+/// The entries a name typed by the user (`--gpu`) could mean: those whose name has every
+/// word of it. `A100` means both A100s, and the choice between them is the user's.
+pub fn named(input: &str) -> Vec<&'static GpuPeaks> {
+    let words = |s: &str| -> Vec<String> {
+        s.to_ascii_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let wanted = words(input);
+    GPUS.iter()
+        .filter(|g| {
+            let have = words(g.name);
+            !wanted.is_empty() && wanted.iter().all(|w| have.contains(w))
+        })
+        .collect()
+}
+
+/// Every entry a device name matches, most specific first.
+pub fn matching(device: &str) -> Vec<&'static GpuPeaks> {
     let d = device.to_ascii_lowercase();
     // "l4" must not match inside other words: require it to stand alone.
     let words: Vec<&str> = d.split(|c: char| !c.is_ascii_alphanumeric()).collect();
-    GPUS.iter().find(|g| {
-        g.matches.iter().all(|m| {
-            if ["l4", "t4", "80", "a10", "a30", "6000"].contains(m) {
-                words
-                    .iter()
-                    .any(|w| w == m || (*m == "80" && w.starts_with("80")))
-            } else {
-                d.contains(m)
-            }
+    GPUS.iter()
+        .filter(|g| {
+            g.matches.iter().all(|m| {
+                if ["l4", "t4", "80", "a10", "a30", "6000"].contains(m) {
+                    words
+                        .iter()
+                        .any(|w| w == m || (*m == "80" && w.starts_with("80")))
+                } else {
+                    d.contains(m)
+                }
+            })
         })
-    })
+        .collect()
 }
 
 #[cfg(test)]
@@ -209,5 +235,11 @@ mod tests {
         );
         assert_eq!(name("Orin (nvgpu)"), Some("NVIDIA Jetson AGX Orin 64GB"));
         assert_eq!(name("NVIDIA RTX A6000"), None);
+        // What a user types: the names it could mean.
+        let named = |n: &str| -> Vec<&str> { super::named(n).iter().map(|g| g.name).collect() };
+        assert_eq!(named("A100"), ["NVIDIA A100 80GB SXM", "NVIDIA A100 40GB"]);
+        assert_eq!(named("a100 40gb"), ["NVIDIA A100 40GB"]);
+        assert_eq!(named("L4"), ["NVIDIA L4"]);
+        assert_eq!(named("H100").len(), 3);
     }
 }
