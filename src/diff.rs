@@ -151,9 +151,34 @@ impl DiffReport {
     /// Whether the gate fails: a regression, a new finding, or with `--strict` a kernel
     /// that appeared or vanished.
     pub fn failed(&self) -> bool {
-        self.regressions().next().is_some()
-            || !self.new_findings.is_empty()
-            || (self.strict && (!self.new_kernels.is_empty() || !self.vanished_kernels.is_empty()))
+        !self.reasons().is_empty()
+    }
+
+    /// Why the gate fails, one line each; empty when it passes. Every format says these.
+    pub fn reasons(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let regressed = self.regressions().count();
+        if regressed > 0 {
+            out.push(format!("{regressed} gated metric(s) regressed"));
+        }
+        if !self.new_findings.is_empty() {
+            out.push(format!("{} new finding(s)", self.new_findings.len()));
+        }
+        if self.strict {
+            for k in &self.new_kernels {
+                out.push(format!(
+                    "new kernel {} (--strict)",
+                    crate::kernel::short_name(k)
+                ));
+            }
+            for k in &self.vanished_kernels {
+                out.push(format!(
+                    "vanished kernel {} (--strict)",
+                    crate::kernel::short_name(k)
+                ));
+            }
+        }
+        out
     }
 }
 

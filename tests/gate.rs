@@ -192,3 +192,46 @@ fn check_formats_for_ci() {
         "{gh}"
     );
 }
+
+/// With --strict, a kernel that appears or vanishes fails the gate, and every format says
+/// so: the human summary gives the reasons, GitHub and SARIF carry an error for it, and
+/// the JSON has the verdict and its reasons.
+#[test]
+fn strict_failures_appear_in_every_format() {
+    let dir = common::scratch_dir("strict");
+    let base = write_baseline(&dir);
+    let run = |format: &str| {
+        let out = gpulint(&["diff", &base, CAND, "--strict", "--format", format]);
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let human = run("human");
+    assert!(human.contains("failed because:"), "{human}");
+    assert!(
+        human.contains("new kernel new_helper (--strict)"),
+        "{human}"
+    );
+    assert!(run("github").contains("::error file=fixtures/h200-samples/pipeline_regressed.csv,line=1,title=vanished kernel%3A old_helper"));
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).unwrap();
+    let texts: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["message"]["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("new_helper: new kernel")),
+        "{texts:?}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(json["verdict"], "fail");
+    assert!(
+        json["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r == "vanished kernel old_helper (--strict)")
+    );
+}

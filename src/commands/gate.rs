@@ -78,7 +78,22 @@ pub fn diff_command(
         Format::Markdown => report::markdown::render_diff(&d),
         Format::Github => report::github::render_diff(&d, candidate, &lines),
         Format::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
-        Format::Json => serde_json::to_string_pretty(&d).expect("plain data") + "\n",
+        Format::Json => {
+            // The verdict and its reasons, explicit for machines.
+            #[derive(serde::Serialize)]
+            struct Gate<'a> {
+                #[serde(flatten)]
+                diff: &'a crate::diff::DiffReport,
+                verdict: &'static str,
+                reasons: Vec<String>,
+            }
+            let gate = Gate {
+                diff: &d,
+                verdict: if d.failed() { "fail" } else { "pass" },
+                reasons: d.reasons(),
+            };
+            serde_json::to_string_pretty(&gate).expect("plain data") + "\n"
+        }
     };
     emit(&text)?;
     Ok(u8::from(d.failed() && !report.exit_zero))

@@ -524,4 +524,8 @@ fn diff_verdict(d: &crate::diff::DiffReport, color: bool, out: &mut String) {
         t.get("unchanged").unwrap_or(&0),
         d.new_findings.len()
     );
+    let reasons = d.reasons();
+    if !reasons.is_empty() {
+        let _ = writeln!(out, "failed because: {}", reasons.join("; "));
+    }
 }
