@@ -22,6 +22,9 @@ pub enum Command {
     /// Lint CSV exports of ncu (raw or details page, or ncu's stdout). `-` reads stdin.
     #[command(after_help = EXIT_STATUS)]
     Check {
+        /// Write the report to FILE instead of stdout: atomically, never over an input.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
         /// Exports (CSV, or ncu's stdout), `-` for stdin, or `.ncu-rep` reports (read
         /// through ncu).
         #[arg(required = true, value_name = "FILE")]
@@ -36,6 +39,9 @@ pub enum Command {
     /// List the rules.
     #[command(after_help = EXIT_STATUS)]
     Rules {
+        /// Write the report to FILE instead of stdout: atomically, never over an input.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
         /// table, json, or markdown (the README's table).
         #[arg(long, value_enum, default_value_t = RulesFormat::Table)]
         format: RulesFormat,
@@ -63,6 +69,9 @@ pub enum Command {
     /// Profile a program with ncu (fewest metrics the rules need), then lint it.
     #[command(after_help = EXIT_STATUS)]
     Run {
+        /// Write the report to FILE instead of stdout: atomically, never over an input.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
         #[command(flatten)]
         ncu: NcuArgs,
         #[command(flatten)]
@@ -95,6 +104,9 @@ pub enum Command {
     /// Compare a candidate with a baseline: exit 1 on a regression or a new finding.
     #[command(after_help = EXIT_STATUS)]
     Diff {
+        /// Write the report to FILE instead of stdout: atomically, never over an input.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
         /// A saved baseline (.json) or a CSV export.
         baseline: String,
         /// A CSV export or a saved baseline.
@@ -115,6 +127,9 @@ pub enum Command {
     /// coordinates, `--svg FILE` for the chart.
     #[command(after_help = EXIT_STATUS)]
     Roofline {
+        /// Write the report to FILE instead of stdout: atomically, never over an input.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
         /// Exports to place (CSV, or ncu's stdout).
         #[arg(required = true, value_name = "PROFILE")]
         files: Vec<String>,
@@ -132,6 +147,9 @@ pub enum Command {
     /// `ncu --metrics` call.
     #[command(after_help = EXIT_STATUS)]
     Metrics {
+        /// Write the report to FILE instead of stdout: atomically, never over an input.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<String>,
         /// Leave out the roofline's metrics.
         #[arg(long)]
         no_roofline: bool,

@@ -441,3 +441,44 @@ fn every_help_describes_every_argument_and_ends_with_the_exit_status() {
         );
     }
 }
+
+#[test]
+fn output_goes_to_the_file_and_stdout_stays_empty() {
+    let dir = common::scratch_dir("output");
+    let sarif = dir.join("report.sarif");
+    let _ = std::fs::remove_file(&sarif);
+    let out = gpulint(&[
+        "check",
+        ZOO,
+        "--format",
+        "sarif",
+        "-o",
+        sarif.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert!(out.stdout.is_empty(), "{}", transcript(&out));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert_eq!(doc["version"], "2.1.0");
+    for (args, name) in [
+        (vec!["metrics"], "metrics.txt"),
+        (vec!["rules", "--format", "json"], "rules.json"),
+        (vec!["roofline", ZOO, "--format", "csv"], "roofline.csv"),
+    ] {
+        let path = dir.join(name);
+        let mut all = args.clone();
+        all.extend(["-o", path.to_str().unwrap()]);
+        let out = gpulint(&all);
+        assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+        assert!(out.stdout.is_empty(), "{}", transcript(&out));
+        assert!(std::fs::metadata(&path).unwrap().len() > 0, "{name}");
+    }
+    // Never over an input; nothing written when the command fails.
+    let out = gpulint(&["check", ZOO, "-o", ZOO]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(transcript(&out).contains("refusing to write the report over an input"));
+    let never = dir.join("never.txt");
+    let out = gpulint(&["check", "/nonexistent.csv", "-o", never.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!never.exists());
+}

@@ -17,15 +17,47 @@ use clap::Parser;
 use crate::cli::Command;
 use crate::error::Result;
 
-/// Runs a command; the number is the process exit code (0 clean, 1 findings).
+/// Runs a command; the number is the process exit code (0 clean, 1 findings). With
+/// `-o FILE`, the report goes to FILE, which appears only if the command succeeded.
 pub fn run(command: Command) -> Result<u8> {
+    if let Some((path, inputs)) = output_of(&command) {
+        shared::redirect_output(&path, &inputs)?;
+        let result = dispatch(command);
+        shared::finish_output(result.is_ok())?;
+        return result;
+    }
+    dispatch(command)
+}
+
+/// The `-o` file of a command, and the inputs it must never overwrite.
+fn output_of(command: &Command) -> Option<(String, Vec<String>)> {
+    let (output, inputs): (&Option<String>, Vec<String>) = match command {
+        Command::Check { output, files, .. } | Command::Roofline { output, files, .. } => {
+            (output, files.clone())
+        }
+        Command::Diff {
+            output,
+            baseline,
+            candidate,
+            ..
+        } => (output, vec![baseline.clone(), candidate.clone()]),
+        Command::Run { output, .. }
+        | Command::Rules { output, .. }
+        | Command::Metrics { output, .. } => (output, Vec::new()),
+        _ => return None,
+    };
+    output.clone().map(|o| (o, inputs))
+}
+
+fn dispatch(command: Command) -> Result<u8> {
     match command {
         Command::Check {
             files,
             source,
             report,
+            ..
         } => check::check(&files, source, &report),
-        Command::Rules { format, rules } => rules_docs::rules(format, rules.as_deref()),
+        Command::Rules { format, rules, .. } => rules_docs::rules(format, rules.as_deref()),
         Command::Explain { rule, rules } => rules_docs::explain_rule(&rule, rules.as_deref()),
         Command::TestRules { dir } => rules_docs::test_rules(&dir),
         Command::Keys => rules_docs::keys(),
@@ -33,6 +65,7 @@ pub fn run(command: Command) -> Result<u8> {
             ncu,
             report,
             program,
+            ..
         } => run::run_program(&ncu, &report, &program),
         Command::Baseline {
             files,
@@ -47,6 +80,7 @@ pub fn run(command: Command) -> Result<u8> {
             thresholds,
             gate_duration,
             report,
+            ..
         } => gate::diff_command(
             &baseline,
             &candidate,
@@ -60,11 +94,13 @@ pub fn run(command: Command) -> Result<u8> {
             format,
             svg,
             gpu,
+            ..
         } => roofline::roofline_command(&files, format, svg.as_deref(), gpu.as_deref()),
         Command::Metrics {
             no_roofline,
             chip,
             report,
+            ..
         } => machine::metrics(!no_roofline, chip.as_deref(), &report),
         Command::External(program) => {
             diagnose_first_word(&program[0])?;

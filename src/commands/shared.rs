@@ -198,8 +198,76 @@ pub fn emit(text: &str) -> Result<()> {
     emit_with(|out| out.write_all(text.as_bytes()))
 }
 
-/// Writes to stdout through a buffer, as [`emit`].
+thread_local! {
+    /// Where the report goes instead of stdout (`-o FILE`): a temporary file beside the
+    /// destination, renamed over it once the command has succeeded.
+    static OUTPUT: std::cell::RefCell<Option<(tempfile::NamedTempFile, String)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Sends what the command prints to `path` instead of stdout; refuses a path that is one
+/// of the inputs. [`finish_output`] makes the file appear.
+pub(super) fn redirect_output(path: &str, inputs: &[String]) -> Result<()> {
+    if inputs.iter().any(|f| same_file(f, path)) {
+        return Err(Error::in_file(
+            path,
+            "refusing to write the report over an input profile",
+        ));
+    }
+    let dest = std::path::Path::new(path);
+    let dir = dest
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => format!("the folder {} does not exist", dir.display()),
+            kind => format!(
+                "cannot create a file in {}: {}",
+                dir.display(),
+                std::io::Error::from(kind)
+            ),
+        };
+        Error::in_file(path, format!("cannot write: {why}"))
+    })?;
+    OUTPUT.with(|o| *o.borrow_mut() = Some((tmp, path.to_string())));
+    Ok(())
+}
+
+/// Puts a redirected report in place (after a successful command), or drops it.
+pub(super) fn finish_output(keep: bool) -> Result<()> {
+    let Some((tmp, path)) = OUTPUT.with(|o| o.borrow_mut().take()) else {
+        return Ok(());
+    };
+    if !keep {
+        return Ok(());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
+    }
+    tmp.persist(&path)
+        .map_err(|e| Error::in_file(&path, format!("cannot write: {}", e.error)))?;
+    Ok(())
+}
+
+/// Writes to stdout (or the `-o` file) through a buffer, as [`emit`].
 pub fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    let mut write = Some(write);
+    let redirected = OUTPUT.with(|o| {
+        o.borrow_mut().as_mut().map(|(tmp, path)| {
+            let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+            let write = write.take().expect("written once");
+            write(&mut out)
+                .and_then(|_| out.flush())
+                .map_err(|e| Error::in_file(path, format!("cannot write: {e}")))
+        })
+    });
+    if let Some(result) = redirected {
+        return result;
+    }
+    let write = write.take().expect("written once");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match write(&mut out).and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
