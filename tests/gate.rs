@@ -235,3 +235,19 @@ fn strict_failures_appear_in_every_format() {
             .any(|r| r == "vanished kernel old_helper (--strict)")
     );
 }
+
+/// Every rule id the gate's SARIF uses is one `gpulint rules` lists and `explain` knows.
+#[test]
+fn every_rule_id_the_gate_emits_is_explainable() {
+    let dir = common::scratch_dir("ids");
+    let base = write_baseline(&dir);
+    let out = gpulint(&["diff", &base, CAND, "--strict", "--format", "sarif"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listed = String::from_utf8(gpulint(&["rules"]).stdout).unwrap();
+    for r in doc["runs"][0]["results"].as_array().unwrap() {
+        let id = r["ruleId"].as_str().unwrap();
+        assert!(listed.contains(id), "{id} not in `gpulint rules`");
+        let explain = gpulint(&["explain", id]);
+        assert_eq!(explain.status.code(), Some(0), "{}", transcript(&explain));
+    }
+}

@@ -131,7 +131,11 @@ pub fn explain(r: &Rule) -> String {
         r.category,
         r.severity.as_str()
     ));
-    s.push_str(&format!("Fires when: {}\n", r.when.source.trim()));
+    if r.diff_only {
+        s.push_str("Reported by: `gpulint diff`, against a baseline (never by the linter)\n");
+    } else {
+        s.push_str(&format!("Fires when: {}\n", r.when.source.trim()));
+    }
     if !r.params.is_empty() {
         let params: Vec<String> = r.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
         s.push_str(&format!("Thresholds: {}\n", params.join(", ")));

@@ -144,15 +144,18 @@ pub fn render_diff(
     candidate_file: &str,
     lines: &dyn Fn(&str) -> Option<(String, u64)>,
 ) -> String {
-    let mut descriptors: Vec<Value> = vec![json!({
-        "id": "GL900",
-        "name": "regression",
-        "shortDescription": { "text": "a gated metric got worse than its baseline by more than its band" },
-        "fullDescription": { "text": "gpulint diff compares each kernel's gated metrics (sectors per request, useful bytes per sector, occupancy, registers, local-memory sectors, bank conflicts) with the committed baseline." },
-        "help": { "text": "fix the change, or accept it on purpose by writing the baseline again with `gpulint baseline`" },
-        "defaultConfiguration": { "level": "error" },
-    })];
-    descriptors.extend(rules.iter().map(rule_descriptor));
+    // GL900 (rules/GL900-regression.toml) first: regressions refer to index 0. It is
+    // described even when --select left it out of the enabled rules.
+    let lints: Vec<&Rule> = rules.iter().filter(|r| !r.diff_only).collect();
+    let gate = rules.iter().find(|r| r.diff_only).cloned().or_else(|| {
+        crate::rules::load(None)
+            .ok()?
+            .into_iter()
+            .find(|r| r.diff_only)
+    });
+    let mut descriptors: Vec<Value> = gate.iter().map(rule_descriptor).collect();
+    descriptors.extend(lints.iter().map(|r| rule_descriptor(r)));
+    let rules = lints;
     let loc = |kernel: &str| lines(kernel).unwrap_or_else(|| (candidate_file.to_string(), 1));
     let mut results: Vec<Value> = d
         .regressions()

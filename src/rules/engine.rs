@@ -176,10 +176,10 @@ pub struct Linter<'a> {
 impl<'a> Linter<'a> {
     pub fn new(rules: &'a [Rule], ignored: KernelFilter<'a>, merge: bool) -> Self {
         // Rules that defer run last, so they see what the others found.
-        let ordered = rules
-            .iter()
+        let linted = || rules.iter().filter(|r| !r.diff_only);
+        let ordered = linted()
             .filter(|r| !r.defer_to_other_findings)
-            .chain(rules.iter().filter(|r| r.defer_to_other_findings))
+            .chain(linted().filter(|r| r.defer_to_other_findings))
             .collect();
         Linter {
             rules: ordered,

@@ -74,6 +74,9 @@ struct RuleFile {
     /// (`--source`, `--source-page`): for access-pattern rules.
     #[serde(default)]
     names_source_lines: bool,
+    /// Reported by `gpulint diff` only (regressions); the linter never runs it.
+    #[serde(default)]
+    diff_only: bool,
     doc: Doc,
     #[serde(default)]
     tests: Tests,
@@ -166,6 +169,7 @@ pub struct Rule {
     pub defer_to_other_findings: bool,
     pub judges_failed_launches: bool,
     pub names_source_lines: bool,
+    pub diff_only: bool,
     pub doc: Doc,
     pub tests: Tests,
     /// Where the rule came from: `rules/x.toml` (embedded) or a path under `--rules`.
@@ -321,6 +325,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         defer_to_other_findings: file.defer_to_other_findings,
         judges_failed_launches: file.judges_failed_launches,
         names_source_lines: file.names_source_lines,
+        diff_only: file.diff_only,
         doc: file.doc,
         tests: file.tests,
         origin: origin.to_string(),
