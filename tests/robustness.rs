@@ -131,6 +131,44 @@ fn garbage_non_utf8_bom_and_crlf() {
     expect_read("crlf.csv", crlf.as_bytes(), 28);
 }
 
+/// What Windows PowerShell writes for `ncu --csv ... > out.csv`: UTF-16 with a byte-order mark.
+fn utf16(text: &str, little_endian: bool) -> Vec<u8> {
+    let mut bytes = if little_endian {
+        vec![0xFF, 0xFE]
+    } else {
+        vec![0xFE, 0xFF]
+    };
+    for unit in text.encode_utf16() {
+        bytes.extend(if little_endian {
+            unit.to_le_bytes()
+        } else {
+            unit.to_be_bytes()
+        });
+    }
+    bytes
+}
+
+#[test]
+fn utf16_with_a_byte_order_mark_reads_like_utf8() {
+    let findings_of = |name: &str, bytes: &[u8]| {
+        let path = common::scratch_file(name, bytes);
+        let out = gpulint(&["check", path.to_str().unwrap(), "--format", "concise"]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", transcript(&out));
+        String::from_utf8_lossy(&out.stdout).replace(name, "FILE")
+    };
+    let text = base_text().replace('\n', "\r\n");
+    let utf8 = findings_of("utf8.csv", text.as_bytes());
+    assert!(utf8.lines().count() > 10, "{utf8}");
+    assert_eq!(findings_of("utf16le.csv", &utf16(&text, true)), utf8);
+    assert_eq!(findings_of("utf16be.csv", &utf16(&text, false)), utf8);
+
+    let mut unpaired = utf16(&text, true);
+    unpaired.splice(200..200, [0x00, 0xD8]);
+    expect_error("unpaired.csv", &unpaired, "byte 200 is not valid UTF-16");
+    let odd = &utf16(&text, true)[..301];
+    expect_error("odd.csv", odd, "odd length (301 bytes)");
+}
+
 #[test]
 fn json_or_an_arbitrary_csv_given_as_a_profile() {
     expect_error(

@@ -95,6 +95,79 @@ pub fn read(
 ) -> Result<Source> {
     let chunk_bytes = opts.chunk_bytes.max(1);
     let mut input = std::io::BufReader::with_capacity(chunk_bytes.max(64 * 1024), input);
+    if let Some(text) = utf16_text(file, &mut input)? {
+        let size = Some(text.len() as u64);
+        let input = std::io::BufReader::new(std::io::Cursor::new(text));
+        return read_text(file, input, size, opts, sink);
+    }
+    read_text(file, input, size, opts, sink)
+}
+
+/// Windows PowerShell writes `ncu ... > out.csv` as UTF-16 with a byte-order mark:
+/// such a file is decoded to UTF-8 whole (exports this size fit in memory).
+fn utf16_text(file: &str, input: &mut impl BufRead) -> Result<Option<Vec<u8>>> {
+    let head = input
+        .fill_buf()
+        .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
+    let little_endian = match head {
+        [0xFF, 0xFE, ..] => true,
+        [0xFE, 0xFF, ..] => false,
+        _ => return Ok(None),
+    };
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
+    if bytes.len() % 2 != 0 {
+        return Err(Error::in_file(
+            file,
+            format!(
+                "the file starts with a UTF-16 byte-order mark but has an odd length ({} bytes); \
+                 it was cut short or is not UTF-16",
+                bytes.len()
+            ),
+        ));
+    }
+    let units = bytes[2..].chunks_exact(2).map(|pair| {
+        let pair = [pair[0], pair[1]];
+        if little_endian {
+            u16::from_le_bytes(pair)
+        } else {
+            u16::from_be_bytes(pair)
+        }
+    });
+    let mut text = String::with_capacity(bytes.len() / 2);
+    let mut unit = 0;
+    for decoded in char::decode_utf16(units) {
+        match decoded {
+            Ok(c) => {
+                text.push(c);
+                unit += c.len_utf16();
+            }
+            Err(e) => {
+                return Err(Error::in_file(
+                    file,
+                    format!(
+                        "the file starts with a UTF-16 byte-order mark but byte {} is not valid \
+                         UTF-16 (unpaired surrogate {:#06x})",
+                        2 + 2 * unit,
+                        e.unpaired_surrogate()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Some(text.into_bytes()))
+}
+
+fn read_text<R: BufRead + Send>(
+    file: &str,
+    mut input: R,
+    size: Option<u64>,
+    opts: &ReadOptions,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
+    let chunk_bytes = opts.chunk_bytes.max(1);
     check_start(file, &mut input)?;
     let found = find_header(file, &mut input)?;
     let (header_line, mut skipped) = (found.line, found.skipped);
