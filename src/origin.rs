@@ -286,6 +286,19 @@ mod tests {
                 lib("PyTorch ATen"),
             ),
             (
+                "void (anonymous namespace)::elementwise_kernel_with_index<int, at::native::arange_cuda_out(const c10::Scalar &, const c10::Scalar &, const c10::Scalar &, at::Tensor &)::[lambda() (instance 1)]>(int, T2, T1::result_type *)",
+                lib("PyTorch ATen"),
+            ),
+            (
+                "void <unnamed>::elementwise_kernel_with_index<int, at::native::arange_cuda_out(const c10::Scalar &)>(int, T2)",
+                lib("PyTorch ATen"),
+            ),
+            (
+                "unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)], std::array<char *, 2>>",
+                lib("PyTorch ATen"),
+            ),
+            ("elementwise_kernel_with_index", lib("PyTorch ATen")),
+            (
                 "void cutlass::Kernel2<cutlass_80_simt_sgemm>(Params)",
                 lib("CUTLASS"),
             ),
@@ -306,6 +319,10 @@ mod tests {
             ),
             (
                 "copy_strided(const float *, float *, unsigned long, int)",
+                (Kind::User, "user".into()),
+            ),
+            (
+                "void my_ext::fused_gelu<c10::Half>(const c10::Half *, c10::Half *, int)",
                 (Kind::User, "user".into()),
             ),
         ];
