@@ -40,8 +40,9 @@ fn report(program: &str, capture: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn base(name: &str) -> &str {
-    name.split('(').next().unwrap_or(name)
+/// The kernel's name without return type, parameters or template arguments.
+fn base(name: &str) -> String {
+    gpulint::kernel::base_name(name)
 }
 
 /// (kernel, rule) -> severities of its findings.
@@ -49,7 +50,7 @@ fn findings(r: &Value) -> BTreeMap<(String, String), Vec<String>> {
     let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for f in r["findings"].as_array().unwrap() {
         let key = (
-            base(f["kernel"].as_str().unwrap()).to_string(),
+            base(f["kernel"].as_str().unwrap()),
             f["rule"].as_str().unwrap().to_string(),
         );
         out.entry(key)
@@ -71,7 +72,7 @@ fn bounds(r: &Value) -> BTreeMap<String, BTreeSet<String>> {
         } else {
             roof["bound"].as_str().unwrap().to_string()
         };
-        out.entry(base(k["name"].as_str().unwrap()).to_string())
+        out.entry(base(k["name"].as_str().unwrap()))
             .or_default()
             .insert(bound);
     }

@@ -26,6 +26,7 @@ programs=(
   "bfs|1048576 8|40"
   "knn|4194304 2|4"
   "bad_launch||4"
+  "occupancy_tie||3"
 )
 
 log "== machine"
