@@ -47,8 +47,13 @@ pub static METRICS: &[MetricDef] = &[
     metric!(
         "duration_ns",
         "kernel duration, ns",
-        [n("gpu__time_duration.sum")],
-        ["GPU Speed Of Light Throughput/Duration"]
+        // ncu 2019 raw pages name it without `.sum`.
+        [n("gpu__time_duration.sum"), n("gpu__time_duration")],
+        // ncu 2019.x-2020.1 call the section "GPU Speed Of Light".
+        [
+            "GPU Speed Of Light Throughput/Duration",
+            "GPU Speed Of Light/Duration"
+        ]
     ),
     metric!(
         "block_size",
@@ -152,7 +157,11 @@ pub static METRICS: &[MetricDef] = &[
             n("sm__throughput.avg.pct_of_peak_sustained_elapsed"),
             n("smsp__issue_active.avg.pct_of_peak_sustained_active")
         ],
-        ["GPU Speed Of Light Throughput/Compute (SM) Throughput"]
+        [
+            "GPU Speed Of Light Throughput/Compute (SM) Throughput",
+            "GPU Speed Of Light Throughput/Compute (SM) [%]",
+            "GPU Speed Of Light/SM [%]"
+        ]
     ),
     metric!(
         "memory_throughput_pct",
@@ -160,7 +169,11 @@ pub static METRICS: &[MetricDef] = &[
         [n(
             "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
         )],
-        ["GPU Speed Of Light Throughput/Memory Throughput"]
+        [
+            "GPU Speed Of Light Throughput/Memory Throughput",
+            "GPU Speed Of Light Throughput/Memory [%]",
+            "GPU Speed Of Light/Memory [%]"
+        ]
     ),
     metric!(
         "dram_throughput_pct",
@@ -169,7 +182,11 @@ pub static METRICS: &[MetricDef] = &[
             n("dram__throughput.avg.pct_of_peak_sustained_elapsed"),
             n("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")
         ],
-        ["GPU Speed Of Light Throughput/DRAM Throughput"]
+        // "SOL FB": the frame buffer, DRAM, in ncu 2019.x-2020.1.
+        [
+            "GPU Speed Of Light Throughput/DRAM Throughput",
+            "GPU Speed Of Light/SOL FB"
+        ]
     ),
     metric!(
         "l2_throughput_pct",

@@ -119,9 +119,12 @@ impl DetailsLayout {
         launch.add_cell(ctx, key, unit, value, column)
     }
 }
-/// Sections of ncu 2025's default and full sets: their other labels are skipped quietly.
+/// Sections of ncu's default and full sets since 2019.1: their other labels are skipped
+/// quietly.
 const KNOWN_SECTIONS: &[&str] = &[
     "GPU Speed Of Light Throughput",
+    // ncu 2019.x-2020.1.
+    "GPU Speed Of Light",
     "SpeedOfLight",
     "SpeedOfLight_RooflineChart",
     "PM Sampling",

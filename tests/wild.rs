@@ -1,0 +1,86 @@
+//! Exports other people made with other ncu versions (fixtures/wild/SOURCES.md): each is
+//! read, and judged as an expert would judge what it holds.
+
+mod common;
+
+use common::{fixture, gpulint, transcript};
+use serde_json::Value;
+
+fn json(path: &str) -> Value {
+    let out = gpulint(&["check", path, "--format", "json", "--exit-zero"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// ncu 2020 on a V100 names its throughput section "GPU Speed Of Light" and its labels
+/// `SM [%]`, `Memory [%]`. Read as today's names, nothing was judged and the file passed.
+#[test]
+fn a_2020_details_export_is_read_and_judged() {
+    let path = fixture("wild/v100_ncu2020_cfd_details_head.log");
+    let report = json(path.to_str().unwrap());
+    let durations: Vec<(String, f64)> = report["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["name"].as_str().unwrap().to_string(),
+                k["metrics"]["duration_ns"].as_f64().expect("a duration"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        durations,
+        [
+            ("cuda_compute_step_factor".to_string(), 10720.0),
+            ("cuda_compute_flux".to_string(), 39200.0)
+        ]
+    );
+    // compute_flux: 58 registers allow 5 blocks of 6 warps (46.9%), its busiest unit is at
+    // 35%: registers are the limit while latency goes unhidden. step_factor runs at 93.8%.
+    let findings: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kernel"].as_str().unwrap().to_string(),
+                f["rule"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        [(
+            "cuda_compute_flux".to_string(),
+            "register-limited-occupancy".to_string()
+        )]
+    );
+    let out = gpulint(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+}
+
+/// ncu 2019's raw page names the duration `gpu__time_duration`, without `.sum`. No such file
+/// was found in the wild yet: our own H200 capture with the column renamed stands in.
+#[test]
+fn the_2019_duration_column_name_is_read() {
+    let original = fixture("h200-zoo/min_raw_base.csv");
+    let text = std::fs::read_to_string(&original).unwrap();
+    assert!(text.contains("\"gpu__time_duration.sum\""));
+    let renamed = common::scratch_file(
+        "raw_2019_duration.csv",
+        text.replace("\"gpu__time_duration.sum\"", "\"gpu__time_duration\"")
+            .as_bytes(),
+    );
+    let durations = |r: &Value| -> Vec<Value> {
+        r["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["metrics"]["duration_ns"].clone())
+            .collect()
+    };
+    let want = durations(&json(original.to_str().unwrap()));
+    assert!(want.iter().all(Value::is_f64), "{want:?}");
+    assert_eq!(durations(&json(renamed.to_str().unwrap())), want);
+}
