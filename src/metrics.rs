@@ -931,6 +931,37 @@ pub fn collection_plan<'a>(
     plan
 }
 
+/// ncu's section identifiers (`--section NAME`) by the name the details page shows.
+const SECTION_IDS: &[(&str, &str)] = &[
+    ("GPU Speed Of Light Throughput", "SpeedOfLight"),
+    ("GPU Speed Of Light", "SpeedOfLight"),
+    ("Launch Statistics", "LaunchStats"),
+    ("Occupancy", "Occupancy"),
+    ("Memory Workload Analysis", "MemoryWorkloadAnalysis"),
+    ("Warp State Statistics", "WarpStateStats"),
+];
+
+/// The ncu sections (`--section` identifiers) whose details-page labels give `key`, or
+/// `None` when some of what it needs is only on the raw page (no label).
+pub fn sections_giving(key: &str) -> Option<Vec<&'static str>> {
+    let mut sections = Vec::new();
+    let mut stack = vec![key];
+    while let Some(key) = stack.pop() {
+        if let Some(d) = def(key).filter(|d| !d.labels.is_empty()) {
+            let shown = d.labels[0].split('/').next().unwrap_or_default();
+            let id = SECTION_IDS.iter().find(|(name, _)| *name == shown)?.1;
+            sections.push(id);
+        } else if let Some(d) = DERIVED.iter().find(|d| d.key == key) {
+            stack.extend(d.inputs.iter().copied());
+        } else {
+            return None;
+        }
+    }
+    sections.sort_unstable();
+    sections.dedup();
+    Some(sections)
+}
+
 /// Looks a metric up by key.
 pub fn def(key: &str) -> Option<&'static MetricDef> {
     METRICS.iter().find(|m| m.key == key)
@@ -1265,6 +1296,26 @@ fn derive_grid_fill(m: &mut Metrics) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_metric_names_the_sections_that_give_it() {
+        assert_eq!(sections_giving("sm_count"), Some(vec!["LaunchStats"]));
+        assert_eq!(
+            sections_giving("theoretical_occupancy_pct"),
+            Some(vec!["Occupancy"])
+        );
+        assert_eq!(sections_giving("bank_conflict_share"), None);
+        // Every label's section has an identifier to pass to `--section`.
+        for m in METRICS {
+            for label in m.labels {
+                let shown = label.split('/').next().unwrap();
+                assert!(
+                    SECTION_IDS.iter().any(|(name, _)| *name == shown),
+                    "{label}"
+                );
+            }
+        }
+    }
 
     fn raw<'a>(pairs: &[(&'a str, f64)]) -> RawValues<'a> {
         pairs.iter().copied().collect()

@@ -58,6 +58,21 @@ fn a_2020_details_export_is_read_and_judged() {
     );
     let out = gpulint(&["check", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+
+    // What it could not judge, and where that would come from: no SM count in 2020's
+    // Launch Statistics, no sector counters in any section it holds.
+    let verbose = gpulint(&["check", path.to_str().unwrap(), "--verbose"]);
+    let stderr = String::from_utf8_lossy(&verbose.stderr);
+    assert!(
+        stderr.contains("skipped small-grid on launch(es) 0,1: needs `grid_slot_fill_pct` (or `sm_count` for the fallback check), which this export does not have (ncu's `--section LaunchStats` gives it)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("skipped uncoalesced-load on launch(es) 0,1:")
+            && stderr
+                .contains("(collect it with `ncu --metrics $(gpulint metrics)` or `gpulint run`)"),
+        "{stderr}"
+    );
 }
 
 /// ncu 2019's raw page names the duration `gpu__time_duration`, without `.sum`. No such file

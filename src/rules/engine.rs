@@ -440,6 +440,17 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
     }))
 }
 
+/// Which ncu sections would give a missing metric, for the skip note.
+fn where_to_get(key: &str) -> String {
+    match crate::metrics::sections_giving(key) {
+        Some(ids) if !ids.is_empty() => {
+            let flags: Vec<String> = ids.iter().map(|id| format!("--section {id}")).collect();
+            format!(" (ncu's `{}` gives it)", flags.join(" "))
+        }
+        _ => " (collect it with `ncu --metrics $(gpulint metrics)` or `gpulint run`)".to_string(),
+    }
+}
+
 /// The message, evidence keys and notes when the rule's condition holds (or its
 /// fallback's, with the fallback's note); otherwise the judgement to return.
 fn holds<'r>(
@@ -465,7 +476,8 @@ fn holds<'r>(
     };
     let Some(fb) = &rule.fallback else {
         return Err(Judgement::Skipped(format!(
-            "needs `{primary_missing}`, which this export does not have"
+            "needs `{primary_missing}`, which this export does not have{}",
+            where_to_get(&primary_missing)
         )));
     };
     if let Some(k) = fb
@@ -474,7 +486,8 @@ fn holds<'r>(
         .find(|k| !launch.metrics.contains_key(k.as_str()))
     {
         return Err(Judgement::Skipped(format!(
-            "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have"
+            "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have{}",
+            where_to_get(k)
         )));
     }
     match fb.when.expr.eval(lookup) {
@@ -489,7 +502,8 @@ fn holds<'r>(
             )),
         }),
         Err(EvalError::Missing(m)) => Err(Judgement::Skipped(format!(
-            "needs `{m}`, which this export does not have"
+            "needs `{m}`, which this export does not have{}",
+            where_to_get(&m)
         ))),
         Err(e @ EvalError::DivisionByZero(_)) => {
             Err(Judgement::Skipped(format!("cannot judge: {e}")))
