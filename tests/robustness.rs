@@ -251,6 +251,13 @@ fn an_export_nothing_can_be_judged_on_is_an_error_not_a_clean_run() {
         text.as_bytes(),
         "no rule could judge any of the 1 launch(es)",
     );
+    // And which ncu sections would let most rules judge.
+    expect_error(
+        "bare.csv",
+        text.as_bytes(),
+        "ncu's `--section LaunchStats --section MemoryWorkloadAnalysis --section Occupancy \
+         --section SpeedOfLight` would let 8 of the 12 rules judge",
+    );
 }
 
 proptest! {

@@ -105,7 +105,7 @@ pub fn lint_and_report(
     if args.verbose {
         print_verbose(profiles, &analysis.skips);
     }
-    refuse_unjudged(profiles, analysis.judged)?;
+    refuse_unjudged(profiles, analysis.judged, rules)?;
     for p in profiles {
         for w in p.warnings() {
             eprintln!("gpulint: warning: {}: {w}", p.file);
@@ -152,17 +152,61 @@ pub fn lint_and_report(
 }
 
 /// Never a clean report for a file nothing could be judged on.
-fn refuse_unjudged(profiles: &[Profile], judged: usize) -> Result<()> {
+fn refuse_unjudged(profiles: &[Profile], judged: usize, rules: &[Rule]) -> Result<()> {
     let launches: u64 = profiles.iter().map(Profile::launch_count).sum();
     if judged > 0 || launches == 0 {
         return Ok(());
     }
     let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
+    let lint_rules: Vec<&Rule> = rules.iter().filter(|r| !r.diff_only).collect();
+    let (sections, helped) = sections_that_would_judge(profiles, &lint_rules);
+    let by_section = if sections.is_empty() {
+        String::new()
+    } else {
+        let flags: Vec<String> = sections.iter().map(|s| format!("--section {s}")).collect();
+        format!(
+            "; ncu's `{}` would let {helped} of the {} rules judge",
+            flags.join(" "),
+            lint_rules.len()
+        )
+    };
     Err(Error::new(format!(
         "{}: no rule could judge any of the {launches} launch(es): the export lacks the metrics they read \
-         (--verbose lists them); export with `--metrics $(gpulint metrics)` or use `gpulint run`",
+         (--verbose lists them){by_section}; export with `--metrics $(gpulint metrics)` or use `gpulint run` \
+         for all of them",
         files.join(", ")
     )))
+}
+
+/// The ncu sections that would give the rules what the first launch lacks, and how many
+/// rules they would let judge (through a rule's own check or its fallback).
+fn sections_that_would_judge(profiles: &[Profile], rules: &[&Rule]) -> (Vec<&'static str>, usize) {
+    let Some(launch) = profiles.iter().flat_map(|p| p.launches.iter()).next() else {
+        return (Vec::new(), 0);
+    };
+    let sections_for = |reads: &[String]| -> Option<Vec<&'static str>> {
+        let mut all = Vec::new();
+        for key in reads
+            .iter()
+            .filter(|k| !launch.metrics.contains_key(k.as_str()))
+        {
+            all.extend(crate::metrics::sections_giving(key)?);
+        }
+        Some(all)
+    };
+    let mut sections = Vec::new();
+    let mut helped = 0;
+    for rule in rules {
+        let needed = sections_for(&rule.reads)
+            .or_else(|| rule.fallback.as_ref().and_then(|f| sections_for(&f.reads)));
+        if let Some(needed) = needed {
+            helped += 1;
+            sections.extend(needed);
+        }
+    }
+    sections.sort_unstable();
+    sections.dedup();
+    (sections, helped)
 }
 
 /// One row per kernel over its configurations (per launch with `--per-launch`), with
