@@ -160,6 +160,7 @@ fn utf16_text(file: &str, input: &mut impl BufRead) -> Result<Option<Vec<u8>>> {
     Ok(Some(text.into_bytes()))
 }
 
+/// [`read`] once the input is UTF-8 (or ASCII).
 fn read_text<R: BufRead + Send>(
     file: &str,
     mut input: R,
