@@ -1,6 +1,7 @@
 //! gpulint: a linter for NVIDIA Nsight Compute profiles.
 
 pub mod analysis;
+pub mod atomic_file;
 pub mod baseline;
 pub mod chips;
 pub mod cli;

@@ -171,7 +171,7 @@ pub(super) fn write_output(path: &str, bytes: &[u8], inputs: &[String], what: &s
             format!("refusing to write the {what} over an input profile"),
         ));
     }
-    crate::ncu::write_atomically(std::path::Path::new(path), bytes)
+    crate::atomic_file::write(std::path::Path::new(path), bytes)
 }
 
 pub(super) fn same_file(a: &str, b: &str) -> bool {
@@ -214,22 +214,7 @@ pub(super) fn redirect_output(path: &str, inputs: &[String]) -> Result<()> {
             "refusing to write the report over an input profile",
         ));
     }
-    let dest = std::path::Path::new(path);
-    let dir = dest
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => format!("the folder {} does not exist", dir.display()),
-            kind => format!(
-                "cannot create a file in {}: {}",
-                dir.display(),
-                std::io::Error::from(kind)
-            ),
-        };
-        Error::in_file(path, format!("cannot write: {why}"))
-    })?;
+    let tmp = crate::atomic_file::temp_beside(std::path::Path::new(path))?;
     OUTPUT.with(|o| *o.borrow_mut() = Some((tmp, path.to_string())));
     Ok(())
 }
@@ -242,14 +227,7 @@ pub(super) fn finish_output(keep: bool) -> Result<()> {
     if !keep {
         return Ok(());
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
-    }
-    tmp.persist(&path)
-        .map_err(|e| Error::in_file(&path, format!("cannot write: {}", e.error)))?;
-    Ok(())
+    crate::atomic_file::persist(tmp, std::path::Path::new(&path))
 }
 
 /// Writes to stdout (or the `-o` file) through a buffer, as [`emit`].

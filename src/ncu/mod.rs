@@ -199,7 +199,7 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
         check_ncu_output(&read_log(log.path())?, status.code())?;
     }
     if let Some(dest) = &opts.save_csv {
-        copy_atomically(log.path(), Path::new(dest))?;
+        crate::atomic_file::copy(log.path(), Path::new(dest))?;
     }
     let name = opts
         .save_csv
@@ -494,57 +494,6 @@ pub fn check_ncu_output(log: &str, status: Option<i32>) -> Result<()> {
             tail.join("\n")
         }
     )))
-}
-
-/// Writes next to the destination, then renames, so a crash never leaves half a file.
-pub fn write_atomically(dest: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomically_with(dest, |tmp| tmp.write_all(bytes))
-}
-
-/// Copies a file to `dest` as [`write_atomically`] writes, without reading it whole.
-pub fn copy_atomically(src: &Path, dest: &Path) -> Result<()> {
-    write_atomically_with(dest, |tmp| {
-        std::io::copy(&mut std::fs::File::open(src)?, tmp).map(|_| ())
-    })
-}
-
-fn write_atomically_with(
-    dest: &Path,
-    write: impl FnOnce(&mut tempfile::NamedTempFile) -> std::io::Result<()>,
-) -> Result<()> {
-    let dir = dest
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    // The temporary file's own name means nothing to the user: say what is wrong with
-    // the folder instead.
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => format!("the folder {} does not exist", dir.display()),
-            kind => format!(
-                "cannot create a file in {}: {}",
-                dir.display(),
-                std::io::Error::from(kind)
-            ),
-        };
-        Error::in_file(&dest.display().to_string(), format!("cannot write: {why}"))
-    })?;
-    write(&mut tmp)
-        .and_then(|_| tmp.flush())
-        .map_err(|e| Error::in_file(&dest.display().to_string(), format!("cannot write: {e}")))?;
-    // tempfile creates 0600 files; an output the user asked for is an ordinary file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
-    }
-    tmp.persist(dest).map_err(|e| {
-        Error::in_file(
-            &dest.display().to_string(),
-            format!("cannot write: {}", e.error),
-        )
-    })?;
-    Ok(())
 }
 
 fn shell_words(args: &[String]) -> String {
