@@ -795,34 +795,17 @@ pub static DERIVED: &[Derived] = &[
         "1 when fewer than a quarter of the lanes a warp has (min(block_size, 32)) are active per executed instruction: one thread, or a few, does the work; 0 when more are, or when the export lacks threads_per_inst (absent evidence suppresses nothing)",
         ["threads_per_inst", "block_size"]
     ),
-    derived!(
-        "stall_total",
-        "warp cycles per issued instruction over the stall reasons gpulint collects",
-        [
-            "stall_long_scoreboard",
-            "stall_barrier",
-            "stall_short_scoreboard",
-            "stall_mio_throttle",
-            "stall_math_pipe_throttle",
-            "stall_no_instruction",
-            "stall_not_selected",
-            "stall_selected",
-            "stall_wait"
-        ]
-    ),
-    derived!(
-        "stall_top",
-        "the largest stall reason that is a cause (all but selected and not_selected), cycles per issued instruction",
-        [
-            "stall_long_scoreboard",
-            "stall_barrier",
-            "stall_short_scoreboard",
-            "stall_mio_throttle",
-            "stall_math_pipe_throttle",
-            "stall_no_instruction",
-            "stall_wait"
-        ]
-    ),
+    Derived {
+        key: "stall_total",
+        doc: "warp cycles per issued instruction over the stall reasons gpulint collects",
+        inputs: &STALL_KEYS,
+    },
+    // Computed with stall_total, from the same nine reasons.
+    Derived {
+        key: "stall_top",
+        doc: "the largest stall reason that is a cause (all but selected and not_selected), cycles per issued instruction",
+        inputs: &STALL_KEYS,
+    },
 ];
 
 /// The stall reasons gpulint collects: the ones that cost no replay pass beyond the
