@@ -164,21 +164,24 @@ impl DiffReport {
         if !self.new_findings.is_empty() {
             out.push(format!("{} new finding(s)", self.new_findings.len()));
         }
-        if self.strict {
-            for k in &self.new_kernels {
-                out.push(format!(
-                    "new kernel {} (--strict)",
-                    crate::kernel::short_name(k)
-                ));
-            }
-            for k in &self.vanished_kernels {
-                out.push(format!(
-                    "vanished kernel {} (--strict)",
-                    crate::kernel::short_name(k)
-                ));
-            }
+        for (what, k) in self.strict_kernel_changes() {
+            out.push(format!(
+                "{what} {} (--strict)",
+                crate::kernel::short_name(k)
+            ));
         }
         out
+    }
+
+    /// With `--strict`, the kernels that appeared ("new kernel") or vanished ("vanished
+    /// kernel"): each fails the gate. Nothing without `--strict`.
+    pub fn strict_kernel_changes(&self) -> impl Iterator<Item = (&'static str, &String)> {
+        let strict = self.strict;
+        self.new_kernels
+            .iter()
+            .map(|k| ("new kernel", k))
+            .chain(self.vanished_kernels.iter().map(|k| ("vanished kernel", k)))
+            .filter(move |_| strict)
     }
 }
 

@@ -82,21 +82,14 @@ pub fn render_diff(
         ));
     }
     // With --strict, kernels that appear or vanish fail the gate: say so where it fails.
-    if d.strict {
-        let changes = d
-            .new_kernels
-            .iter()
-            .map(|k| ("new kernel", k))
-            .chain(d.vanished_kernels.iter().map(|k| ("vanished kernel", k)));
-        for (what, k) in changes {
-            out.push_str(&command(
-                "error",
-                candidate_file,
-                1,
-                &format!("{what}: {}", super::short_name(k)),
-                &format!("{what} {k}; the gate fails on it with --strict"),
-            ));
-        }
+    for (what, k) in d.strict_kernel_changes() {
+        out.push_str(&command(
+            "error",
+            candidate_file,
+            1,
+            &format!("{what}: {}", super::short_name(k)),
+            &format!("{what} {k}; the gate fails on it with --strict"),
+        ));
     }
     out
 }

@@ -171,22 +171,15 @@ pub fn render_diff(
             })
         })
         .collect();
-    if d.strict {
-        let changes = d
-            .new_kernels
-            .iter()
-            .map(|k| ("new kernel", k))
-            .chain(d.vanished_kernels.iter().map(|k| ("vanished kernel", k)));
-        for (what, k) in changes {
-            results.push(json!({
-                "ruleId": "GL900",
-                "ruleIndex": 0,
-                "level": "error",
-                "message": { "text": format!("{}: {what}; the gate fails on it with --strict", super::short_name(k)) },
-                "locations": location(candidate_file, 1),
-                "partialFingerprints": { "gpulint/v1": fingerprint(&[what, k]) },
-            }));
-        }
+    for (what, k) in d.strict_kernel_changes() {
+        results.push(json!({
+            "ruleId": "GL900",
+            "ruleIndex": 0,
+            "level": "error",
+            "message": { "text": format!("{}: {what}; the gate fails on it with --strict", super::short_name(k)) },
+            "locations": location(candidate_file, 1),
+            "partialFingerprints": { "gpulint/v1": fingerprint(&[what, k]) },
+        }));
     }
     for nf in &d.new_findings {
         let (file, line) = loc(&nf.kernel);
