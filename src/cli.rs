@@ -19,13 +19,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Lint CSV exports of ncu (raw or details page, or ncu's stdout). `-` reads stdin.
+    /// Lint ncu exports (raw or details page CSV, or ncu's text output). `-` reads stdin.
     #[command(after_help = EXIT_STATUS)]
     Check {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
-        /// Exports (CSV, or ncu's stdout), `-` for stdin, or `.ncu-rep` reports (read
+        /// Exports (CSV, or ncu's text output), `-` for stdin, or `.ncu-rep` reports (read
         /// through ncu).
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
@@ -89,7 +89,7 @@ pub enum Command {
     /// Write a baseline (gated metrics and findings per kernel) from CSV exports.
     #[command(after_help = EXIT_STATUS)]
     Baseline {
-        /// Exports to summarise (CSV, or ncu's stdout).
+        /// Exports to summarise (CSV, or ncu's text output).
         #[arg(required = true, value_name = "PROFILE")]
         files: Vec<String>,
         /// Output file (default: stdout). Written atomically; never over an input.
@@ -130,7 +130,7 @@ pub enum Command {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
-        /// Exports to place (CSV, or ncu's stdout).
+        /// Exports to place (CSV, or ncu's text output).
         #[arg(required = true, value_name = "PROFILE")]
         files: Vec<String>,
         /// human, csv or json.

@@ -38,7 +38,12 @@ pub fn signature(full: &str) -> &str {
 /// parameters, no template arguments, and never shortened for display.
 pub fn base_name(full: &str) -> String {
     let sig = signature(full);
-    let cut = sig.find('<').unwrap_or(sig.len());
+    // GCC's anonymous namespace, `<unnamed>`, is part of the name, not a template list.
+    let cut = sig
+        .match_indices('<')
+        .map(|(i, _)| i)
+        .find(|&i| !sig[i..].starts_with("<unnamed>"))
+        .unwrap_or(sig.len());
     sig[..cut].to_string()
 }
 
@@ -89,6 +94,12 @@ mod tests {
         assert_eq!(
             base_name("void (anonymous namespace)::k<1>(int)"),
             "(anonymous namespace)::k"
+        );
+        assert_eq!(
+            base_name(
+                "void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::Half, float>(int)"
+            ),
+            "at::native::<unnamed>::vectorized_layer_norm_kernel"
         );
     }
 }

@@ -99,3 +99,79 @@ fn the_2019_duration_column_name_is_read() {
     assert!(want.iter().all(Value::is_f64), "{want:?}");
     assert_eq!(durations(&json(renamed.to_str().unwrap())), want);
 }
+
+/// ncu's text output before 2023 (an A100, PyTorch, December 2022): the launch header has a
+/// timestamp where the grid and block now are, tables have no header row, clocks are in
+/// `cycle/nsecond` and the throughputs are labelled `Memory [%]` and `Compute (SM) [%]`.
+#[test]
+fn a_2022_text_log_is_read_and_judged() {
+    let p = common::profile("wild/a100_ncu2022_pytorch_text_head.log");
+    let got: Vec<(String, f64, f64, f64, f64)> = p
+        .launches
+        .iter()
+        .map(|l| {
+            (
+                gpulint::ingest::base_name(&l.name).to_string(),
+                l.metrics["duration_ns"],
+                l.metrics["sm_clock_hz"],
+                l.metrics["sm_throughput_pct"],
+                l.metrics["limit_registers"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "at::native::<unnamed>::distribution_elementwise_grid_stride_kernel".to_string(),
+                29_380.0,
+                1.05e9,
+                64.22,
+                6.0
+            ),
+            (
+                "at::native::<unnamed>::vectorized_layer_norm_kernel".to_string(),
+                23_680.0,
+                1.06e9,
+                55.4,
+                12.0
+            )
+        ]
+    );
+    // Both run at 75% theoretical occupancy (registers allow 48 of 64 warps) with the SM
+    // 55-64% busy: nothing an expert would flag. There is no SM count in this version's
+    // Launch Statistics, and the text names no device: small-grid says it could not judge.
+    assert_eq!(common::warnings(&p), []);
+    let path = fixture("wild/a100_ncu2022_pytorch_text_head.log");
+    let out = gpulint(&["check", path.to_str().unwrap(), "--verbose"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("skipped small-grid on launch(es) 0,1: needs `grid_slot_fill_pct`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("[PyTorch ATen]")
+            || String::from_utf8_lossy(&out.stdout).contains("[PyTorch ATen]")
+    );
+}
+
+/// Recent ncu text output (units `Ghz`, `us`; a `Uses Green Context` row) on a T4 (CC 7.5, 40 SMs), the program's own output first: a
+/// fused RMSNorm launched on 3 blocks for a 3-row test input.
+#[test]
+fn a_t4_text_log_flags_its_three_block_grid() {
+    let path = fixture("wild/t4_rmsnorm_text.log");
+    let report = json(path.to_str().unwrap());
+    let findings: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap(), f["severity"].as_str().unwrap()))
+        .collect();
+    // 3 blocks of 8 warps on 40 SMs of 32 warp slots: 24 of 1,280 slots.
+    assert_eq!(findings, [("small-grid", "warning")]);
+    let k = &report["kernels"][0];
+    assert_eq!(k["grid"], serde_json::json!([3, 1, 1]));
+    assert_eq!(k["metrics"]["sm_count"], 40.0);
+    assert_eq!(k["metrics"]["duration_ns"], 5660.0);
+}

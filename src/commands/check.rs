@@ -261,9 +261,9 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
     for p in profiles {
         let _ = writeln!(
             err,
-            "gpulint: {}: {:?} page, {} launch(es), {} kernel configuration(s)",
+            "gpulint: {}: {}, {} launch(es), {} kernel configuration(s)",
             p.file,
-            p.page,
+            p.page.describe(),
             p.launch_count(),
             p.configurations()
         );

@@ -101,14 +101,8 @@ impl DetailsLayout {
             launch.device = Some(get(Some(self.value)).trim().to_string());
             return Ok(());
         }
-        // Metric names (`--print-metric-name name`) carry `__`; labels do not.
-        let key = if metric.contains("__") {
-            self.wanted.get(metric)
-        } else {
-            self.wanted.get(format!("{section}/{metric}").as_str())
-        };
-        let Some(&key) = key else {
-            if !metric.contains("__") && !KNOWN_SECTIONS.contains(&section) {
+        let Some(key) = metric_key(&self.wanted, section, metric) else {
+            if !metric.contains("__") && !is_known_section(section) {
                 out.unknown_sections.insert(section.to_string());
             }
             return Ok(());
@@ -119,6 +113,25 @@ impl DetailsLayout {
         launch.add_cell(ctx, key, unit, value, column)
     }
 }
+/// The key a metric row gives, if gpulint reads it. Metric names (`--print-metric-name
+/// name`, `--metrics` runs) carry `__`; labels do not and are read with their section.
+pub(super) fn metric_key(
+    wanted: &HashSet<&'static str>,
+    section: &str,
+    metric: &str,
+) -> Option<&'static str> {
+    let key = if metric.contains("__") {
+        wanted.get(metric)
+    } else {
+        wanted.get(format!("{section}/{metric}").as_str())
+    };
+    key.copied()
+}
+
+pub(super) fn is_known_section(section: &str) -> bool {
+    KNOWN_SECTIONS.contains(&section)
+}
+
 /// Sections of ncu's default and full sets since 2019.1: their other labels are skipped
 /// quietly.
 const KNOWN_SECTIONS: &[&str] = &[

@@ -1,5 +1,6 @@
-//! Reading ncu CSV exports: the raw page, the details page, and ncu's stdout with the
-//! CSV mixed into the program's own output. The form is told from the content.
+//! Reading ncu exports: the raw page, the details page, ncu's text output, and ncu's
+//! stdout with any of them mixed into the program's own output. The form is told from the
+//! content.
 
 mod details;
 mod fields;
@@ -8,6 +9,7 @@ mod raw;
 mod row;
 pub mod source;
 pub mod stream;
+mod text_output;
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -26,6 +28,19 @@ pub const WARNING: &str = "warning: ";
 pub enum Page {
     Raw,
     Details,
+    /// ncu's text output (no `--csv`).
+    Text,
+}
+
+impl Page {
+    /// The form as the user knows it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Page::Raw => "raw page",
+            Page::Details => "details page",
+            Page::Text => "ncu's text output",
+        }
+    }
 }
 
 /// One rule result from NVIDIA's guided analysis, carried by details pages.

@@ -126,8 +126,19 @@ pub fn unit_scale(unit: &str) -> Option<f64> {
     if unit.is_empty() {
         return Some(1.0);
     }
-    // Only the numerator carries a scale: "Gbyte/s", "Kbyte/block", "inst/cycle".
-    let numerator = unit.split('/').next().unwrap_or(unit);
+    // The numerator carries an SI scale ("Gbyte/s", "Kbyte/block", "inst/cycle"); a time
+    // denominator turns a rate into one per second ("cycle/nsecond" is GHz).
+    let (numerator, denominator) = unit.split_once('/').unwrap_or((unit, ""));
+    let per_second = match denominator {
+        "nsecond" | "ns" => 1e9,
+        "usecond" | "us" => 1e6,
+        "msecond" | "ms" => 1e3,
+        _ => 1.0,
+    };
+    numerator_scale(numerator).map(|scale| scale * per_second)
+}
+
+fn numerator_scale(numerator: &str) -> Option<f64> {
     let time = match numerator {
         "nsecond" | "ns" => Some(1.0),
         "usecond" | "us" => Some(1e3),
@@ -194,6 +205,15 @@ mod tests {
         assert_eq!(
             parse_cell("1.02", "Kbyte/block", p),
             Ok(Cell::Value(1020.0))
+        );
+        // ncu before 2023 prints clocks per nanosecond or microsecond.
+        assert_eq!(
+            parse_cell("1.5", "cycle/nsecond", p),
+            Ok(Cell::Value(1.5e9))
+        );
+        assert_eq!(
+            parse_cell("874", "cycle/usecond", p),
+            Ok(Cell::Value(874e6))
         );
     }
 

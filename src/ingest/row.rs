@@ -108,3 +108,37 @@ pub(super) fn convert(
         )),
     }
 }
+
+/// Takes the style the first chunk's numbers prove; point-decimal when they prove none.
+pub(super) fn decide_style(launches: &[Parsed]) -> NumberStyle {
+    let (mut point, mut comma) = (0usize, 0usize);
+    for cell in launches.iter().flat_map(|p| &p.pending) {
+        match number::style_evidence(&cell.text) {
+            Some(NumberStyle::PointDecimal) => point += 1,
+            Some(NumberStyle::CommaDecimal) => comma += 1,
+            None => {}
+        }
+    }
+    if comma > point {
+        NumberStyle::CommaDecimal
+    } else {
+        NumberStyle::PointDecimal
+    }
+}
+
+pub(super) fn convert_pending(file: &str, p: &mut Parsed, style: NumberStyle) -> Result<()> {
+    for cell in std::mem::take(&mut p.pending) {
+        if let Some(v) = convert(
+            file,
+            cell.key,
+            &cell.unit,
+            &cell.text,
+            style,
+            cell.line,
+            cell.column,
+        )? {
+            p.values.push((cell.key, v));
+        }
+    }
+    Ok(())
+}

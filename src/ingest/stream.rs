@@ -9,10 +9,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use super::fields::{Row, SimpleRow, split_simple};
-use super::number::{self, NumberStyle};
+use super::number::NumberStyle;
 pub(crate) use super::row::Parsed;
-use super::row::{ChunkOut, RowCtx, convert};
-use super::{Launch, Page, WARNING, details, raw};
+use super::row::{ChunkOut, RowCtx, convert_pending, decide_style};
+use super::{Launch, Page, WARNING, details, raw, text_output};
 use crate::error::{Error, Result};
 
 /// Bytes per chunk. The first chunk is four times larger: the number style and the raw
@@ -170,7 +170,14 @@ fn read_text<R: BufRead + Send>(
 ) -> Result<Source> {
     let chunk_bytes = opts.chunk_bytes.max(1);
     check_start(file, &mut input)?;
-    let found = find_header(file, &mut input)?;
+    let found = match find_header(file, &mut input)? {
+        Start::Csv(found) => found,
+        Start::Text {
+            line,
+            text: first,
+            skipped,
+        } => return read_text_output(file, (line, &first), skipped, input, sink),
+    };
     let (header_line, mut skipped) = (found.line, found.skipped);
     let header = parse_header(file, header_line, &found.text)?;
     let mut notes = Vec::new();
@@ -189,14 +196,7 @@ fn read_text<R: BufRead + Send>(
         seq: 0,
         bar: bar.as_ref().map(|b| b.0.clone()),
     };
-    let mut state = Assembler {
-        sink,
-        carry: None,
-        launches: 0,
-        row_warnings: Vec::new(),
-        dropped_warnings: 0,
-        unknown_sections: BTreeSet::new(),
-    };
+    let mut state = Assembler::new(sink);
 
     let (style, first_skipped) = first_chunk(
         file,
@@ -235,6 +235,22 @@ fn read_text<R: BufRead + Send>(
         page,
         notes,
         launches: state.launches,
+    })
+}
+
+/// ncu's text output, from its first launch header on (see [`text_output`]).
+fn read_text_output(
+    file: &str,
+    first: (u64, &str),
+    skipped: u64,
+    input: impl BufRead,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
+    let (notes, launches) = text_output::read(file, first, skipped, input, sink)?;
+    Ok(Source {
+        page: Page::Text,
+        notes,
+        launches,
     })
 }
 
@@ -378,8 +394,20 @@ struct HeaderLine {
     bytes: u64,
 }
 
-/// Reads up to the CSV header: program output and ncu's messages before it are dropped.
-fn find_header(file: &str, input: &mut impl BufRead) -> Result<HeaderLine> {
+/// Where the export proper starts.
+enum Start {
+    Csv(HeaderLine),
+    /// ncu's text output, from its first launch header.
+    Text {
+        line: u64,
+        text: String,
+        skipped: u64,
+    },
+}
+
+/// Reads up to the CSV header, or to the first launch header of ncu's text output:
+/// program output and ncu's messages before it are dropped.
+fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
     let mut skipped = 0;
     let mut line_no = 0u64;
     let mut bytes = 0u64;
@@ -393,9 +421,10 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<HeaderLine> {
         if n == 0 {
             return Err(Error::in_file(
                 file,
-                "no ncu CSV header found (a row starting \"ID\",\"Process ID\",... with a \
-                 \"Kernel Name\" column); expected the output of `ncu --csv --page raw` or \
-                 `--page details`",
+                "no ncu CSV header (a row starting \"ID\",\"Process ID\",... with a \
+                 \"Kernel Name\" column) and no launch of ncu's text output (a line such as \
+                 `kernel(...) (8, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 9.0`) \
+                 found; expected the output of `ncu`, `ncu --csv --page raw` or `--page details`",
             ));
         }
         line_no += 1;
@@ -404,11 +433,19 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<HeaderLine> {
             text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
         }
         if is_header(text) {
-            return Ok(HeaderLine {
+            return Ok(Start::Csv(HeaderLine {
                 line: line_no,
                 text: text.to_vec(),
                 skipped,
                 bytes,
+            }));
+        }
+        let line_text = String::from_utf8_lossy(text);
+        if text_output::launch_header(&line_text).is_some() {
+            return Ok(Start::Text {
+                line: line_no,
+                text: line_text.into_owned(),
+                skipped,
             });
         }
         if text.starts_with(b"==") || !text.iter().all(u8::is_ascii_whitespace) {
@@ -648,40 +685,6 @@ fn parse_with_csv(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) {
     }
 }
 
-/// Takes the style the first chunk's numbers prove; point-decimal when they prove none.
-fn decide_style(launches: &[Parsed]) -> NumberStyle {
-    let (mut point, mut comma) = (0usize, 0usize);
-    for cell in launches.iter().flat_map(|p| &p.pending) {
-        match number::style_evidence(&cell.text) {
-            Some(NumberStyle::PointDecimal) => point += 1,
-            Some(NumberStyle::CommaDecimal) => comma += 1,
-            None => {}
-        }
-    }
-    if comma > point {
-        NumberStyle::CommaDecimal
-    } else {
-        NumberStyle::PointDecimal
-    }
-}
-
-fn convert_pending(file: &str, p: &mut Parsed, style: NumberStyle) -> Result<()> {
-    for cell in std::mem::take(&mut p.pending) {
-        if let Some(v) = convert(
-            file,
-            cell.key,
-            &cell.unit,
-            &cell.text,
-            style,
-            cell.line,
-            cell.column,
-        )? {
-            p.values.push((cell.key, v));
-        }
-    }
-    Ok(())
-}
-
 /// Puts parsed launches together across chunk seams (a details-page launch spans many
 /// rows) and hands each finished one on.
 struct Assembler<'a> {
@@ -693,7 +696,18 @@ struct Assembler<'a> {
     unknown_sections: BTreeSet<String>,
 }
 
-impl Assembler<'_> {
+impl<'a> Assembler<'a> {
+    fn new(sink: &'a mut dyn FnMut(Launch) -> Result<()>) -> Self {
+        Assembler {
+            sink,
+            carry: None,
+            launches: 0,
+            row_warnings: Vec::new(),
+            dropped_warnings: 0,
+            unknown_sections: BTreeSet::new(),
+        }
+    }
+
     fn take(&mut self, out: ChunkOut) -> Result<()> {
         for w in out.row_warnings {
             if self.row_warnings.len() < MAX_ROW_WARNINGS {
@@ -838,7 +852,9 @@ mod tests {
     fn the_progress_bar_ends_at_the_file_size() {
         let text = b"program output\n\"ID\",\"Kernel Name\"\n\"0\",\"k\"\n\"1\",\"k\"\n\"2\",\"k\"";
         let mut input = std::io::BufReader::new(&text[..]);
-        let found = find_header("f", &mut input).unwrap();
+        let Ok(Start::Csv(found)) = find_header("f", &mut input) else {
+            panic!("a CSV header")
+        };
         assert_eq!((found.line, found.skipped), (2, 1));
         let bar = indicatif::ProgressBar::hidden();
         bar.set_position(found.bytes);

@@ -1,0 +1,130 @@
+//! ncu's text output (no `--csv`), captured on the H200 next to the CSV of the same report
+//! (samples/corpus/capture_text.sh, fixtures/h200-text/): both forms must read the same.
+
+mod common;
+
+use common::{fixture, gpulint, profile, transcript, warnings};
+use gpulint::ingest::{Launch, Page};
+
+/// Text values are rounded to ncu's display precision (three or four significant digits,
+/// two decimals for percentages); the CSV in base units is not.
+fn close(text: f64, csv: f64) -> bool {
+    (text - csv).abs() <= 0.006 * csv.abs().max(1.0) || (text - csv).abs() <= 0.011
+}
+
+/// Same launches, and the same value for every metric both forms give. With
+/// `every_metric`, the text must give every metric the CSV gives.
+fn assert_same_launches(text: &[Launch], csv: &[Launch], every_metric: bool) {
+    assert_eq!(text.len(), csv.len());
+    for (t, c) in text.iter().zip(csv) {
+        assert_eq!(
+            (&t.name, t.grid, t.block),
+            (&c.name, c.grid, c.block),
+            "launch {}",
+            c.id
+        );
+        for (key, &csv_value) in &c.metrics {
+            let text_value = t.metrics.get(key).copied();
+            if text_value.is_none() && !every_metric {
+                continue;
+            }
+            assert!(
+                text_value.is_some_and(|v| close(v, csv_value)),
+                "{} launch {}: `{key}` is {text_value:?} in the text, {csv_value} in the CSV",
+                c.name,
+                c.id
+            );
+        }
+    }
+}
+
+#[test]
+fn full_set_text_reads_as_the_details_page_of_the_same_report() {
+    let text = profile("h200-text/text_full_particlefilter.log");
+    let csv = profile("h200-text/details_full_particlefilter.csv");
+    assert_eq!(text.page, Page::Text);
+    assert_eq!(text.launches.len(), 6);
+    assert_same_launches(&text.launches, &csv.launches, true);
+    assert_eq!(warnings(&text), warnings(&csv));
+}
+
+#[test]
+fn metrics_run_text_reads_as_the_raw_page_of_the_same_report() {
+    let text = profile("h200-text/text_metrics_knn.log");
+    let csv = profile("h200-text/raw_metrics_knn.csv");
+    assert_eq!(text.launches.len(), 4);
+    // The raw page adds every launch__ and device__attribute_ column; the text prints only
+    // the metrics asked for, so the grid's fill of the device is not there to judge.
+    assert_same_launches(&text.launches, &csv.launches, false);
+    let given = |l: &Launch| l.metrics.len();
+    assert!(
+        given(&text.launches[0]) >= 40,
+        "{:?}",
+        text.launches[0].metrics.keys()
+    );
+    // knn reads 32-byte records one float at a time: the same warning from either form.
+    assert_eq!(warnings(&text), warnings(&csv));
+    assert!(
+        warnings(&text).contains(&(0, "uncoalesced-load".to_string())),
+        "{:?}",
+        warnings(&text)
+    );
+}
+
+#[test]
+fn print_summary_gives_each_kernel_its_average_and_its_count() {
+    let summary = profile("h200-text/text_summary_particlefilter.log");
+    let details = profile("h200-text/details_full_particlefilter.csv");
+    assert_eq!(summary.launch_count(), 6);
+    for kernel in &summary.launches {
+        let launches: Vec<&Launch> = details
+            .launches
+            .iter()
+            .filter(|l| l.name == kernel.name)
+            .collect();
+        assert_eq!(kernel.count, launches.len() as u64, "{}", kernel.name);
+        let mean = launches
+            .iter()
+            .map(|l| l.metrics["duration_ns"])
+            .sum::<f64>()
+            / launches.len() as f64;
+        assert!(
+            close(kernel.metrics["duration_ns"], mean),
+            "{}: {} against a mean of {mean}",
+            kernel.name,
+            kernel.metrics["duration_ns"]
+        );
+    }
+    // Averages hide one slow launch: that is said without --verbose.
+    let out = gpulint(&[
+        "check",
+        fixture("h200-text/text_summary_particlefilter.log")
+            .to_str()
+            .unwrap(),
+        "--exit-zero",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("this is a `--print-summary` table"),
+        "{}",
+        transcript(&out)
+    );
+}
+
+#[test]
+fn live_output_with_the_programs_own_lines_is_read() {
+    let p = profile("h200-text/text_default_stencil2d.log");
+    assert_eq!(p.launches.len(), 4);
+    let first = &p.launches[0];
+    assert_eq!(first.grid, Some([256, 256, 1]));
+    assert_eq!(first.block, Some([16, 16, 1]));
+    assert_eq!(first.metrics["duration_ns"], 62_620.0);
+    assert_eq!(first.metrics["sm_count"], 132.0);
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("skipped 9 line(s) of ncu messages and program output")),
+        "{:?}",
+        p.notes
+    );
+}
