@@ -185,9 +185,17 @@ pub struct NcuArgs {
     /// Skip this many kernel launches first.
     #[arg(long, value_name = "N")]
     pub launch_skip: Option<u64>,
-    /// Profile at most this many kernel launches.
+    /// Profile at most this many kernel launches, in launch order (turns sampling off).
     #[arg(long, value_name = "N")]
     pub launch_count: Option<u64>,
+    /// Profile every launch instead of a sample: ncu's default, minutes on an iterative
+    /// program.
+    #[arg(long, conflicts_with = "launches_per_config")]
+    pub all_launches: bool,
+    /// The sample: profile the first N launches of each launch configuration (kernel,
+    /// grid, block, shared memory), ncu's `--filter-mode per-launch-config`.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    pub launches_per_config: u64,
     /// Follow child processes too (MPI launchers, Python).
     #[arg(long)]
     pub target_processes_all: bool,

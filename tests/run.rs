@@ -630,3 +630,125 @@ fn run_takes_the_program_without_a_separator() {
         r.args
     );
 }
+
+/// Profiling every launch of an iterative program takes minutes (issue 16): by default
+/// ncu profiles the first 3 launches of each launch configuration, and the report says so.
+#[test]
+fn launches_are_sampled_per_configuration_by_default() {
+    let sample = stand_in("sample");
+    let window = |a: &[String]| -> Vec<String> {
+        a.iter()
+            .skip_while(|x| *x != "--filter-mode" && *x != "--launch-count")
+            .take_while(|x| **x != sample)
+            .cloned()
+            .collect()
+    };
+    let default = run_with("normal", &["run", "--", &sample], &[]);
+    assert_eq!(
+        window(&default.args),
+        ["--filter-mode", "per-launch-config", "--launch-count", "3"]
+    );
+    let stdout = String::from_utf8_lossy(&default.out.stdout);
+    assert!(
+        stdout.contains(
+            "a sample: the first 3 launch(es) of each launch configuration were profiled; \
+             times and shares are of those (--all-launches profiles every launch)"
+        ),
+        "{}",
+        transcript(&default.out)
+    );
+
+    let five = run_with(
+        "normal",
+        &[
+            "run",
+            "--launches-per-config",
+            "5",
+            "--format",
+            "json",
+            "--",
+            &sample,
+        ],
+        &[],
+    );
+    assert_eq!(
+        window(&five.args),
+        ["--filter-mode", "per-launch-config", "--launch-count", "5"]
+    );
+    let stdout = String::from_utf8_lossy(&five.out.stdout);
+    let json_start = stdout.find("{\n").expect("a JSON report");
+    let report: serde_json::Value = serde_json::from_str(&stdout[json_start..]).unwrap();
+    assert_eq!(report["sources"][0]["sampled_per_config"], 5);
+
+    // Every launch: on request, or when the user chose launches with ncu's own options.
+    for args in [
+        vec!["run", "--all-launches", "--", &sample],
+        vec!["run", "--launch-count", "7", "--", &sample],
+        vec![
+            "run",
+            "--ncu-arg=--kernel-id",
+            "--ncu-arg=::k:2",
+            "--",
+            &sample,
+        ],
+    ] {
+        let r = run_with("normal", &args, &[]);
+        assert!(
+            !r.args.iter().any(|a| a == "per-launch-config"),
+            "{args:?}: {:?}",
+            r.args
+        );
+        assert!(
+            !String::from_utf8_lossy(&r.out.stdout).contains("a sample:"),
+            "{args:?}"
+        );
+    }
+    let conflict = run_with(
+        "normal",
+        &[
+            "run",
+            "--all-launches",
+            "--launches-per-config",
+            "2",
+            "--",
+            &sample,
+        ],
+        &[],
+    );
+    assert_eq!(conflict.out.status.code(), Some(2));
+}
+
+/// LU's diagonal kernel keeps one configuration for all its launches while the other two
+/// change grid every step: the sample cuts only the first, so its share would read too small.
+#[test]
+fn a_sample_that_cuts_one_kernel_short_says_so() {
+    let sample = stand_in("sample");
+    let lud = fixture("h200-corpus/min_lud.csv");
+    let r = run_with(
+        "normal",
+        &["run", "--format", "concise", "--", &sample],
+        &[("FAKE_NCU_REPLAY", lud.to_str().unwrap())],
+    );
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains(
+            "lud_diagonal reached the sample's 3 launches per configuration while other kernels \
+             did not: launches after those were not profiled, so its share of GPU time is \
+             understated; --all-launches measures every launch"
+        ),
+        "{}",
+        transcript(&r.out)
+    );
+    // A loop whose kernels all keep their configuration is cut evenly: nothing to say.
+    let gaussian = fixture("h200-corpus/min_gaussian.csv");
+    let even = run_with(
+        "normal",
+        &["run", "--format", "concise", "--", &sample],
+        &[("FAKE_NCU_REPLAY", gaussian.to_str().unwrap())],
+    );
+    assert!(
+        !String::from_utf8_lossy(&even.out.stderr).contains("reached the sample"),
+        "{}",
+        transcript(&even.out)
+    );
+}

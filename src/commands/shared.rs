@@ -158,6 +158,7 @@ pub(super) fn load_as(
             launches: folder.finish(),
             notes: source.notes,
             source_blocks: Vec::new(),
+            sampled_per_config: None,
         });
     }
     Ok(profiles)

@@ -84,6 +84,9 @@ pub struct Profile {
     pub notes: Vec<String>,
     /// Per-source-line sectors from ncu's source page, when given (`--source`).
     pub source_blocks: Vec<source::SourceBlock>,
+    /// `gpulint run`'s sample: at most this many launches of each launch configuration
+    /// were profiled, so times and shares are of those.
+    pub sampled_per_config: Option<u64>,
 }
 
 impl Profile {
@@ -169,6 +172,7 @@ fn collect(
         launches,
         notes: source.notes,
         source_blocks: Vec::new(),
+        sampled_per_config: None,
     })
 }
 

@@ -24,6 +24,9 @@ pub struct NcuOptions {
     pub kernel_name: Option<String>,
     pub launch_skip: Option<u64>,
     pub launch_count: Option<u64>,
+    /// Profile only the first N launches of each launch configuration (the default
+    /// sample); `None` profiles every launch the other filters let through.
+    pub per_config: Option<u64>,
     pub target_processes_all: bool,
     pub extra_args: Vec<String>,
     pub save_csv: Option<String>,
@@ -130,8 +133,15 @@ pub fn build_args(
     if let Some(n) = opts.launch_skip {
         args.extend(["--launch-skip".into(), n.to_string()]);
     }
-    if let Some(n) = opts.launch_count {
-        args.extend(["--launch-count".into(), n.to_string()]);
+    match (opts.per_config, opts.launch_count) {
+        (Some(n), _) => args.extend([
+            "--filter-mode".into(),
+            "per-launch-config".into(),
+            "--launch-count".into(),
+            n.to_string(),
+        ]),
+        (None, Some(n)) => args.extend(["--launch-count".into(), n.to_string()]),
+        (None, None) => {}
     }
     if opts.target_processes_all {
         args.extend(["--target-processes".into(), "all".into()]);
@@ -139,6 +149,38 @@ pub fn build_args(
     args.extend(opts.extra_args.iter().cloned());
     args.extend(program.iter().cloned());
     args
+}
+
+/// ncu options with which the user chose launches themselves: gpulint's sample would
+/// change their meaning (`--launch-count` counts per configuration in its filter mode).
+const LAUNCH_CHOOSING_ARGS: &[&str] = &[
+    "--filter-mode",
+    "--launch-count",
+    "-c",
+    "--launch-skip",
+    "-s",
+    "--launch-skip-before-match",
+    "--kernel-id",
+    "--range-filter",
+    "--nvtx-include",
+    "--nvtx-exclude",
+];
+
+/// How many launches per configuration to profile: `None` (every launch) when the user
+/// asked for all, or chose launches with ncu's own options.
+pub fn sample_size(
+    per_config: u64,
+    all_launches: bool,
+    launch_skip: Option<u64>,
+    launch_count: Option<u64>,
+    extra_args: &[String],
+) -> Option<u64> {
+    let chosen = extra_args.iter().any(|a| {
+        let name = a.split('=').next().unwrap_or(a);
+        LAUNCH_CHOOSING_ARGS.contains(&name)
+    });
+    (!all_launches && launch_skip.is_none() && launch_count.is_none() && !chosen)
+        .then_some(per_config)
 }
 
 /// What came back from a run.

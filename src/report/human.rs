@@ -76,6 +76,13 @@ fn profile_summary(r: &Report, out: &mut String) {
             " (helpers left out)"
         }
     );
+    if let Some(n) = r.profiles.iter().find_map(|p| p.sampled_per_config) {
+        let _ = writeln!(
+            out,
+            "  a sample: the first {n} launch(es) of each launch configuration were profiled; \
+             times and shares are of those (--all-launches profiles every launch)"
+        );
+    }
     for (name, time, n, roof) in kernels.iter().take(5) {
         let stake: f64 = r
             .findings

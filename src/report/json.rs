@@ -44,7 +44,13 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         })
     });
     let sources = r.profiles.iter().map(|p| {
-        json!({ "file": p.file, "page": p.page, "launches": p.launch_count(), "kernels": p.launches.len() })
+        json!({
+            "file": p.file,
+            "page": p.page,
+            "launches": p.launch_count(),
+            "kernels": p.launches.len(),
+            "sampled_per_config": p.sampled_per_config,
+        })
     });
     let helpers = r
         .helpers
