@@ -99,7 +99,7 @@ pub enum Command {
         #[arg(long, value_name = "VERSION")]
         ncu_version: Option<String>,
         #[command(flatten)]
-        report: ReportArgs,
+        gate: GateArgs,
     },
     /// Compare a candidate with a baseline: exit 1 on a regression or a new finding.
     #[command(after_help = EXIT_STATUS)]
@@ -120,8 +120,15 @@ pub enum Command {
         /// Also gate kernel duration (noisy: default band 20%).
         #[arg(long)]
         gate_duration: bool,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+        format: DiffFormat,
+        /// Exit 0 even when the gate fails.
+        #[arg(long)]
+        exit_zero: bool,
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
         #[command(flatten)]
-        report: ReportArgs,
+        gate: GateArgs,
     },
     /// Roofline placement of every kernel: a line each, `--format csv` for the chart's
     /// coordinates, `--svg FILE` for the chart.
@@ -156,8 +163,11 @@ pub enum Command {
         /// Only metrics that exist on this chip, as ncu names it (gh100, ga102, gb202, tu104, ...).
         #[arg(long, value_name = "NAME")]
         chip: Option<String>,
+        /// list: comma-separated, for `ncu --metrics`; lines: one per line; json: an array.
+        #[arg(long, value_enum, default_value_t = MetricsFormat::List)]
+        format: MetricsFormat,
         #[command(flatten)]
-        report: ReportArgs,
+        selection: RuleArgs,
     },
     /// Check that this machine can profile: ncu, a GPU, counter permission, clocks.
     /// Exit status 0 when every check passed, 1 when one failed; checks that depend on a
@@ -237,6 +247,22 @@ pub enum Format {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Human,
+    Json,
+    Markdown,
+    Github,
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MetricsFormat {
+    List,
+    Lines,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RooflineFormat {
     Human,
     Csv,
@@ -269,22 +295,8 @@ pub struct ReportArgs {
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Run only these rules (codes, code prefixes such as GL1, slugs, or ALL): a comma
-    /// list, or the option repeated.
-    #[arg(long, value_delimiter = ',', value_name = "RULE")]
-    pub select: Vec<String>,
-    /// Skip these rules (as for --select): a comma list, or the option repeated.
-    #[arg(long, value_delimiter = ',', value_name = "RULE")]
-    pub ignore: Vec<String>,
-    /// Override a rule threshold: RULE.PARAM=VALUE (e.g. uncoalesced-load.min_excess_share=0.5).
-    #[arg(long = "param", value_name = "RULE.PARAM=VALUE")]
-    pub params: Vec<String>,
-    /// Config file (default: ./gpulint.toml when present).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<String>,
-    /// Directory of extra or overriding rule files.
-    #[arg(long, value_name = "DIR")]
-    pub rules: Option<String>,
+    #[command(flatten)]
+    pub selection: RuleArgs,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Roofline peaks from the built-in table for this GPU (H200, H100 PCIe, A100 80GB,
@@ -314,12 +326,54 @@ pub struct ReportArgs {
     /// launch in memory.
     #[arg(long)]
     pub per_launch: bool,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// Which rules run, with which thresholds: every command that lints takes these.
+#[derive(Debug, Clone, Args)]
+pub struct RuleArgs {
+    /// Run only these rules (codes, code prefixes such as GL1, slugs, or ALL): a comma
+    /// list, or the option repeated.
+    #[arg(long, value_delimiter = ',', value_name = "RULE")]
+    pub select: Vec<String>,
+    /// Skip these rules (as for --select): a comma list, or the option repeated.
+    #[arg(long, value_delimiter = ',', value_name = "RULE")]
+    pub ignore: Vec<String>,
+    /// Override a rule threshold: RULE.PARAM=VALUE (e.g. uncoalesced-load.min_excess_share=0.5).
+    #[arg(long = "param", value_name = "RULE.PARAM=VALUE")]
+    pub params: Vec<String>,
+    /// Config file (default: ./gpulint.toml when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<String>,
+    /// Directory of extra or overriding rule files.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<String>,
+}
+
+/// How exports are read: every command that reads them takes these.
+#[derive(Debug, Clone, Args)]
+pub struct ReadArgs {
     /// Threads that parse the input (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Say which rules were skipped and why, and what the parser noticed.
     #[arg(short, long)]
     pub verbose: bool,
+}
+
+/// What the gate judges findings by: the rules, and the share below which a finding is
+/// only info.
+#[derive(Debug, Clone, Args)]
+pub struct GateArgs {
+    #[command(flatten)]
+    pub selection: RuleArgs,
+    /// Findings on kernels below this share of total GPU time become info (and do not
+    /// gate): a percentage from 0 to 100, with or without `%`.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0, value_parser = percentage)]
+    pub min_share: f64,
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 /// A percentage from 0 to 100, `5` or `5%`.

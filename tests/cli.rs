@@ -336,10 +336,16 @@ fn min_share_takes_a_percentage_with_or_without_the_sign() {
 
 #[test]
 fn mistakes_get_the_right_diagnosis() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["chekc", ZOO],
             "unknown command `chekc`; did you mean `check`?",
+        ),
+        // The nearest command, not the first within two edits (`run` is two from `ruls`).
+        (&["ruls"], "unknown command `ruls`; did you mean `rules`?"),
+        (
+            &["metric"],
+            "unknown command `metric`; did you mean `metrics`?",
         ),
         (
             &[ZOO],
@@ -481,4 +487,61 @@ fn output_goes_to_the_file_and_stdout_stays_empty() {
     let out = gpulint(&["check", "/nonexistent.csv", "-o", never.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(!never.exists());
+}
+
+/// Each command takes the options it honours: one it would ignore is refused (exit 2),
+/// not accepted and dropped.
+#[test]
+fn options_a_command_would_ignore_are_refused() {
+    let csv = fixture("h200-zoo/min_raw_base.csv");
+    let csv = csv.to_str().unwrap();
+    for args in [
+        vec!["diff", csv, csv, "--format", "concise"],
+        vec!["diff", csv, csv, "--svg", "x.svg"],
+        vec!["diff", csv, csv, "--fail-on", "never"],
+        vec!["diff", csv, csv, "--top", "3"],
+        vec!["baseline", csv, "--format", "sarif"],
+        vec!["baseline", csv, "--svg", "x.svg"],
+        vec!["baseline", csv, "--exit-zero"],
+        vec!["metrics", "--svg", "x.svg"],
+        vec!["metrics", "--min-share", "5"],
+    ] {
+        let out = gpulint(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", transcript(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("unexpected argument")
+                || String::from_utf8_lossy(&out.stderr).contains("invalid value"),
+            "{args:?}: {}",
+            transcript(&out)
+        );
+        assert!(!std::path::Path::new("x.svg").exists());
+    }
+    // What each does take, it honours.
+    let list = gpulint(&["metrics"]);
+    let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .trim()
+        .split(',')
+        .map(String::from)
+        .collect();
+    let json = gpulint(&["metrics", "--format", "json"]);
+    let parsed: Vec<String> = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(parsed, names);
+    let lines = gpulint(&["metrics", "--format", "lines", "--select", "GL1"]);
+    let from_lines: Vec<&str> = std::str::from_utf8(&lines.stdout)
+        .unwrap()
+        .lines()
+        .collect();
+    assert!(!from_lines.is_empty() && from_lines.len() < names.len());
+    let gate = gpulint(&[
+        "diff",
+        csv,
+        csv,
+        "--min-share",
+        "5%",
+        "--select",
+        "GL1",
+        "-j",
+        "1",
+    ]);
+    assert_eq!(gate.status.code(), Some(0), "{}", transcript(&gate));
 }

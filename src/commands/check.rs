@@ -15,7 +15,7 @@ use crate::rules::{self, Rule, Severity};
 /// `gpulint check FILE...`: lint exports someone already made.
 pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> {
     let files = &distinct_files(files);
-    let (rules, config) = enabled_rules(report)?;
+    let (rules, config) = enabled_rules(&report.selection)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
     // Reports go through ncu into temporary CSVs, kept until the profiles are read.
@@ -24,7 +24,10 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
         .iter()
         .filter(|f| *f != "-" && crate::ncu::is_report(f))
     {
-        imported.push((f.clone(), crate::ncu::import_report(f, report.verbose)?));
+        imported.push((
+            f.clone(),
+            crate::ncu::import_report(f, report.read.verbose)?,
+        ));
     }
     let inputs: Vec<(&str, &str)> = files
         .iter()
@@ -33,7 +36,12 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
             None => (f.as_str(), if f == "-" { "<stdin>" } else { f.as_str() }),
         })
         .collect();
-    let mut profiles = load_as(&inputs, report.per_launch, report.jobs, Some(&mut linter))?;
+    let mut profiles = load_as(
+        &inputs,
+        report.per_launch,
+        report.read.jobs,
+        Some(&mut linter),
+    )?;
     if source {
         for (name, rep) in &imported {
             let Some(p) = profiles.iter_mut().find(|p| &p.file == name) else {
@@ -44,7 +52,7 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
                 &rep.ncu,
                 name,
                 &raw,
-                report.verbose,
+                report.read.verbose,
             )?);
         }
     }
@@ -100,9 +108,9 @@ pub fn lint_and_report(
         profiles,
         outcome,
         rules,
-        &super::shared::analysis_settings(args),
+        &super::shared::analysis_settings(&args.selection, args.min_share),
     )?;
-    if args.verbose {
+    if args.read.verbose {
         print_verbose(profiles, &analysis.skips);
     }
     refuse_unjudged(profiles, analysis.judged, rules)?;
@@ -145,7 +153,7 @@ pub fn lint_and_report(
             .or_else(|| std::env::current_dir().ok()),
         top: args.top,
         color: use_color(args.color),
-        verbose: args.verbose,
+        verbose: args.read.verbose,
     };
     render(&report, args.format, rules)?;
     Ok(exit_code(&analysis.findings, args.fail_on, args.exit_zero))

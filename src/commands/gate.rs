@@ -2,7 +2,7 @@
 
 use super::shared::{emit, enabled_rules, load, use_color, write_output};
 use crate::analysis::analyze;
-use crate::cli::{Format, ReportArgs};
+use crate::cli::{ColorChoice, DiffFormat, GateArgs};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::report;
@@ -13,17 +13,17 @@ pub fn baseline(
     files: &[String],
     output: Option<&str>,
     ncu_version: Option<String>,
-    report: &ReportArgs,
+    gate: &GateArgs,
 ) -> Result<u8> {
-    let (rules, config) = enabled_rules(report)?;
+    let (rules, config) = enabled_rules(&gate.selection)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
-    let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let profiles = load(files, report.per_launch, report.jobs, Some(&mut linter))?;
+    let mut linter = rules::engine::Linter::new(&rules, &ignored, true);
+    let profiles = load(files, false, gate.read.jobs, Some(&mut linter))?;
     let analysis = analyze(
         &profiles,
         linter.finish(),
         &rules,
-        &super::shared::analysis_settings(report),
+        &super::shared::analysis_settings(&gate.selection, gate.min_share),
     )?;
     let b = crate::baseline::build(&profiles, &analysis.findings, ncu_version);
     let text = crate::baseline::to_json(&b);
@@ -37,17 +37,31 @@ pub fn baseline(
     Ok(0)
 }
 
-pub fn diff_command(
-    baseline: &str,
-    candidate: &str,
-    strict: bool,
-    thresholds: &[String],
-    gate_duration: bool,
-    report: &ReportArgs,
-) -> Result<u8> {
-    let (rules, config) = enabled_rules(report)?;
-    let base = load_side(baseline, &rules, &config, report)?;
-    let cand = load_side(candidate, &rules, &config, report)?;
+/// What `gpulint diff` compares, and how it reports.
+pub struct DiffRequest<'a> {
+    pub baseline: &'a str,
+    pub candidate: &'a str,
+    pub strict: bool,
+    pub thresholds: &'a [String],
+    pub gate_duration: bool,
+    pub format: DiffFormat,
+    pub exit_zero: bool,
+    pub color: ColorChoice,
+    pub gate: &'a GateArgs,
+}
+
+pub fn diff_command(req: &DiffRequest) -> Result<u8> {
+    let DiffRequest {
+        baseline,
+        candidate,
+        strict,
+        thresholds,
+        gate_duration,
+        ..
+    } = *req;
+    let (rules, config) = enabled_rules(&req.gate.selection)?;
+    let base = load_side(baseline, &rules, &config, req.gate)?;
+    let cand = load_side(candidate, &rules, &config, req.gate)?;
     let mut gates = crate::diff::default_gates(gate_duration || config.diff.gate_duration);
     let from_config: Vec<(String, String)> = config
         .diff
@@ -72,13 +86,13 @@ pub fn diff_command(
     crate::diff::apply_thresholds(&mut gates, &from_cli, "--threshold")?;
     let d = crate::diff::diff(&base, &cand, &gates, strict);
     let lines = |kernel: &str| cand.kernels.get(kernel).and_then(|k| k.source.clone());
-    let color = use_color(report.color);
-    let text = match report.format {
-        Format::Human | Format::Concise => report::human::render_diff(&d, color),
-        Format::Markdown => report::markdown::render_diff(&d),
-        Format::Github => report::github::render_diff(&d, candidate, &lines),
-        Format::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
-        Format::Json => {
+    let color = use_color(req.color);
+    let text = match req.format {
+        DiffFormat::Human => report::human::render_diff(&d, color),
+        DiffFormat::Markdown => report::markdown::render_diff(&d),
+        DiffFormat::Github => report::github::render_diff(&d, candidate, &lines),
+        DiffFormat::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
+        DiffFormat::Json => {
             // The verdict and its reasons, explicit for machines.
             #[derive(serde::Serialize)]
             struct Gate<'a> {
@@ -96,7 +110,7 @@ pub fn diff_command(
         }
     };
     emit(&text)?;
-    Ok(u8::from(d.failed() && !report.exit_zero))
+    Ok(u8::from(d.failed() && !req.exit_zero))
 }
 
 /// One side of a diff: a saved baseline (JSON) or an export, linted and summarised.
@@ -104,7 +118,7 @@ fn load_side(
     path: &str,
     rules: &[Rule],
     config: &Config,
-    args: &ReportArgs,
+    gate: &GateArgs,
 ) -> Result<crate::baseline::Baseline> {
     if starts_like_json(path)? {
         let bytes =
@@ -112,18 +126,18 @@ fn load_side(
         return crate::baseline::parse(path, &String::from_utf8_lossy(&bytes));
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
-    let mut linter = rules::engine::Linter::new(rules, &ignored, !args.per_launch);
+    let mut linter = rules::engine::Linter::new(rules, &ignored, true);
     let profiles = load(
         &[path.to_string()],
-        args.per_launch,
-        args.jobs,
+        false,
+        gate.read.jobs,
         Some(&mut linter),
     )?;
     let analysis = analyze(
         &profiles,
         linter.finish(),
         rules,
-        &super::shared::analysis_settings(args),
+        &super::shared::analysis_settings(&gate.selection, gate.min_share),
     )?;
     Ok(crate::baseline::build(&profiles, &analysis.findings, None))
 }

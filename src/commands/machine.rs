@@ -1,13 +1,18 @@
 //! `gpulint metrics` and `gpulint doctor`: what to collect, and whether this machine can.
 
 use super::shared::{emit, enabled_rules};
-use crate::cli::ReportArgs;
+use crate::cli::{MetricsFormat, RuleArgs};
 use crate::error::Result;
 use crate::ncu::doctor::{self, Status};
 
 /// `gpulint metrics [--chip NAME]`: the ncu metrics the enabled rules need.
-pub fn metrics(roofline: bool, chip: Option<&str>, report: &ReportArgs) -> Result<u8> {
-    let (rules, _) = enabled_rules(report)?;
+pub fn metrics(
+    roofline: bool,
+    chip: Option<&str>,
+    format: MetricsFormat,
+    selection: &RuleArgs,
+) -> Result<u8> {
+    let (rules, _) = enabled_rules(selection)?;
     let chip = chip
         .map(|c| crate::chips::find(c).ok_or_else(|| crate::ncu::unknown_chip(c)))
         .transpose()?;
@@ -19,7 +24,14 @@ pub fn metrics(roofline: bool, chip: Option<&str>, report: &ReportArgs) -> Resul
             plan.unavailable.join(", ")
         );
     }
-    emit(&(plan.metrics.join(",") + "\n"))?;
+    let text = match format {
+        MetricsFormat::List => plan.metrics.join(",") + "\n",
+        MetricsFormat::Lines => plan.metrics.join("\n") + "\n",
+        MetricsFormat::Json => {
+            serde_json::to_string_pretty(&plan.metrics).expect("plain strings") + "\n"
+        }
+    };
+    emit(&text)?;
     Ok(0)
 }
 

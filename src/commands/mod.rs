@@ -71,24 +71,30 @@ fn dispatch(command: Command) -> Result<u8> {
             files,
             output,
             ncu_version,
-            report,
-        } => gate::baseline(&files, output.as_deref(), ncu_version, &report),
+            gate,
+        } => gate::baseline(&files, output.as_deref(), ncu_version, &gate),
         Command::Diff {
             baseline,
             candidate,
             strict,
             thresholds,
             gate_duration,
-            report,
+            format,
+            exit_zero,
+            color,
+            gate,
             ..
-        } => gate::diff_command(
-            &baseline,
-            &candidate,
+        } => gate::diff_command(&gate::DiffRequest {
+            baseline: &baseline,
+            candidate: &candidate,
             strict,
-            &thresholds,
+            thresholds: &thresholds,
             gate_duration,
-            &report,
-        ),
+            format,
+            exit_zero,
+            color,
+            gate: &gate,
+        }),
         Command::Roofline {
             files,
             format,
@@ -99,9 +105,10 @@ fn dispatch(command: Command) -> Result<u8> {
         Command::Metrics {
             no_roofline,
             chip,
-            report,
+            format,
+            selection,
             ..
-        } => machine::metrics(!no_roofline, chip.as_deref(), &report),
+        } => machine::metrics(!no_roofline, chip.as_deref(), format, &selection),
         Command::External(program) => {
             diagnose_first_word(&program[0])?;
             // `gpulint ./prog args`: everything after the program is the program's.
@@ -134,20 +141,7 @@ fn diagnose_first_word(word: &str) -> Result<()> {
             "{word} looks like a profile, not a program; use `gpulint check {word}`"
         )));
     }
-    let commands = [
-        "check",
-        "run",
-        "baseline",
-        "diff",
-        "roofline",
-        "metrics",
-        "rules",
-        "explain",
-        "keys",
-        "test-rules",
-        "doctor",
-    ];
-    if let Some(near) = commands.iter().find(|c| edit_distance(c, word) <= 2) {
+    if let Some(near) = nearest_command(word) {
         return Err(crate::error::Error::new(format!(
             "unknown command `{word}`; did you mean `{near}`?"
         )));
@@ -156,6 +150,20 @@ fn diagnose_first_word(word: &str) -> Result<()> {
         "`{word}` is neither a gpulint command (`gpulint --help` lists them) nor a program \
          found on PATH or at that path"
     )))
+}
+
+/// The subcommand nearest to `word` (at most two edits away), from clap's own list: `ruls`
+/// is `rules`, not the first command within reach.
+fn nearest_command(word: &str) -> Option<String> {
+    use clap::CommandFactory;
+    crate::cli::Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_string())
+        .map(|name| (edit_distance(&name, word), name))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name)
 }
 
 fn looks_like_profile(word: &str) -> bool {

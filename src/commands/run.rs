@@ -10,7 +10,7 @@ use crate::report;
 use crate::rules::{self, Rule};
 
 pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
-    let (rules, config) = enabled_rules(report)?;
+    let (rules, config) = enabled_rules(&report.selection)?;
     // ncu arguments from gpulint.toml come first, so the command line can add to them.
     let extra_args: Vec<String> = config
         .ncu_args
@@ -39,7 +39,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         chip: ncu.chip.clone(),
         // Machine formats own stdout; the program's output would corrupt them.
         program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
-        verbose: report.verbose,
+        verbose: report.read.verbose,
     };
     let info = crate::ncu::profile(&opts, &rules, program)?;
     match info.program_status {
@@ -53,7 +53,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
             program[0]
         ),
     }
-    if report.verbose {
+    if report.read.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
@@ -62,7 +62,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     let mut profiles = load_as(
         &[(csv.as_str(), info.name.as_str())],
         report.per_launch,
-        report.jobs,
+        report.read.jobs,
         Some(&mut linter),
     )?;
     profiles[0].source_blocks = info.source_blocks;
@@ -71,7 +71,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         let note = capped_kernels_note(&profiles[0], n);
         profiles[0].notes.extend(note);
     }
-    if report.verbose {
+    if report.read.verbose {
         for l in &profiles[0].launches {
             if let Some(p) = l.metrics.get("replay_passes") {
                 eprintln!(

@@ -2,14 +2,14 @@
 
 use std::io::{IsTerminal, Write};
 
-use crate::cli::{ColorChoice, ReportArgs};
+use crate::cli::{ColorChoice, RuleArgs};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::ingest::{self, Profile};
 use crate::rules::{self, Rule};
 
 /// The rules that the options and the config leave switched on.
-pub(super) fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
+pub(super) fn enabled_rules(args: &RuleArgs) -> Result<(Vec<Rule>, Config)> {
     let rules = rules::load(args.rules.as_deref())?;
     check_flags(&rules, args)?;
     let mut config = Config::load(args.config.as_deref())?;
@@ -26,7 +26,7 @@ pub(super) fn enabled_rules(args: &ReportArgs) -> Result<(Vec<Rule>, Config)> {
 
 /// Rule names given on the command line must name rules: the error names the flag, not
 /// the config file the names are merged into.
-fn check_flags(rules: &[Rule], args: &ReportArgs) -> Result<()> {
+fn check_flags(rules: &[Rule], args: &RuleArgs) -> Result<()> {
     for (flag, names) in [("--select", &args.select), ("--ignore", &args.ignore)] {
         for name in names {
             if !rules.iter().any(|r| r.matches(name)) {
@@ -257,9 +257,9 @@ pub fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> R
 }
 
 /// The analysis stage's settings, taken from the command line once.
-pub(super) fn analysis_settings(args: &ReportArgs) -> crate::analysis::Settings {
+pub(super) fn analysis_settings(rules: &RuleArgs, min_share: f64) -> crate::analysis::Settings {
     crate::analysis::Settings {
-        rules_dir: args.rules.clone(),
-        min_share: args.min_share,
+        rules_dir: rules.rules.clone(),
+        min_share,
     }
 }
