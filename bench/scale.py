@@ -97,8 +97,8 @@ def compare(gpulint_json, pandas_json):
         mine = ours.get((k["name"], k["grid"], k["block"]))
         if mine is None:
             return f"gpulint has no kernel {k['name']} {k['grid']} {k['block']}"
-        if mine["launches"] != k["launches"]:
-            return f"{k['name']}: {mine['launches']} vs {k['launches']} launches"
+        if mine["launch_count"] != k["launches"]:
+            return f"{k['name']}: {mine['launch_count']} vs {k['launches']} launches"
         m = mine["metrics"]
         for name in ["sectors_per_request_ld", "sectors_per_request_st",
                      "bytes_per_sector_ld", "bytes_per_sector_st"]:

@@ -37,6 +37,8 @@ pub struct KernelEntry {
     pub name: String,
     pub grid: Option<[u64; 3]>,
     pub block: Option<[u64; 3]>,
+    /// Launches summarised (`launches` in baselines written before 0.2).
+    #[serde(rename = "launch_count", alias = "launches")]
     pub launches: u64,
     pub metrics: BTreeMap<String, Stat>,
     /// Slugs of the lint findings at warning or above on this kernel.

@@ -113,7 +113,7 @@ pub struct MetricDiff {
     pub kernel: String,
     pub metric: String,
     pub baseline: f64,
-    pub current: f64,
+    pub candidate: f64,
     pub change: f64,
     /// Relative change in %, absent when the baseline is 0.
     pub change_pct: Option<f64>,
@@ -124,6 +124,37 @@ pub struct MetricDiff {
 pub struct NewFinding {
     pub kernel: String,
     pub rule: String,
+}
+
+/// A number as every diff format shows it: whole numbers bare, others to two decimals.
+pub fn show_value(v: f64) -> String {
+    crate::rules::template::format_number(v, if v.fract() == 0.0 { Some(0) } else { Some(2) })
+}
+
+impl MetricDiff {
+    /// The one wording of a regression, used by every format.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: {} regressed from {} to {} ({})",
+            crate::kernel::short_name(&self.kernel),
+            self.metric,
+            show_value(self.baseline),
+            show_value(self.candidate),
+            self.change_pct
+                .map_or("new".into(), |p| format!("{p:+.1}%"))
+        )
+    }
+}
+
+impl NewFinding {
+    /// The one wording of a new finding, used by every format.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: new {} finding, not in the baseline",
+            crate::kernel::short_name(&self.kernel),
+            self.rule
+        )
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -266,7 +297,7 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
                 kernel: ck.to_string(),
                 metric: gate.metric.clone(),
                 baseline: bs.mean,
-                current: cs.mean,
+                candidate: cs.mean,
                 change,
                 change_pct: (bs.mean != 0.0).then(|| change / bs.mean.abs() * 100.0),
                 verdict: judge(gate, bs.mean, cs.mean),

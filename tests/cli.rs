@@ -31,9 +31,9 @@ fn json_report() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["tool"], "gpulint");
     // Launches 0 and 2 are one kernel with one grid and block: one entry, two launches.
-    assert_eq!(v["sources"][0]["launches"], 3);
+    assert_eq!(v["sources"][0]["launch_count"], 3);
     assert_eq!(v["kernels"].as_array().unwrap().len(), 2);
-    assert_eq!(v["kernels"][0]["launches"], 2);
+    assert_eq!(v["kernels"][0]["launch_count"], 2);
     assert_eq!(v["kernels"][0]["spread"]["sectors_per_request_ld"][1], 5.0);
     assert_eq!(v["findings"][0]["launch"], 1);
     assert_eq!(v["findings"][0]["rule"], "uncoalesced-load");

@@ -30,7 +30,7 @@ fn baseline_is_stable_sorted_and_stamped() {
     let kernels = v["kernels"].as_object().unwrap();
     assert_eq!(kernels.len(), 3);
     let add = &kernels["add_bias(float *, unsigned long, float)"];
-    assert_eq!(add["launches"], 3, "repeated launches are merged");
+    assert_eq!(add["launch_count"], 3, "repeated launches are merged");
     assert!(
         add["metrics"]["duration_ns"]["min"].as_f64()
             <= add["metrics"]["duration_ns"]["max"].as_f64()
@@ -250,4 +250,20 @@ fn every_rule_id_the_gate_emits_is_explainable() {
         let explain = gpulint(&["explain", id]);
         assert_eq!(explain.status.code(), Some(0), "{}", transcript(&explain));
     }
+}
+
+/// Baselines committed before the counts were named `launch_count` say `launches`: CI
+/// must keep reading them.
+#[test]
+fn a_baseline_written_with_the_old_count_name_still_gates() {
+    let dir = common::scratch_dir("old-count-name");
+    let path = write_baseline(&dir);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"launch_count\""));
+    let old = dir.join("old.json");
+    std::fs::write(&old, text.replace("\"launch_count\"", "\"launches\"")).unwrap();
+    let now = gpulint(&["diff", &path, CAND, "--format", "json"]);
+    let before = gpulint(&["diff", old.to_str().unwrap(), CAND, "--format", "json"]);
+    assert_eq!(before.status.code(), Some(1), "{}", transcript(&before));
+    assert_eq!(before.stdout, now.stdout);
 }

@@ -183,7 +183,7 @@ fn helpers_are_listed_once_not_linted() {
         .iter()
         .find(|h| h["kernel"].as_str().unwrap().contains("RedzoneAllocator"))
         .unwrap();
-    assert_eq!(redzone["launches"], 79);
+    assert_eq!(redzone["launch_count"], 79);
     let human = String::from_utf8(
         gpulint(&[
             "check",

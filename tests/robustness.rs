@@ -61,7 +61,7 @@ fn expect_read(name: &str, bytes: &[u8], launches: usize) -> (String, String) {
         "--exit-zero",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(v["sources"][0]["launches"], launches, "{name}");
+    assert_eq!(v["sources"][0]["launch_count"], launches, "{name}");
     (stdout, stderr)
 }
 

@@ -149,7 +149,7 @@ fn ten_thousand_launches_read_as_one_finding_per_kernel() {
     };
     let once = json("fixtures/h200-zoo/min_raw_base.csv");
     let many = json(path.to_str().unwrap());
-    assert_eq!(many["sources"][0]["launches"], launches as u64);
+    assert_eq!(many["sources"][0]["launch_count"], launches as u64);
     // The same kernel entries, with 360 times the launches and the same mean metrics.
     let (ka, kb) = (
         once["kernels"].as_array().unwrap(),
@@ -161,7 +161,7 @@ fn ten_thousand_launches_read_as_one_finding_per_kernel() {
             (&a["name"], &a["grid"], &a["block"]),
             (&b["name"], &b["grid"], &b["block"])
         );
-        assert_eq!(b["launches"], a["launches"].as_u64().unwrap() * 360);
+        assert_eq!(b["launch_count"], a["launch_count"].as_u64().unwrap() * 360);
         for (key, value) in a["metrics"].as_object().unwrap() {
             let (x, y) = (value.as_f64().unwrap(), b["metrics"][key].as_f64().unwrap());
             assert!(
@@ -186,7 +186,7 @@ fn ten_thousand_launches_read_as_one_finding_per_kernel() {
         );
         assert_eq!(g["launch_count"], f["launch_count"].as_u64().unwrap() * 360);
         assert_eq!(
-            g["launches"].as_array().unwrap().len(),
+            g["launch_ids"].as_array().unwrap().len(),
             8,
             "IDs listed are capped"
         );
@@ -294,7 +294,7 @@ fn a_real_training_loop_folds_without_losing_a_launch() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["sources"][0]["launches"], 1450);
+    assert_eq!(v["sources"][0]["launch_count"], 1450);
     let warnings: Vec<&serde_json::Value> = v["findings"]
         .as_array()
         .unwrap()

@@ -18,10 +18,10 @@ def load(path):
 def summary(report):
     shares = defaultdict(float)
     for k in report["kernels"]:
-        shares[k["name"].split("(")[0]] += 100 * (k["share_of_gpu_time"] or 0)
+        shares[k["name"].split("(")[0]] += (k["share_of_gpu_time_pct"] or 0)
     warnings = sorted({(f["kernel"].split("(")[0], f["rule"])
                        for f in report["findings"] if f["severity"] != "info"})
-    launches = sum(s["launches"] for s in report["sources"])
+    launches = sum(s["launch_count"] for s in report["sources"])
     return launches, warnings, shares
 
 

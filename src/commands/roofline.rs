@@ -66,7 +66,7 @@ fn csv_text(placed: &[Placed]) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
         "launch",
-        "launches",
+        "launch_count",
         "kernel",
         "short_name",
         "arithmetic_intensity",
@@ -107,7 +107,7 @@ fn csv_text(placed: &[Placed]) -> Result<String> {
 fn json_text(placed: &[Placed]) -> String {
     let list: Vec<serde_json::Value> = placed
         .iter()
-        .map(|(l, r)| serde_json::json!({ "launch": l.id, "launches": l.count, "name": l.name, "roofline": r }))
+        .map(|(l, r)| serde_json::json!({ "launch": l.id, "launch_count": l.count, "name": l.name, "roofline": r }))
         .collect();
     serde_json::to_string_pretty(&list).expect("plain data") + "\n"
 }

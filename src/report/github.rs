@@ -52,34 +52,14 @@ pub fn render_diff(
     let mut out = String::new();
     for row in d.regressions() {
         let (file, line) = loc(&row.kernel);
-        let title = format!(
-            "regression: {} in {}",
-            row.metric,
-            super::short_name(&row.kernel)
-        );
-        let msg = format!(
-            "{} went from {} to {} ({})",
-            row.metric,
-            super::sarif::fmt(row.baseline),
-            super::sarif::fmt(row.current),
-            row.change_pct.map_or("new".into(), |p| format!("{p:+.1}%"))
-        );
+        let title = format!("gpulint GL900 regression: {}", row.metric);
+        let msg = row.describe();
         out.push_str(&command("error", &file, line, &title, &msg));
     }
     for nf in &d.new_findings {
         let (file, line) = loc(&nf.kernel);
-        let title = format!(
-            "new finding: {} in {}",
-            nf.rule,
-            super::short_name(&nf.kernel)
-        );
-        out.push_str(&command(
-            "error",
-            &file,
-            line,
-            &title,
-            &format!("{} is new in this change ({})", nf.rule, nf.kernel),
-        ));
+        let title = format!("gpulint new finding: {}", nf.rule);
+        out.push_str(&command("error", &file, line, &title, &nf.describe()));
     }
     // With --strict, kernels that appear or vanish fail the gate: say so where it fails.
     for (what, k) in d.strict_kernel_changes() {

@@ -427,7 +427,7 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
                 short_name(&r.kernel),
                 r.metric.clone(),
                 super::sarif::fmt(r.baseline),
-                super::sarif::fmt(r.current),
+                super::sarif::fmt(r.candidate),
                 r.change_pct
                     .map_or_else(|| super::sarif::fmt(r.change), |p| format!("{p:+.1}%")),
                 r.verdict.as_str().to_string(),
@@ -435,7 +435,12 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
         })
         .collect();
     let header = [
-        "kernel", "metric", "baseline", "current", "change", "verdict",
+        "kernel",
+        "metric",
+        "baseline",
+        "candidate",
+        "change",
+        "verdict",
     ];
     let mut widths = header.map(str::len);
     for row in &rows {
@@ -485,12 +490,7 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
 /// What changed shape: new findings, launch configurations, new and vanished kernels.
 fn diff_changes(d: &crate::diff::DiffReport, out: &mut String) {
     for nf in &d.new_findings {
-        let _ = writeln!(
-            out,
-            "new finding: {} in {}",
-            nf.rule,
-            short_name(&nf.kernel)
-        );
+        let _ = writeln!(out, "{}", nf.describe());
     }
     for c in &d.config_changes {
         let _ = writeln!(

@@ -28,7 +28,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let kernels = r.launches_with_roofline().map(|(p, l, roof)| {
         json!({
             "launch": l.id,
-            "launches": l.count,
+            "launch_count": l.count,
             "last_launch": l.last_id,
             "name": l.name,
             "grid": l.grid,
@@ -37,7 +37,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             "file": p.file,
             "line": l.line,
             "origin": r.origins.describe(&l.name),
-            "share_of_gpu_time": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| d * l.count as f64 / total),
+            "share_of_gpu_time_pct": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| 100.0 * d * l.count as f64 / total),
             "metrics": l.metrics,
             "spread": l.spread,
             "roofline": roof,
@@ -47,15 +47,15 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         json!({
             "file": p.file,
             "page": p.page,
-            "launches": p.launch_count(),
-            "kernels": p.launches.len(),
+            "launch_count": p.launch_count(),
+            "configurations": p.launches.len(),
             "sampled_per_config": p.sampled_per_config,
         })
     });
     let helpers = r
         .helpers
         .iter()
-        .map(|(k, n)| json!({ "kernel": k, "launches": n }));
+        .map(|(k, n)| json!({ "kernel": k, "launch_count": n }));
 
     out.write_all(b"{\n")?;
     array(out, "findings", r.findings.iter().map(plain))?;

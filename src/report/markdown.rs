@@ -82,7 +82,7 @@ pub fn render_diff(d: &DiffReport) -> String {
         .filter(|r| r.verdict != Verdict::Unchanged)
         .collect();
     if !changed.is_empty() {
-        out.push_str("| kernel | metric | baseline | current | change | verdict |\n|---|---|---:|---:|---:|---|\n");
+        out.push_str("| kernel | metric | baseline | candidate | change | verdict |\n|---|---|---:|---:|---:|---|\n");
         for r in changed {
             let _ = writeln!(
                 out,
@@ -90,7 +90,7 @@ pub fn render_diff(d: &DiffReport) -> String {
                 code(&super::short_name(&r.kernel)),
                 r.metric,
                 super::sarif::fmt(r.baseline),
-                super::sarif::fmt(r.current),
+                super::sarif::fmt(r.candidate),
                 r.change_pct.map_or("-".into(), |p| format!("{p:+.1}%")),
                 match r.verdict {
                     Verdict::Regressed => "**regressed**",
@@ -101,12 +101,7 @@ pub fn render_diff(d: &DiffReport) -> String {
         out.push('\n');
     }
     for nf in &d.new_findings {
-        let _ = writeln!(
-            out,
-            "- new finding `{}` in `{}`",
-            nf.rule,
-            code(&super::short_name(&nf.kernel))
-        );
+        let _ = writeln!(out, "- {}", cell(&nf.describe()));
     }
     for c in &d.config_changes {
         let _ = writeln!(

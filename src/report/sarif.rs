@@ -165,7 +165,7 @@ pub fn render_diff(
                 "ruleId": "GL900",
                 "ruleIndex": 0,
                 "level": "error",
-                "message": { "text": format!("{}: {} regressed from {} to {}", super::short_name(&row.kernel), row.metric, fmt(row.baseline), fmt(row.current)) },
+                "message": { "text": row.describe() },
                 "locations": location(&file, line),
                 "partialFingerprints": { "gpulint/v1": fingerprint(&["regression", &row.metric, &row.kernel]) },
             })
@@ -189,7 +189,7 @@ pub fn render_diff(
             "ruleId": code,
             "ruleIndex": rule.map(|i| i + 1),
             "level": "error",
-            "message": { "text": format!("{}: new {} finding, not in the baseline", super::short_name(&nf.kernel), nf.rule) },
+            "message": { "text": nf.describe() },
             "locations": location(&file, line),
             "partialFingerprints": { "gpulint/v1": fingerprint(&["new-finding", &nf.rule, &nf.kernel]) },
         }));
@@ -198,5 +198,5 @@ pub fn render_diff(
 }
 
 pub fn fmt(v: f64) -> String {
-    crate::rules::template::format_number(v, if v.fract() == 0.0 { Some(0) } else { Some(2) })
+    crate::diff::show_value(v)
 }

@@ -24,7 +24,7 @@ pub struct Finding {
     pub grid_blocks: Option<[u64; 2]>,
     /// The launches it covers, when more than one: at most the first
     /// [`LISTED_LAUNCHES`]; `launch_count` counts them all.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", rename = "launch_ids")]
     pub launches: Vec<u64>,
     pub kernel: String,
     pub message: String,
