@@ -153,23 +153,44 @@ fn roofline_command_csv_and_svg() {
     let csv_text = String::from_utf8(out.stdout).unwrap();
     let mut rdr = csv::Reader::from_reader(csv_text.as_bytes());
     let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
-    // 28 launches; 0 and 6 are one kernel with one grid and block, placed once.
-    assert_eq!(rows.len(), 27);
+    // 28 launches of 22 kernels: each kernel is placed once over all its launches and
+    // configurations (copy_coalesced: 3 launches, copy_strided: 5 strides).
+    assert_eq!(rows.len(), 22);
     let fma = rows.iter().find(|r| &r[3] == "fma_heavy").unwrap();
     assert_eq!(&fma[10], "compute");
     let copy = rows.iter().find(|r| &r[0] == "0").unwrap();
-    assert_eq!(&copy[1], "2", "launches 0 and 6 fold into one entry");
+    assert_eq!(
+        &copy[1], "3",
+        "launches 0, 6 and the misaligned one are one kernel"
+    );
+    // What the list says, the CSV carries: the latency-bound tag, the counts behind the
+    // intensity, and where the peaks came from.
+    let header = rdr.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(&copy[column("latency_bound")], "true");
+    assert_eq!(&copy[column("flops")], "0");
+    assert!(copy[column("dram_bytes")].parse::<f64>().unwrap() > 0.0);
+    assert!(!copy[column("peaks_from")].is_empty());
     insta::assert_snapshot!(csv_text);
 
-    // The human list names the bound as the check report does, with the launch count.
+    // One rendering: each line of the list is the check report's roofline line for that
+    // kernel, with the launch count.
     let human = common::gpulint(&["roofline", "fixtures/h200-zoo/full_raw_base.csv"]);
-    let text = String::from_utf8(human.stdout).unwrap();
-    let first = text.lines().next().unwrap();
-    assert!(
-        first.starts_with("  0  copy_coalesced (2x)  AI 0.000 FLOP/B, memory-bound,"),
-        "{first}"
-    );
-    assert!(text.contains("fma_heavy (1x)") && text.contains("compute-bound"));
+    let list = String::from_utf8(human.stdout).unwrap();
+    let check = common::gpulint(&["check", "fixtures/h200-zoo/full_raw_base.csv"]);
+    let report = String::from_utf8(check.stdout).unwrap();
+    let section: Vec<&str> = report
+        .lines()
+        .skip_while(|l| *l != "roofline (DRAM):")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(section.len(), list.lines().count());
+    for (from_check, from_list) in section.iter().zip(list.lines()) {
+        let placement = |l: &str| l[l.find("AI ").unwrap()..].to_string();
+        assert_eq!(placement(from_check), placement(from_list));
+    }
+    assert!(list.contains("no FP work") && !list.contains("0.00 FLOP/s"));
 
     let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));

@@ -7,7 +7,8 @@ use crate::error::{Error, Result};
 use crate::roofline::Roofline;
 use crate::{ingest, report};
 
-/// `gpulint roofline FILE...`: each launch placed on the roofline.
+/// `gpulint roofline FILE...`: each kernel placed on the roofline, over all its launches
+/// and configurations, as `check`'s roofline section places it.
 pub fn roofline_command(
     files: &[String],
     format: RooflineFormat,
@@ -17,10 +18,15 @@ pub fn roofline_command(
     let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
     super::shared::warn_gpu_mismatch(gpu, &profiles);
-    let placed: Vec<Placed> = profiles
+    let views = crate::fold::kernel_views(
+        profiles
+            .iter()
+            .flat_map(|p| p.launches.iter().map(|l| (p.file.as_str(), l))),
+        false,
+    );
+    let placed: Vec<Placed> = views
         .iter()
-        .flat_map(|p| &p.launches)
-        .filter_map(|l| crate::roofline::place(l, gpu).map(|r| (l, r)))
+        .filter_map(|v| crate::roofline::place(&v.entry, gpu).map(|r| (&v.entry, r)))
         .collect();
     if placed.is_empty() {
         return Err(Error::new(
@@ -43,19 +49,19 @@ pub fn roofline_command(
 type Placed<'a> = (&'a ingest::Launch, Roofline);
 
 fn human_list(placed: &[Placed]) -> String {
+    let width = placed
+        .iter()
+        .map(|(l, _)| report::short_name(&l.name).chars().count())
+        .max()
+        .unwrap_or(0);
     let mut t = String::new();
     for (l, r) in placed {
         t.push_str(&format!(
-            "{:>3}  {} ({}x)  AI {:.3} FLOP/B, {}, {:.0}% of roof, {} {}, {}\n",
+            "{:>3}  {:<width$}  {:>5}x  {}\n",
             l.id,
             report::short_name(&l.name),
             l.count,
-            r.arithmetic_intensity,
-            r.bound.label(),
-            r.pct_of_roof,
-            crate::roofline::si(r.achieved_flops, "FLOP/s"),
-            r.precision,
-            crate::roofline::si(r.achieved_bytes_per_s, "B/s")
+            r.describe()
         ));
     }
     t
@@ -76,8 +82,12 @@ fn csv_text(placed: &[Placed]) -> Result<String> {
         "peak_bytes_per_s",
         "ridge",
         "bound",
+        "latency_bound",
         "pct_of_roof",
         "precision",
+        "flops",
+        "dram_bytes",
+        "peaks_from",
     ])
     .map_err(failed)?;
     for (l, r) in placed {
@@ -93,8 +103,12 @@ fn csv_text(placed: &[Placed]) -> Result<String> {
             r.peak_bytes_per_s.to_string(),
             r.ridge.to_string(),
             r.bound.as_str().to_string(),
+            r.latency_bound.to_string(),
             r.pct_of_roof.to_string(),
             r.precision.to_string(),
+            r.flops.to_string(),
+            r.dram_bytes.to_string(),
+            r.peaks_from.clone(),
         ])
         .map_err(failed)?;
     }

@@ -342,29 +342,13 @@ fn roofline_lines(r: &Report, out: &mut String) {
             .max()
             .unwrap_or(0);
         for (l, roof) in &placed {
-            let ai = if roof.arithmetic_intensity.is_finite() {
-                format!("{:.2} FLOP/B", roof.arithmetic_intensity)
-            } else {
-                "no DRAM traffic".into()
-            };
-            let bound = roof.bound.label();
-            let mut line = format!(
-                "{:>3}  {:<name_width$}  AI {ai} (ridge {:.1}), {bound}, {:.0}% of roof: {} {}, {}",
+            let _ = writeln!(
+                out,
+                "{:>3}  {:<name_width$}  {}",
                 l.id,
                 short_name(&l.name),
-                roof.ridge,
-                roof.pct_of_roof,
-                crate::roofline::si(roof.achieved_flops, "FLOP/s"),
-                roof.precision,
-                crate::roofline::si(roof.achieved_bytes_per_s, "B/s"),
+                roof.describe()
             );
-            if roof.latency_bound {
-                line.push_str(", latency-bound");
-            }
-            if let Some(t) = roof.tensor_pipe_pct {
-                line.push_str(&format!(", tensor pipe {t:.0}% busy (not in FLOP count)"));
-            }
-            let _ = writeln!(out, "{line}");
         }
     }
 }

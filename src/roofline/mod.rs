@@ -209,6 +209,38 @@ fn peaks(
 }
 
 /// "58.3 TFLOP/s", "4.12 TB/s": SI prefixes for the human report.
+impl Roofline {
+    /// The one text rendering of a placement, for `check`'s roofline section and
+    /// `gpulint roofline`: "AI 0.31 FLOP/B (ridge 13.9), memory-bound, 87% of roof: 1.31
+    /// TFLOP/s fp32, 4.20 TB/s".
+    pub fn describe(&self) -> String {
+        let ai = if self.arithmetic_intensity.is_finite() {
+            format!("{:.2} FLOP/B", self.arithmetic_intensity)
+        } else {
+            "no DRAM traffic".into()
+        };
+        let flops = if self.flops > 0.0 {
+            format!("{} {}", si(self.achieved_flops, "FLOP/s"), self.precision)
+        } else {
+            "no FP work".into()
+        };
+        let mut line = format!(
+            "AI {ai} (ridge {:.1}), {}, {:.0}% of roof: {flops}, {}",
+            self.ridge,
+            self.bound.label(),
+            self.pct_of_roof,
+            si(self.achieved_bytes_per_s, "B/s"),
+        );
+        if self.latency_bound {
+            line.push_str(", latency-bound");
+        }
+        if let Some(t) = self.tensor_pipe_pct {
+            line.push_str(&format!(", tensor pipe {t:.0}% busy (not in FLOP count)"));
+        }
+        line
+    }
+}
+
 pub fn si(v: f64, unit: &str) -> String {
     let (scale, prefix) = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
         .into_iter()

@@ -81,6 +81,12 @@ pub fn render(points: &[Point]) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
     );
+    // Browsers show the document's title and each point's on hover; the image itself
+    // says nothing only a browser can do.
+    let _ = writeln!(
+        s,
+        "<title>Roofline (DRAM) by gpulint: hover a point for its kernel and launch</title>"
+    );
     let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
     let _ = writeln!(
         s,
@@ -251,7 +257,7 @@ fn legend(s: &mut String, points: &[Point]) {
     }
     let _ = writeln!(
         s,
-        r##"<text x="{LEFT}" y="{}" font-size="11" fill="#555">blue: memory-bound, green: compute-bound; hover a point for its kernel</text>"##,
+        r##"<text x="{LEFT}" y="{}" font-size="11" fill="#555">blue: memory-bound, green: compute-bound; #N: the kernel's first launch ID</text>"##,
         H - 12.0
     );
 }
