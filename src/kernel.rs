@@ -47,22 +47,39 @@ pub fn base_name(full: &str) -> String {
     sig[..cut].to_string()
 }
 
-/// A kernel name short enough for one line: the signature, with long template argument
-/// lists folded to `<…>` and anonymous namespaces written `(anon)`.
+/// A kernel name short enough for one line: the signature, with anonymous namespaces
+/// written `(anon)`; past 60 characters, the template arguments folded to `<…>` (or the
+/// name cut) and a tag from the full name added, so two kernels that differ only in what
+/// was left out still read differently: `at::elementwise_kernel<…4f1c>`.
 pub fn short_name(full: &str) -> String {
     const ANON: &str = "\u{1}";
+    const MAX: usize = 60;
+    const HEAD: usize = 50;
     let base = signature(full)
         .replace("(anonymous namespace)", ANON)
         .replace("<unnamed>", ANON);
-    let shown = if base.chars().count() <= 60 {
-        base
-    } else if let (Some(open), true) = (base.find('<'), base.ends_with('>')) {
-        format!("{}<…>", &base[..open])
-    } else {
-        let head: String = base.chars().take(57).collect();
-        format!("{head}…")
+    if base.chars().count() <= MAX {
+        return base.replace(ANON, "(anon)");
+    }
+    let tag = name_tag(full);
+    let template = base.find('<').filter(|_| base.ends_with('>'));
+    let head = template.map_or(base.as_str(), |open| &base[..open]);
+    let cut = head.chars().count() > HEAD;
+    let head: String = head.chars().take(HEAD).collect();
+    let shown = match (template, cut) {
+        (Some(_), true) => format!("{head}…<…{tag}>"),
+        (Some(_), false) => format!("{head}<…{tag}>"),
+        (None, _) => format!("{head}…{tag}"),
     };
     shown.replace(ANON, "(anon)")
+}
+
+/// Four hex digits from the whole name (FNV-1a): stable across runs and machines.
+fn name_tag(full: &str) -> String {
+    let hash = full.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    format!("{:04x}", (hash >> 16) ^ (hash & 0xffff))
 }
 
 /// "(256,1,1)", or "(?)" when unknown.
@@ -86,7 +103,7 @@ mod tests {
         let full = format!("{triton}(float *, float *, int)");
         assert!(triton.len() > 60);
         assert_eq!(base_name(&full), triton);
-        assert!(short_name(&full).ends_with('…'));
+        assert!(short_name(&full).contains('…') && short_name(&full).chars().count() <= 60);
         assert_eq!(
             base_name("void at::native::elementwise_kernel<128, 4, F>(int, F)"),
             "at::native::elementwise_kernel"
