@@ -128,3 +128,58 @@ fn live_output_with_the_programs_own_lines_is_read() {
         p.notes
     );
 }
+
+/// `--print-summary per-kernel` with `--csv`: no launch IDs, an `Invocations` column and
+/// Minimum, Maximum and Average. Read as one entry per kernel and configuration, standing
+/// for its invocations, however the file is cut into chunks.
+#[test]
+fn print_summary_as_csv_is_read_whole_across_chunk_seams() {
+    let summary = profile("h200-text/summary_details_particlefilter.csv");
+    let counts: Vec<(String, u64)> = summary
+        .launches
+        .iter()
+        .map(|l| (gpulint::ingest::base_name(&l.name), l.count))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("find_index_kernel".to_string(), 1),
+            ("likelihood_kernel".to_string(), 2),
+            ("normalize_weights_kernel".to_string(), 1),
+            ("sum_kernel".to_string(), 2)
+        ]
+    );
+    let ids: Vec<u64> = summary.launches.iter().map(|l| l.id).collect();
+    assert_eq!(ids, [0, 1, 2, 3], "blocks are numbered in file order");
+    assert!(
+        summary.warnings().any(|w| w.contains("--print-summary")),
+        "{:?}",
+        summary.notes
+    );
+
+    let path = fixture("h200-text/summary_details_particlefilter.csv");
+    let mut cut = Vec::new();
+    let opts = gpulint::ingest::ReadOptions {
+        jobs: 2,
+        chunk_bytes: 997,
+        ..Default::default()
+    };
+    gpulint::ingest::stream_path(path.to_str().unwrap(), &opts, &mut |l| {
+        cut.push(l);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(cut, summary.launches);
+
+    // The raw page's summary has no Section Name: metrics are read by their names.
+    let raw = profile("h200-text/summary_raw_particlefilter_head.csv");
+    assert_eq!(raw.launches.len(), 1);
+    let k = &raw.launches[0];
+    assert_eq!(k.count, 1);
+    assert_eq!(k.metrics["sm_count"], 132.0);
+    assert!(close(
+        k.metrics["duration_ns"],
+        summary.launches[0].metrics["duration_ns"]
+    ));
+    assert_eq!(warnings(&raw), [(0, "small-grid".to_string())]);
+}

@@ -1,5 +1,8 @@
 //! The details page: one row per metric per launch, with section names and labels, and
-//! NVIDIA's own rule results in the trailing columns.
+//! NVIDIA's own rule results in the trailing columns. `--print-summary per-kernel` (or
+//! `per-gpu`) in CSV has the same shape, one block per kernel and configuration instead of
+//! per launch: no `ID`, an `Invocations` column, and Minimum, Maximum and Average instead
+//! of the value (the raw page's summary also has no `Section Name`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,12 +14,15 @@ use crate::ingest::number::{NumberStyle, parse_plain_number};
 
 /// Where a details page keeps what gpulint reads.
 pub(super) struct DetailsLayout {
-    id: usize,
+    /// `None` in a summary: a kernel's block is told by its name, grid and block.
+    id: Option<usize>,
     name: usize,
-    section: usize,
+    section: Option<usize>,
     metric: usize,
     unit: usize,
+    /// `Metric Value`, or a summary's `Average`.
     value: usize,
+    invocations: Option<usize>,
     block: Option<usize>,
     grid: Option<usize>,
     rule: Option<usize>,
@@ -45,13 +51,28 @@ pub(super) fn layout(
             )
         })
     };
+    let invocations = col("Invocations");
+    let summary = invocations.is_some();
     Ok(DetailsLayout {
-        id: need("ID")?,
+        id: if summary {
+            col("ID")
+        } else {
+            Some(need("ID")?)
+        },
         name: need("Kernel Name")?,
-        section: need("Section Name")?,
+        section: if summary {
+            col("Section Name")
+        } else {
+            Some(need("Section Name")?)
+        },
         metric: need("Metric Name")?,
         unit: need("Metric Unit")?,
-        value: need("Metric Value")?,
+        value: if summary {
+            need("Average")?
+        } else {
+            need("Metric Value")?
+        },
+        invocations,
         block: col("Block Size"),
         grid: col("Grid Size"),
         rule: col("Rule Name"),
@@ -64,8 +85,14 @@ pub(super) fn layout(
 impl DetailsLayout {
     pub(super) fn row(&self, ctx: &RowCtx, record: &impl Row, out: &mut ChunkOut) -> Result<()> {
         let get = |c: Option<usize>| record.text(c);
-        let id_text = get(Some(self.id));
-        let id = super::parse_launch_id(ctx.file, ctx.line, self.id, id_text.trim())?;
+        let id = match self.id {
+            Some(column) => {
+                super::parse_launch_id(ctx.file, ctx.line, column, get(Some(column)).trim())?
+            }
+            // Stable across chunk seams, so a kernel's rows join up; renumbered in file
+            // order once whole.
+            None => block_key(&[&get(Some(self.name)), &get(self.grid), &get(self.block)]),
+        };
         if out.launches.last().is_none_or(|l| l.id != id) {
             out.launches.push(Parsed {
                 id,
@@ -77,6 +104,9 @@ impl DetailsLayout {
                 values: Vec::new(),
                 pending: Vec::new(),
                 nvidia_rules: Vec::new(),
+                invocations: self
+                    .invocations
+                    .and_then(|c| get(Some(c)).trim().replace(',', "").parse().ok()),
             });
         }
         let launch = out.launches.last_mut().expect("pushed above");
@@ -93,7 +123,7 @@ impl DetailsLayout {
             });
             return Ok(());
         }
-        let section = get(Some(self.section));
+        let section = get(self.section);
         let section = section.trim();
         let metric = get(Some(self.metric));
         let metric = metric.trim();
@@ -113,6 +143,15 @@ impl DetailsLayout {
         launch.add_cell(ctx, key, unit, value, column)
     }
 }
+/// A summary block's stand-in launch ID: a hash of its kernel name, grid and block.
+fn block_key(cells: &[&str]) -> u64 {
+    cells.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, cell| {
+        cell.bytes()
+            .chain([0])
+            .fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    })
+}
+
 /// The key a metric row gives, if gpulint reads it. Metric names (`--print-metric-name
 /// name`, `--metrics` runs) carry `__`; labels do not and are read with their section.
 pub(super) fn metric_key(

@@ -235,7 +235,7 @@ pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
         line: p.line,
         metrics: metrics::resolve(&raw),
         nvidia_rules: p.nvidia_rules,
-        count: 1,
+        count: p.invocations.unwrap_or(1).max(1),
         last_id: p.id,
         spread: BTreeMap::new(),
     }

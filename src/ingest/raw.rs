@@ -121,6 +121,7 @@ impl RawLayout {
             values: Vec::with_capacity(self.metrics.len()),
             pending: Vec::new(),
             nvidia_rules: Vec::new(),
+            invocations: None,
         };
         // The first chunk's units row is still in `out`; later chunks use the stored one.
         let first_units = out.units.as_ref();

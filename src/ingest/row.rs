@@ -22,6 +22,8 @@ pub(crate) struct Parsed {
     /// Cells of the first chunk, kept as text until the number style is known.
     pub pending: Vec<PendingCell>,
     pub nvidia_rules: Vec<NvidiaRule>,
+    /// `--print-summary`: how many launches this entry's averages stand for.
+    pub invocations: Option<u64>,
 }
 
 impl Parsed {

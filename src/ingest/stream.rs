@@ -262,6 +262,12 @@ fn page_layout(
     notes: &mut Vec<String>,
 ) -> Result<(Layout, Page)> {
     if header.iter().any(|h| h == b"Metric Name") {
+        if header.iter().any(|h| h == b"Invocations") {
+            notes.push(format!(
+                "{WARNING}this is a `--print-summary` export: each kernel's values are the \
+                 averages over its launches, so one slow launch cannot be told apart"
+            ));
+        }
         let layout = details::layout(file, header_line, header)?;
         Ok((Layout::Details(layout), Page::Details))
     } else {
@@ -459,11 +465,15 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
+/// The header of a page (`"ID",...`) or of a `--print-summary` CSV (`"Process ID",...`
+/// with an `Invocations` column, and no launch IDs).
 fn is_header(line: &[u8]) -> bool {
     let start = line.iter().position(|b| *b != b'"').unwrap_or(line.len());
     let rest = &line[start..];
-    (rest.starts_with(b"ID\",") || rest.starts_with(b"ID,"))
-        && line.windows(11).any(|w| w == b"Kernel Name")
+    let has = |s: &[u8]| line.windows(s.len()).any(|w| w == s);
+    let page = rest.starts_with(b"ID\",") || rest.starts_with(b"ID,");
+    let summary = rest.starts_with(b"Process ID") && has(b"Invocations");
+    (page || summary) && has(b"Kernel Name")
 }
 
 fn parse_header(file: &str, line: u64, text: &[u8]) -> Result<csv::ByteRecord> {
@@ -753,7 +763,11 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    fn finish(&mut self, p: Parsed) -> Result<()> {
+    fn finish(&mut self, mut p: Parsed) -> Result<()> {
+        if p.invocations.is_some() {
+            // A summary block has no launch ID: number the blocks in file order.
+            p.id = self.launches;
+        }
         self.launches += 1;
         (self.sink)(super::finish_launch(p))
     }

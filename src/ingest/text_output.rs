@@ -134,7 +134,7 @@ fn is_rule_line(line: &str) -> bool {
 struct TextReader<'a> {
     file: &'a str,
     wanted: HashSet<&'static str>,
-    launches: Vec<(Parsed, Option<u64>)>,
+    launches: Vec<Parsed>,
     section: String,
     table: Option<Table>,
     unknown_sections: BTreeSet<String>,
@@ -148,7 +148,7 @@ impl TextReader<'_> {
             self.start_launch(number, h);
             return;
         }
-        let Some((launch, _)) = self.launches.last_mut() else {
+        let Some(launch) = self.launches.last_mut() else {
             self.skipped += u64::from(!line.trim().is_empty());
             return;
         };
@@ -194,20 +194,18 @@ impl TextReader<'_> {
 
     fn start_launch(&mut self, number: u64, h: LaunchHeader) {
         let id = self.launches.len() as u64;
-        self.launches.push((
-            Parsed {
-                id,
-                name: h.name,
-                grid: h.grid,
-                block: h.block,
-                device: None,
-                line: number,
-                values: Vec::new(),
-                pending: Vec::new(),
-                nvidia_rules: Vec::new(),
-            },
-            h.invocations,
-        ));
+        self.launches.push(Parsed {
+            id,
+            name: h.name,
+            grid: h.grid,
+            block: h.block,
+            device: None,
+            line: number,
+            values: Vec::new(),
+            pending: Vec::new(),
+            nvidia_rules: Vec::new(),
+            invocations: h.invocations,
+        });
         self.section.clear();
         self.table = None;
     }
@@ -242,11 +240,10 @@ impl TextReader<'_> {
             return;
         };
         let column = line.find(value).map_or(0, |c| c as u64 + 1);
-        let launch = &mut self
+        let launch = self
             .launches
             .last_mut()
-            .expect("a table is inside a launch")
-            .0;
+            .expect("a table is inside a launch");
         launch.pending.push(PendingCell {
             key,
             unit: unit.to_string(),
@@ -310,7 +307,7 @@ fn finish(
         skipped,
         ..
     } = reader;
-    let (parsed, invocations): (Vec<Parsed>, Vec<Option<u64>>) = launches.into_iter().unzip();
+    let parsed = launches;
     let style = decide_style(&parsed);
     let mut notes = vec![format!(
         "read ncu's text output: {} launch block(s), values as printed (rounded to ncu's \
@@ -320,7 +317,7 @@ fn finish(
     if style == NumberStyle::CommaDecimal {
         notes.push("numbers use a comma as the decimal mark (European locale)".into());
     }
-    let summary_launches: u64 = invocations.iter().flatten().sum();
+    let summary_launches: u64 = parsed.iter().filter_map(|p| p.invocations).sum();
     if summary_launches > 0 {
         notes.push(format!(
             "{WARNING}this is a `--print-summary` table: each kernel's values are the averages over \
@@ -339,12 +336,10 @@ fn finish(
         ));
     }
     let mut count = 0;
-    for (mut p, invocations) in parsed.into_iter().zip(invocations) {
+    for mut p in parsed {
         convert_pending(file, &mut p, style)?;
-        let mut launch = finish_launch(p);
-        launch.count = invocations.unwrap_or(1).max(1);
         count += 1;
-        sink(launch)?;
+        sink(finish_launch(p))?;
     }
     Ok((notes, count))
 }

@@ -561,32 +561,37 @@ struct Progress {
 }
 
 impl Progress {
+    /// Shows, on a terminal, the launches ncu has profiled when its log names them, and
+    /// otherwise the time so far: ncu 2025.3 writes no per-launch line into `--log-file`.
     fn start(log: PathBuf) -> Progress {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let handle = std::thread::spawn(move || {
-            let mut shown = 0;
+            let started = std::time::Instant::now();
+            let mut shown = false;
             while !flag.load(Ordering::SeqCst) {
-                if let Ok(text) = std::fs::read_to_string(&log) {
-                    let lines: Vec<&str> = text
-                        .lines()
-                        .filter(|l| l.starts_with("==PROF== Profiling "))
-                        .collect();
-                    if lines.len() != shown {
-                        shown = lines.len();
-                        let name = lines
-                            .last()
-                            .and_then(|l| l.split('"').nth(1))
-                            .map(crate::kernel::short_name)
-                            .unwrap_or_default();
-                        eprint!(
-                            "\r\x1b[2Kgpulint: profiled {shown} kernel launch(es), last {name}"
-                        );
-                    }
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                let lines: Vec<&str> = text
+                    .lines()
+                    .filter(|l| l.starts_with("==PROF== Profiling "))
+                    .collect();
+                let elapsed = started.elapsed().as_secs();
+                let status = match lines.last().and_then(|l| l.split('"').nth(1)) {
+                    Some(name) => format!(
+                        "profiled {} kernel launch(es), last {}, {elapsed} s",
+                        lines.len(),
+                        crate::kernel::short_name(name)
+                    ),
+                    None => format!("ncu is profiling the program, {elapsed} s"),
+                };
+                // Quiet for the first second: most small programs are done by then.
+                if elapsed >= 1 {
+                    eprint!("\r\x1b[2Kgpulint: {status}");
+                    shown = true;
                 }
-                std::thread::sleep(Duration::from_millis(200));
+                std::thread::sleep(Duration::from_millis(250));
             }
-            if shown > 0 {
+            if shown {
                 eprint!("\r\x1b[2K");
             }
         });
