@@ -206,6 +206,11 @@ pub struct NcuArgs {
     /// grid, block, shared memory), ncu's `--filter-mode per-launch-config`.
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
     pub launches_per_config: u64,
+    /// With the sample, run the program once more to time every launch (duration only,
+    /// about 13 ms a launch, at most 10,000): GPU-time shares and time at stake then count
+    /// every launch, not only the sampled ones.
+    #[arg(long, conflicts_with = "all_launches")]
+    pub time_all_launches: bool,
     /// Follow child processes too (MPI launchers, Python).
     #[arg(long)]
     pub target_processes_all: bool,

@@ -734,7 +734,7 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
         stderr.contains(
             "lud_diagonal reached the sample's 3 launches per configuration while other kernels \
              did not: launches after those were not profiled, so its share of GPU time is \
-             understated; --all-launches measures every launch"
+             understated; --time-all-launches counts every launch"
         ),
         "{}",
         transcript(&r.out)
@@ -751,4 +751,87 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
         "{}",
         transcript(&even.out)
     );
+}
+
+/// `--time-all-launches`: the sample, then one more run of the program timing every launch
+/// (duration only). LU's diagonal kernel, cut to 3 of its 64 launches by the sample, gets
+/// its share back. Real captures of both runs (samples/corpus/timing_pass.sh).
+#[test]
+fn a_timing_pass_counts_every_launch_of_the_sample() {
+    let sample = stand_in("sample");
+    let record = common::scratch_dir("timing-pass").join("args");
+    let sample_csv = fixture("h200-corpus/sample_lud.csv");
+    let timing_csv = fixture("h200-corpus/timing_lud.csv");
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args([
+            "run",
+            "--time-all-launches",
+            "--format",
+            "json",
+            "--exit-zero",
+            "--",
+            &sample,
+        ])
+        .env("NO_COLOR", "1")
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env("FAKE_NCU_REPLAY", &sample_csv)
+        .env("FAKE_NCU_TIMING", &timing_csv)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let calls: Vec<Vec<String>> = std::fs::read_to_string(&record)
+        .unwrap()
+        .split("--END--\n")
+        .filter(|c| !c.is_empty())
+        .map(|c| c.lines().map(String::from).collect())
+        .collect();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert!(calls[0].iter().any(|a| a == "per-launch-config"));
+    let timing = &calls[1];
+    let metrics = timing.iter().position(|a| a == "--metrics").unwrap();
+    assert_eq!(timing[metrics + 1], "gpu__time_duration.sum");
+    assert!(
+        !timing.iter().any(|a| a == "per-launch-config"),
+        "{timing:?}"
+    );
+
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    assert_eq!(report["sources"][0]["timed_every_launch"], true);
+    assert_eq!(report["sources"][0]["launch_count"], 190);
+    // Each kernel's share is the one every launch's time gives.
+    let shares = |r: &serde_json::Value| -> std::collections::BTreeMap<String, f64> {
+        let mut m = std::collections::BTreeMap::new();
+        for k in r["kernels"].as_array().unwrap() {
+            let name = k["name"]
+                .as_str()
+                .unwrap()
+                .split('(')
+                .next()
+                .unwrap()
+                .to_string();
+            *m.entry(name).or_insert(0.0) += k["share_of_gpu_time_pct"].as_f64().unwrap();
+        }
+        m
+    };
+    let every = common::gpulint(&[
+        "check",
+        timing_csv.to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
+    let (timed, all) = (shares(&report), shares(&every));
+    assert_eq!(timed.len(), 3);
+    for (kernel, share) in &all {
+        assert!(
+            (timed[kernel] - share).abs() < 0.5,
+            "{kernel}: {} against {share}",
+            timed[kernel]
+        );
+    }
+    assert!(all["lud_diagonal"] > 30.0, "{all:?}");
 }

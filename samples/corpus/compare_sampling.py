@@ -18,10 +18,12 @@ def load(path):
 def summary(report):
     shares = defaultdict(float)
     for k in report["kernels"]:
-        shares[k["name"].split("(")[0]] += (k["share_of_gpu_time_pct"] or 0)
+        # Reports before the vocabulary change said share_of_gpu_time, a fraction.
+        pct = k.get("share_of_gpu_time_pct", 100 * (k.get("share_of_gpu_time") or 0))
+        shares[k["name"].split("(")[0]] += pct or 0
     warnings = sorted({(f["kernel"].split("(")[0], f["rule"])
                        for f in report["findings"] if f["severity"] != "info"})
-    launches = sum(s["launch_count"] for s in report["sources"])
+    launches = sum(s.get("launch_count", s.get("launches", 0)) for s in report["sources"])
     return launches, warnings, shares
 
 

@@ -18,56 +18,24 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         .chain(&ncu.ncu_args)
         .cloned()
         .collect();
-    let per_config = crate::ncu::sample_size(
-        ncu.launches_per_config,
-        ncu.all_launches,
-        ncu.launch_skip,
-        ncu.launch_count,
-        &extra_args,
-    );
-    let opts = NcuOptions {
-        ncu: ncu.ncu.clone(),
-        kernel_name: ncu.kernel_name.clone(),
-        launch_skip: ncu.launch_skip,
-        launch_count: ncu.launch_count,
-        per_config,
-        target_processes_all: ncu.target_processes_all,
-        extra_args,
-        save_csv: ncu.save_csv.clone(),
-        roofline: !ncu.no_roofline,
-        source: ncu.source,
-        chip: ncu.chip.clone(),
-        // Machine formats own stdout; the program's output would corrupt them.
-        program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
-        verbose: report.read.verbose,
-    };
+    let opts = ncu_options(ncu, report, extra_args);
+    let per_config = opts.per_config;
     let info = crate::ncu::profile(&opts, &rules, program)?;
-    match info.program_status {
-        Some(0) => {}
-        Some(code) => eprintln!(
-            "gpulint: {} exited with status {code}; its kernels profiled before that are linted",
-            program[0]
-        ),
-        None => eprintln!(
-            "gpulint: {} was killed by a signal; its kernels profiled before that are linted",
-            program[0]
-        ),
-    }
+    let timing = match per_config {
+        Some(_) if ncu.time_all_launches => Some(crate::ncu::time_every_launch(&opts, program)?),
+        _ => None,
+    };
+    say_program_status(info.program_status, &program[0]);
     if report.read.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let csv = info.csv.path().display().to_string();
-    let mut profiles = load_as(
-        &[(csv.as_str(), info.name.as_str())],
-        report.per_launch,
-        report.read.jobs,
-        Some(&mut linter),
-    )?;
+    let mut profiles = load_profiled(&info, timing.as_ref(), report, &mut linter)?;
     profiles[0].source_blocks = info.source_blocks;
     profiles[0].sampled_per_config = per_config;
-    if let Some(n) = per_config {
+    profiles[0].timed_every_launch = timing.is_some();
+    if let (Some(n), None) = (per_config, &timing) {
         let note = capped_kernels_note(&profiles[0], n);
         profiles[0].notes.extend(note);
     }
@@ -84,6 +52,110 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         }
     }
     lint_and_report(&profiles, linter.finish(), &rules, report)
+}
+
+/// What ncu is asked for: the command line's options, the config's ncu arguments, and the
+/// sample unless the user chose launches themselves.
+fn ncu_options(ncu: &NcuArgs, report: &ReportArgs, extra_args: Vec<String>) -> NcuOptions {
+    let per_config = crate::ncu::sample_size(
+        ncu.launches_per_config,
+        ncu.all_launches,
+        ncu.launch_skip,
+        ncu.launch_count,
+        &extra_args,
+    );
+    NcuOptions {
+        ncu: ncu.ncu.clone(),
+        kernel_name: ncu.kernel_name.clone(),
+        launch_skip: ncu.launch_skip,
+        launch_count: ncu.launch_count,
+        per_config,
+        target_processes_all: ncu.target_processes_all,
+        extra_args,
+        save_csv: ncu.save_csv.clone(),
+        roofline: !ncu.no_roofline,
+        source: ncu.source,
+        chip: ncu.chip.clone(),
+        // Machine formats own stdout; the program's output would corrupt them.
+        program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
+        verbose: report.read.verbose,
+    }
+}
+
+fn say_program_status(status: Option<i32>, program: &str) {
+    match status {
+        Some(0) => {}
+        Some(code) => eprintln!(
+            "gpulint: {program} exited with status {code}; its kernels profiled before that are linted"
+        ),
+        None => eprintln!(
+            "gpulint: {program} was killed by a signal; its kernels profiled before that are linted"
+        ),
+    }
+}
+
+/// Reads what ncu profiled, linting as it goes; with a timing pass, counts and durations
+/// come from it first, and the lint after.
+fn load_profiled(
+    info: &crate::ncu::RunInfo,
+    timing: Option<&tempfile::NamedTempFile>,
+    report: &ReportArgs,
+    linter: &mut rules::engine::Linter,
+) -> Result<Vec<ingest::Profile>> {
+    let csv = info.csv.path().display().to_string();
+    let inputs = [(csv.as_str(), info.name.as_str())];
+    let Some(times) = timing else {
+        return load_as(&inputs, report.per_launch, report.read.jobs, Some(linter));
+    };
+    let mut profiles = load_as(&inputs, false, report.read.jobs, None)?;
+    let times = times.path().display().to_string();
+    let timed = load_as(&[(times.as_str(), "timing")], false, report.read.jobs, None)?;
+    let note = apply_timing(&mut profiles[0], &timed[0]);
+    profiles[0].notes.push(note);
+    for l in &profiles[0].launches {
+        linter.add(&info.name, l);
+    }
+    Ok(profiles)
+}
+
+/// Gives each sampled configuration the launch count and mean duration the timing pass
+/// measured over every launch, so shares and time at stake count every launch. Returns
+/// the note saying so.
+fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String {
+    let key = |l: &ingest::Launch| (l.name.clone(), l.grid, l.block);
+    let times: std::collections::HashMap<_, (u64, Option<f64>)> = timed
+        .launches
+        .iter()
+        .map(|l| (key(l), (l.count, l.metrics.get("duration_ns").copied())))
+        .collect();
+    let mut matched = 0;
+    for l in &mut sample.launches {
+        if let Some(&(count, duration)) = times.get(&key(l)) {
+            l.count = count;
+            if let Some(d) = duration {
+                l.metrics.insert("duration_ns", d);
+            }
+            matched += 1;
+        }
+    }
+    let total = timed.launch_count();
+    let capped = if total >= crate::ncu::MAX_TIMED_LAUNCHES {
+        format!(
+            "{}the timing pass stopped at {total} launches: later ones are not counted",
+            ingest::WARNING
+        )
+    } else {
+        String::new()
+    };
+    if capped.is_empty() {
+        format!(
+            "a timing pass measured all {total} launches: {matched} of {} sampled configurations \
+             now count every launch",
+            sample.launches.len()
+        )
+    } else {
+        capped
+    }
 }
 
 /// With a sample, a kernel launched many times with one configuration is cut to `cap`
@@ -109,7 +181,7 @@ fn capped_kernels_note(profile: &ingest::Profile, cap: u64) -> Option<String> {
         format!(
             "{}{} reached the sample's {cap} launches per configuration while other kernels \
              did not: launches after those were not profiled, so {} share of GPU time is \
-             understated; --all-launches measures every launch",
+             understated; --time-all-launches counts every launch",
             ingest::WARNING,
             capped.join(", "),
             if capped.len() == 1 { "its" } else { "their" }

@@ -87,6 +87,8 @@ pub struct Profile {
     /// `gpulint run`'s sample: at most this many launches of each launch configuration
     /// were profiled, so times and shares are of those.
     pub sampled_per_config: Option<u64>,
+    /// A timing pass counted every launch of the sampled run (`--time-all-launches`).
+    pub timed_every_launch: bool,
 }
 
 impl Profile {
@@ -173,6 +175,7 @@ fn collect(
         notes: source.notes,
         source_blocks: Vec::new(),
         sampled_per_config: None,
+        timed_every_launch: false,
     })
 }
 

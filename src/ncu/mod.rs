@@ -232,7 +232,12 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
     if opts.verbose {
         eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));
     }
-    let status = run_ncu(&ncu, &args, log.path(), opts.program_output_to_stderr)?;
+    let program_output = if opts.program_output_to_stderr {
+        ProgramOutput::Stderr
+    } else {
+        ProgramOutput::Inherit
+    };
+    let status = run_ncu(&ncu, &args, log.path(), program_output)?;
     let source_blocks = match &report {
         Some(report) => from_report(&ncu, report, log.path(), status.code(), opts.verbose)?,
         None => Vec::new(),
@@ -256,6 +261,55 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
     })
 }
 
+/// Where the profiled program's own stdout goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProgramOutput {
+    Inherit,
+    /// Machine formats own stdout.
+    Stderr,
+    /// A second run of the program (the timing pass) would print it all again.
+    Discard,
+}
+
+/// At most this many launches are timed by [`time_every_launch`]: about two minutes.
+pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
+
+/// Times every launch a sample left out: one more ncu run of the program collecting only
+/// the duration (one replay pass, about 13 ms a launch on the H200), at most
+/// [`MAX_TIMED_LAUNCHES`]. Returns its raw-page CSV, removed when dropped.
+pub fn time_every_launch(opts: &NcuOptions, program: &[String]) -> Result<tempfile::NamedTempFile> {
+    let ncu = locate::find_ncu(opts.ncu.as_deref())?;
+    let log = tempfile::Builder::new()
+        .prefix("gpulint-timing-")
+        .suffix(".csv")
+        .tempfile()
+        .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
+    let timing = NcuOptions {
+        per_config: None,
+        launch_count: Some(opts.launch_count.unwrap_or(MAX_TIMED_LAUNCHES)),
+        ..opts.clone()
+    };
+    let args = build_args(
+        &timing,
+        &["gpu__time_duration.sum"],
+        Output::RawCsv,
+        log.path(),
+        program,
+    );
+    if opts.verbose {
+        eprintln!(
+            "gpulint: timing pass: {} {}",
+            ncu.display(),
+            shell_words(&args)
+        );
+    }
+    let status = run_ncu(&ncu, &args, log.path(), ProgramOutput::Discard)?;
+    if !has_csv_header(log.path())? {
+        check_ncu_output(&read_log(log.path())?, status.code())?;
+    }
+    Ok(log)
+}
+
 /// Runs ncu with a progress line on a terminal. Ctrl-C reaches ncu and the program
 /// too; gpulint waits for them to stop, then cleans up instead of dying with the
 /// temporary file left behind.
@@ -263,7 +317,7 @@ fn run_ncu(
     ncu: &Path,
     args: &[String],
     log: &Path,
-    output_to_stderr: bool,
+    program_output: ProgramOutput,
 ) -> Result<std::process::ExitStatus> {
     let interrupted = Arc::new(AtomicBool::new(false));
     {
@@ -272,7 +326,10 @@ fn run_ncu(
     }
     let mut command = Command::new(ncu);
     command.args(args);
-    if output_to_stderr {
+    if program_output == ProgramOutput::Discard {
+        command.stdout(std::process::Stdio::null());
+    }
+    if program_output == ProgramOutput::Stderr {
         let stderr = std::os::fd::AsFd::as_fd(&std::io::stderr())
             .try_clone_to_owned()
             .map_err(|e| Error::new(format!("cannot duplicate stderr: {e}")))?;

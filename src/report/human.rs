@@ -76,13 +76,7 @@ fn profile_summary(r: &Report, out: &mut String) {
             " (helpers left out)"
         }
     );
-    if let Some(n) = r.profiles.iter().find_map(|p| p.sampled_per_config) {
-        let _ = writeln!(
-            out,
-            "  a sample: the first {n} launch(es) of each launch configuration were profiled; \
-             times and shares are of those (--all-launches profiles every launch)"
-        );
-    }
+    sample_line(r, out);
     for (name, time, n, roof) in kernels.iter().take(5) {
         let stake: f64 = r
             .findings
@@ -320,6 +314,27 @@ fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
             codes.join(" ")
         },
     ]
+}
+
+/// Under the profile line: what a sampled `gpulint run` profiled, and what the times
+/// count.
+fn sample_line(r: &Report, out: &mut String) {
+    if let Some(p) = r.profiles.iter().find(|p| p.sampled_per_config.is_some()) {
+        let n = p.sampled_per_config.unwrap_or_default();
+        let _ = if p.timed_every_launch {
+            writeln!(
+                out,
+                "  a sample: the first {n} launch(es) of each launch configuration were profiled; \
+                 times and shares count every launch (a timing pass)"
+            )
+        } else {
+            writeln!(
+                out,
+                "  a sample: the first {n} launch(es) of each launch configuration were profiled; \
+                 times and shares are of those (--all-launches profiles every launch)"
+            )
+        };
+    }
 }
 
 /// One roofline line per kernel.

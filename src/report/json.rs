@@ -50,6 +50,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             "launch_count": p.launch_count(),
             "configurations": p.launches.len(),
             "sampled_per_config": p.sampled_per_config,
+            "timed_every_launch": p.timed_every_launch,
         })
     });
     let helpers = r

@@ -407,7 +407,8 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         launch.metrics.get("duration_ns"),
         rule.stake.expr.eval(&lookup),
     ) {
-        (Some(d), Ok(share)) => Some((d * share.clamp(0.0, 1.0)).round()),
+        // A folded entry (a summary's kernel, a timed sample) stands for `count` launches.
+        (Some(d), Ok(share)) => Some((d * launch.count as f64 * share.clamp(0.0, 1.0)).round()),
         _ => None,
     };
     Judgement::Fires(Box::new(Finding {
