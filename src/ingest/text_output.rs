@@ -41,7 +41,7 @@ static HEADER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid pattern")
 });
 
-static RULE: LazyLock<Regex> = LazyLock::new(|| {
+static NVIDIA_RULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s+(?P<kind>OPT|WRN|INF|ERR)\s+(?P<text>.*)$").expect("valid pattern")
 });
 
@@ -64,17 +64,17 @@ pub(super) fn launch_header(line: &str) -> Option<LaunchHeader> {
     })
 }
 
-/// A table being read: where its columns start, told by its `---- ----` rule.
+/// A table being read: where its columns start, told by the `---- ----` line above it.
 struct Table {
     starts: Vec<usize>,
     unit: usize,
     value: usize,
-    /// Rows read since the rule that opened it.
+    /// Rows read since the separator that opened it.
     rows: usize,
 }
 
 impl Table {
-    fn from_rule(line: &str) -> Option<Table> {
+    fn from_separator(line: &str) -> Option<Table> {
         let bytes = line.as_bytes();
         let starts: Vec<usize> = (0..bytes.len())
             .filter(|&i| bytes[i] == b'-' && (i == 0 || bytes[i - 1] != b'-'))
@@ -125,7 +125,7 @@ fn split_on_gaps(line: &str) -> Vec<&str> {
         .collect()
 }
 
-fn is_rule_line(line: &str) -> bool {
+fn is_separator(line: &str) -> bool {
     let t = line.trim();
     !t.is_empty() && t.bytes().all(|b| b == b'-' || b == b' ') && t.contains("- -")
 }
@@ -162,7 +162,7 @@ impl TextReader<'_> {
             self.table = None;
             return;
         }
-        if let Some(rule) = RULE.captures(line) {
+        if let Some(rule) = NVIDIA_RULE.captures(line) {
             let text = &rule["text"];
             launch.nvidia_rules.push(NvidiaRule {
                 name: section.clone(),
@@ -174,12 +174,12 @@ impl TextReader<'_> {
             self.table = None;
             return;
         }
-        if is_rule_line(line) {
+        if is_separator(line) {
             self.table = match self.table.take() {
-                // The rule under a header row, or the one that opens a table.
+                // The separator under a header row, or the one that opens a table.
                 Some(t) if t.rows == 0 => Some(t),
                 Some(_) => None,
-                None => Table::from_rule(line),
+                None => Table::from_separator(line),
             };
             return;
         }
@@ -380,8 +380,9 @@ mod tests {
     }
 
     #[test]
-    fn cells_follow_the_rule_above_them() {
-        let t = Table::from_rule("    ----------------------- ----------- ------------").unwrap();
+    fn cells_follow_the_separator_above_them() {
+        let t =
+            Table::from_separator("    ----------------------- ----------- ------------").unwrap();
         assert_eq!(
             t.cells("    Waves Per SM                               73.14"),
             ["Waves Per SM", "", "73.14"]
