@@ -175,3 +175,46 @@ fn a_t4_text_log_flags_its_three_block_grid() {
     assert_eq!(k["metrics"]["sm_count"], 40.0);
     assert_eq!(k["metrics"]["duration_ns"], 5660.0);
 }
+
+/// The table of what each ncu version writes (fixtures/wild/versions.toml): every label it
+/// names is one gpulint reads, and every version's real file gives the keys it lists.
+#[test]
+fn every_version_in_the_table_is_read() {
+    let text = std::fs::read_to_string(fixture("wild/versions.toml")).unwrap();
+    let table: toml::Value = toml::from_str(&text).unwrap();
+    let versions = table["version"].as_array().unwrap();
+    assert!(versions.len() >= 5);
+    let strings = |v: &toml::Value, field: &str| -> Vec<String> {
+        v[field]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    for v in versions {
+        let what = format!("ncu {} ({})", v["ncu"].as_str().unwrap(), v["fixture"]);
+        for label in strings(v, "labels") {
+            assert!(
+                gpulint::metrics::METRICS
+                    .iter()
+                    .any(|m| m.labels.contains(&label.as_str())),
+                "{what}: gpulint does not read the label {label:?}"
+            );
+        }
+        let p = common::profile(v["fixture"].as_str().unwrap());
+        let first = &p.launches[0].metrics;
+        for key in strings(v, "keys") {
+            assert!(
+                first.contains_key(key.as_str()),
+                "{what}: no `{key}` in {first:?}"
+            );
+        }
+        for key in strings(v, "absent") {
+            assert!(
+                !first.contains_key(key.as_str()),
+                "{what}: `{key}` should be absent"
+            );
+        }
+    }
+}
