@@ -63,6 +63,7 @@ pub enum Command {
     Explain {
         /// Slug (uncoalesced-load) or code (GL101).
         rule: String,
+        /// Directory of extra or overriding rule files, to explain one of those.
         #[arg(long, value_name = "DIR")]
         rules: Option<String>,
     },
@@ -120,11 +121,14 @@ pub enum Command {
         /// Also gate kernel duration (noisy: default band 20%).
         #[arg(long)]
         gate_duration: bool,
+        /// How to print the diff: human, json (with the verdict and its reasons),
+        /// markdown, github (workflow annotations) or sarif.
         #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
         format: DiffFormat,
         /// Exit 0 even when the gate fails.
         #[arg(long)]
         exit_zero: bool,
+        /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
         #[command(flatten)]
@@ -292,6 +296,8 @@ pub enum ColorChoice {
 /// Options shared by every command that prints a lint report.
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
+    /// How to print the report: human, concise (one line a finding), json, markdown,
+    /// github (workflow annotations) or sarif.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
     /// Exit 1 when a finding is at or above this severity.
@@ -302,6 +308,7 @@ pub struct ReportArgs {
     pub exit_zero: bool,
     #[command(flatten)]
     pub selection: RuleArgs,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Roofline peaks from the built-in table for this GPU (H200, H100 PCIe, A100 80GB,

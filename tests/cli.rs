@@ -430,8 +430,10 @@ fn every_help_describes_every_argument_and_ends_with_the_exit_status() {
         "test-rules",
         "doctor",
     ];
-    let bare =
-        regex::Regex::new(r"^  (-\w, )?(--[\w-]+|<[A-Z_]+>)( <[A-Z_.=]+>)?(\.\.\.)?\s*$").unwrap();
+    let bare = regex::Regex::new(
+        r"^\s+(-\w, )?(--[\w-]+|<[A-Z_]+>)( <[A-Z_.=]+>)?(\.\.\.)?\s*(\[[^\]]*\]\s*)*$",
+    )
+    .unwrap();
     for c in commands {
         let out = gpulint(&[c, "-h"]);
         let text = String::from_utf8_lossy(&out.stdout);
