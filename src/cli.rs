@@ -213,7 +213,7 @@ pub struct NcuArgs {
     /// With the sample, run the program once more to time every launch (duration only,
     /// about 13 ms a launch, at most 10,000): GPU-time shares and time at stake then count
     /// every launch, not only the sampled ones.
-    #[arg(long, conflicts_with = "all_launches")]
+    #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
     pub time_all_launches: bool,
     /// Follow child processes too (MPI launchers, Python).
     #[arg(long)]

@@ -834,4 +834,39 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
         );
     }
     assert!(all["lud_diagonal"] > 30.0, "{all:?}");
+
+    // Without a sample there is nothing to time: refused, not ignored.
+    for args in [
+        vec![
+            "run",
+            "--time-all-launches",
+            "--launch-count",
+            "5",
+            "--",
+            &sample,
+        ],
+        vec![
+            "run",
+            "--time-all-launches",
+            "--all-launches",
+            "--",
+            &sample,
+        ],
+        vec![
+            "run",
+            "--time-all-launches",
+            "--ncu-arg=--kernel-id",
+            "--ncu-arg=::k:1",
+            "--",
+            &sample,
+        ],
+    ] {
+        let r = run_with("normal", &args, &[]);
+        assert_eq!(
+            r.out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            transcript(&r.out)
+        );
+    }
 }

@@ -20,6 +20,12 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         .collect();
     let opts = ncu_options(ncu, report, extra_args);
     let per_config = opts.per_config;
+    if ncu.time_all_launches && per_config.is_none() {
+        return Err(crate::error::Error::new(
+            "--time-all-launches times the launches a sample leaves out, and the launch filter \
+             given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
+        ));
+    }
     let info = crate::ncu::profile(&opts, &rules, program)?;
     let timing = match per_config {
         Some(_) if ncu.time_all_launches => Some(crate::ncu::time_every_launch(&opts, program)?),
