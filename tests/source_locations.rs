@@ -134,3 +134,21 @@ fn relative_paths_are_relative_to_srcroot() {
     assert_eq!(loc["uri"], "fixtures/h200-zoo/min_raw_base.csv");
     assert_eq!(loc["uriBaseId"], "%SRCROOT%");
 }
+
+/// Standard input is no file: its findings are described, not given a made-up URI.
+#[test]
+fn stdin_is_described_not_given_a_uri() {
+    let csv = std::fs::read(common::fixture("h200-zoo/min_raw_base.csv")).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["check", "-", "--format", "sarif", "--exit-zero"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &csv).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loc = &doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert!(loc.get("uri").is_none(), "{loc}");
+    assert_eq!(loc["description"]["text"], "<stdin>");
+}

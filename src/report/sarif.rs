@@ -55,6 +55,11 @@ fn location(file: &str, line: u64) -> Value {
 /// relative to `%SRCROOT%` (the working directory) for a relative path, a `file://` URI
 /// for an absolute one.
 pub fn artifact(path: &str) -> Value {
+    // Standard input and a profiled program's run (`ncu:PROG`) are no file a URI could
+    // name: SARIF lets a location be described instead.
+    if path == "<stdin>" || path.starts_with("ncu:") {
+        return json!({ "description": { "text": path } });
+    }
     if let Some(abs) = path.strip_prefix('/') {
         json!({ "uri": format!("file:///{}", percent_encode(abs)) })
     } else {
