@@ -274,7 +274,7 @@ enum ProgramOutput {
 /// At most this many launches are timed by [`time_every_launch`]: about two minutes.
 pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
 
-/// Times every launch a sample left out: one more ncu run of the program collecting only
+/// Times every launch, the sampled and the left out: one more ncu run of the program, only
 /// the duration (one replay pass, about 13 ms a launch on the H200), at most
 /// [`MAX_TIMED_LAUNCHES`]. Returns its raw-page CSV, removed when dropped.
 pub fn time_every_launch(opts: &NcuOptions, program: &[String]) -> Result<tempfile::NamedTempFile> {
