@@ -723,7 +723,8 @@ fn launches_are_sampled_per_configuration_by_default() {
 #[test]
 fn a_sample_that_cuts_one_kernel_short_says_so() {
     let sample = stand_in("sample");
-    let lud = fixture("h200-corpus/min_lud.csv");
+    // LU as the sample profiled it on the H200 (samples/corpus/timing_pass.sh).
+    let lud = fixture("h200-corpus/sample_lud.csv");
     let r = run_with(
         "normal",
         &["run", "--format", "concise", "--", &sample],
@@ -739,6 +740,15 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
         "{}",
         transcript(&r.out)
     );
+    // Its other two kernels change grid every step: the sample bounded nothing there.
+    assert!(
+        stderr.contains(
+            "each configuration was profiled: lud_perimeter (63), lud_internal (63); \
+             --launch-count N profiles only the first N launches, -k only the kernels named"
+        ),
+        "{}",
+        transcript(&r.out)
+    );
     // A loop whose kernels all keep their configuration is cut evenly: nothing to say.
     let gaussian = fixture("h200-corpus/min_gaussian.csv");
     let even = run_with(
@@ -746,8 +756,9 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
         &["run", "--format", "concise", "--", &sample],
         &[("FAKE_NCU_REPLAY", gaussian.to_str().unwrap())],
     );
+    let even_err = String::from_utf8_lossy(&even.out.stderr);
     assert!(
-        !String::from_utf8_lossy(&even.out.stderr).contains("reached the sample"),
+        !even_err.contains("reached the sample") && !even_err.contains("each configuration was"),
         "{}",
         transcript(&even.out)
     );

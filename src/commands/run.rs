@@ -45,6 +45,10 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         let note = capped_kernels_note(&profiles[0], n);
         profiles[0].notes.extend(note);
     }
+    if per_config.is_some() {
+        let note = unbounded_kernels_note(&profiles[0]);
+        profiles[0].notes.extend(note);
+    }
     if report.read.verbose {
         for l in &profiles[0].launches {
             if let Some(p) = l.metrics.get("replay_passes") {
@@ -162,6 +166,36 @@ fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String
     } else {
         capped
     }
+}
+
+/// A kernel with more configurations than this was hardly sampled: it is profiled at least
+/// this many times, where a few launches would show its findings.
+const MANY_CONFIGURATIONS: usize = 10;
+
+/// Kernels whose grid or block changed so often that the sample bounded nothing (LU's
+/// shrinking grids: 63 configurations, each profiled), and how to profile fewer.
+fn unbounded_kernels_note(profile: &ingest::Profile) -> Option<String> {
+    let mut configurations: Vec<(&str, usize)> = Vec::new();
+    for l in &profile.launches {
+        match configurations.iter_mut().find(|(name, _)| *name == l.name) {
+            Some(k) => k.1 += 1,
+            None => configurations.push((&l.name, 1)),
+        }
+    }
+    let many: Vec<String> = configurations
+        .iter()
+        .filter(|(_, n)| *n > MANY_CONFIGURATIONS)
+        .map(|(name, n)| format!("{} ({n})", report::short_name(name)))
+        .collect();
+    (!many.is_empty()).then(|| {
+        format!(
+            "{}the sample bounds launches per configuration, and these kernels changed grid or \
+             block so often that each configuration was profiled: {}; --launch-count N \
+             profiles only the first N launches, -k only the kernels named",
+            ingest::WARNING,
+            many.join(", ")
+        )
+    })
 }
 
 /// With a sample, a kernel launched many times with one configuration is cut to `cap`
