@@ -1143,6 +1143,11 @@ fn derive_launch_shape(m: &mut Metrics) {
 
 /// Local-memory traffic against global, and bank conflicts against shared wavefronts.
 fn derive_local_and_shared(m: &mut Metrics) {
+    // ncu prints "no data" for the spill overhead when there was no spill request (0 of
+    // 0 requests): no spills is no overhead, not an unknown one.
+    if get(m, "local_spill_requests") == Some(0.0) {
+        put(m, "local_spill_overhead_pct", Some(0.0));
+    }
     if let (Some(l_ld), Some(l_st)) = (get(m, "local_sectors_ld"), get(m, "local_sectors_st")) {
         let local = l_ld + l_st;
         put(m, "local_sectors", Some(local));

@@ -183,3 +183,46 @@ fn print_summary_as_csv_is_read_whole_across_chunk_seams() {
     ));
     assert_eq!(warnings(&raw), [(0, "small-grid".to_string())]);
 }
+
+/// Details exports of one section, as people share them after `ncu --section NAME`: read,
+/// judged where they allow it, and what was not judged names the section that would have
+/// let it. The Memory Workload Analysis export says "no data" for the spill overhead of
+/// kernels with no spill request; that is no spilling, which local-memory can judge.
+#[test]
+fn one_section_exports_say_which_section_would_judge_the_rest() {
+    let memory = fixture("h200-text/details_MemoryWorkloadAnalysis_knn.csv");
+    let out = gpulint(&["check", memory.to_str().unwrap(), "--verbose"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "local-memory on launch(es) 0,1: judged by the fallback check only (no finding)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("skipped register-limited-occupancy on launch(es) 0,1: needs `limit_registers`, which this export does not have (ncu's `--section Occupancy` gives it)"),
+        "{stderr}"
+    );
+    let p = profile("h200-text/details_MemoryWorkloadAnalysis_knn.csv");
+    assert_eq!(p.launches[0].metrics["local_spill_requests"], 0.0);
+    assert_eq!(p.launches[0].metrics["local_spill_overhead_pct"], 0.0);
+
+    let occupancy = fixture("h200-text/details_Occupancy_knn.csv");
+    let out = gpulint(&["check", occupancy.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("rule check(s) skipped for missing metrics; --verbose lists them"),
+        "{}",
+        transcript(&out)
+    );
+    let verbose = gpulint(&["check", occupancy.to_str().unwrap(), "--verbose"]);
+    assert!(
+        String::from_utf8_lossy(&verbose.stderr).contains(
+            "skipped register-limited-occupancy on launch(es) 0,1: needs `busiest_throughput_pct`, which this export does not have (ncu's `--section SpeedOfLight` gives it)"
+        ),
+        "{}",
+        transcript(&verbose)
+    );
+}
