@@ -812,6 +812,9 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
         serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
     assert_eq!(report["sources"][0]["timed_every_launch"], true);
     assert_eq!(report["sources"][0]["launch_count"], 190);
+    // The sample profiled 129 of them: one launch of each of 126 configurations of the
+    // perimeter and internal kernels, and 3 of the diagonal kernel's one configuration.
+    assert_eq!(report["sources"][0]["profiled_launches"], 129);
     // Each kernel's share is the one every launch's time gives.
     let shares = |r: &serde_json::Value| -> std::collections::BTreeMap<String, f64> {
         let mut m = std::collections::BTreeMap::new();

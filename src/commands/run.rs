@@ -40,7 +40,6 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     let mut profiles = load_profiled(&info, timing.as_ref(), report, &mut linter)?;
     profiles[0].source_blocks = info.source_blocks;
     profiles[0].sampled_per_config = per_config;
-    profiles[0].timed_every_launch = timing.is_some();
     if let (Some(n), None) = (per_config, &timing) {
         let note = capped_kernels_note(&profiles[0], n);
         profiles[0].notes.extend(note);
@@ -118,6 +117,7 @@ fn load_profiled(
         return load_as(&inputs, report.per_launch, report.read.jobs, Some(linter));
     };
     let mut profiles = load_as(&inputs, false, report.read.jobs, None)?;
+    profiles[0].profiled_launches = Some(profiles[0].launch_count());
     let times = times.path().display().to_string();
     let timed = load_as(&[(times.as_str(), "timing")], false, report.read.jobs, None)?;
     let note = apply_timing(&mut profiles[0], &timed[0]);

@@ -159,7 +159,7 @@ pub(super) fn load_as(
             notes: source.notes,
             source_blocks: Vec::new(),
             sampled_per_config: None,
-            timed_every_launch: false,
+            profiled_launches: None,
         });
     }
     Ok(profiles)

@@ -87,8 +87,9 @@ pub struct Profile {
     /// `gpulint run`'s sample: at most this many launches of each launch configuration
     /// were profiled, so times and shares are of those.
     pub sampled_per_config: Option<u64>,
-    /// A timing pass counted every launch of the sampled run (`--time-all-launches`).
-    pub timed_every_launch: bool,
+    /// With a timing pass (`--time-all-launches`), how many launches the sample profiled;
+    /// [`Profile::launch_count`] then counts every launch of the run.
+    pub profiled_launches: Option<u64>,
 }
 
 impl Profile {
@@ -175,7 +176,7 @@ fn collect(
         notes: source.notes,
         source_blocks: Vec::new(),
         sampled_per_config: None,
-        timed_every_launch: false,
+        profiled_launches: None,
     })
 }
 

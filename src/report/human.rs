@@ -321,11 +321,12 @@ fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
 fn sample_line(r: &Report, out: &mut String) {
     if let Some(p) = r.profiles.iter().find(|p| p.sampled_per_config.is_some()) {
         let n = p.sampled_per_config.unwrap_or_default();
-        let _ = if p.timed_every_launch {
+        let _ = if let Some(profiled) = p.profiled_launches {
             writeln!(
                 out,
-                "  a sample: the first {n} launch(es) of each launch configuration were profiled; \
-                 times and shares count every launch (a timing pass)"
+                "  a sample: {profiled} of {} launches were profiled (the first {n} of each launch \
+                 configuration); times and shares count every launch (a timing pass)",
+                p.launch_count()
             )
         } else {
             writeln!(

@@ -50,7 +50,8 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             "launch_count": p.launch_count(),
             "configurations": p.launches.len(),
             "sampled_per_config": p.sampled_per_config,
-            "timed_every_launch": p.timed_every_launch,
+            "timed_every_launch": p.profiled_launches.is_some(),
+            "profiled_launches": p.profiled_launches,
         })
     });
     let helpers = r
