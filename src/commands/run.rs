@@ -28,7 +28,9 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     }
     let info = crate::ncu::profile(&opts, &rules, program)?;
     let timing = match per_config {
-        Some(_) if ncu.time_all_launches => Some(crate::ncu::time_every_launch(&opts, program)?),
+        Some(_) if ncu.time_all_launches => {
+            Some(crate::ncu::time_every_launch(&info.ncu, &opts, program)?)
+        }
         _ => None,
     };
     say_program_status(info.program_status, &program[0]);

@@ -204,11 +204,7 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
         .ok_or_else(|| Error::new("no program given to profile"))?;
     locate::find_program(first)?;
     // Removed when dropped: on every return path, and after Ctrl-C below.
-    let log = tempfile::Builder::new()
-        .prefix("gpulint-ncu-")
-        .suffix(".csv")
-        .tempfile()
-        .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
+    let log = temp_csv("gpulint-ncu-")?;
     let chip = local_chip(&ncu, opts.chip.as_deref(), opts.verbose)?;
     let plan = metric_plan(rules, opts.roofline, chip);
     if opts.verbose && !plan.unavailable.is_empty() {
@@ -242,9 +238,7 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
         Some(report) => from_report(&ncu, report, log.path(), status.code(), opts.verbose)?,
         None => Vec::new(),
     };
-    if !has_csv_header(log.path())? {
-        check_ncu_output(&read_log(log.path())?, status.code())?;
-    }
+    check_log(log.path(), status.code())?;
     if let Some(dest) = &opts.save_csv {
         crate::atomic_file::copy(log.path(), Path::new(dest))?;
     }
@@ -259,6 +253,23 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
         name,
         source_blocks,
     })
+}
+
+/// A temporary CSV, removed when dropped.
+fn temp_csv(prefix: &str) -> Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .suffix(".csv")
+        .tempfile()
+        .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))
+}
+
+/// A log without a CSV header: ncu's own message says what went wrong.
+fn check_log(log: &Path, status: Option<i32>) -> Result<()> {
+    if has_csv_header(log)? {
+        return Ok(());
+    }
+    check_ncu_output(&read_log(log)?, status)
 }
 
 /// Where the profiled program's own stdout goes.
@@ -277,13 +288,12 @@ pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
 /// Times every launch, the sampled and the left out: one more ncu run of the program, only
 /// the duration (one replay pass, about 13 ms a launch on the H200), at most
 /// [`MAX_TIMED_LAUNCHES`]. Returns its raw-page CSV, removed when dropped.
-pub fn time_every_launch(opts: &NcuOptions, program: &[String]) -> Result<tempfile::NamedTempFile> {
-    let ncu = locate::find_ncu(opts.ncu.as_deref())?;
-    let log = tempfile::Builder::new()
-        .prefix("gpulint-timing-")
-        .suffix(".csv")
-        .tempfile()
-        .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
+pub fn time_every_launch(
+    ncu: &Path,
+    opts: &NcuOptions,
+    program: &[String],
+) -> Result<tempfile::NamedTempFile> {
+    let log = temp_csv("gpulint-timing-")?;
     let timing = NcuOptions {
         per_config: None,
         launch_count: Some(opts.launch_count.unwrap_or(MAX_TIMED_LAUNCHES)),
@@ -303,10 +313,8 @@ pub fn time_every_launch(opts: &NcuOptions, program: &[String]) -> Result<tempfi
             shell_words(&args)
         );
     }
-    let status = run_ncu(&ncu, &args, log.path(), ProgramOutput::Discard)?;
-    if !has_csv_header(log.path())? {
-        check_ncu_output(&read_log(log.path())?, status.code())?;
-    }
+    let status = run_ncu(ncu, &args, log.path(), ProgramOutput::Discard)?;
+    check_log(log.path(), status.code())?;
     Ok(log)
 }
 
@@ -536,11 +544,7 @@ pub fn import_report(path: &str, verbose: bool) -> Result<Imported> {
         "base",
     ];
     let text = import(&ncu, &args, verbose).map_err(|e| Error::in_file(path, e.to_string()))?;
-    let mut csv = tempfile::Builder::new()
-        .prefix("gpulint-import-")
-        .suffix(".csv")
-        .tempfile()
-        .map_err(|e| Error::new(format!("cannot create a temporary file: {e}")))?;
+    let mut csv = temp_csv("gpulint-import-")?;
     csv.write_all(text.as_bytes())
         .map_err(|e| Error::new(format!("cannot write a temporary file: {e}")))?;
     Ok(Imported { csv, ncu })
