@@ -151,23 +151,29 @@ fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String
         }
     }
     let total = timed.launch_count();
-    let capped = if total >= crate::ncu::MAX_TIMED_LAUNCHES {
-        format!(
+    if total >= crate::ncu::MAX_TIMED_LAUNCHES {
+        return format!(
             "{}the timing pass stopped at {total} launches: later ones are not counted",
             ingest::WARNING
-        )
-    } else {
-        String::new()
-    };
-    if capped.is_empty() {
-        format!(
-            "a timing pass measured all {total} launches: {matched} of {} sampled configurations \
-             now count every launch",
-            sample.launches.len()
-        )
-    } else {
-        capped
+        );
     }
+    format!(
+        "a timing pass measured all {total} launches: {matched} of {} sampled configurations \
+         now count every launch",
+        sample.launches.len()
+    )
+}
+
+/// A profile's entries (one per configuration) grouped by kernel, in order of first sight.
+fn by_kernel(profile: &ingest::Profile) -> Vec<(&str, Vec<&ingest::Launch>)> {
+    let mut kernels: Vec<(&str, Vec<&ingest::Launch>)> = Vec::new();
+    for l in &profile.launches {
+        match kernels.iter_mut().find(|(name, _)| *name == l.name) {
+            Some(k) => k.1.push(l),
+            None => kernels.push((&l.name, vec![l])),
+        }
+    }
+    kernels
 }
 
 /// A kernel with more configurations than this was hardly sampled: it is profiled at least
@@ -177,17 +183,10 @@ const MANY_CONFIGURATIONS: usize = 10;
 /// Kernels whose grid or block changed so often that the sample bounded nothing (LU's
 /// shrinking grids: 63 configurations, each profiled), and how to profile fewer.
 fn unbounded_kernels_note(profile: &ingest::Profile) -> Option<String> {
-    let mut configurations: Vec<(&str, usize)> = Vec::new();
-    for l in &profile.launches {
-        match configurations.iter_mut().find(|(name, _)| *name == l.name) {
-            Some(k) => k.1 += 1,
-            None => configurations.push((&l.name, 1)),
-        }
-    }
-    let many: Vec<String> = configurations
+    let many: Vec<String> = by_kernel(profile)
         .iter()
-        .filter(|(_, n)| *n > MANY_CONFIGURATIONS)
-        .map(|(name, n)| format!("{} ({n})", report::short_name(name)))
+        .filter(|(_, configs)| configs.len() > MANY_CONFIGURATIONS)
+        .map(|(name, configs)| format!("{} ({})", report::short_name(name), configs.len()))
         .collect();
     (!many.is_empty()).then(|| {
         format!(
@@ -206,17 +205,10 @@ fn unbounded_kernels_note(profile: &ingest::Profile) -> Option<String> {
 /// every launch). Names the kernels whose every configuration reached the cap, when others
 /// did not.
 fn capped_kernels_note(profile: &ingest::Profile, cap: u64) -> Option<String> {
-    let mut kernels: Vec<(&str, bool)> = Vec::new();
-    for l in &profile.launches {
-        let capped = l.count >= cap;
-        match kernels.iter_mut().find(|(name, _)| *name == l.name) {
-            Some(k) => k.1 &= capped,
-            None => kernels.push((&l.name, capped)),
-        }
-    }
+    let kernels = by_kernel(profile);
     let capped: Vec<String> = kernels
         .iter()
-        .filter(|(_, c)| *c)
+        .filter(|(_, configs)| configs.iter().all(|l| l.count >= cap))
         .map(|(name, _)| report::short_name(name))
         .collect();
     (!capped.is_empty() && capped.len() < kernels.len()).then(|| {
