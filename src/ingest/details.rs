@@ -4,7 +4,7 @@
 //! per launch: no `ID`, an `Invocations` column, and Minimum, Maximum and Average instead
 //! of the value (the raw page's summary also has no `Section Name`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::fields::Row;
 use super::row::{ChunkOut, Parsed, RowCtx};
@@ -131,10 +131,7 @@ impl DetailsLayout {
             launch.device = Some(get(Some(self.value)).trim().to_string());
             return Ok(());
         }
-        let Some(key) = metric_key(&self.wanted, section, metric) else {
-            if !metric.contains("__") && !is_known_section(section) {
-                out.unknown_sections.insert(section.to_string());
-            }
+        let Some(key) = metric_key(&self.wanted, section, metric, &mut out.unknown_sections) else {
             return Ok(());
         };
         let unit = get(Some(self.unit));
@@ -153,22 +150,23 @@ fn block_key(cells: &[&str]) -> u64 {
 }
 
 /// The key a metric row gives, if gpulint reads it. Metric names (`--print-metric-name
-/// name`, `--metrics` runs) carry `__`; labels do not and are read with their section.
+/// name`, `--metrics` runs) carry `__`; labels do not and are read with their section. A
+/// label gpulint does not read, of a section it does not know, adds that section to
+/// `unknown` (for the note that it was skipped).
 pub(super) fn metric_key(
     wanted: &HashSet<&'static str>,
     section: &str,
     metric: &str,
+    unknown: &mut BTreeSet<String>,
 ) -> Option<&'static str> {
-    let key = if metric.contains("__") {
-        wanted.get(metric)
-    } else {
-        wanted.get(format!("{section}/{metric}").as_str())
-    };
-    key.copied()
-}
-
-pub(super) fn is_known_section(section: &str) -> bool {
-    KNOWN_SECTIONS.contains(&section)
+    if metric.contains("__") {
+        return wanted.get(metric).copied();
+    }
+    let key = wanted.get(format!("{section}/{metric}").as_str()).copied();
+    if key.is_none() && !KNOWN_SECTIONS.contains(&section) {
+        unknown.insert(section.to_string());
+    }
+    key
 }
 
 /// Sections of ncu's default and full sets since 2019.1: their other labels are skipped

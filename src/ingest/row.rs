@@ -111,6 +111,22 @@ pub(super) fn convert(
     }
 }
 
+/// The note for a file whose numbers use a decimal comma.
+pub(super) fn style_note(style: NumberStyle) -> Option<String> {
+    (style == NumberStyle::CommaDecimal)
+        .then(|| "numbers use a comma as the decimal mark (European locale)".into())
+}
+
+/// The note naming the sections whose labels were skipped, if any.
+pub(super) fn unknown_sections_note(sections: BTreeSet<String>) -> Option<String> {
+    (!sections.is_empty()).then(|| {
+        format!(
+            "sections gpulint does not read were skipped: {}",
+            sections.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
 /// Takes the style the first chunk's numbers prove; point-decimal when they prove none.
 pub(super) fn decide_style(launches: &[Parsed]) -> NumberStyle {
     let (mut point, mut comma) = (0usize, 0usize);

@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 use super::fields::{Row, SimpleRow, split_simple};
 use super::number::NumberStyle;
 pub(crate) use super::row::Parsed;
-use super::row::{ChunkOut, RowCtx, convert_pending, decide_style};
+use super::row::{
+    ChunkOut, RowCtx, convert_pending, decide_style, style_note, unknown_sections_note,
+};
 use super::{Launch, Page, WARNING, details, raw, text_output};
 use crate::error::{Error, Result};
 
@@ -298,9 +300,7 @@ fn first_chunk<R: BufRead>(
         return Err(e);
     }
     let style = decide_style(&out.launches);
-    if style == NumberStyle::CommaDecimal {
-        notes.push("numbers use a comma as the decimal mark (European locale)".into());
-    }
+    notes.extend(style_note(style));
     if let (Layout::Raw(r), Some(units)) = (layout, out.units.take()) {
         r.set_units(&units);
     }
@@ -322,15 +322,9 @@ fn closing_notes(state: &mut Assembler, skipped: u64, notes: &mut Vec<String>) {
             state.dropped_warnings
         ));
     }
-    if !state.unknown_sections.is_empty() {
-        notes.push(format!(
-            "sections gpulint does not read were skipped: {}",
-            std::mem::take(&mut state.unknown_sections)
-                .into_iter()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
+    notes.extend(unknown_sections_note(std::mem::take(
+        &mut state.unknown_sections,
+    )));
     if skipped > 0 {
         notes.push(format!(
             "skipped {skipped} line(s) of ncu messages and program output around the CSV"

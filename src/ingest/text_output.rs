@@ -15,8 +15,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::number::NumberStyle;
-use super::row::{Parsed, PendingCell, convert_pending, decide_style};
+use super::row::{
+    Parsed, PendingCell, convert_pending, decide_style, style_note, unknown_sections_note,
+};
 use super::{Launch, NvidiaRule, WARNING, details, finish_launch, parse_dim3, wanted_keys};
 use crate::error::{Error, Result};
 
@@ -233,10 +234,12 @@ impl TextReader<'_> {
         let Some(name) = cells.first() else {
             return;
         };
-        let Some(key) = details::metric_key(&self.wanted, &self.section, name) else {
-            if !name.contains("__") && !details::is_known_section(&self.section) {
-                self.unknown_sections.insert(self.section.clone());
-            }
+        let Some(key) = details::metric_key(
+            &self.wanted,
+            &self.section,
+            name,
+            &mut self.unknown_sections,
+        ) else {
             return;
         };
         let column = line.find(value).map_or(0, |c| c as u64 + 1);
@@ -307,36 +310,28 @@ fn finish(
         skipped,
         ..
     } = reader;
-    let parsed = launches;
-    let style = decide_style(&parsed);
+    let style = decide_style(&launches);
     let mut notes = vec![format!(
         "read ncu's text output: {} launch block(s), values as printed (rounded to ncu's \
          display precision)",
-        parsed.len()
+        launches.len()
     )];
-    if style == NumberStyle::CommaDecimal {
-        notes.push("numbers use a comma as the decimal mark (European locale)".into());
-    }
-    let summary_launches: u64 = parsed.iter().filter_map(|p| p.invocations).sum();
+    notes.extend(style_note(style));
+    let summary_launches: u64 = launches.iter().filter_map(|p| p.invocations).sum();
     if summary_launches > 0 {
         notes.push(format!(
             "{WARNING}this is a `--print-summary` table: each kernel's values are the averages over \
              its launches ({summary_launches} in all), so one slow launch cannot be told apart"
         ));
     }
-    if !unknown_sections.is_empty() {
-        notes.push(format!(
-            "sections gpulint does not read were skipped: {}",
-            unknown_sections.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
+    notes.extend(unknown_sections_note(unknown_sections));
     if skipped > 0 {
         notes.push(format!(
             "skipped {skipped} line(s) of ncu messages and program output around the launches"
         ));
     }
     let mut count = 0;
-    for mut p in parsed {
+    for mut p in launches {
         convert_pending(file, &mut p, style)?;
         count += 1;
         sink(finish_launch(p))?;
