@@ -219,7 +219,7 @@ fn sections_that_would_judge(profiles: &[Profile], rules: &[&Rule]) -> (Vec<&'st
 
 /// One row per kernel over its configurations (per launch with `--per-launch`), with
 /// the roofline of the whole.
-fn kernel_rows(
+pub(super) fn kernel_rows(
     profiles: &[Profile],
     per_launch: bool,
     gpu: Option<&'static crate::roofline::gpus::GpuPeaks>,

@@ -1,6 +1,6 @@
 //! `gpulint roofline`: placements as a list, CSV, or a chart.
 
-use super::check::write_svg;
+use super::check::{kernel_rows, write_svg};
 use super::shared::{emit, gpu_override, load};
 use crate::cli::RooflineFormat;
 use crate::error::{Error, Result};
@@ -18,15 +18,10 @@ pub fn roofline_command(
     let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
     super::shared::warn_gpu_mismatch(gpu, &profiles);
-    let views = crate::fold::kernel_views(
-        profiles
-            .iter()
-            .flat_map(|p| p.launches.iter().map(|l| (p.file.as_str(), l))),
-        false,
-    );
-    let placed: Vec<Placed> = views
+    let rows = kernel_rows(&profiles, false, gpu);
+    let placed: Vec<Placed> = rows
         .iter()
-        .filter_map(|v| crate::roofline::place(&v.entry, gpu).map(|r| (&v.entry, r)))
+        .filter_map(|(v, roof)| roof.clone().map(|r| (&v.entry, r)))
         .collect();
     if placed.is_empty() {
         return Err(Error::new(
