@@ -206,12 +206,13 @@ pub struct NcuArgs {
     /// program.
     #[arg(long, conflicts_with = "launches_per_config")]
     pub all_launches: bool,
-    /// The sample: profile the first N launches of each launch configuration (kernel,
-    /// grid, block, shared memory), ncu's `--filter-mode per-launch-config`.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
-    pub launches_per_config: u64,
+    /// Sample per launch configuration instead: the first N launches of each (kernel, grid,
+    /// block, shared memory), ncu's `--filter-mode per-launch-config`. The default sample
+    /// takes each kernel's launches 1, 2, 3, 4, 8, 16, ... whatever their grids.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub launches_per_config: Option<u64>,
     /// With the sample, run the program once more to time every launch (duration only,
-    /// about 13 ms a launch, at most 10,000): GPU-time shares and time at stake then count
+    /// about 4 ms a launch, at most 10,000): GPU-time shares and time at stake then count
     /// every launch, not only the sampled ones.
     #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
     pub time_all_launches: bool,

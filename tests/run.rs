@@ -632,30 +632,72 @@ fn run_takes_the_program_without_a_separator() {
 }
 
 /// Profiling every launch of an iterative program takes minutes (issue 16): by default
-/// ncu profiles the first 3 launches of each launch configuration, and the report says so.
+/// ncu profiles each kernel's launches 1, 2, 3, 4, 8, 16, ..., counted per demangled name
+/// so that two instances of one template each get theirs, and the report says so.
 #[test]
-fn launches_are_sampled_per_configuration_by_default() {
+fn launches_are_sampled_per_kernel_by_default() {
     let sample = stand_in("sample");
-    let window = |a: &[String]| -> Vec<String> {
+    let window = |a: &[String], from: &str| -> Vec<String> {
         a.iter()
-            .skip_while(|x| *x != "--filter-mode" && *x != "--launch-count")
+            .skip_while(|x| *x != from)
             .take_while(|x| **x != sample)
             .cloned()
             .collect()
     };
+    let spread = "1|2|3|4|8|16|32|64|128|256|512|1024|2048|4096|8192|16384|32768|65536|131072|\
+                  262144|524288|1048576|2097152|4194304|8388608|16777216|33554432|67108864|\
+                  134217728|268435456|536870912|1073741824";
     let default = run_with("normal", &["run", "--", &sample], &[]);
     assert_eq!(
-        window(&default.args),
-        ["--filter-mode", "per-launch-config", "--launch-count", "3"]
+        window(&default.args, "--kernel-name-base"),
+        [
+            "--kernel-name-base",
+            "demangled",
+            "--kernel-id",
+            &format!(":::{spread}")
+        ]
     );
+    assert!(!default.args.iter().any(|a| a == "--filter-mode"));
     let stdout = String::from_utf8_lossy(&default.out.stdout);
     assert!(
         stdout.contains(
-            "a sample: the first 3 launch(es) of each launch configuration were profiled; \
-             times and shares are of those (--all-launches profiles every launch)"
+            "a sample: 3 launch(es) were profiled (launches 1, 2, 3, 4, 8, 16, ... of each \
+             kernel); times and shares are of those (--time-all-launches counts every launch, \
+             --all-launches profiles every one)"
         ),
         "{}",
         transcript(&default.out)
+    );
+    // ncu ignores --kernel-name beside --kernel-id: the name goes into the id, matched by
+    // function name as -k is; one with a `:` cannot, and the sample is per configuration.
+    let named = run_with("normal", &["run", "-k", "regex:copy_", "--", &sample], &[]);
+    assert_eq!(
+        window(&named.args, "--kernel-id"),
+        ["--kernel-id", &format!("::regex:copy_:{spread}")]
+    );
+    assert!(
+        !named
+            .args
+            .iter()
+            .any(|a| a == "--kernel-name" || a == "--kernel-name-base"),
+        "{:?}",
+        named.args
+    );
+    let scoped = run_with(
+        "normal",
+        &["run", "-k", "regex:ns::copy", "--", &sample],
+        &[],
+    );
+    assert_eq!(
+        window(&scoped.args, "--kernel-name"),
+        [
+            "--kernel-name",
+            "regex:ns::copy",
+            "--filter-mode",
+            "per-launch-config",
+            "--launch-count",
+            "3"
+        ]
     );
 
     let five = run_with(
@@ -672,12 +714,14 @@ fn launches_are_sampled_per_configuration_by_default() {
         &[],
     );
     assert_eq!(
-        window(&five.args),
+        window(&five.args, "--filter-mode"),
         ["--filter-mode", "per-launch-config", "--launch-count", "5"]
     );
+    assert!(!five.args.iter().any(|a| a == "--kernel-id"));
     let stdout = String::from_utf8_lossy(&five.out.stdout);
     let json_start = stdout.find("{\n").expect("a JSON report");
     let report: serde_json::Value = serde_json::from_str(&stdout[json_start..]).unwrap();
+    assert_eq!(report["sources"][0]["sample"], "per-config");
     assert_eq!(report["sources"][0]["sampled_per_config"], 5);
 
     // Every launch: on request, or when the user chose launches with ncu's own options.
@@ -694,7 +738,9 @@ fn launches_are_sampled_per_configuration_by_default() {
     ] {
         let r = run_with("normal", &args, &[]);
         assert!(
-            !r.args.iter().any(|a| a == "per-launch-config"),
+            !r.args
+                .iter()
+                .any(|a| a == "per-launch-config" || a.ends_with(spread)),
             "{args:?}: {:?}",
             r.args
         );
@@ -727,7 +773,15 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
     let lud = fixture("h200-corpus/sample_lud.csv");
     let r = run_with(
         "normal",
-        &["run", "--format", "concise", "--", &sample],
+        &[
+            "run",
+            "--launches-per-config",
+            "3",
+            "--format",
+            "concise",
+            "--",
+            &sample,
+        ],
         &[("FAKE_NCU_REPLAY", lud.to_str().unwrap())],
     );
     let stderr = String::from_utf8_lossy(&r.out.stderr);
@@ -753,7 +807,15 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
     let gaussian = fixture("h200-corpus/min_gaussian.csv");
     let even = run_with(
         "normal",
-        &["run", "--format", "concise", "--", &sample],
+        &[
+            "run",
+            "--launches-per-config",
+            "3",
+            "--format",
+            "concise",
+            "--",
+            &sample,
+        ],
         &[("FAKE_NCU_REPLAY", gaussian.to_str().unwrap())],
     );
     let even_err = String::from_utf8_lossy(&even.out.stderr);
@@ -777,6 +839,8 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
         .args([
             "run",
             "--time-all-launches",
+            "--launches-per-config",
+            "3",
             "--format",
             "json",
             "--exit-zero",
@@ -802,6 +866,9 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
     let timing = &calls[1];
     let metrics = timing.iter().position(|a| a == "--metrics").unwrap();
     assert_eq!(timing[metrics + 1], "gpu__time_duration.sum");
+    // Without the cache flush between launches: as the program runs, and half the cost.
+    let cache = timing.iter().position(|a| a == "--cache-control").unwrap();
+    assert_eq!(timing[cache + 1], "none");
     assert!(
         !timing.iter().any(|a| a == "per-launch-config"),
         "{timing:?}"
@@ -816,29 +883,7 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
     // perimeter and internal kernels, and 3 of the diagonal kernel's one configuration.
     assert_eq!(report["sources"][0]["profiled_launches"], 129);
     // Each kernel's share is the one every launch's time gives.
-    let shares = |r: &serde_json::Value| -> std::collections::BTreeMap<String, f64> {
-        let mut m = std::collections::BTreeMap::new();
-        for k in r["kernels"].as_array().unwrap() {
-            let name = k["name"]
-                .as_str()
-                .unwrap()
-                .split('(')
-                .next()
-                .unwrap()
-                .to_string();
-            *m.entry(name).or_insert(0.0) += k["share_of_gpu_time_pct"].as_f64().unwrap();
-        }
-        m
-    };
-    let every = common::gpulint(&[
-        "check",
-        timing_csv.to_str().unwrap(),
-        "--format",
-        "json",
-        "--exit-zero",
-    ]);
-    let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
-    let (timed, all) = (shares(&report), shares(&every));
+    let (timed, all) = (kernel_shares(&report), shares_of_every_launch(&timing_csv));
     assert_eq!(timed.len(), 3);
     for (kernel, share) in &all {
         assert!(
@@ -883,4 +928,164 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
             transcript(&r.out)
         );
     }
+}
+
+/// Each kernel's share of GPU time in a JSON report, by function name.
+fn kernel_shares(report: &serde_json::Value) -> std::collections::BTreeMap<String, f64> {
+    let mut shares = std::collections::BTreeMap::new();
+    for k in report["kernels"].as_array().unwrap() {
+        let name = k["name"].as_str().unwrap().split('(').next().unwrap();
+        *shares.entry(name.to_string()).or_insert(0.0) +=
+            k["share_of_gpu_time_pct"].as_f64().unwrap();
+    }
+    shares
+}
+
+/// The shares `gpulint check` gives a capture of every launch.
+fn shares_of_every_launch(csv: &std::path::Path) -> std::collections::BTreeMap<String, f64> {
+    let out = common::gpulint(&[
+        "check",
+        csv.to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    kernel_shares(&serde_json::from_slice(&out.stdout).unwrap())
+}
+
+/// The default spread on LU, as ncu profiled it on the H200 (samples/corpus/spread_default.sh):
+/// 22 of its 190 launches, where the sample per configuration took 129. Shares are of the
+/// sampled launches, and the report says how many times each kernel ran as far as the
+/// sample can tell: 64 diagonal launches weigh as much as 32 of the others.
+#[test]
+fn a_spread_sample_bounds_a_shrinking_grid_and_says_what_its_shares_are() {
+    let sample = stand_in("sample");
+    let lud = fixture("h200-corpus/spread_lud.csv");
+    let r = run_with(
+        "normal",
+        &["run", "--", &sample],
+        &[("FAKE_NCU_REPLAY", lud.to_str().unwrap())],
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&r.out.stdout),
+        String::from_utf8_lossy(&r.out.stderr),
+    );
+    assert!(
+        stdout.contains(
+            "a sample: 22 launch(es) were profiled (launches 1, 2, 3, 4, 8, 16, ... of each kernel)"
+        ),
+        "{}",
+        transcript(&r.out)
+    );
+    assert!(
+        stderr.contains(
+            "shares of GPU time are of the sampled launches, and the kernels ran different \
+             numbers of times (lud_diagonal 64-127 times; lud_perimeter, lud_internal 32-63 \
+             times): those launched more are understated; --time-all-launches counts every launch"
+        ),
+        "{}",
+        transcript(&r.out)
+    );
+    // The notes of the sample per configuration do not apply to a spread.
+    assert!(
+        !stderr.contains("each configuration was profiled") && !stderr.contains("reached the"),
+        "{}",
+        transcript(&r.out)
+    );
+}
+
+/// `--time-all-launches` over the spread: each of the 190 launches the timing pass measured
+/// is given to the sampled configuration of its kernel most like it, so every kernel's share
+/// is the one every launch gives, though 15 of LU's 127 configurations were profiled.
+#[test]
+fn a_timing_pass_over_a_spread_gives_each_kernel_its_share() {
+    let sample = stand_in("sample");
+    let (spread, timing) = (
+        fixture("h200-corpus/spread_lud.csv"),
+        fixture("h200-corpus/timing_lud.csv"),
+    );
+    let r = run_with(
+        "normal",
+        &[
+            "run",
+            "--time-all-launches",
+            "--format",
+            "json",
+            "--exit-zero",
+            "--",
+            &sample,
+        ],
+        &[
+            ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
+            ("FAKE_NCU_TIMING", timing.to_str().unwrap()),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let source = &report["sources"][0];
+    assert_eq!(source["sample"], "spread");
+    assert_eq!(source["launch_count"], 190);
+    assert_eq!(source["profiled_launches"], 22);
+    let (timed, all) = (kernel_shares(&report), shares_of_every_launch(&timing));
+    assert_eq!(timed.len(), 3);
+    for (kernel, share) in &all {
+        assert!(
+            (timed[kernel] - share).abs() < 0.5,
+            "{kernel}: {} against {share}",
+            timed[kernel]
+        );
+    }
+    // Only the 15 sampled configurations' own launches would give the perimeter kernel
+    // (7 of 63 configurations sampled) a share far from its 45%.
+    assert!((all["lud_perimeter"] - 45.5).abs() < 1.0, "{all:?}");
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        !stderr.contains("shares of GPU time are of the sampled"),
+        "{stderr}"
+    );
+}
+
+/// Two instances of one template, the second launched only after the first's 40 launches
+/// (samples/corpus/template_phases.cu): counted by function name, the spread would never
+/// profile scale<4>. Counted by demangled name, the H200 capture has 6 of its 20 launches,
+/// and its strided access is found, as the expectations in the source say.
+#[test]
+fn the_spread_profiles_each_template_instance() {
+    let out = common::gpulint(&[
+        "check",
+        fixture("h200-corpus/spread_template_phases.csv")
+            .to_str()
+            .unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts: std::collections::BTreeMap<String, u64> = report["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            let name = k["name"].as_str().unwrap().split('(').next().unwrap();
+            (name.to_string(), k["launch_count"].as_u64().unwrap())
+        })
+        .fold(Default::default(), |mut m, (k, n)| {
+            *m.entry(k).or_default() += n;
+            m
+        });
+    // 40, 20 and 32 launches: 1, 2, 3, 4, 8, 16, 32 of the first and last, 1-16 of scale<4>.
+    assert_eq!(counts["void scale<1>"], 7, "{counts:?}");
+    assert_eq!(counts["void scale<4>"], 6, "{counts:?}");
+    assert_eq!(counts["block_sum"], 7, "{counts:?}");
+    let warned = |kernel: &str, rule: &str| {
+        report["findings"].as_array().unwrap().iter().any(|f| {
+            f["kernel"].as_str().unwrap().starts_with(kernel)
+                && f["rule"] == rule
+                && f["severity"] != "info"
+        })
+    };
+    assert!(warned("void scale<4>", "uncoalesced-load"));
+    assert!(warned("void scale<4>", "uncoalesced-store"));
+    assert!(!warned("void scale<1>", "uncoalesced-load"));
 }

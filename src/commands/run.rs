@@ -4,7 +4,7 @@ use super::check::lint_and_report;
 use super::shared::{enabled_rules, load_as};
 use crate::cli::{Format, NcuArgs, ReportArgs};
 use crate::error::Result;
-use crate::ingest;
+use crate::ingest::{self, Sample};
 use crate::ncu::NcuOptions;
 use crate::report;
 use crate::rules::{self, Rule};
@@ -19,15 +19,15 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         .cloned()
         .collect();
     let opts = ncu_options(ncu, report, extra_args);
-    let per_config = opts.per_config;
-    if ncu.time_all_launches && per_config.is_none() {
+    let sample = opts.sample;
+    if ncu.time_all_launches && sample.is_none() {
         return Err(crate::error::Error::new(
             "--time-all-launches times the launches a sample leaves out, and the launch filter \
              given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
         ));
     }
     let info = crate::ncu::profile(&opts, &rules, program)?;
-    let timing = match per_config {
+    let timing = match sample {
         Some(_) if ncu.time_all_launches => {
             Some(crate::ncu::time_every_launch(&info.ncu, &opts, program)?)
         }
@@ -41,12 +41,14 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
     let mut profiles = load_profiled(&info, timing.as_ref(), report, &mut linter)?;
     profiles[0].source_blocks = info.source_blocks;
-    profiles[0].sampled_per_config = per_config;
-    if let (Some(n), None) = (per_config, &timing) {
-        let note = capped_kernels_note(&profiles[0], n);
-        profiles[0].notes.extend(note);
-    }
-    if per_config.is_some() {
+    profiles[0].sample = sample;
+    let note = match (sample, &timing) {
+        (Some(Sample::PerConfig(n)), None) => capped_kernels_note(&profiles[0], n),
+        (Some(Sample::Spread), None) => uneven_spread_note(&profiles[0]),
+        _ => None,
+    };
+    profiles[0].notes.extend(note);
+    if let Some(Sample::PerConfig(_)) = sample {
         let note = unbounded_kernels_note(&profiles[0]);
         profiles[0].notes.extend(note);
     }
@@ -68,19 +70,20 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
 /// What ncu is asked for: the command line's options, the config's ncu arguments, and the
 /// sample unless the user chose launches themselves.
 fn ncu_options(ncu: &NcuArgs, report: &ReportArgs, extra_args: Vec<String>) -> NcuOptions {
-    let per_config = crate::ncu::sample_size(
-        ncu.launches_per_config,
-        ncu.all_launches,
-        ncu.launch_skip,
-        ncu.launch_count,
-        &extra_args,
-    );
+    let choice = crate::ncu::LaunchChoice {
+        per_config: ncu.launches_per_config,
+        all_launches: ncu.all_launches,
+        launch_skip: ncu.launch_skip,
+        launch_count: ncu.launch_count,
+        kernel_name: ncu.kernel_name.as_deref(),
+    };
+    let sample = crate::ncu::choose_sample(&choice, &extra_args);
     NcuOptions {
         ncu: ncu.ncu.clone(),
         kernel_name: ncu.kernel_name.clone(),
         launch_skip: ncu.launch_skip,
         launch_count: ncu.launch_count,
-        per_config,
+        sample,
         target_processes_all: ncu.target_processes_all,
         extra_args,
         save_csv: ncu.save_csv.clone(),
@@ -130,24 +133,35 @@ fn load_profiled(
     Ok(profiles)
 }
 
-/// Gives each sampled configuration the launch count and mean duration the timing pass
-/// measured over every launch, so shares and time at stake count every launch. Returns
-/// the note saying so.
+/// Gives each sampled entry the launches the timing pass measured that it stands for, and
+/// their mean duration, so shares and time at stake count every launch. A timed launch
+/// goes to the sampled entry of its kernel most like it: its own configuration when that
+/// was sampled, else the same block and the nearest grid (a spread samples few of LU's
+/// 63 shrinking grids). Returns the note saying so.
 fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String {
-    let key = |l: &ingest::Launch| (l.name.clone(), l.grid, l.block);
-    let times: std::collections::HashMap<_, (u64, Option<f64>)> = timed
-        .launches
-        .iter()
-        .map(|l| (key(l), (l.count, l.metrics.get("duration_ns").copied())))
-        .collect();
-    let mut matched = 0;
-    for l in &mut sample.launches {
-        if let Some(&(count, duration)) = times.get(&key(l)) {
-            l.count = count;
-            if let Some(d) = duration {
-                l.metrics.insert("duration_ns", d);
-            }
-            matched += 1;
+    // Per sampled entry: launches it stands for, their summed time, and whether every
+    // one of them had a duration.
+    let mut stands_for = vec![(0u64, 0.0f64, true); sample.launches.len()];
+    let mut left_out = 0;
+    for t in &timed.launches {
+        let Some(i) = most_alike(&sample.launches, t) else {
+            left_out += t.count;
+            continue;
+        };
+        stands_for[i].0 += t.count;
+        match t.metrics.get("duration_ns") {
+            Some(d) => stands_for[i].1 += d * t.count as f64,
+            None => stands_for[i].2 = false,
+        }
+    }
+    for (l, &(count, time, timed_all)) in sample.launches.iter_mut().zip(&stands_for) {
+        // A configuration the timing pass never saw keeps what the sample measured.
+        if count == 0 {
+            continue;
+        }
+        l.count = count;
+        if timed_all {
+            l.metrics.insert("duration_ns", time / count as f64);
         }
     }
     let total = timed.launch_count();
@@ -157,11 +171,40 @@ fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String
             ingest::WARNING
         );
     }
+    if left_out > 0 {
+        return format!(
+            "{}the timing pass measured {total} launches, {left_out} of them of kernels the \
+             sample did not profile: those are not counted",
+            ingest::WARNING
+        );
+    }
     format!(
-        "a timing pass measured all {total} launches: {matched} of {} sampled configurations \
-         now count every launch",
+        "a timing pass measured all {total} launches; each of the {} sampled configurations \
+         stands for those of its kernel most like it",
         sample.launches.len()
     )
+}
+
+/// The sampled entry of `timed`'s kernel most like it: the same grid and block, else the
+/// same block and the nearest grid (by ratio of blocks), else the nearest grid.
+fn most_alike(sampled: &[ingest::Launch], timed: &ingest::Launch) -> Option<usize> {
+    let blocks = |g: Option<[u64; 3]>| g.map(|g| g.iter().product::<u64>().max(1) as f64);
+    let distance = |l: &ingest::Launch| {
+        let grids = match (blocks(l.grid), blocks(timed.grid)) {
+            (Some(a), Some(b)) => (a / b).ln().abs(),
+            _ => f64::INFINITY,
+        };
+        (l.block != timed.block, grids)
+    };
+    sampled
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.name == timed.name)
+        .min_by(|(_, a), (_, b)| {
+            let (a, b) = (distance(a), distance(b));
+            a.0.cmp(&b.0).then(a.1.total_cmp(&b.1))
+        })
+        .map(|(i, _)| i)
 }
 
 /// A profile's entries (one per configuration) grouped by kernel, in order of first sight.
@@ -197,6 +240,48 @@ fn unbounded_kernels_note(profile: &ingest::Profile) -> Option<String> {
             many.join(", ")
         )
     })
+}
+
+/// With the spread, each kernel's share of GPU time is of its sampled launches, about
+/// 1 + log2(N) of its N: a kernel launched 64 times weighs as much as one launched 32
+/// times. The profiled count bounds how many times each ran; when those bounds differ,
+/// names them (LU: lud_diagonal 64-127 times, the other two 32-63).
+fn uneven_spread_note(profile: &ingest::Profile) -> Option<String> {
+    let mut ranges: Vec<(ingest::LaunchRange, Vec<String>)> = Vec::new();
+    for (name, entries) in by_kernel(profile) {
+        let range = Sample::spread_launch_range(entries.iter().map(|l| l.count).sum());
+        let name = report::short_name(name);
+        match ranges.iter_mut().find(|(r, _)| *r == range) {
+            Some((_, names)) => names.push(name),
+            None => ranges.push((range, vec![name])),
+        }
+    }
+    if ranges.len() < 2 {
+        return None;
+    }
+    ranges.sort_by_key(|((low, _), _)| std::cmp::Reverse(*low));
+    const SHOWN: usize = 4;
+    let mut groups: Vec<String> = ranges
+        .iter()
+        .take(SHOWN)
+        .map(|((low, high), names)| {
+            let times = match high {
+                Some(high) if high != low => format!("{low}-{high} times"),
+                _ => format!("{low} time(s)"),
+            };
+            format!("{} {times}", names.join(", "))
+        })
+        .collect();
+    if ranges.len() > SHOWN {
+        groups.push("...".into());
+    }
+    Some(format!(
+        "{}shares of GPU time are of the sampled launches, and the kernels ran different \
+         numbers of times ({}): those launched more are understated; --time-all-launches \
+         counts every launch",
+        ingest::WARNING,
+        groups.join("; ")
+    ))
 }
 
 /// With a sample, a kernel launched many times with one configuration is cut to `cap`

@@ -158,7 +158,7 @@ pub(super) fn load_as(
             launches: folder.finish(),
             notes: source.notes,
             source_blocks: Vec::new(),
-            sampled_per_config: None,
+            sample: None,
             profiled_launches: None,
         });
     }

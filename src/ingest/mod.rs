@@ -73,6 +73,56 @@ pub struct Launch {
     pub spread: BTreeMap<&'static str, [f64; 2]>,
 }
 
+/// At least this many launches, and at most that many when known.
+pub type LaunchRange = (u64, Option<u64>);
+
+/// Which launches a sampled `gpulint run` profiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sample {
+    /// Per kernel: its first 3 launches, then its launches 4, 8, 16, 32, ... (ncu's
+    /// `--kernel-id` with a regex of invocation numbers): a kernel launched N times is
+    /// profiled about 1 + log2(N) times, whatever its grids.
+    Spread,
+    /// The first N launches of each launch configuration (ncu's `--filter-mode
+    /// per-launch-config`): unbounded when the grid changes every launch.
+    PerConfig(u64),
+}
+
+impl Sample {
+    /// The launch numbers a spread profiles, in order, up to the largest a run could reach.
+    pub fn spread_invocations() -> impl Iterator<Item = u64> {
+        [1, 2, 3].into_iter().chain((2..31).map(|k| 1u64 << k))
+    }
+
+    /// Which launches were profiled, for the report's sample line.
+    pub fn describe(self) -> String {
+        match self {
+            Sample::Spread => "launches 1, 2, 3, 4, 8, 16, ... of each kernel".into(),
+            Sample::PerConfig(n) => format!("the first {n} of each launch configuration"),
+        }
+    }
+
+    /// The name machine formats give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sample::Spread => "spread",
+            Sample::PerConfig(_) => "per-config",
+        }
+    }
+
+    /// How many launches a kernel profiled `profiled` times by a spread was launched:
+    /// at least the last profiled launch number, fewer than the next.
+    pub fn spread_launch_range(profiled: u64) -> LaunchRange {
+        let numbers: Vec<u64> = Sample::spread_invocations().collect();
+        let i = profiled.saturating_sub(1) as usize;
+        match numbers.get(i) {
+            Some(&low) => (low, numbers.get(i + 1).map(|next| next - 1)),
+            // More than a spread profiles: not a spread's count; say only the least.
+            None => (numbers[numbers.len() - 1], None),
+        }
+    }
+}
+
 /// A parsed export.
 #[derive(Debug, Clone)]
 pub struct Profile {
@@ -84,9 +134,9 @@ pub struct Profile {
     pub notes: Vec<String>,
     /// Per-source-line sectors from ncu's source page, when given (`--source`).
     pub source_blocks: Vec<source::SourceBlock>,
-    /// `gpulint run`'s sample: at most this many launches of each launch configuration
-    /// were profiled, so times and shares are of those.
-    pub sampled_per_config: Option<u64>,
+    /// Which launches `gpulint run`'s sample profiled; times and shares are of those
+    /// unless a timing pass counted every launch.
+    pub sample: Option<Sample>,
     /// With a timing pass (`--time-all-launches`), how many launches the sample profiled;
     /// [`Profile::launch_count`] then counts every launch of the run.
     pub profiled_launches: Option<u64>,
@@ -175,7 +225,7 @@ fn collect(
         launches,
         notes: source.notes,
         source_blocks: Vec::new(),
-        sampled_per_config: None,
+        sample: None,
         profiled_launches: None,
     })
 }
@@ -265,6 +315,20 @@ mod tests {
         assert_eq!(parse_dim3("(256, 1, 1)"), Some([256, 1, 1]));
         assert_eq!(parse_dim3("(256, 1)"), None);
         assert_eq!(parse_dim3("256"), None);
+    }
+
+    #[test]
+    fn a_spread_profile_count_bounds_the_launches() {
+        let first: Vec<u64> = Sample::spread_invocations().take(7).collect();
+        assert_eq!(first, [1, 2, 3, 4, 8, 16, 32]);
+        // A kernel profiled once, twice or 3 times ran exactly that often; 4 profiled
+        // launches (1, 2, 3, 4) mean 4 to 7, and 8 (up to 64) mean 64 to 127.
+        assert_eq!(Sample::spread_launch_range(1), (1, Some(1)));
+        assert_eq!(Sample::spread_launch_range(3), (3, Some(3)));
+        assert_eq!(Sample::spread_launch_range(4), (4, Some(7)));
+        assert_eq!(Sample::spread_launch_range(8), (64, Some(127)));
+        // More than a spread can profile: only the least is known.
+        assert_eq!(Sample::spread_launch_range(99), (1 << 30, None));
     }
 
     #[test]

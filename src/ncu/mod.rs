@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::chips::Chip;
 use crate::error::{Error, Result};
-use crate::ingest;
+use crate::ingest::{self, Sample};
 use crate::metrics;
 use crate::rules::Rule;
 
@@ -24,9 +24,9 @@ pub struct NcuOptions {
     pub kernel_name: Option<String>,
     pub launch_skip: Option<u64>,
     pub launch_count: Option<u64>,
-    /// Profile only the first N launches of each launch configuration (the default
-    /// sample); `None` profiles every launch the other filters let through.
-    pub per_config: Option<u64>,
+    /// The launches to profile (by default a spread over each kernel's launches); `None`
+    /// profiles every launch the other filters let through.
+    pub sample: Option<Sample>,
     pub target_processes_all: bool,
     pub extra_args: Vec<String>,
     pub save_csv: Option<String>,
@@ -127,19 +127,22 @@ pub fn build_args(
         "--log-file".into(),
         log_file.display().to_string(),
     ]);
-    if let Some(k) = &opts.kernel_name {
-        args.extend(["--kernel-name".into(), k.clone()]);
+    match (opts.sample, &opts.kernel_name) {
+        (Some(Sample::Spread), name) => args.extend(spread_args(name.as_deref(), &opts.extra_args)),
+        (_, Some(k)) => args.extend(["--kernel-name".into(), k.clone()]),
+        (_, None) => {}
     }
     if let Some(n) = opts.launch_skip {
         args.extend(["--launch-skip".into(), n.to_string()]);
     }
-    match (opts.per_config, opts.launch_count) {
-        (Some(n), _) => args.extend([
+    match (opts.sample, opts.launch_count) {
+        (Some(Sample::PerConfig(n)), _) => args.extend([
             "--filter-mode".into(),
             "per-launch-config".into(),
             "--launch-count".into(),
             n.to_string(),
         ]),
+        (Some(Sample::Spread), _) => {}
         (None, Some(n)) => args.extend(["--launch-count".into(), n.to_string()]),
         (None, None) => {}
     }
@@ -149,6 +152,37 @@ pub fn build_args(
     args.extend(opts.extra_args.iter().cloned());
     args.extend(program.iter().cloned());
     args
+}
+
+/// The spread: `--kernel-id` with a regex of launch numbers, counted per kernel. ncu ignores
+/// `--kernel-name` beside `--kernel-id`, so a name goes into the id, matched as `-k` would
+/// (by function name). Without one, launches are counted per demangled name: by function
+/// name, two instances of one template share a count, and the second one launched is
+/// never profiled (docs/runs/2026-11-30-kernel-id-names.txt).
+fn spread_args(kernel_name: Option<&str>, extra_args: &[String]) -> Vec<String> {
+    let invocations: Vec<String> = Sample::spread_invocations()
+        .map(|n| n.to_string())
+        .collect();
+    let mut args = Vec::new();
+    let user_base = extra_args
+        .iter()
+        .any(|a| a.split('=').next() == Some("--kernel-name-base"));
+    if kernel_name.is_none() && !user_base {
+        args.extend(["--kernel-name-base".into(), "demangled".into()]);
+    }
+    args.extend([
+        "--kernel-id".into(),
+        format!("::{}:{}", kernel_name.unwrap_or(""), invocations.join("|")),
+    ]);
+    args
+}
+
+/// Whether a `-k` pattern can stand in `--kernel-id`, whose fields are separated by `:`.
+fn fits_kernel_id(kernel_name: &str) -> bool {
+    !kernel_name
+        .strip_prefix("regex:")
+        .unwrap_or(kernel_name)
+        .contains(':')
 }
 
 /// ncu options with which the user chose launches themselves: gpulint's sample would
@@ -166,22 +200,39 @@ const LAUNCH_CHOOSING_ARGS: &[&str] = &[
     "--nvtx-exclude",
 ];
 
-/// How many launches per configuration to profile: `None` (every launch) when the user
-/// asked for all, or chose launches with ncu's own options.
-pub fn sample_size(
-    per_config: u64,
-    all_launches: bool,
-    launch_skip: Option<u64>,
-    launch_count: Option<u64>,
-    extra_args: &[String],
-) -> Option<u64> {
+/// What the user asked for, or left to gpulint.
+pub struct LaunchChoice<'a> {
+    pub per_config: Option<u64>,
+    pub all_launches: bool,
+    pub launch_skip: Option<u64>,
+    pub launch_count: Option<u64>,
+    pub kernel_name: Option<&'a str>,
+}
+
+/// Which launches to profile: `None` (every launch) when the user asked for all, or chose
+/// launches with ncu's own options; per configuration when asked, or when a `-k` pattern
+/// holds a `:` that `--kernel-id` cannot carry; otherwise the spread.
+pub fn choose_sample(choice: &LaunchChoice, extra_args: &[String]) -> Option<Sample> {
     let chosen = extra_args.iter().any(|a| {
         let name = a.split('=').next().unwrap_or(a);
         LAUNCH_CHOOSING_ARGS.contains(&name)
     });
-    (!all_launches && launch_skip.is_none() && launch_count.is_none() && !chosen)
-        .then_some(per_config)
+    if choice.all_launches
+        || choice.launch_skip.is_some()
+        || choice.launch_count.is_some()
+        || chosen
+    {
+        return None;
+    }
+    match (choice.per_config, choice.kernel_name) {
+        (Some(n), _) => Some(Sample::PerConfig(n)),
+        (None, Some(k)) if !fits_kernel_id(k) => Some(Sample::PerConfig(DEFAULT_PER_CONFIG)),
+        (None, _) => Some(Sample::Spread),
+    }
 }
+
+/// Launches per configuration when a `-k` pattern rules out the spread.
+const DEFAULT_PER_CONFIG: u64 = 3;
 
 /// What came back from a run.
 pub struct RunInfo {
@@ -286,17 +337,27 @@ enum ProgramOutput {
 pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
 
 /// Times every launch, the sampled and the left out: one more ncu run of the program, only
-/// the duration (one replay pass, about 13 ms a launch on the H200), at most
-/// [`MAX_TIMED_LAUNCHES`]. Returns its raw-page CSV, removed when dropped.
+/// the duration, at most [`MAX_TIMED_LAUNCHES`]. Caches are not flushed between launches,
+/// as in the program's own run: about 4 ms a launch on the H200 against 9 ms with the
+/// flush (docs/runs/2026-11-30-kernel-id-sample.txt). Returns its raw-page CSV, removed when
+/// dropped.
 pub fn time_every_launch(
     ncu: &Path,
     opts: &NcuOptions,
     program: &[String],
 ) -> Result<tempfile::NamedTempFile> {
     let log = temp_csv("gpulint-timing-")?;
+    let mut extra_args = opts.extra_args.clone();
+    if !extra_args
+        .iter()
+        .any(|a| a.split('=').next() == Some("--cache-control"))
+    {
+        extra_args.extend(["--cache-control".into(), "none".into()]);
+    }
     let timing = NcuOptions {
-        per_config: None,
+        sample: None,
         launch_count: Some(opts.launch_count.unwrap_or(MAX_TIMED_LAUNCHES)),
+        extra_args,
         ..opts.clone()
     };
     let args = build_args(

@@ -319,23 +319,25 @@ fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
 /// Under the profile line: what a sampled `gpulint run` profiled, and what the times
 /// count.
 fn sample_line(r: &Report, out: &mut String) {
-    if let Some(p) = r.profiles.iter().find(|p| p.sampled_per_config.is_some()) {
-        let n = p.sampled_per_config.unwrap_or_default();
-        let _ = if let Some(profiled) = p.profiled_launches {
-            writeln!(
-                out,
-                "  a sample: {profiled} of {} launches were profiled (the first {n} of each launch \
-                 configuration); times and shares count every launch (a timing pass)",
-                p.launch_count()
-            )
-        } else {
-            writeln!(
-                out,
-                "  a sample: the first {n} launch(es) of each launch configuration were profiled; \
-                 times and shares are of those (--all-launches profiles every launch)"
-            )
-        };
-    }
+    let Some((p, sample)) = r.profiles.iter().find_map(|p| Some((p, p.sample?))) else {
+        return;
+    };
+    let which = sample.describe();
+    let _ = if let Some(profiled) = p.profiled_launches {
+        writeln!(
+            out,
+            "  a sample: {profiled} of {} launches were profiled ({which}); times and shares \
+             count every launch (a timing pass)",
+            p.launch_count()
+        )
+    } else {
+        writeln!(
+            out,
+            "  a sample: {} launch(es) were profiled ({which}); times and shares are of those \
+             (--time-all-launches counts every launch, --all-launches profiles every one)",
+            p.launch_count()
+        )
+    };
 }
 
 /// One roofline line per kernel.

@@ -49,7 +49,11 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             "page": p.page,
             "launch_count": p.launch_count(),
             "configurations": p.launches.len(),
-            "sampled_per_config": p.sampled_per_config,
+            "sample": p.sample.map(|s| s.name()),
+            "sampled_per_config": match p.sample {
+                Some(crate::ingest::Sample::PerConfig(n)) => Some(n),
+                _ => None,
+            },
             "timed_every_launch": p.profiled_launches.is_some(),
             "profiled_launches": p.profiled_launches,
         })

@@ -1,0 +1,15 @@
+# shellcheck shell=bash
+# Sourced by the device scripts in this folder, after `set -u`, with OUT_DIR and GPULINT
+# as $1 and $2: sets out, gl, here and build, and gives now, since and build_sample.
+out=$(realpath -m "$1")
+# shellcheck disable=SC2034  # used by the scripts that source this
+gl=$(realpath "$2")
+here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
+build="$here/../build/corpus"
+mkdir -p "$out" "$build"
+now() { python3 -c 'import time; print(time.time())'; }
+since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
+# Compiles samples/corpus/NAME.cu once per machine.
+build_sample() {
+  [ -x "$build/$1" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$1" "$here/$1.cu"
+}
