@@ -81,7 +81,13 @@ pub fn analyze(
             .map(|l| (l.name.as_str(), l.count)),
     );
     let (shares, gpu_time_ns) = kernel_shares(profiles, &origins);
-    apply_share_floors(&mut findings, rules, &shares, settings.min_share);
+    apply_share_floors(
+        &mut findings,
+        rules,
+        &shares,
+        gpu_time_ns,
+        settings.min_share,
+    );
     rank(&mut findings);
     Ok(Analysis {
         findings,
@@ -136,12 +142,15 @@ fn kernel_shares(
     (times, total)
 }
 
-/// Findings on a kernel under a rule's own floor (`info_below_share_pct`: launch-shape
-/// and latency findings on a negligible kernel) or under `--min-share` become info.
+/// Findings under a rule's own floor (`info_below_share_pct`: launch-shape and latency
+/// findings on launches that take a negligible share of the GPU time) or on a kernel under
+/// `--min-share` become info. The floor weighs the launches a finding covers, not its
+/// kernel's: two 1-block tail launches of a kernel that otherwise fills the GPU are noise.
 fn apply_share_floors(
     findings: &mut [Finding],
     rules: &[Rule],
     shares: &HashMap<String, f64>,
+    gpu_time_ns: f64,
     min_share: f64,
 ) {
     if shares.is_empty() {
@@ -149,6 +158,10 @@ fn apply_share_floors(
     }
     for f in findings {
         let share = shares.get(&f.kernel).copied().unwrap_or(0.0);
+        let covered = match f.covered_time_ns {
+            Some(t) if gpu_time_ns > 0.0 => (t / gpu_time_ns * 100.0).min(share),
+            _ => share,
+        };
         let floor = rules
             .iter()
             .find(|r| r.slug == f.rule)
@@ -156,11 +169,19 @@ fn apply_share_floors(
         if f.severity == Severity::Info {
             continue;
         }
-        if let Some(floor) = floor.filter(|floor| share < *floor) {
+        if let Some(floor) = floor.filter(|floor| covered < *floor) {
             f.severity = Severity::Info;
-            f.notes.push(format!(
-                "this kernel takes {share:.2}% of the profile's GPU time over all its launches, under {floor}%: reported as info"
-            ));
+            f.notes.push(if covered < share - 1e-9 {
+                format!(
+                    "the {} launch(es) it covers take {covered:.2}% of the profile's GPU time \
+                     (the kernel {share:.2}%), under {floor}%: reported as info",
+                    f.launch_count
+                )
+            } else {
+                format!(
+                    "this kernel takes {share:.2}% of the profile's GPU time over all its launches, under {floor}%: reported as info"
+                )
+            });
         } else if min_share > 0.0 && share < min_share {
             f.severity = Severity::Info;
             f.notes.push(format!(

@@ -252,3 +252,34 @@ fn no_data_cells_are_absent_values() {
     );
     assert!(all.contains("the export lacks"), "{all}");
 }
+
+/// A rule's share floor weighs the launches a finding covers, not its kernel's: block_sum's
+/// two 1-block launches over 256 floats take 0.78% of template_phases' GPU time while the
+/// kernel takes 47% (samples/corpus/template_phases.cu, every launch as profiled on the
+/// H200). The small grid is the work's size: info, where the kernel's share made it a
+/// warning. The strided scale<4> stays a warning.
+#[test]
+fn a_share_floor_weighs_the_launches_a_finding_covers() {
+    let r = report("template_phases", "all");
+    let found = findings(&r);
+    assert_eq!(found[&("block_sum".into(), "small-grid".into())], ["info"]);
+    assert_eq!(
+        found[&("scale".into(), "uncoalesced-load".into())],
+        ["warning"]
+    );
+    let tail = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "small-grid")
+        .unwrap();
+    assert_eq!(tail["launch_count"], 2);
+    let notes = tail["notes"].to_string();
+    assert!(
+        notes.contains(
+            "the 2 launch(es) it covers take 0.78% of the profile's GPU time (the kernel \
+             47.32%), under 1%: reported as info"
+        ),
+        "{notes}"
+    );
+}

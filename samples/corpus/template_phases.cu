@@ -19,7 +19,9 @@
 // - block_sum's two 1-block launches are a small-grid warning: 5.1 us of the run's 646 us
 //   (0.8%), where I expected nothing. The grid is small because the work is (256 floats);
 //   the finding's note says so (launch overhead: fuse it). A warning where info would do:
-//   the rule's floor counts the kernel's share (47%), not the flagged launches'.
+//   the rule's floor counted the kernel's share (47%), not the flagged launches'. It now
+//   weighs the launches a finding covers, and this one is info
+//   (fixtures/h200-corpus/all_template_phases.csv, tests/corpus.rs).
 //   usage: template_phases
 #include <cstdio>
 #include <cuda_runtime.h>

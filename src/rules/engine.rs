@@ -41,6 +41,10 @@ pub struct Finding {
     /// docs/time-at-stake.md). Summed over merged launches. Absent without a duration.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_at_stake_ns: Option<f64>,
+    /// GPU time of the launches it covers, summed over merged launches: what a rule's
+    /// share floor weighs. Absent without a duration.
+    #[serde(skip)]
+    pub covered_time_ns: Option<f64>,
     /// The CUDA source line behind it, when a source page was read (`--source`,
     /// `--source-page`): where code scanning shows it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -357,6 +361,10 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
         into.notes = f.notes;
     }
     into.time_at_stake_ns = total;
+    into.covered_time_ns = match (into.covered_time_ns, f.covered_time_ns) {
+        (Some(a), Some(b)) => Some(a + b),
+        (a, b) => a.or(b),
+    };
 }
 
 /// What one rule says of one launch.
@@ -430,6 +438,10 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         evidence,
         evidence_range: BTreeMap::new(),
         time_at_stake_ns,
+        covered_time_ns: launch
+            .metrics
+            .get("duration_ns")
+            .map(|d| d * launch.count as f64),
         source: None,
         origin: None,
         file: file.to_string(),

@@ -48,8 +48,8 @@ struct RuleFile {
     when: String,
     #[serde(default)]
     info_when: Option<String>,
-    /// Findings on a kernel whose launches take less than this share (%) of the
-    /// profile's GPU time are info: decided once every launch is read.
+    /// Findings whose launches take less than this share (%) of the profile's GPU time
+    /// are info: decided once every launch is read.
     #[serde(default)]
     info_below_share_pct: Option<f64>,
     #[serde(default)]
