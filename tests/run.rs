@@ -83,30 +83,27 @@ fn passes_exact_arguments_and_lints_the_replay() {
         &[],
     );
     let a = &r.args;
-    assert_eq!(
-        &a[..6],
-        [
-            "--csv",
-            "--page",
-            "raw",
-            "--print-units",
-            "base",
-            "--metrics"
-        ]
-    );
-    assert_eq!(a[7], "--log-file");
+    // A report (-o), imported as the raw page afterwards: ncu then logs each launch it
+    // profiles, for the progress line.
+    assert_eq!(a[0], "-o");
+    assert!(a[1].ends_with("gpulint"), "{}", a[1]);
+    assert_eq!(a[2], "--metrics");
+    assert_eq!(a[4], "--log-file");
     assert!(
-        a[8].contains("gpulint-ncu-") && a[8].ends_with(".csv"),
+        a[5].contains("gpulint-ncu-") && a[5].ends_with(".csv"),
         "{}",
-        a[8]
+        a[5]
     );
-    assert!(
-        !PathBuf::from(&a[8]).exists(),
-        "temporary log {} was left behind",
-        a[8]
-    );
+    let report_dir = PathBuf::from(&a[1]).parent().unwrap().to_path_buf();
+    for temporary in [PathBuf::from(&a[5]), report_dir] {
+        assert!(
+            !temporary.exists(),
+            "temporary {} was left behind",
+            temporary.display()
+        );
+    }
     assert_eq!(
-        &a[9..],
+        &a[6..],
         [
             "--kernel-name",
             "regex:copy_.*",
@@ -146,7 +143,7 @@ fn metric_list_is_minimal_and_valid_for_gh100() {
         &["run", "--format", "concise", "--", &sample],
         &[],
     );
-    let metrics: Vec<&str> = r.args[6].split(',').collect();
+    let metrics: Vec<&str> = arg_after(&r.args, "--metrics").split(',').collect();
     let known: HashSet<String> =
         std::fs::read_to_string(fixture("ncu/query_metrics_gh100_names.txt"))
             .unwrap()
@@ -187,7 +184,7 @@ fn metric_list_is_minimal_and_valid_for_gh100() {
         ],
         &[],
     );
-    let fewer: Vec<&str> = one.args[6].split(',').collect();
+    let fewer: Vec<&str> = arg_after(&one.args, "--metrics").split(',').collect();
     assert!(fewer.len() < metrics.len() / 3, "{fewer:?}");
     insta::assert_snapshot!(metrics.join("\n"));
 }
@@ -458,12 +455,16 @@ fn ctrl_c_cleans_up() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let log = std::fs::read_to_string(&record)
+    let args: Vec<String> = std::fs::read_to_string(&record)
         .unwrap()
         .lines()
-        .nth(8)
+        .map(String::from)
+        .collect();
+    let log = arg_after(&args, "--log-file").to_string();
+    let report_dir = std::path::Path::new(arg_after(&args, "-o"))
+        .parent()
         .unwrap()
-        .to_string();
+        .to_path_buf();
     assert!(
         std::path::Path::new(&log).exists(),
         "ncu's log should exist while it runs"
@@ -489,7 +490,21 @@ fn ctrl_c_cleans_up() {
         !std::path::Path::new(&log).exists(),
         "temporary file {log} left behind"
     );
+    assert!(
+        !report_dir.exists(),
+        "temporary folder {} left behind",
+        report_dir.display()
+    );
     let _ = std::fs::remove_file(&record);
+}
+
+/// The argument after `flag` in a recorded ncu call.
+fn arg_after<'a>(args: &'a [String], flag: &str) -> &'a str {
+    let i = args
+        .iter()
+        .position(|a| a == flag)
+        .unwrap_or_else(|| panic!("no {flag} in {args:?}"));
+    &args[i + 1]
 }
 
 /// `gpulint run` asks ncu which chip the GPU has and plans its metric list for it: an
@@ -510,7 +525,12 @@ fn run_plans_the_metrics_for_the_local_chip() {
         )
     };
     let h200 = plan("NVIDIA H200 (GH100)", &[]);
-    let list = |r: &Run| -> Vec<String> { r.args[6].split(',').map(String::from).collect() };
+    let list = |r: &Run| -> Vec<String> {
+        arg_after(&r.args, "--metrics")
+            .split(',')
+            .map(String::from)
+            .collect()
+    };
     assert!(list(&h200).contains(&"dram__bytes_read.sum".to_string()));
     let stderr = String::from_utf8_lossy(&h200.out.stderr).to_string();
     assert!(stderr.contains("the GPU's chip is gh100"), "{stderr}");
@@ -861,9 +881,12 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
         .filter(|c| !c.is_empty())
         .map(|c| c.lines().map(String::from).collect())
         .collect();
-    assert_eq!(calls.len(), 2, "{calls:?}");
-    assert!(calls[0].iter().any(|a| a == "per-launch-config"));
-    let timing = &calls[1];
+    // The timing pass first (so the sample's progress line knows how many launches it
+    // will profile), then the sample, then the import of its report.
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    assert!(calls[1].iter().any(|a| a == "per-launch-config"));
+    assert_eq!(calls[2][0], "--import");
+    let timing = &calls[0];
     let metrics = timing.iter().position(|a| a == "--metrics").unwrap();
     assert_eq!(timing[metrics + 1], "gpu__time_duration.sum");
     // Without the cache flush between launches: as the program runs, and half the cost.

@@ -18,7 +18,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         .chain(&ncu.ncu_args)
         .cloned()
         .collect();
-    let opts = ncu_options(ncu, report, extra_args);
+    let mut opts = ncu_options(ncu, report, extra_args);
     let sample = opts.sample;
     if ncu.time_all_launches && sample.is_none() {
         return Err(crate::error::Error::new(
@@ -26,23 +26,29 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
              given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
         ));
     }
-    let info = crate::ncu::profile(&opts, &rules, program)?;
-    let timing = match sample {
-        Some(_) if ncu.time_all_launches => {
-            Some(crate::ncu::time_every_launch(&info.ncu, &opts, program)?)
+    // The timing pass runs first: knowing every launch, the sample's progress line can
+    // say how many launches it will profile and about how long that takes.
+    let timed = match sample {
+        Some(sample) if ncu.time_all_launches => {
+            let csv = crate::ncu::time_every_launch(&opts, program)?;
+            let path = csv.path().display().to_string();
+            let timed = load_as(&[(path.as_str(), "timing")], false, report.read.jobs, None)?;
+            opts.expected_launches = Some(launches_to_profile(sample, &timed[0]));
+            timed.into_iter().next()
         }
         _ => None,
     };
+    let info = crate::ncu::profile(&opts, &rules, program)?;
     say_program_status(info.program_status, &program[0]);
     if report.read.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let mut profiles = load_profiled(&info, timing.as_ref(), report, &mut linter)?;
+    let mut profiles = load_profiled(&info, timed.as_ref(), report, &mut linter)?;
     profiles[0].source_blocks = info.source_blocks;
     profiles[0].sample = sample;
-    let note = match (sample, &timing) {
+    let note = match (sample, &timed) {
         (Some(Sample::PerConfig(n)), None) => capped_kernels_note(&profiles[0], n),
         (Some(Sample::Spread), None) => uneven_spread_note(&profiles[0]),
         _ => None,
@@ -92,6 +98,7 @@ fn ncu_options(ncu: &NcuArgs, report: &ReportArgs, extra_args: Vec<String>) -> N
         chip: ncu.chip.clone(),
         // Machine formats own stdout; the program's output would corrupt them.
         program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
+        expected_launches: None,
         verbose: report.read.verbose,
     }
 }
@@ -108,24 +115,39 @@ fn say_program_status(status: Option<i32>, program: &str) {
     }
 }
 
+/// How many launches the sample will profile, from the timing pass's count of every launch:
+/// for the spread, the launch numbers 1, 2, 3, 4, 8, ... each kernel reaches.
+fn launches_to_profile(sample: Sample, timed: &ingest::Profile) -> u64 {
+    match sample {
+        Sample::Spread => by_kernel(timed)
+            .iter()
+            .map(|(_, entries)| {
+                let launched: u64 = entries.iter().map(|l| l.count).sum();
+                Sample::spread_invocations()
+                    .take_while(|&n| n <= launched)
+                    .count() as u64
+            })
+            .sum(),
+        Sample::PerConfig(n) => timed.launches.iter().map(|l| l.count.min(n)).sum(),
+    }
+}
+
 /// Reads what ncu profiled, linting as it goes; with a timing pass, counts and durations
 /// come from it first, and the lint after.
 fn load_profiled(
     info: &crate::ncu::RunInfo,
-    timing: Option<&tempfile::NamedTempFile>,
+    timed: Option<&ingest::Profile>,
     report: &ReportArgs,
     linter: &mut rules::engine::Linter,
 ) -> Result<Vec<ingest::Profile>> {
     let csv = info.csv.path().display().to_string();
     let inputs = [(csv.as_str(), info.name.as_str())];
-    let Some(times) = timing else {
+    let Some(timed) = timed else {
         return load_as(&inputs, report.per_launch, report.read.jobs, Some(linter));
     };
     let mut profiles = load_as(&inputs, false, report.read.jobs, None)?;
     profiles[0].profiled_launches = Some(profiles[0].launch_count());
-    let times = times.path().display().to_string();
-    let timed = load_as(&[(times.as_str(), "timing")], false, report.read.jobs, None)?;
-    let note = apply_timing(&mut profiles[0], &timed[0]);
+    let note = apply_timing(&mut profiles[0], timed);
     profiles[0].notes.push(note);
     for l in &profiles[0].launches {
         linter.add(&info.name, l);
@@ -306,4 +328,23 @@ fn capped_kernels_note(profile: &ingest::Profile, cap: u64) -> Option<String> {
             if capped.len() == 1 { "its" } else { "their" }
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// From the timing pass of LU on the H200 (every launch), the launches each sample
+    /// profiles: 22 for the spread and 129 per configuration, as the H200 runs profiled
+    /// (fixtures/h200-corpus/spread_lud.csv, sample_lud.csv).
+    #[test]
+    fn the_timing_pass_says_how_many_launches_a_sample_will_profile() {
+        let timing = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/h200-corpus/timing_lud.csv"
+        );
+        let timed = load_as(&[(timing, "timing")], false, Some(1), None).unwrap();
+        assert_eq!(launches_to_profile(Sample::Spread, &timed[0]), 22);
+        assert_eq!(launches_to_profile(Sample::PerConfig(3), &timed[0]), 129);
+    }
 }

@@ -38,6 +38,9 @@ pub struct NcuOptions {
     pub chip: Option<String>,
     /// Send the program's own output to stderr: stdout carries a machine-read report.
     pub program_output_to_stderr: bool,
+    /// How many launches the sample will profile, when a timing pass counted them first:
+    /// the progress line then estimates the time left.
+    pub expected_launches: Option<u64>,
     pub verbose: bool,
 }
 
@@ -97,9 +100,15 @@ pub fn unknown_chip(name: &str) -> Error {
 pub enum Output<'a> {
     /// The raw page as CSV, in base units, to `--log-file`.
     RawCsv,
-    /// A report file with the SourceCounters section too (`--source`): the source page
-    /// can only be exported from one.
-    Report(&'a Path),
+    /// A report file, imported as the raw page afterwards: ncu then writes a line per
+    /// profiled launch to `--log-file`, which the progress line counts (with `--csv` it
+    /// writes none), for the same time (docs/runs/2026-11-30-tail-and-progress.txt).
+    Report {
+        path: &'a Path,
+        /// With the SourceCounters section too (`--source`): the source page can only be
+        /// exported from a report.
+        source: bool,
+    },
 }
 
 /// ncu's arguments, up to and including the program and its arguments.
@@ -114,12 +123,14 @@ pub fn build_args(
         Output::RawCsv => ["--csv", "--page", "raw", "--print-units", "base"]
             .map(String::from)
             .to_vec(),
-        Output::Report(report) => vec![
-            "--section".into(),
-            "SourceCounters".into(),
-            "-o".into(),
-            report.display().to_string(),
-        ],
+        Output::Report { path, source } => {
+            let mut args: Vec<String> = Vec::new();
+            if source {
+                args.extend(["--section".into(), "SourceCounters".into()]);
+            }
+            args.extend(["-o".into(), path.display().to_string()]);
+            args
+        }
     };
     args.extend([
         "--metrics".into(),
@@ -265,16 +276,13 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
             plan.unavailable.join(", ")
         );
     }
-    let report_dir = if opts.source {
-        Some(
-            tempfile::tempdir()
-                .map_err(|e| Error::new(format!("cannot create a temporary folder: {e}")))?,
-        )
-    } else {
-        None
+    let report_dir = tempfile::tempdir()
+        .map_err(|e| Error::new(format!("cannot create a temporary folder: {e}")))?;
+    let report = report_dir.path().join("gpulint");
+    let output = Output::Report {
+        path: &report,
+        source: opts.source,
     };
-    let report = report_dir.as_ref().map(|d| d.path().join("gpulint"));
-    let output = report.as_deref().map_or(Output::RawCsv, Output::Report);
     let args = build_args(opts, &plan.metrics, output, log.path(), program);
     if opts.verbose {
         eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));
@@ -284,11 +292,14 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
     } else {
         ProgramOutput::Inherit
     };
-    let status = run_ncu(&ncu, &args, log.path(), program_output)?;
-    let source_blocks = match &report {
-        Some(report) => from_report(&ncu, report, log.path(), status.code(), opts.verbose)?,
-        None => Vec::new(),
-    };
+    let status = run_ncu(
+        &ncu,
+        &args,
+        Some(log.path()),
+        program_output,
+        opts.expected_launches,
+    )?;
+    let source_blocks = from_report(&ncu, &report, log.path(), status.code(), opts)?;
     check_log(log.path(), status.code())?;
     if let Some(dest) = &opts.save_csv {
         crate::atomic_file::copy(log.path(), Path::new(dest))?;
@@ -341,11 +352,12 @@ pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
 /// as in the program's own run: about 4 ms a launch on the H200 against 9 ms with the
 /// flush (docs/runs/2026-11-30-kernel-id-sample.txt). Returns its raw-page CSV, removed when
 /// dropped.
-pub fn time_every_launch(
-    ncu: &Path,
-    opts: &NcuOptions,
-    program: &[String],
-) -> Result<tempfile::NamedTempFile> {
+pub fn time_every_launch(opts: &NcuOptions, program: &[String]) -> Result<tempfile::NamedTempFile> {
+    let ncu = locate::find_ncu(opts.ncu.as_deref())?;
+    let first = program
+        .first()
+        .ok_or_else(|| Error::new("no program given to profile"))?;
+    locate::find_program(first)?;
     let log = temp_csv("gpulint-timing-")?;
     let mut extra_args = opts.extra_args.clone();
     if !extra_args
@@ -374,7 +386,7 @@ pub fn time_every_launch(
             shell_words(&args)
         );
     }
-    let status = run_ncu(ncu, &args, log.path(), ProgramOutput::Discard)?;
+    let status = run_ncu(&ncu, &args, None, ProgramOutput::Discard, None)?;
     check_log(log.path(), status.code())?;
     Ok(log)
 }
@@ -385,8 +397,9 @@ pub fn time_every_launch(
 fn run_ncu(
     ncu: &Path,
     args: &[String],
-    log: &Path,
+    progress_log: Option<&Path>,
     program_output: ProgramOutput,
+    expected_launches: Option<u64>,
 ) -> Result<std::process::ExitStatus> {
     let interrupted = Arc::new(AtomicBool::new(false));
     {
@@ -409,7 +422,7 @@ fn run_ncu(
         .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
     let progress = std::io::stderr()
         .is_terminal()
-        .then(|| Progress::start(log.to_path_buf()));
+        .then(|| Progress::start(progress_log.map(Path::to_path_buf), expected_launches));
     let status = wait_or_stop(&mut child, &interrupted)?;
     if let Some(p) = progress {
         p.stop();
@@ -420,14 +433,14 @@ fn run_ncu(
     Ok(status)
 }
 
-/// With `--source`: exports the raw page of the report to where the log was (to be
-/// read like a run without it), and each kernel's source page, by its full base name.
+/// Exports the raw page of the report to where the log was, to be streamed like any
+/// export; with `--source`, each kernel's source page too, by its full base name.
 fn from_report(
     ncu: &Path,
     report: &Path,
     log: &Path,
     status: Option<i32>,
-    verbose: bool,
+    opts: &NcuOptions,
 ) -> Result<Vec<ingest::source::SourceBlock>> {
     let rep = format!("{}.ncu-rep", report.display());
     if !Path::new(&rep).exists() {
@@ -446,11 +459,39 @@ fn from_report(
         "--print-units",
         "base",
     ];
-    let text = import(ncu, &raw_page, verbose)?;
-    std::fs::write(log, &text)
-        .map_err(|e| Error::new(format!("cannot write {}: {e}", log.display())))?;
-    let raw = ingest::parse_bytes("ncu report", text.as_bytes())?;
-    source_pages(ncu, &rep, &raw, verbose)
+    import_to(ncu, &raw_page, log, opts.verbose)?;
+    if !opts.source {
+        return Ok(Vec::new());
+    }
+    let raw = ingest::parse_bytes("ncu report", &read_bytes(log)?)?;
+    source_pages(ncu, &rep, &raw, opts.verbose)
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::new(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Runs `ncu --import ...` with its output written to `dest`, not held in memory: the
+/// raw page of a long run is large.
+fn import_to(ncu: &Path, args: &[&str], dest: &Path, verbose: bool) -> Result<()> {
+    if verbose {
+        eprintln!("gpulint: {} {}", ncu.display(), args.join(" "));
+    }
+    let file = std::fs::File::create(dest)
+        .map_err(|e| Error::new(format!("cannot write {}: {e}", dest.display())))?;
+    let out = Command::new(ncu)
+        .args(args)
+        .stdout(file)
+        .output()
+        .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
+    if !out.status.success() {
+        return Err(Error::new(format!(
+            "`ncu {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(())
 }
 
 /// Each kernel's source page from a report, by its full base name; a kernel without
@@ -675,39 +716,121 @@ fn shell_words(args: &[String]) -> String {
         .join(" ")
 }
 
-/// Shows the kernels profiled so far, read from ncu's `==PROF== Profiling "name" - N:`
-/// lines in its log, on one rewritten stderr line.
+/// What ncu's log says it has profiled so far.
+#[derive(Debug, Default, PartialEq)]
+struct Profiled {
+    /// Launches whose every pass is done.
+    launches: u64,
+    /// Replay passes per launch, of the last one done.
+    passes: Option<u64>,
+    /// The kernel of the last launch begun.
+    last: Option<String>,
+}
+
+/// Reads ncu's `==PROF== Profiling "1:7:lud_diagonal(float *, int, int):1": 0%....100% -
+/// 8 passes` lines (`"name" - 0: ...` before 2023). A line without its passes is the
+/// launch being profiled.
+fn profiled_so_far(log: &str) -> Profiled {
+    let mut seen = Profiled::default();
+    for line in log.lines().filter(|l| l.starts_with("==PROF== Profiling ")) {
+        let Some(quoted) = line.split('"').nth(1) else {
+            continue;
+        };
+        seen.last = Some(kernel_of_profiling_line(quoted).to_string());
+        let passes = line
+            .rsplit_once(" - ")
+            .and_then(|(_, tail)| tail.strip_suffix(" passes"))
+            .and_then(|n| n.trim().parse().ok());
+        if passes.is_some() {
+            seen.launches += 1;
+            seen.passes = passes;
+        }
+    }
+    seen
+}
+
+/// `1:7:name(args):3` (context, stream, name, launch number of that kernel) or `name`.
+fn kernel_of_profiling_line(quoted: &str) -> &str {
+    let mut fields = quoted.splitn(3, ':');
+    let (context, stream, rest) = (fields.next(), fields.next(), fields.next());
+    let numeric =
+        |f: Option<&str>| f.is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    match rest {
+        Some(rest) if numeric(context) && numeric(stream) => match rest.rsplit_once(':') {
+            Some((name, n)) if numeric(Some(n)) => name,
+            _ => rest,
+        },
+        _ => quoted,
+    }
+}
+
+/// One status line: what is done, and the time so far or, when the number of launches to
+/// profile is known, about how much is left.
+fn progress_line(
+    seen: &Profiled,
+    expected: Option<u64>,
+    elapsed: u64,
+    left: Option<u64>,
+) -> String {
+    if seen.launches == 0 {
+        return format!("ncu is profiling the program, {elapsed} s");
+    }
+    let passes = seen
+        .passes
+        .map(|p| format!(", {p} passes each"))
+        .unwrap_or_default();
+    let done = match expected {
+        Some(n) => format!("profiled {} of {n} launches", seen.launches),
+        None => format!("profiled {} launch(es)", seen.launches),
+    };
+    let last = seen
+        .last
+        .as_deref()
+        .map(|n| format!(", last {}", crate::kernel::short_name(n)))
+        .unwrap_or_default();
+    match left {
+        Some(left) => format!("{done}{passes}{last}, about {left} s left"),
+        None => format!("{done}{passes}{last}, {elapsed} s"),
+    }
+}
+
+/// Shows on one rewritten stderr line what ncu has profiled, from its log.
 struct Progress {
     stop: Arc<AtomicBool>,
     handle: std::thread::JoinHandle<()>,
 }
 
 impl Progress {
-    /// Shows, on a terminal, the launches ncu has profiled when its log names them, and
-    /// otherwise the time so far: ncu 2025.3 writes no per-launch line into `--log-file`.
-    fn start(log: PathBuf) -> Progress {
+    /// `log` is ncu's `--log-file` while it writes a report (a line per launch); without
+    /// one (a run whose log is the CSV), only the time so far is shown.
+    fn start(log: Option<PathBuf>, expected: Option<u64>) -> Progress {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let handle = std::thread::spawn(move || {
             let started = std::time::Instant::now();
+            // When the first launch was seen done: the rate is measured from there, after
+            // the program's own start-up.
+            let mut first: Option<(std::time::Instant, u64)> = None;
             let mut shown = false;
             while !flag.load(Ordering::SeqCst) {
-                let text = std::fs::read_to_string(&log).unwrap_or_default();
-                let lines: Vec<&str> = text
-                    .lines()
-                    .filter(|l| l.starts_with("==PROF== Profiling "))
-                    .collect();
-                let elapsed = started.elapsed().as_secs();
-                let status = match lines.last().and_then(|l| l.split('"').nth(1)) {
-                    Some(name) => format!(
-                        "profiled {} kernel launch(es), last {}, {elapsed} s",
-                        lines.len(),
-                        crate::kernel::short_name(name)
-                    ),
-                    None => format!("ncu is profiling the program, {elapsed} s"),
+                let seen = log
+                    .as_ref()
+                    .map(|l| profiled_so_far(&std::fs::read_to_string(l).unwrap_or_default()))
+                    .unwrap_or_default();
+                if seen.launches > 0 && first.is_none() {
+                    first = Some((std::time::Instant::now(), seen.launches));
+                }
+                let left = match (expected, first) {
+                    (Some(n), Some((t, done))) if seen.launches > done => {
+                        let per_launch = t.elapsed().as_secs_f64() / (seen.launches - done) as f64;
+                        Some((per_launch * n.saturating_sub(seen.launches) as f64).ceil() as u64)
+                    }
+                    _ => None,
                 };
+                let elapsed = started.elapsed().as_secs();
                 // Quiet for the first second: most small programs are done by then.
                 if elapsed >= 1 {
+                    let status = progress_line(&seen, expected, elapsed, left);
                     eprint!("\r\x1b[2Kgpulint: {status}");
                     shown = true;
                 }
@@ -729,6 +852,44 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines as ncu 2025.3 wrote them on the H200 with -o and --kernel-id
+    /// (docs/runs/2026-11-30-tail-and-progress.txt), and one being profiled.
+    #[test]
+    fn the_progress_line_counts_the_launches_ncu_logged() {
+        let log = "==PROF== Connected to process 1264 (/work/lud)\n\
+            ==PROF== Profiling \"1:7:lud_diagonal(float *, int, int):1\": 0%....50%....100% - 8 passes\n\
+            ==PROF== Profiling \"1:7:lud_perimeter(float *, int, int):1\": 0%....50%....100% - 8 passes\n\
+            ==PROF== Profiling \"1:7:lud_internal(float *, int, int):1\": 0%....50";
+        let seen = profiled_so_far(log);
+        assert_eq!(seen.launches, 2);
+        assert_eq!(seen.passes, Some(8));
+        assert_eq!(
+            seen.last.as_deref(),
+            Some("lud_internal(float *, int, int)")
+        );
+        assert_eq!(
+            progress_line(&seen, None, 3, None),
+            "profiled 2 launch(es), 8 passes each, last lud_internal, 3 s"
+        );
+        assert_eq!(
+            progress_line(&seen, Some(22), 3, Some(5)),
+            "profiled 2 of 22 launches, 8 passes each, last lud_internal, about 5 s left"
+        );
+        assert_eq!(
+            progress_line(&Profiled::default(), Some(22), 1, None),
+            "ncu is profiling the program, 1 s"
+        );
+        // Before ncu 2023 the line named the kernel alone; a name with colons stays whole.
+        let old = profiled_so_far("==PROF== Profiling \"copy\" - 0: 0%....50%....100% - 13 passes");
+        assert_eq!((old.launches, old.passes), (1, Some(13)));
+        assert_eq!(old.last.as_deref(), Some("copy"));
+        assert_eq!(
+            kernel_of_profiling_line("1:7:at::native::k<float>():12"),
+            "at::native::k<float>()"
+        );
+        assert_eq!(kernel_of_profiling_line("ns::k()"), "ns::k()");
+    }
 
     #[test]
     fn failure_modes_have_their_own_messages() {
