@@ -401,6 +401,11 @@ fn run_ncu(
     program_output: ProgramOutput,
     expected_launches: Option<u64>,
 ) -> Result<std::process::ExitStatus> {
+    // Only the timing pass has no log to read progress from.
+    let activity = match progress_log {
+        Some(_) => Activity::Profiling,
+        None => Activity::Timing,
+    };
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupted.clone();
@@ -420,9 +425,13 @@ fn run_ncu(
     let mut child = command
         .spawn()
         .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
-    let progress = std::io::stderr()
-        .is_terminal()
-        .then(|| Progress::start(progress_log.map(Path::to_path_buf), expected_launches));
+    let progress = std::io::stderr().is_terminal().then(|| {
+        Progress::start(
+            activity,
+            progress_log.map(Path::to_path_buf),
+            expected_launches,
+        )
+    });
     let status = wait_or_stop(&mut child, &interrupted)?;
     if let Some(p) = progress {
         p.stop();
@@ -764,16 +773,27 @@ fn kernel_of_profiling_line(quoted: &str) -> &str {
     }
 }
 
+/// What the progress line says before a launch is seen done.
+#[derive(Debug, Clone, Copy)]
+enum Activity {
+    Profiling,
+    Timing,
+}
+
 /// One status line: what is done, and the time so far or, when the number of launches to
 /// profile is known, about how much is left.
 fn progress_line(
+    activity: Activity,
     seen: &Profiled,
     expected: Option<u64>,
     elapsed: u64,
     left: Option<u64>,
 ) -> String {
     if seen.launches == 0 {
-        return format!("ncu is profiling the program, {elapsed} s");
+        return match activity {
+            Activity::Profiling => format!("ncu is profiling the program, {elapsed} s"),
+            Activity::Timing => format!("timing every launch (duration only), {elapsed} s"),
+        };
     }
     let passes = seen
         .passes
@@ -802,8 +822,8 @@ struct Progress {
 
 impl Progress {
     /// `log` is ncu's `--log-file` while it writes a report (a line per launch); without
-    /// one (a run whose log is the CSV), only the time so far is shown.
-    fn start(log: Option<PathBuf>, expected: Option<u64>) -> Progress {
+    /// one (the timing pass, whose log is the CSV), only the time so far is shown.
+    fn start(activity: Activity, log: Option<PathBuf>, expected: Option<u64>) -> Progress {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let handle = std::thread::spawn(move || {
@@ -830,7 +850,7 @@ impl Progress {
                 let elapsed = started.elapsed().as_secs();
                 // Quiet for the first second: most small programs are done by then.
                 if elapsed >= 1 {
-                    let status = progress_line(&seen, expected, elapsed, left);
+                    let status = progress_line(activity, &seen, expected, elapsed, left);
                     eprint!("\r\x1b[2Kgpulint: {status}");
                     shown = true;
                 }
@@ -869,16 +889,20 @@ mod tests {
             Some("lud_internal(float *, int, int)")
         );
         assert_eq!(
-            progress_line(&seen, None, 3, None),
+            progress_line(Activity::Profiling, &seen, None, 3, None),
             "profiled 2 launch(es), 8 passes each, last lud_internal, 3 s"
         );
         assert_eq!(
-            progress_line(&seen, Some(22), 3, Some(5)),
+            progress_line(Activity::Profiling, &seen, Some(22), 3, Some(5)),
             "profiled 2 of 22 launches, 8 passes each, last lud_internal, about 5 s left"
         );
         assert_eq!(
-            progress_line(&Profiled::default(), Some(22), 1, None),
+            progress_line(Activity::Profiling, &Profiled::default(), Some(22), 1, None),
             "ncu is profiling the program, 1 s"
+        );
+        assert_eq!(
+            progress_line(Activity::Timing, &Profiled::default(), None, 2, None),
+            "timing every launch (duration only), 2 s"
         );
         // Before ncu 2023 the line named the kernel alone; a name with colons stays whole.
         let old = profiled_so_far("==PROF== Profiling \"copy\" - 0: 0%....50%....100% - 13 passes");
