@@ -218,3 +218,23 @@ fn every_version_in_the_table_is_read() {
         }
     }
 }
+
+/// A log committed next to a report: ncu ran with `-o`, so the log holds its messages and
+/// no results. gpulint says where the results are and how to read them, instead of that the
+/// file has no CSV header.
+#[test]
+fn a_log_of_a_run_that_wrote_a_report_points_to_the_report() {
+    let path = fixture("wild/gemm_ncu_report_log.log");
+    let out = gpulint(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "this is the log of an ncu run that saved its results (4 launch(es) profiled) to \
+             a report, /home/nwadekar/dphpc/dphpc-gemm/ncu_analysis.ncu-rep; the log holds \
+             none. Check the report instead: `gpulint check \
+             /home/nwadekar/dphpc/dphpc-gemm/ncu_analysis.ncu-rep` reads it through ncu"
+        ),
+        "{stderr}"
+    );
+}

@@ -405,6 +405,50 @@ enum Start {
     },
 }
 
+/// What ncu's own messages in a file without results say about the run.
+#[derive(Default)]
+struct RunMessages {
+    /// `==PROF== Profiling ...` lines: launches profiled.
+    profiled: u64,
+    /// `==PROF== Report: PATH`: the run saved its results there (`-o`).
+    report: Option<String>,
+}
+
+impl RunMessages {
+    fn read(&mut self, line: &[u8]) {
+        if line.starts_with(b"==PROF== Profiling ") {
+            self.profiled += 1;
+        } else if let Some(path) = line.strip_prefix(b"==PROF== Report: ") {
+            self.report = Some(String::from_utf8_lossy(path).trim().to_string());
+        }
+    }
+
+    /// Why nothing could be read: the run's results went to a report, or none are here.
+    fn no_results(&self) -> String {
+        match &self.report {
+            Some(report) => format!(
+                "this is the log of an ncu run that saved its results ({} launch(es) \
+                 profiled) to a report, {report}; the log holds none. Check the report \
+                 instead: `gpulint check {report}` reads it through ncu, or export it with \
+                 `ncu --import {report} --csv --page raw`",
+                self.profiled
+            ),
+            None if self.profiled > 0 => format!(
+                "ncu's messages say it profiled {} launch(es), but their results are not in \
+                 this file (no CSV header and no launch of ncu's text output): give gpulint \
+                 the file ncu printed them to, or its report",
+                self.profiled
+            ),
+            None => "no ncu CSV header (a row starting \"ID\",\"Process ID\",... with a \
+                     \"Kernel Name\" column) and no launch of ncu's text output (a line such \
+                     as `kernel(...) (8, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC \
+                     9.0`) found; expected the output of `ncu`, `ncu --csv --page raw` or \
+                     `--page details`"
+                .into(),
+        }
+    }
+}
+
 /// Reads up to the CSV header, or to the first launch header of ncu's text output:
 /// program output and ncu's messages before it are dropped.
 fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
@@ -412,6 +456,7 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
     let mut line_no = 0u64;
     let mut bytes = 0u64;
     let mut line = Vec::new();
+    let mut messages = RunMessages::default();
     loop {
         line.clear();
         let n = input
@@ -419,19 +464,14 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
             .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
         bytes += n as u64;
         if n == 0 {
-            return Err(Error::in_file(
-                file,
-                "no ncu CSV header (a row starting \"ID\",\"Process ID\",... with a \
-                 \"Kernel Name\" column) and no launch of ncu's text output (a line such as \
-                 `kernel(...) (8, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 9.0`) \
-                 found; expected the output of `ncu`, `ncu --csv --page raw` or `--page details`",
-            ));
+            return Err(Error::in_file(file, messages.no_results()));
         }
         line_no += 1;
         let mut text = trim_line_end(&line);
         if line_no == 1 {
             text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
         }
+        messages.read(text);
         if is_header(text) {
             return Ok(Start::Csv(HeaderLine {
                 line: line_no,
