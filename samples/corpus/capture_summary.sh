@@ -3,13 +3,9 @@
 # a user sees on a terminal while `gpulint run` profiles (under `script`, a pseudo-terminal).
 #   usage: samples/corpus/capture_summary.sh OUT_DIR GPULINT     (from the repository root)
 set -u
-out=$(realpath -m "$1"); gl=$(realpath "$2")
-here=$(cd "$(dirname "$0")" && pwd)
-build="$here/../build/corpus"
-mkdir -p "$out" "$build"
-for p in particlefilter gaussian; do
-  [ -x "$build/$p" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$p" "$here/$p.cu"
-done
+# shellcheck source=samples/corpus/common.sh
+. "$(dirname "$0")/common.sh"
+for p in particlefilter gaussian; do build_sample "$p"; done
 ncu --help | grep -A12 -- "--page " >"$out/ncu-page-help.txt"
 ncu --clock-control none --set full --launch-count 6 -f -o "$out/pf" "$build/particlefilter" 65536 3 >/dev/null 2>&1
 ncu --import "$out/pf.ncu-rep" --csv --print-summary per-kernel >"$out/summary_csv_particlefilter.csv" 2>&1

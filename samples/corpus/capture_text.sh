@@ -8,13 +8,11 @@
 # ncu never changes the GPU's clocks.
 #   usage: samples/corpus/capture_text.sh OUT_DIR GPULINT     (from the repository root)
 set -u
-out=$(realpath -m "$1"); gl=$(realpath "$2")
-here=$(cd "$(dirname "$0")" && pwd)
-build="$here/../build/corpus"
-mkdir -p "$out" "$build"
+# shellcheck source=samples/corpus/common.sh
+. "$(dirname "$0")/common.sh"
 ncu=(ncu --clock-control none)
 for p in stencil2d particlefilter knn; do
-  [ -x "$build/$p" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$p" "$here/$p.cu" &
+  build_sample "$p" &
 done
 wait
 ncu --version | tail -1 >"$out/ncu-version.txt"

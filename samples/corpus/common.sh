@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # Sourced by the device scripts in this folder, after `set -u`, with OUT_DIR and GPULINT
-# as $1 and $2: sets out, gl, here and build, and gives now, since and build_sample.
+# as $1 and $2 (GPULINT defaults to target/release/gpulint): sets out, gl, here and build,
+# and gives now, since and build_sample.
 out=$(realpath -m "$1")
 # shellcheck disable=SC2034  # used by the scripts that source this
-gl=$(realpath "$2")
+gl=$(realpath -m "${2:-target/release/gpulint}")
 here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
 build="$here/../build/corpus"
 mkdir -p "$out" "$build"

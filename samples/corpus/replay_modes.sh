@@ -5,16 +5,13 @@
 # the launches profiled; gpulint compares what each says.
 #   usage: samples/corpus/replay_modes.sh OUT_DIR GPULINT "prog args|..."   (from the repo root)
 set -u
-out=$(realpath -m "$1"); gl=$(realpath "$2"); list=$3
-here=$(cd "$(dirname "$0")" && pwd)
-build="$here/../build/corpus"
-mkdir -p "$out" "$build"
-now() { python3 -c 'import time; print(time.time())'; }
-since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
+# shellcheck source=samples/corpus/common.sh
+. "$(dirname "$0")/common.sh"
+list=$3
 IFS='|' read -ra programs <<<"$list"
 for p in "${programs[@]}"; do
   set -- $p; name=$1; shift
-  [ -x "$build/$name" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$name" "$here/$name.cu"
+  build_sample "$name"
   tag="$name${1:+_$1}"
   for mode in sample all; do
     extra=(--ncu-arg=--replay-mode --ncu-arg=application)

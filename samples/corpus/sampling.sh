@@ -5,11 +5,8 @@
 # wall time, launches profiled, and the warnings gpulint finds in each.
 #   usage: samples/corpus/sampling.sh OUT_DIR GPULINT     (from the repository root)
 set -u
-out=$(realpath -m "$1"); gl=$(realpath "$2")
-build="$(cd "$(dirname "$0")" && pwd)/../build/corpus"
-mkdir -p "$out" "$build"
-now() { python3 -c 'import time; print(time.time())'; }
-since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
+# shellcheck source=samples/corpus/common.sh
+. "$(dirname "$0")/common.sh"
 metrics=$("$gl" metrics)
 spread='regex:^(1|2|3|10|30|100|300|1000|3000|10000)$'
 warnings() { "$gl" check "$1" --format json --exit-zero 2>/dev/null | python3 -c '
@@ -19,7 +16,7 @@ print(sorted({(f["kernel"].split("(")[0], f["rule"]) for f in d["findings"] if f
 rows() { grep -c '^"[0-9]' "$1"; }
 for p in "lud 1024" "gaussian 1024" "nw 512"; do
   set -- $p
-  [ -x "$build/$1" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$1" "samples/corpus/$1.cu"
+  build_sample "$1"
   t0=$(now); "$build/$1" "$2" >/dev/null 2>&1; echo "$1 $2: bare $(since "$t0") s"
   for mode in spread perconfig all; do
     [ "$mode" = all ] && [ "$1" = gaussian ] && continue   # 371 s: measured in issue 16

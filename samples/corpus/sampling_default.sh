@@ -4,16 +4,13 @@
 # both gpulint times, and compares what the two reports say (compare_sampling.py).
 #   usage: samples/corpus/sampling_default.sh OUT_DIR GPULINT "prog args|..."   (from the repo root)
 set -u
-out=$(realpath -m "$1"); gl=$(realpath "$2"); list=$3
-here=$(cd "$(dirname "$0")" && pwd)
-build="$here/../build/corpus"
-mkdir -p "$out" "$build"
-now() { python3 -c 'import time; print(time.time())'; }
-since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
+# shellcheck source=samples/corpus/common.sh
+. "$(dirname "$0")/common.sh"
+list=$3
 IFS='|' read -ra programs <<<"$list"
 for p in "${programs[@]}"; do
   set -- $p; name=$1; shift
-  [ -x "$build/$name" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$name" "$here/$name.cu"
+  build_sample "$name"
   tag="$name${1:+_$1}"
   t0=$(now); "$build/$name" "$@" >/dev/null 2>&1; plain=$(since "$t0")
   t0=$(now)

@@ -4,11 +4,9 @@
 # launches it profiled? And does ncu take two --kernel-id filters?
 #   usage: samples/corpus/stop_early.sh OUT_DIR GPULINT     (from the repository root)
 set -u
-out=$(realpath -m "$1"); gl=$(realpath "$2")
-here=$(cd "$(dirname "$0")" && pwd)
-build="$here/../build/corpus"
-mkdir -p "$out" "$build"
-[ -x "$build/lud" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/lud" "$here/lud.cu"
+# shellcheck source=samples/corpus/common.sh
+. "$(dirname "$0")/common.sh"
+build_sample lud
 metrics=$("$gl" metrics)
 # Job control on: a non-interactive shell starts background jobs with SIGINT ignored.
 set -m

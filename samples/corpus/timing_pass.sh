@@ -4,15 +4,11 @@
 # gpulint saves it and ncu's duration-only raw page of every launch.
 #   usage: samples/corpus/timing_pass.sh OUT_DIR GPULINT     (from the repository root)
 set -u
-out=$(realpath -m "$1"); gl=$(realpath "$2")
-here=$(cd "$(dirname "$0")" && pwd)
-build="$here/../build/corpus"
-mkdir -p "$out" "$build"
-now() { python3 -c 'import time; print(time.time())'; }
-since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
+# shellcheck source=samples/corpus/common.sh
+. "$(dirname "$0")/common.sh"
 for p in "lud 1024" "train_loop 60"; do
   set -- $p; name=$1; shift
-  [ -x "$build/$name" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$name" "$here/$name.cu"
+  build_sample "$name"
   t0=$(now)
   "$gl" run --time-all-launches --format json --exit-zero --save-csv "$out/sample_$name.csv" \
     --ncu-arg=--clock-control --ncu-arg=none -- "$build/$name" "$@" >"$out/${name}_timed.json" 2>"$out/${name}_timed.err"
