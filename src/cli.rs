@@ -307,8 +307,9 @@ pub struct ReportArgs {
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
+    /// The rule selection, `--min-share`, `-j` and `-v`: what `baseline` and `diff` take.
     #[command(flatten)]
-    pub selection: RuleArgs,
+    pub gate: GateArgs,
     /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -327,10 +328,6 @@ pub struct ReportArgs {
     /// Also write the roofline chart here (SVG).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-    /// Findings on kernels below this share of total GPU time become info: a percentage
-    /// from 0 to 100, with or without `%`.
-    #[arg(long, value_name = "PCT", default_value_t = 0.0, value_parser = percentage)]
-    pub min_share: f64,
     /// Show only the N findings with the most time at stake (human format).
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
@@ -339,8 +336,6 @@ pub struct ReportArgs {
     /// launch in memory.
     #[arg(long)]
     pub per_launch: bool,
-    #[command(flatten)]
-    pub read: ReadArgs,
 }
 
 /// Which rules run, with which thresholds: every command that lints takes these.

@@ -15,7 +15,7 @@ use crate::rules::{self, Rule, Severity};
 /// `gpulint check FILE...`: lint exports someone already made.
 pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> {
     let files = &distinct_files(files);
-    let (rules, config) = enabled_rules(&report.selection)?;
+    let (rules, config) = enabled_rules(&report.gate.selection)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
     // Reports go through ncu into temporary CSVs, kept until the profiles are read.
@@ -26,7 +26,7 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
     {
         imported.push((
             f.clone(),
-            crate::ncu::import_report(f, report.read.verbose)?,
+            crate::ncu::import_report(f, report.gate.read.verbose)?,
         ));
     }
     let inputs: Vec<(&str, &str)> = files
@@ -39,7 +39,7 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
     let mut profiles = load_as(
         &inputs,
         report.per_launch,
-        report.read.jobs,
+        report.gate.read.jobs,
         Some(&mut linter),
     )?;
     if source {
@@ -52,7 +52,7 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
                 &rep.ncu,
                 name,
                 &raw,
-                report.read.verbose,
+                report.gate.read.verbose,
             )?);
         }
     }
@@ -108,9 +108,9 @@ pub fn lint_and_report(
         profiles,
         outcome,
         rules,
-        &super::shared::analysis_settings(&args.selection, args.min_share),
+        &super::shared::analysis_settings(&args.gate.selection, args.gate.min_share),
     )?;
-    if args.read.verbose {
+    if args.gate.read.verbose {
         print_verbose(profiles, &analysis.skips);
     }
     refuse_unjudged(profiles, analysis.judged, rules)?;
@@ -153,7 +153,7 @@ pub fn lint_and_report(
             .or_else(|| std::env::current_dir().ok()),
         top: args.top,
         color: use_color(args.color),
-        verbose: args.read.verbose,
+        verbose: args.gate.read.verbose,
     };
     render(&report, args.format, rules)?;
     Ok(exit_code(&analysis.findings, args.fail_on, args.exit_zero))

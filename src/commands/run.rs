@@ -10,7 +10,7 @@ use crate::report;
 use crate::rules::{self, Rule};
 
 pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
-    let (rules, config) = enabled_rules(&report.selection)?;
+    let (rules, config) = enabled_rules(&report.gate.selection)?;
     // ncu arguments from gpulint.toml come first, so the command line can add to them.
     let extra_args: Vec<String> = config
         .ncu_args
@@ -32,7 +32,12 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         Some(sample) if ncu.time_all_launches => {
             let csv = crate::ncu::time_every_launch(&opts, program)?;
             let path = csv.path().display().to_string();
-            let timed = load_as(&[(path.as_str(), "timing")], false, report.read.jobs, None)?;
+            let timed = load_as(
+                &[(path.as_str(), "timing")],
+                false,
+                report.gate.read.jobs,
+                None,
+            )?;
             opts.expected_launches = Some(launches_to_profile(sample, &timed[0]));
             timed.into_iter().next()
         }
@@ -40,7 +45,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     };
     let info = crate::ncu::profile(&opts, &rules, program)?;
     say_program_status(info.program_status, &program[0]);
-    if report.read.verbose {
+    if report.gate.read.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
@@ -58,7 +63,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         let note = unbounded_kernels_note(&profiles[0]);
         profiles[0].notes.extend(note);
     }
-    if report.read.verbose {
+    if report.gate.read.verbose {
         for l in &profiles[0].launches {
             if let Some(p) = l.metrics.get("replay_passes") {
                 eprintln!(
@@ -99,7 +104,7 @@ fn ncu_options(ncu: &NcuArgs, report: &ReportArgs, extra_args: Vec<String>) -> N
         // Machine formats own stdout; the program's output would corrupt them.
         program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
         expected_launches: None,
-        verbose: report.read.verbose,
+        verbose: report.gate.read.verbose,
     }
 }
 
@@ -143,9 +148,14 @@ fn load_profiled(
     let csv = info.csv.path().display().to_string();
     let inputs = [(csv.as_str(), info.name.as_str())];
     let Some(timed) = timed else {
-        return load_as(&inputs, report.per_launch, report.read.jobs, Some(linter));
+        return load_as(
+            &inputs,
+            report.per_launch,
+            report.gate.read.jobs,
+            Some(linter),
+        );
     };
-    let mut profiles = load_as(&inputs, false, report.read.jobs, None)?;
+    let mut profiles = load_as(&inputs, false, report.gate.read.jobs, None)?;
     profiles[0].profiled_launches = Some(profiles[0].launch_count());
     let note = apply_timing(&mut profiles[0], timed);
     profiles[0].notes.push(note);
