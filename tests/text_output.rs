@@ -105,7 +105,7 @@ fn print_summary_gives_each_kernel_its_average_and_its_count() {
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("this is a `--print-summary` table"),
+        stderr.contains("this is a `--print-summary` export"),
         "{}",
         transcript(&out)
     );

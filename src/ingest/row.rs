@@ -160,3 +160,15 @@ pub(super) fn convert_pending(file: &str, p: &mut Parsed, style: NumberStyle) ->
     }
     Ok(())
 }
+
+/// The warning for a `--print-summary` export, CSV or text: averages hide a slow launch.
+pub(super) fn summary_note(launches: Option<u64>) -> String {
+    let in_all = launches
+        .map(|n| format!(" ({n} in all)"))
+        .unwrap_or_default();
+    format!(
+        "{}this is a `--print-summary` export: each kernel's values are the averages over its \
+         launches{in_all}, so one slow launch cannot be told apart",
+        super::WARNING
+    )
+}

@@ -265,10 +265,7 @@ fn page_layout(
 ) -> Result<(Layout, Page)> {
     if header.iter().any(|h| h == b"Metric Name") {
         if header.iter().any(|h| h == b"Invocations") {
-            notes.push(format!(
-                "{WARNING}this is a `--print-summary` export: each kernel's values are the \
-                 averages over its launches, so one slow launch cannot be told apart"
-            ));
+            notes.push(super::row::summary_note(None));
         }
         let layout = details::layout(file, header_line, header)?;
         Ok((Layout::Details(layout), Page::Details))

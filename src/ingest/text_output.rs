@@ -18,7 +18,7 @@ use regex::Regex;
 use super::row::{
     Parsed, PendingCell, convert_pending, decide_style, style_note, unknown_sections_note,
 };
-use super::{Launch, NvidiaRule, WARNING, details, finish_launch, parse_dim3, wanted_keys};
+use super::{Launch, NvidiaRule, details, finish_launch, parse_dim3, wanted_keys};
 use crate::error::{Error, Result};
 
 /// A launch's (or, in a summary, a kernel's) header line.
@@ -319,10 +319,7 @@ fn finish(
     notes.extend(style_note(style));
     let summary_launches: u64 = launches.iter().filter_map(|p| p.invocations).sum();
     if summary_launches > 0 {
-        notes.push(format!(
-            "{WARNING}this is a `--print-summary` table: each kernel's values are the averages over \
-             its launches ({summary_launches} in all), so one slow launch cannot be told apart"
-        ));
+        notes.push(super::row::summary_note(Some(summary_launches)));
     }
     notes.extend(unknown_sections_note(unknown_sections));
     if skipped > 0 {
