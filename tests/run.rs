@@ -1112,3 +1112,96 @@ fn the_spread_profiles_each_template_instance() {
     assert!(warned("void scale<4>", "uncoalesced-store"));
     assert!(!warned("void scale<1>", "uncoalesced-load"));
 }
+
+/// The (kernel, rule) pairs a JSON report warns of, by function name.
+fn warnings_of(report: &serde_json::Value) -> std::collections::BTreeSet<(String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .map(|f| {
+            let kernel = f["kernel"].as_str().unwrap().split('(').next().unwrap();
+            (kernel.to_string(), f["rule"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// With a timing pass over LU's spread, the launch-shape rules judge every launch from what
+/// the timing pass records: the internal kernel's last 16 launches (grids of 256 blocks and
+/// fewer), which the spread never profiles, are a small grid, as in the report of every
+/// launch (fixtures/h200-corpus/all_lud.csv, `gpulint run --all-launches --save-csv` on the
+/// H200, docs/runs/2026-11-30-kernel-id-sample.txt). The sampled launches carry their
+/// numbers in the program, so both kinds of finding name launches alike.
+#[test]
+fn a_timed_spread_warns_of_what_every_launch_shows() {
+    let sample = stand_in("sample");
+    let (spread, timing) = (
+        fixture("h200-corpus/spread_lud.csv"),
+        fixture("h200-corpus/timing_lud.csv"),
+    );
+    let env = [
+        ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
+        ("FAKE_NCU_TIMING", timing.to_str().unwrap()),
+    ];
+    let args = [
+        "run",
+        "--time-all-launches",
+        "--format",
+        "json",
+        "--exit-zero",
+        "--",
+        &sample,
+    ];
+    let r = run_with("normal", &args, &env);
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    let timed: serde_json::Value =
+        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let every = common::gpulint(&[
+        "check",
+        fixture("h200-corpus/all_lud.csv").to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
+    assert_eq!(warnings_of(&timed), warnings_of(&every));
+    let finding = |kernel: &str, rule: &str| {
+        timed["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["kernel"].as_str().unwrap().starts_with(kernel) && f["rule"] == rule)
+            .unwrap_or_else(|| panic!("no {rule} on {kernel}"))
+            .clone()
+    };
+    let tail = finding("lud_internal", "small-grid");
+    assert_eq!(tail["launch_count"], 16);
+    assert_eq!(tail["launch_ids"][0], 143);
+    // The spread's launches 1, 2, 3, 4, 8, 16, 32 of the perimeter kernel are the
+    // program's launches 1, 4, 7, 10, 22, 46, 94 (three kernels a step).
+    let conflicts = finding("lud_perimeter", "bank-conflicts");
+    assert_eq!(
+        conflicts["launch_ids"],
+        serde_json::json!([1, 4, 7, 10, 22, 46, 94])
+    );
+    // One sampled configuration that stands for 64 launches names its first and the count.
+    let concise = run_with(
+        "normal",
+        &[
+            "run",
+            "--time-all-launches",
+            "--format",
+            "concise",
+            "--exit-zero",
+            "--",
+            &sample,
+        ],
+        &env,
+    );
+    let text = String::from_utf8_lossy(&concise.out.stdout);
+    assert!(
+        text.contains("bank-conflicts lud_diagonal launches 0,… (64x)"),
+        "{text}"
+    );
+}

@@ -8,6 +8,7 @@ use crate::ingest::{self, Sample};
 use crate::ncu::NcuOptions;
 use crate::report;
 use crate::rules::{self, Rule};
+use std::collections::HashMap;
 
 pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
     let (rules, config) = enabled_rules(&report.gate.selection)?;
@@ -30,16 +31,9 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     // say how many launches it will profile and about how long that takes.
     let timed = match sample {
         Some(sample) if ncu.time_all_launches => {
-            let csv = crate::ncu::time_every_launch(&opts, program)?;
-            let path = csv.path().display().to_string();
-            let timed = load_as(
-                &[(path.as_str(), "timing")],
-                false,
-                report.gate.read.jobs,
-                None,
-            )?;
-            opts.expected_launches = Some(launches_to_profile(sample, &timed[0]));
-            timed.into_iter().next()
+            let timed = timing_pass(&opts, program, report)?;
+            opts.expected_launches = Some(launches_to_profile(sample, &timed));
+            Some(timed)
         }
         _ => None,
     };
@@ -50,19 +44,11 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let mut profiles = load_profiled(&info, timed.as_ref(), report, &mut linter)?;
+    let timing = sample.zip(timed.as_ref());
+    let mut profiles = load_profiled(&info, timing, report, &mut linter)?;
     profiles[0].source_blocks = info.source_blocks;
     profiles[0].sample = sample;
-    let note = match (sample, &timed) {
-        (Some(Sample::PerConfig(n)), None) => capped_kernels_note(&profiles[0], n),
-        (Some(Sample::Spread), None) => uneven_spread_note(&profiles[0]),
-        _ => None,
-    };
-    profiles[0].notes.extend(note);
-    if let Some(Sample::PerConfig(_)) = sample {
-        let note = unbounded_kernels_note(&profiles[0]);
-        profiles[0].notes.extend(note);
-    }
+    add_sample_notes(&mut profiles[0], sample, timed.is_some());
     if report.gate.read.verbose {
         for l in &profiles[0].launches {
             if let Some(p) = l.metrics.get("replay_passes") {
@@ -75,7 +61,80 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
             }
         }
     }
-    lint_and_report(&profiles, linter.finish(), &rules, report)
+    let mut outcome = linter.finish();
+    if let Some(timed) = &timed {
+        judge_launch_shapes_on_every_launch(&mut outcome, timed, &profiles[0], &rules, &ignored);
+    }
+    lint_and_report(&profiles, outcome, &rules, report)
+}
+
+/// Runs the timing pass and reads it per launch, in the program's launch order.
+fn timing_pass(
+    opts: &NcuOptions,
+    program: &[String],
+    report: &ReportArgs,
+) -> Result<ingest::Profile> {
+    let csv = crate::ncu::time_every_launch(opts, program)?;
+    let path = csv.path().display().to_string();
+    let name = format!("ncu:{} (timing pass)", program[0]);
+    let timed = load_as(
+        &[(path.as_str(), name.as_str())],
+        true,
+        report.gate.read.jobs,
+        None,
+    )?;
+    Ok(timed.into_iter().next().expect("one input, one profile"))
+}
+
+/// The warnings a sample without a timing pass deserves: kernels it cut unevenly, kernels
+/// whose shares are not comparable, kernels it could not bound.
+fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<Sample>, timed: bool) {
+    let note = match (sample, timed) {
+        (Some(Sample::PerConfig(n)), false) => capped_kernels_note(profile, n),
+        (Some(Sample::Spread), false) => uneven_spread_note(profile),
+        _ => None,
+    };
+    profile.notes.extend(note);
+    if let Some(Sample::PerConfig(_)) = sample {
+        let note = unbounded_kernels_note(profile);
+        profile.notes.extend(note);
+    }
+}
+
+/// With a timing pass, the launch-shape rules (block size, small grid, failed launch) judge
+/// every launch from its attributes, which the timing pass records for each, instead of
+/// the sampled ones: a spread misses LU's last, tiny grids, a timing pass does not. Their
+/// findings replace the sample's. They belong to the sample's report (the launch numbers
+/// are the program's in both), at the line of the sampled launch most like theirs.
+fn judge_launch_shapes_on_every_launch(
+    outcome: &mut rules::engine::Outcome,
+    timed: &ingest::Profile,
+    sampled: &ingest::Profile,
+    rules: &[Rule],
+    ignored: rules::engine::KernelFilter,
+) {
+    let shape_rules: Vec<Rule> = rules
+        .iter()
+        .filter(|r| r.category == "launch")
+        .cloned()
+        .collect();
+    let mut linter = rules::engine::Linter::new(&shape_rules, ignored, true);
+    for l in &timed.launches {
+        let at = most_alike(&sampled.launches, l).map_or(0, |i| sampled.launches[i].line);
+        linter.add(
+            &sampled.file,
+            &ingest::Launch {
+                line: at,
+                ..l.clone()
+            },
+        );
+    }
+    let every = linter.finish();
+    let is_shape = |slug: &str| shape_rules.iter().any(|r| r.slug == slug);
+    outcome.findings.retain(|f| !is_shape(&f.rule));
+    outcome.findings.extend(every.findings);
+    outcome.skips.retain(|s| !is_shape(&s.rule));
+    outcome.skips.extend(every.skips);
 }
 
 /// What ncu is asked for: the command line's options, the config's ncu arguments, and the
@@ -121,41 +180,85 @@ fn say_program_status(status: Option<i32>, program: &str) {
 }
 
 /// How many launches the sample will profile, from the timing pass's count of every launch:
-/// for the spread, the launch numbers 1, 2, 3, 4, 8, ... each kernel reaches.
+/// for the spread, the launch numbers 1, 2, 3, 4, 8, ... each kernel reaches; per
+/// configuration, the first N of each.
 fn launches_to_profile(sample: Sample, timed: &ingest::Profile) -> u64 {
+    let mut launched: HashMap<SampleKey, u64> = HashMap::new();
+    for l in &timed.launches {
+        *launched.entry(sample_key(sample, l)).or_default() += l.count;
+    }
+    launched
+        .values()
+        .map(|&n| match sample {
+            Sample::Spread => Sample::spread_invocations().take_while(|&i| i <= n).count() as u64,
+            Sample::PerConfig(cap) => n.min(cap),
+        })
+        .sum()
+}
+
+/// What a sample counts launches by: the kernel (spread) or its configuration.
+type SampleKey = (String, Option<[u64; 3]>, Option<[u64; 3]>);
+
+fn sample_key(sample: Sample, l: &ingest::Launch) -> SampleKey {
     match sample {
-        Sample::Spread => by_kernel(timed)
-            .iter()
-            .map(|(_, entries)| {
-                let launched: u64 = entries.iter().map(|l| l.count).sum();
-                Sample::spread_invocations()
-                    .take_while(|&n| n <= launched)
-                    .count() as u64
-            })
-            .sum(),
-        Sample::PerConfig(n) => timed.launches.iter().map(|l| l.count.min(n)).sum(),
+        Sample::Spread => (l.name.clone(), None, None),
+        Sample::PerConfig(_) => (l.name.clone(), l.grid, l.block),
     }
 }
 
-/// Reads what ncu profiled, linting as it goes; with a timing pass, counts and durations
-/// come from it first, and the lint after.
+/// Gives each sampled launch the number the timing pass gave it: its place in the program's
+/// launches. The spread profiled launches 1, 2, 3, 4, 8, ... of each kernel, a sample per
+/// configuration the first N of each; both runs launch the same kernels in the same order.
+fn in_program_order(sampled: &mut [ingest::Launch], timed: &ingest::Profile, sample: Sample) {
+    let mut timed_ids: HashMap<SampleKey, Vec<u64>> = HashMap::new();
+    for t in &timed.launches {
+        timed_ids
+            .entry(sample_key(sample, t))
+            .or_default()
+            .push(t.id);
+    }
+    let spread: Vec<u64> = Sample::spread_invocations().collect();
+    let mut seen: HashMap<SampleKey, usize> = HashMap::new();
+    for l in sampled {
+        let key = sample_key(sample, l);
+        let nth = seen.entry(key.clone()).or_default();
+        let position = match sample {
+            Sample::Spread => spread.get(*nth).map(|n| *n as usize - 1),
+            Sample::PerConfig(_) => Some(*nth),
+        };
+        *nth += 1;
+        // A launch the timing pass did not see (a program that varies run to run) keeps
+        // its place in the sample.
+        if let Some(&id) = position.and_then(|p| timed_ids.get(&key)?.get(p)) {
+            l.id = id;
+            l.last_id = id;
+        }
+    }
+}
+
+/// Reads what ncu profiled, linting as it goes; with a timing pass, the sampled launches
+/// are numbered in the program's order and given the counts and durations it measured
+/// first, and linted after.
 fn load_profiled(
     info: &crate::ncu::RunInfo,
-    timed: Option<&ingest::Profile>,
+    timing: Option<(Sample, &ingest::Profile)>,
     report: &ReportArgs,
     linter: &mut rules::engine::Linter,
 ) -> Result<Vec<ingest::Profile>> {
     let csv = info.csv.path().display().to_string();
     let inputs = [(csv.as_str(), info.name.as_str())];
-    let Some(timed) = timed else {
-        return load_as(
-            &inputs,
-            report.per_launch,
-            report.gate.read.jobs,
-            Some(linter),
-        );
+    let jobs = report.gate.read.jobs;
+    let Some((sample, timed)) = timing else {
+        return load_as(&inputs, report.per_launch, jobs, Some(linter));
     };
-    let mut profiles = load_as(&inputs, false, report.gate.read.jobs, None)?;
+    let mut profiles = load_as(&inputs, true, jobs, None)?;
+    let mut launches = std::mem::take(&mut profiles[0].launches);
+    in_program_order(&mut launches, timed, sample);
+    let mut folder = crate::fold::Folder::new(false);
+    for l in launches {
+        folder.add(l);
+    }
+    profiles[0].launches = folder.finish();
     profiles[0].profiled_launches = Some(profiles[0].launch_count());
     let note = apply_timing(&mut profiles[0], timed);
     profiles[0].notes.push(note);
@@ -353,7 +456,7 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/fixtures/h200-corpus/timing_lud.csv"
         );
-        let timed = load_as(&[(timing, "timing")], false, Some(1), None).unwrap();
+        let timed = load_as(&[(timing, "timing")], true, Some(1), None).unwrap();
         assert_eq!(launches_to_profile(Sample::Spread, &timed[0]), 22);
         assert_eq!(launches_to_profile(Sample::PerConfig(3), &timed[0]), 129);
     }

@@ -35,7 +35,11 @@ pub fn launch_list(f: &crate::rules::engine::Finding, kernel_launches: Option<u6
         Some(total) if total > f.launch_count => format!("{} of {total}", f.launch_count),
         _ => format!("{}x", f.launch_count),
     };
-    if f.launches.is_empty() {
+    if f.launches.is_empty() && f.launch_count > 1 {
+        // One entry that stands for several launches (a timed sample, a summary export):
+        // only its first launch number is known.
+        format!("launches {},… ({count})", f.launch)
+    } else if f.launches.is_empty() {
         match kernel_launches {
             Some(total) if total > 1 => format!("launch {} (1 of {total})", f.launch),
             _ => format!("launch {}", f.launch),
