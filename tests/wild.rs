@@ -238,3 +238,27 @@ fn a_log_of_a_run_that_wrote_a_report_points_to_the_report() {
         "{stderr}"
     );
 }
+
+/// A launch that failed under ncu 2023.2 on an RTX 40-series GPU: every value is `(!) nan` or
+/// `(!) n/a`, and grid and block are (0, 0, 0). gpulint refused the file ("(!) nan" is not a
+/// number); it now reads the values as absent, reports the failed launch as info, and
+/// repeats ncu's errors.
+#[test]
+fn a_failed_launch_with_unreadable_values_is_reported_not_refused() {
+    let path = fixture("wild/rtx40_ncu2023_failed_launch_text.txt");
+    let out = gpulint(&["check", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["rule"], "failed-launch");
+    assert_eq!(findings[0]["severity"], "info");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "ncu reported errors while profiling (LaunchFailed; The application returned an \
+             error code (9); An error occurred while trying to profile)"
+        ),
+        "{stderr}"
+    );
+}

@@ -67,7 +67,10 @@ pub fn style_evidence(raw: &str) -> Option<NumberStyle> {
 
 /// Parses one cell. `Err` carries a short reason for the caller to place in a file.
 pub fn parse_cell(raw: &str, unit: &str, style: NumberStyle) -> Result<Cell, String> {
+    // ncu's text output marks a value it could not collect as "(!) nan" or "(!) n/a"
+    // (seen on a launch that failed, ncu 2023.2).
     let s = raw.trim();
+    let s = s.strip_prefix("(!)").map_or(s, str::trim_start);
     if s.is_empty() || s == "-" {
         return Ok(Cell::Absent);
     }
@@ -219,7 +222,9 @@ mod tests {
 
     #[test]
     fn absent_values_are_not_zero() {
-        for s in ["", " ", "n/a", "N/A", "nan", "-", "no data", "No Data"] {
+        for s in [
+            "", " ", "n/a", "N/A", "nan", "-", "no data", "No Data", "(!) nan", "(!) n/a",
+        ] {
             assert_eq!(
                 parse_cell(s, "", NumberStyle::PointDecimal),
                 Ok(Cell::Absent)

@@ -178,11 +178,12 @@ fn read_text<R: BufRead + Send>(
             line,
             text: first,
             skipped,
-        } => return read_text_output(file, (line, &first), skipped, input, sink),
+            errors_note,
+        } => return read_text_output(file, (line, &first), (skipped, errors_note), input, sink),
     };
     let (header_line, mut skipped) = (found.line, found.skipped);
     let header = parse_header(file, header_line, &found.text)?;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = found.errors_note.clone().into_iter().collect();
     let (mut layout, page) = page_layout(file, header_line, &header, &mut notes)?;
 
     let bar = opts
@@ -244,11 +245,12 @@ fn read_text<R: BufRead + Send>(
 fn read_text_output(
     file: &str,
     first: (u64, &str),
-    skipped: u64,
+    (skipped, errors_note): (u64, Option<String>),
     input: impl BufRead,
     sink: &mut dyn FnMut(Launch) -> Result<()>,
 ) -> Result<Source> {
-    let (notes, launches) = text_output::read(file, first, skipped, input, sink)?;
+    let (mut notes, launches) = text_output::read(file, first, skipped, input, sink)?;
+    notes.extend(errors_note);
     Ok(Source {
         page: Page::Text,
         notes,
@@ -389,6 +391,8 @@ struct HeaderLine {
     skipped: u64,
     /// Bytes read up to and including it.
     bytes: u64,
+    /// ncu's `==ERROR==` messages before it, as a warning.
+    errors_note: Option<String>,
 }
 
 /// Where the export proper starts.
@@ -399,8 +403,12 @@ enum Start {
         line: u64,
         text: String,
         skipped: u64,
+        errors_note: Option<String>,
     },
 }
+
+/// How many of ncu's `==ERROR==` messages a warning repeats.
+const MAX_NCU_ERRORS: usize = 3;
 
 /// What ncu's own messages in a file without results say about the run.
 #[derive(Default)]
@@ -409,6 +417,8 @@ struct RunMessages {
     profiled: u64,
     /// `==PROF== Report: PATH`: the run saved its results there (`-o`).
     report: Option<String>,
+    /// ncu's `==ERROR==` messages, the first few.
+    errors: Vec<String>,
 }
 
 impl RunMessages {
@@ -417,7 +427,26 @@ impl RunMessages {
             self.profiled += 1;
         } else if let Some(path) = line.strip_prefix(b"==PROF== Report: ") {
             self.report = Some(String::from_utf8_lossy(path).trim().to_string());
+        } else if let Some(error) = line.strip_prefix(b"==ERROR== ") {
+            let error = String::from_utf8_lossy(error)
+                .trim()
+                .trim_end_matches('.')
+                .to_string();
+            if self.errors.len() < MAX_NCU_ERRORS && !self.errors.contains(&error) {
+                self.errors.push(error);
+            }
         }
+    }
+
+    /// A warning that ncu reported errors before the results it wrote.
+    fn errors_note(&self) -> Option<String> {
+        (!self.errors.is_empty()).then(|| {
+            format!(
+                "{WARNING}ncu reported errors while profiling ({}): launches after the error \
+                 may be missing or hold no data",
+                self.errors.join("; ")
+            )
+        })
     }
 
     /// Why nothing could be read: the run's results went to a report, or none are here.
@@ -475,6 +504,7 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
                 text: text.to_vec(),
                 skipped,
                 bytes,
+                errors_note: messages.errors_note(),
             }));
         }
         let line_text = String::from_utf8_lossy(text);
@@ -483,6 +513,7 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
                 line: line_no,
                 text: line_text.into_owned(),
                 skipped,
+                errors_note: messages.errors_note(),
             });
         }
         if text.starts_with(b"==") || !text.iter().all(u8::is_ascii_whitespace) {
