@@ -262,3 +262,27 @@ fn a_failed_launch_with_unreadable_values_is_reported_not_refused() {
         "{stderr}"
     );
 }
+
+/// A `--metrics` run on Windows (an RTX 4070 Laptop GPU): four metrics none of the rules
+/// reads, after the program's own output. All 18 launches are read, and gpulint says that
+/// no rule could judge them and which sections would let them, with exit 2, rather than
+/// calling the program clean.
+#[test]
+fn a_metrics_run_that_no_rule_can_judge_says_what_would() {
+    let path = fixture("wild/rtx4070laptop_windows_metrics_text.txt");
+    let p = common::profile("wild/rtx4070laptop_windows_metrics_text.txt");
+    assert_eq!(p.launches.len(), 18);
+    // sm__warps_active.avg.pct_of_peak_sustained_active is the achieved occupancy.
+    assert_eq!(p.launches[0].metrics["achieved_occupancy_pct"], 14.38);
+    let out = gpulint(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "no rule could judge any of the 18 launch(es): the export lacks the metrics they \
+             read"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--section LaunchStats"), "{stderr}");
+}
