@@ -249,6 +249,7 @@ mod tests {
             ]),
             nvidia_rules: Vec::new(),
             count: 1,
+            profiled: None,
             last_id: id,
             spread: BTreeMap::new(),
         }

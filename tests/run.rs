@@ -1185,7 +1185,13 @@ fn a_timed_spread_warns_of_what_every_launch_shows() {
         conflicts["launch_ids"],
         serde_json::json!([1, 4, 7, 10, 22, 46, 94])
     );
-    // One sampled configuration that stands for 64 launches names its first and the count.
+    // It stands for the kernel's 63 launches, of which the spread profiled those 7.
+    assert_eq!(conflicts["launch_count"], 63);
+    assert_eq!(conflicts["profiled_launch_count"], 7);
+    // Judged on every launch from the timing pass: nothing to tell apart.
+    assert!(tail.get("profiled_launch_count").is_none());
+    // One sampled configuration that stands for 64 launches names its first, the count
+    // and how many of them were profiled.
     let concise = run_with(
         "normal",
         &[
@@ -1201,7 +1207,7 @@ fn a_timed_spread_warns_of_what_every_launch_shows() {
     );
     let text = String::from_utf8_lossy(&concise.out.stdout);
     assert!(
-        text.contains("bank-conflicts lud_diagonal launches 0,… (64x)"),
+        text.contains("bank-conflicts lud_diagonal launches 0,… (64x, 8 profiled)"),
         "{text}"
     );
 }

@@ -294,6 +294,7 @@ fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String
         if count == 0 {
             continue;
         }
+        l.profiled = Some(l.count);
         l.count = count;
         if timed_all {
             l.metrics.insert("duration_ns", time / count as f64);

@@ -67,6 +67,9 @@ pub struct Launch {
     pub nvidia_rules: Vec<NvidiaRule>,
     /// How many launches this entry stands for; its metrics are their means.
     pub count: u64,
+    /// Of those, how many were profiled, when a timing pass gave the entry launches the
+    /// sample left out; `None` when all were.
+    pub profiled: Option<u64>,
     /// The last launch folded in (`id` when there is one).
     pub last_id: u64,
     /// Lowest and highest value of each metric that varied across the folded launches.
@@ -290,6 +293,7 @@ pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
         metrics: metrics::resolve(&raw),
         nvidia_rules: p.nvidia_rules,
         count: p.invocations.unwrap_or(1).max(1),
+        profiled: None,
         last_id: p.id,
         spread: BTreeMap::new(),
     }

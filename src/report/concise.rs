@@ -35,6 +35,11 @@ pub fn launch_list(f: &crate::rules::engine::Finding, kernel_launches: Option<u6
         Some(total) if total > f.launch_count => format!("{} of {total}", f.launch_count),
         _ => format!("{}x", f.launch_count),
     };
+    // With a timing pass, the launches a finding stands for and those profiled differ.
+    let count = match f.profiled_count.filter(|&p| p < f.launch_count) {
+        Some(p) => format!("{count}, {p} profiled"),
+        None => count,
+    };
     if f.launches.is_empty() && f.launch_count > 1 {
         // One entry that stands for several launches (a timed sample, a summary export):
         // only its first launch number is known.

@@ -18,6 +18,13 @@ pub struct Finding {
     pub launch: u64,
     /// How many launches of this kernel (same name, in one file) it covers.
     pub launch_count: u64,
+    /// Of those, how many were profiled, when a timing pass counted launches the sample
+    /// left out; absent when all were.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        rename = "profiled_launch_count"
+    )]
+    pub profiled_count: Option<u64>,
     /// How many launch configurations (grid and block) the launches it covers had.
     pub configurations: usize,
     /// Fewest and most blocks in the grids of the launches it covers.
@@ -331,6 +338,10 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
     if into.launches.len() < LISTED_LAUNCHES {
         into.launches.push(f.launch);
     }
+    into.profiled_count = match (into.profiled_count, f.profiled_count) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(into.launch_count) + b.unwrap_or(f.launch_count)),
+    };
     into.launch_count += f.launch_count;
     into.severity = into.severity.max(f.severity);
     if into.covered.insert((f.grid, f.block)) {
@@ -425,6 +436,7 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         severity,
         launch: launch.id,
         launch_count: launch.count,
+        profiled_count: launch.profiled,
         configurations: 1,
         grid_blocks: launch.grid.map(|g| {
             let n = g[0] * g[1] * g[2];
