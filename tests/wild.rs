@@ -286,3 +286,21 @@ fn a_metrics_run_that_no_rule_can_judge_says_what_would() {
     );
     assert!(stderr.contains("--section LaunchStats"), "{stderr}");
 }
+
+/// `ncu --query-metrics` lists what a GPU offers (its header: Metric Name, Metric Type,
+/// Metric Unit, Metric Description); given to `check`, it is named as such, with the commands
+/// that make a profile. The file is the first 1,980 bytes (cut at a line end) of ncu
+/// 2025.3.1's own list for an AD102, from fixtures/ncu/query_metrics_all_chips.tar.xz.
+#[test]
+fn a_query_metrics_list_is_named_not_read_as_a_profile() {
+    let list = fixture("ncu/query_metrics_ad102_head.txt");
+    let out = gpulint(&["check", list.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "this is `ncu --query-metrics`' list of the metrics a GPU offers, not a profile"
+        ),
+        "{stderr}"
+    );
+}

@@ -419,6 +419,8 @@ struct RunMessages {
     report: Option<String>,
     /// ncu's `==ERROR==` messages, the first few.
     errors: Vec<String>,
+    /// The header of `ncu --query-metrics`' list: the metrics a GPU has, not a profile.
+    query_metrics: bool,
 }
 
 impl RunMessages {
@@ -427,6 +429,9 @@ impl RunMessages {
             self.profiled += 1;
         } else if let Some(path) = line.strip_prefix(b"==PROF== Report: ") {
             self.report = Some(String::from_utf8_lossy(path).trim().to_string());
+        } else if line.starts_with(b"Metric Name") && line.windows(11).any(|w| w == b"Metric Type")
+        {
+            self.query_metrics = true;
         } else if let Some(error) = line.strip_prefix(b"==ERROR== ") {
             let error = String::from_utf8_lossy(error)
                 .trim()
@@ -451,6 +456,12 @@ impl RunMessages {
 
     /// Why nothing could be read: the run's results went to a report, or none are here.
     fn no_results(&self) -> String {
+        if self.query_metrics {
+            return "this is `ncu --query-metrics`' list of the metrics a GPU offers, not a \
+                    profile; profile with `gpulint run PROGRAM`, or export one with `ncu --csv \
+                    --page raw --metrics $(gpulint metrics) PROGRAM`"
+                .into();
+        }
         match &self.report {
             Some(report) => format!(
                 "this is the log of an ncu run that saved its results ({} launch(es) \
