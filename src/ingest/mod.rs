@@ -83,7 +83,7 @@ pub type LaunchRange = (u64, Option<u64>);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sample {
     /// Per kernel: its first 3 launches, then its launches 4, 8, 16, 32, ... (ncu's
-    /// `--kernel-id` with a regex of invocation numbers): a kernel launched N times is
+    /// `--kernel-id` with an alternation of launch numbers): a kernel launched N times is
     /// profiled about 1 + log2(N) times, whatever its grids.
     Spread,
     /// The first N launches of each launch configuration (ncu's `--filter-mode

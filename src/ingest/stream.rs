@@ -410,7 +410,7 @@ enum Start {
 /// How many of ncu's `==ERROR==` messages a warning repeats.
 const MAX_NCU_ERRORS: usize = 3;
 
-/// What ncu's own messages in a file without results say about the run.
+/// What ncu's own messages before the results (or in a file without any) say about the run.
 #[derive(Default)]
 struct RunMessages {
     /// `==PROF== Profiling ...` lines: launches profiled.
