@@ -45,7 +45,10 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
     let timing = sample.zip(timed.as_ref());
-    let mut profiles = load_profiled(&info, timing, report, &mut linter)?;
+    let Loaded {
+        mut profiles,
+        in_program_order,
+    } = load_profiled(&info, timing, report, &mut linter)?;
     profiles[0].source_blocks = info.source_blocks;
     profiles[0].sample = sample;
     add_sample_notes(&mut profiles[0], sample, timed.is_some());
@@ -62,7 +65,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         }
     }
     let mut outcome = linter.finish();
-    if let Some(timed) = &timed {
+    if let Some(timed) = timed.as_ref().filter(|_| in_program_order) {
         judge_launch_shapes_on_every_launch(&mut outcome, timed, &profiles[0], &rules, &ignored);
     }
     lint_and_report(&profiles, outcome, &rules, report)
@@ -187,13 +190,7 @@ fn launches_to_profile(sample: Sample, timed: &ingest::Profile) -> u64 {
     for l in &timed.launches {
         *launched.entry(sample_key(sample, l)).or_default() += l.count;
     }
-    launched
-        .values()
-        .map(|&n| match sample {
-            Sample::Spread => Sample::spread_invocations().take_while(|&i| i <= n).count() as u64,
-            Sample::PerConfig(cap) => n.min(cap),
-        })
-        .sum()
+    launched.values().map(|&n| taken_of(sample, n)).sum()
 }
 
 /// What a sample counts launches by: the kernel (spread) or its configuration.
@@ -209,13 +206,41 @@ fn sample_key(sample: Sample, l: &ingest::Launch) -> SampleKey {
 /// Gives each sampled launch the number the timing pass gave it: its place in the program's
 /// launches. The spread profiled launches 1, 2, 3, 4, 8, ... of each kernel, a sample per
 /// configuration the first N of each; both runs launch the same kernels in the same order.
-fn in_program_order(sampled: &mut [ingest::Launch], timed: &ingest::Profile, sample: Sample) {
+/// When the sample holds more or fewer launches of a kernel than that (seen with a cuBLAS
+/// GEMM: likely ncu counts per loaded copy of a kernel), which launches it took is
+/// unknown: nothing is renumbered, and the note says why.
+fn in_program_order(
+    sampled: &mut [ingest::Launch],
+    timed: &ingest::Profile,
+    sample: Sample,
+) -> std::result::Result<(), String> {
     let mut timed_ids: HashMap<SampleKey, Vec<u64>> = HashMap::new();
     for t in &timed.launches {
         timed_ids
             .entry(sample_key(sample, t))
             .or_default()
             .push(t.id);
+    }
+    let mut sampled_count: HashMap<SampleKey, u64> = HashMap::new();
+    for l in sampled.iter() {
+        *sampled_count.entry(sample_key(sample, l)).or_default() += 1;
+    }
+    let unmatched: Vec<String> = sampled_count
+        .iter()
+        .filter(|(key, n)| {
+            let launched = timed_ids.get(*key).map_or(0, |ids| ids.len() as u64);
+            **n != taken_of(sample, launched)
+        })
+        .map(|(key, _)| report::short_name(&key.0))
+        .collect();
+    if !unmatched.is_empty() {
+        return Err(format!(
+            "the sample holds another number of launches of {} than the spread takes of the \
+             launches the timing pass counted (ncu may count a kernel's launches per loaded \
+             copy of it): launch numbers are the sample's, and launch shapes are judged on the \
+             sampled launches",
+            unmatched.join(", ")
+        ));
     }
     let spread: Vec<u64> = Sample::spread_invocations().collect();
     let mut seen: HashMap<SampleKey, usize> = HashMap::new();
@@ -234,6 +259,18 @@ fn in_program_order(sampled: &mut [ingest::Launch], timed: &ingest::Profile, sam
             l.last_id = id;
         }
     }
+    Ok(())
+}
+
+/// How many of `launched` launches the sample takes: for the spread, the launch numbers
+/// 1, 2, 3, 4, 8, ... up to it; per configuration, the first N.
+fn taken_of(sample: Sample, launched: u64) -> u64 {
+    match sample {
+        Sample::Spread => Sample::spread_invocations()
+            .take_while(|&i| i <= launched)
+            .count() as u64,
+        Sample::PerConfig(cap) => launched.min(cap),
+    }
 }
 
 /// Reads what ncu profiled, linting as it goes; with a timing pass, the sampled launches
@@ -244,16 +281,20 @@ fn load_profiled(
     timing: Option<(Sample, &ingest::Profile)>,
     report: &ReportArgs,
     linter: &mut rules::engine::Linter,
-) -> Result<Vec<ingest::Profile>> {
+) -> Result<Loaded> {
     let csv = info.csv.path().display().to_string();
     let inputs = [(csv.as_str(), info.name.as_str())];
     let jobs = report.gate.read.jobs;
     let Some((sample, timed)) = timing else {
-        return load_as(&inputs, report.per_launch, jobs, Some(linter));
+        let profiles = load_as(&inputs, report.per_launch, jobs, Some(linter))?;
+        return Ok(Loaded {
+            profiles,
+            in_program_order: false,
+        });
     };
     let mut profiles = load_as(&inputs, true, jobs, None)?;
     let mut launches = std::mem::take(&mut profiles[0].launches);
-    in_program_order(&mut launches, timed, sample);
+    let renumbered = in_program_order(&mut launches, timed, sample);
     let mut folder = crate::fold::Folder::new(false);
     for l in launches {
         folder.add(l);
@@ -265,7 +306,19 @@ fn load_profiled(
     for l in &profiles[0].launches {
         linter.add(&info.name, l);
     }
-    Ok(profiles)
+    let in_program_order = renumbered.is_ok();
+    profiles[0].notes.extend(renumbered.err());
+    Ok(Loaded {
+        profiles,
+        in_program_order,
+    })
+}
+
+/// What [`load_profiled`] read, and whether the sampled launches carry the program's
+/// launch numbers (only then do launch-shape rules judge the timing pass's launches).
+struct Loaded {
+    profiles: Vec<ingest::Profile>,
+    in_program_order: bool,
 }
 
 /// Gives each sampled entry the launches the timing pass measured that it stands for, and
@@ -380,41 +433,38 @@ fn unbounded_kernels_note(profile: &ingest::Profile) -> Option<String> {
 
 /// With the spread, each kernel's share of GPU time is of its sampled launches, about
 /// 1 + log2(N) of its N: a kernel launched 64 times weighs as much as one launched 32
-/// times. The profiled count bounds how many times each ran; when those bounds differ,
-/// names them (LU: lud_diagonal 64-127 times, the other two 32-63).
+/// times. When the kernels were profiled different numbers of times, names them with their
+/// counts (LU: lud_diagonal 8, the other two 7). The counts are not turned into launch
+/// counts: a PyTorch GEMM launched 60 times was profiled 11 times, not 7 (likely ncu counts
+/// per loaded copy of a kernel; docs/runs/2026-11-30-torch-spread.txt).
 fn uneven_spread_note(profile: &ingest::Profile) -> Option<String> {
-    let mut ranges: Vec<(ingest::LaunchRange, Vec<String>)> = Vec::new();
+    let mut counts: Vec<(u64, Vec<String>)> = Vec::new();
     for (name, entries) in by_kernel(profile) {
-        let range = Sample::spread_launch_range(entries.iter().map(|l| l.count).sum());
+        let profiled: u64 = entries.iter().map(|l| l.count).sum();
         let name = report::short_name(name);
-        match ranges.iter_mut().find(|(r, _)| *r == range) {
+        match counts.iter_mut().find(|(n, _)| *n == profiled) {
             Some((_, names)) => names.push(name),
-            None => ranges.push((range, vec![name])),
+            None => counts.push((profiled, vec![name])),
         }
     }
-    if ranges.len() < 2 {
+    if counts.len() < 2 {
         return None;
     }
-    ranges.sort_by_key(|((low, _), _)| std::cmp::Reverse(*low));
+    counts.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
     const SHOWN: usize = 4;
-    let mut groups: Vec<String> = ranges
+    let mut groups: Vec<String> = counts
         .iter()
         .take(SHOWN)
-        .map(|((low, high), names)| {
-            let times = match high {
-                Some(high) if high != low => format!("{low}-{high} times"),
-                _ => format!("{low} time(s)"),
-            };
-            format!("{} {times}", names.join(", "))
-        })
+        .map(|(n, names)| format!("{} {n}", names.join(", ")))
         .collect();
-    if ranges.len() > SHOWN {
+    if counts.len() > SHOWN {
         groups.push("...".into());
     }
     Some(format!(
-        "{}shares of GPU time are of the sampled launches, and the kernels ran different \
-         numbers of times ({}): those launched more are understated; --time-all-launches \
-         counts every launch",
+        "{}shares of GPU time are of the sampled launches, and the spread profiled the \
+         kernels different numbers of times, as it does kernels launched different numbers of \
+         times (launches profiled: {}): those launched more are understated; \
+         --time-all-launches counts every launch",
         ingest::WARNING,
         groups.join("; ")
     ))
@@ -451,6 +501,59 @@ mod tests {
     /// From the timing pass of LU on the H200 (every launch), the launches each sample
     /// profiles: 22 for the spread and 129 per configuration, as the H200 runs profiled
     /// (fixtures/h200-corpus/spread_lud.csv, sample_lud.csv).
+    fn launch(id: u64, name: &str) -> ingest::Launch {
+        ingest::Launch {
+            id,
+            name: name.into(),
+            grid: Some([8, 16, 1]),
+            block: Some([128, 1, 1]),
+            device: None,
+            line: 1,
+            metrics: Default::default(),
+            nvidia_rules: Vec::new(),
+            count: 1,
+            profiled: None,
+            last_id: id,
+            spread: Default::default(),
+        }
+    }
+
+    /// A GEMM launched 60 times, alternating with another kernel: the spread takes its
+    /// launches 1, 2, 3, 4, 8, 16, 32, which are the program's launches 0, 2, 4, 6, 14, 30, 62.
+    /// When the sample holds 11 of them instead (as a cuBLAS GEMM's did on the H200,
+    /// docs/runs/2026-11-30-torch-spread.txt), nothing is renumbered.
+    #[test]
+    fn sampled_launches_are_renumbered_only_when_the_counts_agree() {
+        let timed = ingest::Profile {
+            file: "timing".into(),
+            page: ingest::Page::Raw,
+            launches: (0..120)
+                .map(|i| launch(i, if i % 2 == 0 { "gemm" } else { "relu" }))
+                .collect(),
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+            sample: None,
+            profiled_launches: None,
+        };
+        let mut spread: Vec<ingest::Launch> = (0..14)
+            .map(|i| launch(100 + i, if i % 2 == 0 { "gemm" } else { "relu" }))
+            .collect();
+        assert_eq!(
+            in_program_order(&mut spread, &timed, Sample::Spread),
+            Ok(())
+        );
+        let gemm: Vec<u64> = spread
+            .iter()
+            .filter(|l| l.name == "gemm")
+            .map(|l| l.id)
+            .collect();
+        assert_eq!(gemm, [0, 2, 4, 6, 14, 30, 62]);
+        let mut eleven: Vec<ingest::Launch> = (0..11).map(|i| launch(i, "gemm")).collect();
+        let refused = in_program_order(&mut eleven, &timed, Sample::Spread).unwrap_err();
+        assert!(refused.contains("of gemm"), "{refused}");
+        assert_eq!(eleven[10].id, 10);
+    }
+
     #[test]
     fn the_timing_pass_says_how_many_launches_a_sample_will_profile() {
         let timing = concat!(

@@ -76,9 +76,6 @@ pub struct Launch {
     pub spread: BTreeMap<&'static str, [f64; 2]>,
 }
 
-/// At least this many launches, and at most that many when known.
-pub type LaunchRange = (u64, Option<u64>);
-
 /// Which launches a sampled `gpulint run` profiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sample {
@@ -110,18 +107,6 @@ impl Sample {
         match self {
             Sample::Spread => "spread",
             Sample::PerConfig(_) => "per-config",
-        }
-    }
-
-    /// How many launches a kernel profiled `profiled` times by a spread was launched:
-    /// at least the last profiled launch number, fewer than the next.
-    pub fn spread_launch_range(profiled: u64) -> LaunchRange {
-        let numbers: Vec<u64> = Sample::spread_invocations().collect();
-        let i = profiled.saturating_sub(1) as usize;
-        match numbers.get(i) {
-            Some(&low) => (low, numbers.get(i + 1).map(|next| next - 1)),
-            // More than a spread profiles: not a spread's count; say only the least.
-            None => (numbers[numbers.len() - 1], None),
         }
     }
 }
@@ -322,17 +307,10 @@ mod tests {
     }
 
     #[test]
-    fn a_spread_profile_count_bounds_the_launches() {
+    fn the_spread_takes_the_first_launches_then_powers_of_two() {
         let first: Vec<u64> = Sample::spread_invocations().take(7).collect();
         assert_eq!(first, [1, 2, 3, 4, 8, 16, 32]);
-        // A kernel profiled once, twice or 3 times ran exactly that often; 4 profiled
-        // launches (1, 2, 3, 4) mean 4 to 7, and 8 (up to 64) mean 64 to 127.
-        assert_eq!(Sample::spread_launch_range(1), (1, Some(1)));
-        assert_eq!(Sample::spread_launch_range(3), (3, Some(3)));
-        assert_eq!(Sample::spread_launch_range(4), (4, Some(7)));
-        assert_eq!(Sample::spread_launch_range(8), (64, Some(127)));
-        // More than a spread can profile: only the least is known.
-        assert_eq!(Sample::spread_launch_range(99), (1 << 30, None));
+        assert_eq!(Sample::spread_invocations().last(), Some(1 << 30));
     }
 
     #[test]
