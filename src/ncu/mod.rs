@@ -799,6 +799,10 @@ fn progress_line(
         .passes
         .map(|p| format!(", {p} passes each"))
         .unwrap_or_default();
+    // A count past the expected total (ncu may count a kernel's launches per loaded copy
+    // of it, and so profile more of them) makes the total and the time left unknown.
+    let expected = expected.filter(|&n| n >= seen.launches);
+    let left = left.filter(|_| expected.is_some());
     let done = match expected {
         Some(n) => format!("profiled {} of {n} launches", seen.launches),
         None => format!("profiled {} launch(es)", seen.launches),
@@ -903,6 +907,12 @@ mod tests {
         assert_eq!(
             progress_line(Activity::Timing, &Profiled::default(), None, 2, None),
             "timing every launch (duration only), 2 s"
+        );
+        // More launches than expected: the total was wrong, so neither it nor the time
+        // left is shown.
+        assert_eq!(
+            progress_line(Activity::Profiling, &seen, Some(1), 3, Some(0)),
+            "profiled 2 launch(es), 8 passes each, last lud_internal, 3 s"
         );
         // Before ncu 2023 the line named the kernel alone; a name with colons stays whole.
         let old = profiled_so_far("==PROF== Profiling \"copy\" - 0: 0%....50%....100% - 13 passes");
