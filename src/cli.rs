@@ -213,7 +213,8 @@ pub struct NcuArgs {
     pub launches_per_config: Option<u64>,
     /// With the sample, run the program once more to time every launch (duration only,
     /// about 4 ms a launch, at most 10,000): GPU-time shares and time at stake then count
-    /// every launch, not only the sampled ones.
+    /// every launch, not only the sampled ones, and block size and grid size are judged on
+    /// every launch.
     #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
     pub time_all_launches: bool,
     /// Follow child processes too (MPI launchers, Python).
