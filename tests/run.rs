@@ -791,17 +791,18 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
     let sample = stand_in("sample");
     // LU as the sample profiled it on the H200 (samples/corpus/timing_pass.sh).
     let lud = fixture("h200-corpus/sample_lud.csv");
+    let per_config = [
+        "run",
+        "--launches-per-config",
+        "3",
+        "--format",
+        "concise",
+        "--",
+        &sample,
+    ];
     let r = run_with(
         "normal",
-        &[
-            "run",
-            "--launches-per-config",
-            "3",
-            "--format",
-            "concise",
-            "--",
-            &sample,
-        ],
+        &per_config,
         &[("FAKE_NCU_REPLAY", lud.to_str().unwrap())],
     );
     let stderr = String::from_utf8_lossy(&r.out.stderr);
@@ -827,15 +828,7 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
     let gaussian = fixture("h200-corpus/min_gaussian.csv");
     let even = run_with(
         "normal",
-        &[
-            "run",
-            "--launches-per-config",
-            "3",
-            "--format",
-            "concise",
-            "--",
-            &sample,
-        ],
+        &per_config,
         &[("FAKE_NCU_REPLAY", gaussian.to_str().unwrap())],
     );
     let even_err = String::from_utf8_lossy(&even.out.stderr);

@@ -483,24 +483,9 @@ fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 /// Runs `ncu --import ...` with its output written to `dest`, not held in memory: the
 /// raw page of a long run is large.
 fn import_to(ncu: &Path, args: &[&str], dest: &Path, verbose: bool) -> Result<()> {
-    if verbose {
-        eprintln!("gpulint: {} {}", ncu.display(), args.join(" "));
-    }
     let file = std::fs::File::create(dest)
         .map_err(|e| Error::new(format!("cannot write {}: {e}", dest.display())))?;
-    let out = Command::new(ncu)
-        .args(args)
-        .stdout(file)
-        .output()
-        .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
-    if !out.status.success() {
-        return Err(Error::new(format!(
-            "`ncu {}` failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
-    }
-    Ok(())
+    run_import(ncu, args, file.into(), verbose).map(|_| ())
 }
 
 /// Each kernel's source page from a report, by its full base name; a kernel without
@@ -603,11 +588,24 @@ fn wait_or_stop(
 
 /// Runs `ncu --import ...` and returns what it printed.
 fn import(ncu: &Path, args: &[&str], verbose: bool) -> Result<String> {
+    let out = run_import(ncu, args, std::process::Stdio::piped(), verbose)?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Runs `ncu --import ...` with its output sent to `stdout`; ncu's stderr says why it
+/// failed.
+fn run_import(
+    ncu: &Path,
+    args: &[&str],
+    stdout: std::process::Stdio,
+    verbose: bool,
+) -> Result<std::process::Output> {
     if verbose {
         eprintln!("gpulint: {} {}", ncu.display(), args.join(" "));
     }
     let out = Command::new(ncu)
         .args(args)
+        .stdout(stdout)
         .output()
         .map_err(|e| Error::new(format!("cannot start {}: {e}", ncu.display())))?;
     if !out.status.success() {
@@ -617,7 +615,7 @@ fn import(ncu: &Path, args: &[&str], verbose: bool) -> Result<String> {
             String::from_utf8_lossy(&out.stderr).trim()
         )));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(out)
 }
 
 /// Whether a file is an Nsight Compute report rather than a CSV: by its name, or by the
