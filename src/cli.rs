@@ -211,10 +211,11 @@ pub struct NcuArgs {
     /// takes each kernel's launches 1, 2, 3, 4, 8, 16, ... whatever their grids.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub launches_per_config: Option<u64>,
-    /// With the sample, run the program once more to time every launch (duration only,
-    /// about 4 ms a launch, at most 10,000): GPU-time shares and time at stake then count
-    /// every launch, not only the sampled ones, and block size and grid size are judged on
-    /// every launch.
+    /// Count every launch even where gpulint's launch tracer cannot be built (it needs the
+    /// CUDA toolkit's CUPTI and a C++ compiler; --verbose says why not): ncu then times every
+    /// launch in one more run of the program (duration only, about 4 ms a launch, at most
+    /// 10,000). Counted launches give GPU-time shares and time at stake of every launch, not
+    /// only the sampled ones, and block size and grid size are judged on every launch.
     #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
     pub time_all_launches: bool,
     /// Follow child processes too (MPI launchers, Python).

@@ -47,6 +47,16 @@ pub fn base_name(full: &str) -> String {
     sig[..cut].to_string()
 }
 
+/// The function's own name, unqualified, without template arguments or parameters:
+/// `elementwise_kernel`. It is what two demanglers agree on: ncu writes
+/// `at::elementwise_kernel<128, 2, ...>(int, T3)` for the kernel that the C++ runtime
+/// demangles as `at::native::elementwise_kernel<128, 2, ...>(int, ...)`.
+pub fn function_identifier(full: &str) -> String {
+    let base = base_name(full);
+    let last = base.rsplit("::").next().unwrap_or(&base);
+    last.rsplit(' ').next().unwrap_or(last).to_string()
+}
+
 /// A kernel name short enough for one line: the signature, with anonymous namespaces
 /// written `(anon)`; past 60 characters, the template arguments folded to `<…>` (or the
 /// name cut) and a tag from the full name added, so two kernels that differ only in what
@@ -93,6 +103,38 @@ pub fn dim3(d: Option<Dim3>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pairs of names for one kernel, as ncu and the C++ runtime demangle them (the H200
+    /// launch trace of LU and of a PyTorch training loop, docs/runs/2026-12-01-launch-trace.txt).
+    #[test]
+    fn both_demanglers_give_one_function_identifier() {
+        let pairs = [
+            (
+                "lud_internal(float *, int, int)",
+                "lud_internal(float*, int, int)",
+            ),
+            (
+                "void scale<4>(float *, float, int)",
+                "void scale<4>(float*, float, int)",
+            ),
+            (
+                "void at::elementwise_kernel<128, 2, void at::gpu_kernel_impl_nocast<at::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 7)]::operator ()() const::[lambda(float) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)",
+                "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}>(at::TensorIteratorBase&, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}>(at::TensorIteratorBase&, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1} const&)::{lambda(int)#1})",
+            ),
+            (
+                "void at::<unnamed>::distribution_elementwise_grid_stride_kernel<float, 4>(long, T3)",
+                "void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4>(long, at::PhiloxCudaState)",
+            ),
+        ];
+        for (ncu, runtime) in pairs {
+            assert_eq!(function_identifier(ncu), function_identifier(runtime));
+        }
+        assert_eq!(function_identifier(pairs[0].0), "lud_internal");
+        assert_eq!(
+            function_identifier(pairs[3].0),
+            "distribution_elementwise_grid_stride_kernel"
+        );
+    }
 
     #[test]
     fn base_names_are_never_shortened() {

@@ -1025,6 +1025,50 @@ fn put(m: &mut Metrics, k: &str, v: Option<f64>) {
     }
 }
 
+/// How a kernel is launched rather than what it did: the device's SMs and warp slots, and
+/// the serial-code guard (a property of the kernel's code).
+const LAUNCH_ATTRIBUTES: &[&str] = &["sm_count", "max_warps_per_sm", "threads_per_inst"];
+
+/// What sets the blocks per SM: true of another launch only with the same block,
+/// registers and shared memory.
+const OCCUPANCY_ATTRIBUTES: &[&str] = &[
+    "registers_per_thread",
+    "shared_mem_static_per_block",
+    "shared_mem_dynamic_per_block",
+    "limit_blocks",
+    "limit_warps",
+    "limit_registers",
+    "limit_shared_mem",
+    "theoretical_occupancy_pct",
+];
+
+/// The metrics of a launch known only by its shape (one a launch trace saw and ncu did
+/// not profile), for the launch-shape rules: the attributes of a profiled launch `like`
+/// it, with its own grid, block and duration. The occupancy limits are `like`'s only when
+/// `same_resources` (same block, registers and shared memory); otherwise they are absent.
+pub fn launch_shape_metrics(
+    like: &Metrics,
+    grid: [u64; 3],
+    block: [u64; 3],
+    duration_ns: Option<f64>,
+    same_resources: bool,
+) -> Metrics {
+    let mut m: Metrics = like
+        .iter()
+        .filter(|(k, _)| {
+            LAUNCH_ATTRIBUTES.contains(k) || (same_resources && OCCUPANCY_ATTRIBUTES.contains(k))
+        })
+        .map(|(k, v)| (*k, *v))
+        .collect();
+    let product = |d: [u64; 3]| d.iter().product::<u64>() as f64;
+    put(&mut m, "grid_blocks", Some(product(grid)));
+    put(&mut m, "block_size", Some(product(block)));
+    put(&mut m, "block_dim_x", Some(block[0] as f64));
+    put(&mut m, "duration_ns", duration_ns);
+    derive(&mut m);
+    m
+}
+
 /// Adds every derived quantity whose inputs the launch has, in dependency order.
 fn derive(m: &mut Metrics) {
     for dir in ["ld", "st"] {

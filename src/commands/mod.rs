@@ -2,6 +2,7 @@
 //! library; this file only dispatches.
 
 mod check;
+mod every_launch;
 mod gate;
 mod machine;
 mod roofline;

@@ -1,6 +1,7 @@
 //! `gpulint run -- PROG` (and `gpulint PROG`): profile a program with ncu, then lint it.
 
 use super::check::lint_and_report;
+use super::every_launch::{self, EveryLaunch};
 use super::shared::{enabled_rules, load_as};
 use crate::cli::{Format, NcuArgs, ReportArgs};
 use crate::error::Result;
@@ -27,16 +28,18 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
              given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
         ));
     }
-    // The timing pass runs first: knowing every launch, the sample's progress line can
-    // say how many launches it will profile and about how long that takes.
-    let timed = match sample {
-        Some(sample) if ncu.time_all_launches => {
-            let timed = timing_pass(&opts, program, report)?;
-            opts.expected_launches = Some(launches_to_profile(sample, &timed));
-            Some(timed)
+    // Every launch is counted first: knowing them, the sample's progress line can say how
+    // many launches it will profile and about how long that takes.
+    // A report per launch (--per-launch) shows the sampled launches as they are.
+    let mut every = match sample {
+        Some(_) if !report.per_launch => {
+            every_launch::count(&opts, program, report, ncu.time_all_launches)?
         }
         _ => None,
     };
+    if let (Some(sample), Some(every)) = (sample, &every) {
+        opts.expected_launches = Some(launches_to_profile(sample, &every.profile));
+    }
     let info = crate::ncu::profile(&opts, &rules, program)?;
     say_program_status(info.program_status, &program[0]);
     if report.gate.read.verbose {
@@ -44,14 +47,20 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let timing = sample.zip(timed.as_ref());
+    let timing = sample.zip(every.as_mut());
     let Loaded {
         mut profiles,
         in_program_order,
-    } = load_profiled(&info, timing, report, &mut linter)?;
+    } = load_profiled(
+        &info,
+        timing,
+        opts.kernel_name.is_some(),
+        report,
+        &mut linter,
+    )?;
     profiles[0].source_blocks = info.source_blocks;
     profiles[0].sample = sample;
-    add_sample_notes(&mut profiles[0], sample, timed.is_some());
+    add_sample_notes(&mut profiles[0], sample, every.is_some());
     if report.gate.read.verbose {
         for l in &profiles[0].launches {
             if let Some(p) = l.metrics.get("replay_passes") {
@@ -65,28 +74,10 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         }
     }
     let mut outcome = linter.finish();
-    if let Some(timed) = timed.as_ref().filter(|_| in_program_order) {
-        judge_launch_shapes_on_every_launch(&mut outcome, timed, &profiles[0], &rules, &ignored);
+    if let Some(every) = every.as_ref().filter(|_| in_program_order) {
+        judge_launch_shapes_on_every_launch(&mut outcome, every, &profiles[0], &rules, &ignored);
     }
     lint_and_report(&profiles, outcome, &rules, report)
-}
-
-/// Runs the timing pass and reads it per launch, in the program's launch order.
-fn timing_pass(
-    opts: &NcuOptions,
-    program: &[String],
-    report: &ReportArgs,
-) -> Result<ingest::Profile> {
-    let csv = crate::ncu::time_every_launch(opts, program)?;
-    let path = csv.path().display().to_string();
-    let name = format!("ncu:{} (timing pass)", program[0]);
-    let timed = load_as(
-        &[(path.as_str(), name.as_str())],
-        true,
-        report.gate.read.jobs,
-        None,
-    )?;
-    Ok(timed.into_iter().next().expect("one input, one profile"))
 }
 
 /// The warnings a sample without a timing pass deserves: kernels it cut unevenly, kernels
@@ -111,7 +102,7 @@ fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<Sample>, timed
 /// are the program's in both), at the line of the sampled launch most like theirs.
 fn judge_launch_shapes_on_every_launch(
     outcome: &mut rules::engine::Outcome,
-    timed: &ingest::Profile,
+    every: &EveryLaunch,
     sampled: &ingest::Profile,
     rules: &[Rule],
     ignored: rules::engine::KernelFilter,
@@ -122,15 +113,19 @@ fn judge_launch_shapes_on_every_launch(
         .cloned()
         .collect();
     let mut linter = rules::engine::Linter::new(&shape_rules, ignored, true);
-    for l in &timed.launches {
-        let at = most_alike(&sampled.launches, l).map_or(0, |i| sampled.launches[i].line);
-        linter.add(
-            &sampled.file,
-            &ingest::Launch {
-                line: at,
-                ..l.clone()
-            },
-        );
+    for (n, l) in every.profile.launches.iter().enumerate() {
+        let like = most_alike(&sampled.launches, l).map(|i| &sampled.launches[i]);
+        let mut launch = ingest::Launch {
+            line: like.map_or(0, |s| s.line),
+            ..l.clone()
+        };
+        // A traced launch has only its shape and duration: the rest comes from the sampled
+        // entry most like it. One no sampled entry is like is not judged.
+        if let Some(resources) = &every.traced {
+            let Some(like) = like else { continue };
+            launch.metrics = every_launch::traced_launch_metrics(l, resources[n], like);
+        }
+        linter.add(&sampled.file, &launch);
     }
     let every = linter.finish();
     let is_shape = |slug: &str| shape_rules.iter().any(|r| r.slug == slug);
@@ -211,9 +206,10 @@ fn sample_key(sample: Sample, l: &ingest::Launch) -> SampleKey {
 /// unknown: nothing is renumbered, and the note says why.
 fn in_program_order(
     sampled: &mut [ingest::Launch],
-    timed: &ingest::Profile,
+    every: &EveryLaunch,
     sample: Sample,
 ) -> std::result::Result<(), String> {
+    let timed = &every.profile;
     let mut timed_ids: HashMap<SampleKey, Vec<u64>> = HashMap::new();
     for t in &timed.launches {
         timed_ids
@@ -236,10 +232,11 @@ fn in_program_order(
     if !unmatched.is_empty() {
         return Err(format!(
             "the sample holds another number of launches of {} than the spread takes of the \
-             launches the timing pass counted (ncu may count a kernel's launches per loaded \
-             copy of it): launch numbers are the sample's, and launch shapes are judged on the \
-             sampled launches",
-            unmatched.join(", ")
+             launches {} counted (ncu may count a kernel's launches per loaded copy of it): \
+             launch numbers are the sample's, and launch shapes are judged on the sampled \
+             launches",
+            unmatched.join(", "),
+            every.counted_by()
         ));
     }
     let spread: Vec<u64> = Sample::spread_invocations().collect();
@@ -273,19 +270,21 @@ fn taken_of(sample: Sample, launched: u64) -> u64 {
     }
 }
 
-/// Reads what ncu profiled, linting as it goes; with a timing pass, the sampled launches
-/// are numbered in the program's order and given the counts and durations it measured
-/// first, and linted after.
+/// Reads what ncu profiled, linting as it goes; with every launch counted, the sampled
+/// launches are numbered in the program's order and given the counts and durations
+/// counted first, and linted after. With `-k` (`kernel_filter`), the launches of other
+/// kernels are left out of the count, as they are of the sample.
 fn load_profiled(
     info: &crate::ncu::RunInfo,
-    timing: Option<(Sample, &ingest::Profile)>,
+    timing: Option<(Sample, &mut EveryLaunch)>,
+    kernel_filter: bool,
     report: &ReportArgs,
     linter: &mut rules::engine::Linter,
 ) -> Result<Loaded> {
     let csv = info.csv.path().display().to_string();
     let inputs = [(csv.as_str(), info.name.as_str())];
     let jobs = report.gate.read.jobs;
-    let Some((sample, timed)) = timing else {
+    let Some((sample, every)) = timing else {
         let profiles = load_as(&inputs, report.per_launch, jobs, Some(linter))?;
         return Ok(Loaded {
             profiles,
@@ -294,14 +293,33 @@ fn load_profiled(
     };
     let mut profiles = load_as(&inputs, true, jobs, None)?;
     let mut launches = std::mem::take(&mut profiles[0].launches);
-    let renumbered = in_program_order(&mut launches, timed, sample);
+    if every.traced.is_some() {
+        let unpaired = every_launch::adopt_sampled_names(&mut every.profile.launches, &launches);
+        if kernel_filter {
+            every.retain_kernels(&launches);
+        }
+        if !unpaired.is_empty() {
+            profiles[0].notes.push(format!(
+                "{}no kernel of the launch trace pairs with the sampled {} (a kernel's first \
+                 launch, its function name, grid and block): {} not counted",
+                ingest::WARNING,
+                unpaired.join(", "),
+                if unpaired.len() == 1 {
+                    "its launches are"
+                } else {
+                    "their launches are"
+                }
+            ));
+        }
+    }
+    let renumbered = in_program_order(&mut launches, every, sample);
     let mut folder = crate::fold::Folder::new(false);
     for l in launches {
         folder.add(l);
     }
     profiles[0].launches = folder.finish();
     profiles[0].profiled_launches = Some(profiles[0].launch_count());
-    let note = apply_timing(&mut profiles[0], timed);
+    let note = apply_timing(&mut profiles[0], every);
     profiles[0].notes.push(note);
     for l in &profiles[0].launches {
         linter.add(&info.name, l);
@@ -326,7 +344,8 @@ struct Loaded {
 /// goes to the sampled entry of its kernel most like it: its own configuration when that
 /// was sampled, else the same block and the nearest grid (a spread samples few of LU's
 /// 63 shrinking grids). Returns the note saying so.
-fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String {
+fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String {
+    let timed = &every.profile;
     // Per sampled entry: launches it stands for, their summed time, and whether every
     // one of them had a duration.
     let mut stands_for = vec![(0u64, 0.0f64, true); sample.launches.len()];
@@ -354,7 +373,8 @@ fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String
         }
     }
     let total = timed.launch_count();
-    if total >= crate::ncu::MAX_TIMED_LAUNCHES {
+    let by = every.counted_by();
+    if every.traced.is_none() && total >= crate::ncu::MAX_TIMED_LAUNCHES {
         return format!(
             "{}the timing pass stopped at {total} launches: later ones are not counted",
             ingest::WARNING
@@ -362,14 +382,14 @@ fn apply_timing(sample: &mut ingest::Profile, timed: &ingest::Profile) -> String
     }
     if left_out > 0 {
         return format!(
-            "{}the timing pass measured {total} launches, {left_out} of them of kernels the \
-             sample did not profile: those are not counted",
+            "{}{by} measured {total} launches, {left_out} of them of kernels the sample did \
+             not profile: those are not counted",
             ingest::WARNING
         );
     }
     format!(
-        "a timing pass measured all {total} launches; each of the {} sampled configurations \
-         stands for those of its kernel most like it",
+        "{by} measured all {total} launches; each of the {} sampled configurations stands for \
+         those of its kernel most like it",
         sample.launches.len()
     )
 }
@@ -538,6 +558,10 @@ mod tests {
         let mut spread: Vec<ingest::Launch> = (0..14)
             .map(|i| launch(100 + i, if i % 2 == 0 { "gemm" } else { "relu" }))
             .collect();
+        let timed = EveryLaunch {
+            profile: timed,
+            traced: None,
+        };
         assert_eq!(
             in_program_order(&mut spread, &timed, Sample::Spread),
             Ok(())

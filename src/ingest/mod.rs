@@ -10,6 +10,7 @@ mod row;
 pub mod source;
 pub mod stream;
 mod text_output;
+pub mod trace;
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -30,6 +31,8 @@ pub enum Page {
     Details,
     /// ncu's text output (no `--csv`).
     Text,
+    /// gpulint's launch trace (see [`trace`]).
+    Trace,
 }
 
 impl Page {
@@ -39,6 +42,7 @@ impl Page {
             Page::Raw => "raw page",
             Page::Details => "details page",
             Page::Text => "ncu's text output",
+            Page::Trace => "gpulint launch trace",
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod doctor;
 pub mod locate;
+pub mod tracer;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

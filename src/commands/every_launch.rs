@@ -1,0 +1,162 @@
+//! Counting every launch of a sampled `gpulint run`: gpulint's launch tracer when it can
+//! be built (a run at the program's own speed), else, with `--time-all-launches`, ncu's
+//! duration-only pass. Shares of GPU time and the launch-shape rules then cover every
+//! launch, not only the sampled ones.
+
+use super::shared::load_as;
+use crate::cli::ReportArgs;
+use crate::error::Result;
+use crate::ingest::{self, trace::Resources};
+use crate::ncu::{NcuOptions, tracer};
+use crate::report;
+use std::collections::HashMap;
+
+/// Every launch of the run, in launch order.
+pub struct EveryLaunch {
+    pub profile: ingest::Profile,
+    /// From the launch tracer, each launch's registers and shared memory; `None` from
+    /// ncu's timing pass, whose launches carry every launch attribute already.
+    pub traced: Option<Vec<Resources>>,
+}
+
+impl EveryLaunch {
+    /// Keeps only the launches of kernels the sample profiled (when `-k` chose them).
+    pub fn retain_kernels(&mut self, sampled: &[ingest::Launch]) {
+        let kept: std::collections::HashSet<&str> =
+            sampled.iter().map(|l| l.name.as_str()).collect();
+        let keep: Vec<bool> = (self.profile.launches.iter())
+            .map(|l| kept.contains(l.name.as_str()))
+            .collect();
+        if let Some(resources) = &mut self.traced {
+            let mut k = keep.iter();
+            resources.retain(|_| *k.next().unwrap_or(&false));
+        }
+        let mut k = keep.iter();
+        self.profile
+            .launches
+            .retain(|_| *k.next().unwrap_or(&false));
+    }
+
+    /// What counted the launches, for notes.
+    pub fn counted_by(&self) -> &'static str {
+        match self.traced {
+            Some(_) => "the launch trace",
+            None => "the timing pass",
+        }
+    }
+}
+
+/// Counts every launch: with the launch tracer when there is one, else with ncu's timing
+/// pass when `--time-all-launches` asks for it; `None` when neither (`--verbose` says why).
+pub fn count(
+    opts: &NcuOptions,
+    program: &[String],
+    report: &ReportArgs,
+    time_all_launches: bool,
+) -> Result<Option<EveryLaunch>> {
+    let verbose = report.gate.read.verbose;
+    let traced = tracer::library(verbose).and_then(|lib| tracer::trace(&lib, program, verbose));
+    let why_not = match traced {
+        Ok(text) => {
+            let file = format!("launch trace of {}", program[0]);
+            let (profile, resources) = ingest::trace::read(&text, &file)?;
+            return Ok(Some(EveryLaunch {
+                profile,
+                traced: Some(resources),
+            }));
+        }
+        Err(why) => why,
+    };
+    if verbose {
+        eprintln!("gpulint: no launch trace: {why_not}");
+    }
+    if !time_all_launches {
+        return Ok(None);
+    }
+    Ok(Some(EveryLaunch {
+        profile: timing_pass(opts, program, report)?,
+        traced: None,
+    }))
+}
+
+/// Runs ncu's timing pass and reads it per launch, in the program's launch order.
+fn timing_pass(
+    opts: &NcuOptions,
+    program: &[String],
+    report: &ReportArgs,
+) -> Result<ingest::Profile> {
+    let csv = crate::ncu::time_every_launch(opts, program)?;
+    let path = csv.path().display().to_string();
+    let name = format!("ncu:{} (timing pass)", program[0]);
+    let timed = load_as(
+        &[(path.as_str(), name.as_str())],
+        true,
+        report.gate.read.jobs,
+        None,
+    )?;
+    Ok(timed.into_iter().next().expect("one input, one profile"))
+}
+
+/// Gives the traced launches the names ncu gave the sampled ones: the C++ runtime and ncu
+/// demangle differently (`float*` and `float *`; PyTorch's `at::native::` is `at::` in
+/// ncu). The sample holds the first launch of every kernel it profiled, so the kernels'
+/// first launches pair up in launch order, each pair with one function name, grid and
+/// block. Returns the sampled kernels no traced kernel pairs with.
+pub fn adopt_sampled_names(
+    traced: &mut [ingest::Launch],
+    sampled: &[ingest::Launch],
+) -> Vec<String> {
+    let firsts = |launches: &[ingest::Launch]| -> Vec<usize> {
+        let mut seen = std::collections::HashSet::new();
+        (0..launches.len())
+            .filter(|&i| seen.insert(launches[i].name.clone()))
+            .collect()
+    };
+    let traced_firsts = firsts(traced);
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut unpaired = Vec::new();
+    let mut next = 0;
+    for s in firsts(sampled).into_iter().map(|i| &sampled[i]) {
+        let identifier = crate::kernel::function_identifier(&s.name);
+        let pair = traced_firsts[next..].iter().position(|&t| {
+            let t = &traced[t];
+            t.grid == s.grid
+                && t.block == s.block
+                && crate::kernel::function_identifier(&t.name) == identifier
+        });
+        match pair {
+            Some(k) => {
+                names.insert(traced[traced_firsts[next + k]].name.clone(), s.name.clone());
+                next += k + 1;
+            }
+            None => unpaired.push(report::short_name(&s.name)),
+        }
+    }
+    for l in traced.iter_mut() {
+        if let Some(name) = names.get(&l.name) {
+            l.name.clone_from(name);
+        }
+    }
+    unpaired
+}
+
+/// The metrics a traced launch gets for the launch-shape rules: its grid, block and
+/// duration, with the launch attributes of the sampled entry `like` it (the occupancy
+/// limits only when its block, registers and shared memory are the same).
+pub fn traced_launch_metrics(
+    traced: &ingest::Launch,
+    resources: Resources,
+    like: &ingest::Launch,
+) -> crate::metrics::Metrics {
+    let same = |key: &str, value: u64| like.metrics.get(key) == Some(&(value as f64));
+    let same_resources = traced.block == like.block
+        && same("registers_per_thread", resources.registers_per_thread)
+        && same("shared_mem_per_block", resources.shared_memory_bytes);
+    crate::metrics::launch_shape_metrics(
+        &like.metrics,
+        traced.grid.unwrap_or([0; 3]),
+        traced.block.unwrap_or([0; 3]),
+        traced.metrics.get("duration_ns").copied(),
+        same_resources,
+    )
+}

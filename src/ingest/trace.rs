@@ -1,0 +1,163 @@
+//! The launch trace that gpulint's CUPTI tracer (src/ncu/launch_tracer.cpp) writes: every
+//! kernel launch of a run, in launch order, with its grid, block, registers, shared
+//! memory and duration. It counts what ncu's sample leaves out, at the cost of running
+//! the program once.
+
+use super::{Launch, Page, Profile};
+use crate::error::{Error, Result};
+use crate::metrics::Metrics;
+
+/// What the tracer measured of one launch beyond its grid and block: the resources that,
+/// with the block, set its occupancy limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resources {
+    pub registers_per_thread: u64,
+    pub shared_memory_bytes: u64,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Row {
+    start_ns: u64,
+    end_ns: u64,
+    grid_x: u64,
+    grid_y: u64,
+    grid_z: u64,
+    block_x: u64,
+    block_y: u64,
+    block_z: u64,
+    registers_per_thread: u64,
+    shared_memory_bytes: u64,
+    name: String,
+}
+
+/// The first line of every trace, with the version of its columns.
+const MAGIC: &str = "# gpulint launch trace 1,";
+
+/// Reads a trace into launches numbered 0, 1, 2, ... in launch order (as ncu numbers
+/// them), with their durations, and their resources alongside. `file` names it in errors.
+pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
+    if !text.starts_with(MAGIC) {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            format!("not a gpulint launch trace: the first line should start {MAGIC:?}"),
+        ));
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| Error::at(file, 2, None, format!("launch trace header: {e}")))?
+        .clone();
+    let (mut launches, mut resources) = (Vec::new(), Vec::new());
+    for (id, record) in reader.records().enumerate() {
+        let line = id as u64 + 3;
+        let record =
+            record.map_err(|e| Error::at(file, line, None, format!("launch trace row: {e}")))?;
+        let row: Row = record
+            .deserialize(Some(&headers))
+            .map_err(|e| row_error(file, line, &headers, &record, &e))?;
+        let mut metrics = Metrics::new();
+        metrics.insert(
+            "duration_ns",
+            row.end_ns.saturating_sub(row.start_ns) as f64,
+        );
+        let line = id as u64 + 3;
+        launches.push(Launch {
+            id: id as u64,
+            name: row.name,
+            grid: Some([row.grid_x, row.grid_y, row.grid_z]),
+            block: Some([row.block_x, row.block_y, row.block_z]),
+            device: None,
+            line,
+            metrics,
+            nvidia_rules: Vec::new(),
+            count: 1,
+            profiled: None,
+            last_id: id as u64,
+            spread: Default::default(),
+        });
+        resources.push(Resources {
+            registers_per_thread: row.registers_per_thread,
+            shared_memory_bytes: row.shared_memory_bytes,
+        });
+    }
+    let profile = Profile {
+        file: file.to_string(),
+        page: Page::Trace,
+        launches,
+        notes: Vec::new(),
+        source_blocks: Vec::new(),
+        sample: None,
+        profiled_launches: None,
+    };
+    Ok((profile, resources))
+}
+
+/// Names the field a row could not be read at, its column and its text.
+fn row_error(
+    file: &str,
+    line: u64,
+    headers: &csv::StringRecord,
+    record: &csv::StringRecord,
+    e: &csv::Error,
+) -> Error {
+    let column = match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => err.field().map(|c| c as usize),
+        _ => None,
+    };
+    let Some(column) = column else {
+        return Error::at(file, line, None, format!("launch trace row: {e}"));
+    };
+    Error::at(
+        file,
+        line,
+        Some(column as u64 + 1),
+        format!(
+            "field `{}` is {:?}, expected a whole number",
+            headers.get(column).unwrap_or("?"),
+            record.get(column).unwrap_or("")
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_reads_in_launch_order_with_durations() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/h200-corpus/trace_lud.csv"
+        ))
+        .unwrap();
+        let (profile, resources) = read(&text, "trace_lud.csv").unwrap();
+        // LU on 1024x1024 with 16x16 tiles: 64 diagonal, 63 perimeter, 63 internal.
+        assert_eq!(profile.launches.len(), 190);
+        let first = &profile.launches[2];
+        assert_eq!(first.name, "lud_internal(float*, int, int)");
+        assert_eq!(first.grid, Some([63, 63, 1]));
+        assert_eq!(first.block, Some([16, 16, 1]));
+        assert_eq!(first.id, 2);
+        assert!(first.metrics["duration_ns"] > 0.0);
+        assert_eq!(resources[2].shared_memory_bytes, 2048);
+    }
+
+    #[test]
+    fn a_broken_trace_says_where() {
+        let text = "# gpulint launch trace 1, dropped records: 0\n\
+            correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name\n\
+            1,0,7,10,20,1,1,1,16,1,1,40,1024,\"k()\"\n\
+            2,0,7,30,x,1,1,1,16,1,1,40,1024,\"k()\"\n";
+        let err = read(text, "t.csv").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "t.csv:4:5: field `end_ns` is \"x\", expected a whole number"
+        );
+        let err = read("ID,Kernel Name\n", "t.csv").unwrap_err().to_string();
+        assert!(err.contains("not a gpulint launch trace"), "{err}");
+    }
+}

@@ -1,0 +1,155 @@
+// gpulint's launch tracer. The CUDA driver loads it into the profiled program through
+// CUDA_INJECTION64_PATH. It records every kernel launch (name, grid, block, start, end)
+// with CUPTI's activity API and, at exit, writes them in launch order to the CSV file
+// named by GPULINT_TRACE_OUT. Unlike an ncu pass it neither replays nor serializes the
+// kernels, so counting every launch costs about what running the program does.
+//
+// Build: c++ -shared -fPIC -O2 -I<cupti include> launch_tracer.cpp -L<cupti lib> -lcupti
+#include <cupti.h>
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+// The leading fields of CUpti_ActivityKernel4 and of every later version (9 in CUDA 12.4),
+// at the same offsets in each: the tracer reads only these, so one build works with the
+// record version of any CUPTI since CUDA 9.
+struct __attribute__((packed, aligned(8))) KernelRecord {
+  uint32_t kind;
+  uint8_t cache_config;
+  uint8_t shared_memory_config;
+  uint16_t registers_per_thread;
+  uint32_t partitioned_global_cache_requested;
+  uint32_t partitioned_global_cache_executed;
+  uint64_t start;
+  uint64_t end;
+  uint64_t completed;
+  uint32_t device_id;
+  uint32_t context_id;
+  uint32_t stream_id;
+  int32_t grid[3];
+  int32_t block[3];
+  int32_t static_shared_memory;
+  int32_t dynamic_shared_memory;
+  uint32_t local_memory_per_thread;
+  uint32_t local_memory_total;
+  uint32_t correlation_id;
+  int64_t grid_id;
+  const char* name;
+};
+
+struct Launch {
+  uint32_t correlation_id;
+  uint32_t device_id;
+  uint32_t stream_id;
+  uint64_t start;
+  uint64_t end;
+  int32_t grid[3];
+  int32_t block[3];
+  uint16_t registers_per_thread;
+  int32_t shared_memory;
+  const std::string* name;
+};
+
+std::mutex recorded_lock;
+std::vector<Launch> recorded;
+// Kernel names, demangled once each: a training loop launches a few kernels many times.
+std::unordered_map<std::string, std::string> demangled_names;
+uint64_t dropped_records = 0;
+
+constexpr size_t kBufferBytes = 4 << 20;
+
+const std::string* demangled(const char* mangled) {
+  auto found = demangled_names.find(mangled);
+  if (found != demangled_names.end()) return &found->second;
+  int status = 0;
+  char* readable = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string name = status == 0 && readable ? readable : mangled;
+  free(readable);
+  return &demangled_names.emplace(mangled, name).first->second;
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(aligned_alloc(8, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  std::lock_guard<std::mutex> guard(recorded_lock);
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+        record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+      continue;
+    const auto* k = reinterpret_cast<const KernelRecord*>(record);
+    Launch l{k->correlation_id, k->device_id, k->stream_id, k->start, k->end, {}, {},
+             k->registers_per_thread, k->static_shared_memory + k->dynamic_shared_memory,
+             demangled(k->name ? k->name : "?")};
+    std::copy(k->grid, k->grid + 3, l.grid);
+    std::copy(k->block, k->block + 3, l.block);
+    recorded.push_back(l);
+  }
+  size_t dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS)
+    dropped_records += dropped;
+  free(buffer);
+}
+
+// CSV quoting: a kernel name holds commas and may hold quotes.
+void write_quoted(FILE* out, const std::string& s) {
+  fputc('"', out);
+  for (char c : s) {
+    if (c == '"') fputc('"', out);
+    fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+void write_trace() {
+  cuptiActivityFlushAll(1);
+  const char* path = getenv("GPULINT_TRACE_OUT");
+  if (!path || !*path) return;
+  std::lock_guard<std::mutex> guard(recorded_lock);
+  // Correlation ids number the launch calls in the order the program made them.
+  std::sort(recorded.begin(), recorded.end(),
+            [](const Launch& a, const Launch& b) { return a.correlation_id < b.correlation_id; });
+  FILE* out = fopen(path, "w");
+  if (!out) return;
+  fprintf(out, "# gpulint launch trace 1, dropped records: %llu\n",
+          static_cast<unsigned long long>(dropped_records));
+  fprintf(out,
+          "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,"
+          "block_z,registers_per_thread,shared_memory_bytes,name\n");
+  for (const Launch& l : recorded) {
+    fprintf(out, "%u,%u,%u,%llu,%llu,%d,%d,%d,%d,%d,%d,%u,%d,", l.correlation_id, l.device_id,
+            l.stream_id, static_cast<unsigned long long>(l.start),
+            static_cast<unsigned long long>(l.end), l.grid[0], l.grid[1], l.grid[2], l.block[0],
+            l.block[1], l.block[2], static_cast<unsigned>(l.registers_per_thread),
+            l.shared_memory);
+    write_quoted(out, *l.name);
+    fputc('\n', out);
+  }
+  fclose(out);
+}
+
+}  // namespace
+
+// Called by the CUDA driver when it loads the library; returning 1 says it succeeded.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
+    return 0;
+  if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) return 0;
+  // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
+  // runs before the runtime tears its contexts down and can still flush their records.
+  atexit(write_trace);
+  return 1;
+}

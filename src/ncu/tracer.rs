@@ -1,0 +1,186 @@
+//! gpulint's launch tracer (launch_tracer.cpp): a CUPTI library that the CUDA driver loads
+//! into the program through `CUDA_INJECTION64_PATH`, which writes every kernel launch to a
+//! trace (see [`crate::ingest::trace`]). On the H200 a traced run took the time of a bare
+//! run, where ncu's duration-only pass took 2-13 s more
+//! (docs/runs/2026-12-01-launch-trace.txt). It is built once per machine from the CUDA
+//! toolkit's CUPTI, into gpulint's cache folder.
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const SOURCE: &str = include_str!("launch_tracer.cpp");
+
+/// Names a built tracer library to use as is, or `off` to never trace.
+pub const TRACER_ENV: &str = "GPULINT_LAUNCH_TRACER";
+
+/// The tracer library: `$GPULINT_LAUNCH_TRACER`, else the one built from this gpulint's
+/// source and the local CUDA, building it the first time. `Err` says why there is none.
+pub fn library(verbose: bool) -> Result<PathBuf, String> {
+    match std::env::var_os(TRACER_ENV) {
+        Some(v) if v == "off" => return Err(format!("{TRACER_ENV}=off")),
+        Some(v) if !v.is_empty() => {
+            let p = PathBuf::from(v);
+            return if p.is_file() {
+                Ok(p)
+            } else {
+                Err(format!("{TRACER_ENV}={}: no such file", p.display()))
+            };
+        }
+        _ => {}
+    }
+    let cuda = Cuda::find()?;
+    let compiler = ["c++", "g++", "clang++"]
+        .iter()
+        .find_map(|c| which::which(c).ok())
+        .ok_or("no C++ compiler (c++, g++ or clang++) on PATH to build it")?;
+    let cache = cache_dir().ok_or("no cache folder: neither XDG_CACHE_HOME nor HOME is set")?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (SOURCE, &cuda.include, &cuda.lib, &compiler).hash(&mut hasher);
+    let built = cache.join(format!("launch_tracer-{:016x}.so", hasher.finish()));
+    if built.is_file() {
+        return Ok(built);
+    }
+    build(&compiler, &cuda, &cache, &built, verbose)?;
+    Ok(built)
+}
+
+/// Where CUPTI's header and library are.
+struct Cuda {
+    include: PathBuf,
+    lib: PathBuf,
+}
+
+impl Cuda {
+    /// Looks in `$CUDA_HOME`, `$CUDA_PATH`, the toolkit of the `nvcc` on PATH and
+    /// /usr/local/cuda, each in the places CUDA versions have kept CUPTI.
+    fn find() -> Result<Cuda, String> {
+        let mut roots: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
+            .iter()
+            .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+            .collect();
+        if let Some(toolkit) = which::which("nvcc")
+            .ok()
+            .and_then(|p| p.canonicalize().ok())
+            .and_then(|p| Some(p.parent()?.parent()?.to_path_buf()))
+        {
+            roots.push(toolkit);
+        }
+        roots.push(PathBuf::from("/usr/local/cuda"));
+        for root in &roots {
+            let include = first_with(root, &["extras/CUPTI/include", "include"], "cupti.h");
+            let lib = first_with(root, &["extras/CUPTI/lib64", "lib64", "lib"], "libcupti.so");
+            let targets = || std::fs::read_dir(root.join("targets")).ok();
+            let include = include.or_else(|| {
+                targets()?.find_map(|t| first_with(&t.ok()?.path(), &["include"], "cupti.h"))
+            });
+            let lib = lib.or_else(|| {
+                targets()?.find_map(|t| first_with(&t.ok()?.path(), &["lib"], "libcupti.so"))
+            });
+            if let (Some(include), Some(lib)) = (include, lib) {
+                return Ok(Cuda { include, lib });
+            }
+        }
+        Err(format!(
+            "CUPTI (cupti.h and libcupti.so) not found in {}; set CUDA_HOME to the CUDA toolkit",
+            roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+}
+
+fn first_with(root: &Path, dirs: &[&str], file: &str) -> Option<PathBuf> {
+    dirs.iter()
+        .map(|d| root.join(d))
+        .find(|d| d.join(file).is_file())
+}
+
+fn cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| Some(PathBuf::from(std::env::var_os("HOME")?).join(".cache")))?;
+    Some(base.join("gpulint"))
+}
+
+/// Compiles the tracer next to where it goes, then renames it there, so that two gpulint
+/// runs building at once never load a half-written library.
+fn build(
+    compiler: &Path,
+    cuda: &Cuda,
+    cache: &Path,
+    built: &Path,
+    verbose: bool,
+) -> Result<(), String> {
+    std::fs::create_dir_all(cache).map_err(|e| format!("{}: {e}", cache.display()))?;
+    let source = built.with_extension("cpp");
+    std::fs::write(&source, SOURCE).map_err(|e| format!("{}: {e}", source.display()))?;
+    let partial = built.with_extension(format!("so.{}", std::process::id()));
+    let mut command = Command::new(compiler);
+    command
+        .args(["-shared", "-fPIC", "-O2", "-std=c++17", "-I"])
+        .arg(&cuda.include)
+        .arg(&source)
+        .arg("-L")
+        .arg(&cuda.lib)
+        .arg(format!("-Wl,-rpath,{}", cuda.lib.display()))
+        .args(["-lcupti", "-o"])
+        .arg(&partial);
+    if verbose {
+        eprintln!("gpulint: building the launch tracer: {command:?}");
+    }
+    let out = command
+        .output()
+        .map_err(|e| format!("{}: {e}", compiler.display()))?;
+    if !out.status.success() {
+        let _ = std::fs::remove_file(&partial);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let last: Vec<&str> = stderr.lines().rev().take(3).collect();
+        return Err(format!(
+            "building the launch tracer failed ({}): {}",
+            out.status,
+            last.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        ));
+    }
+    std::fs::rename(&partial, built).map_err(|e| format!("{}: {e}", built.display()))
+}
+
+/// Runs the program once under the tracer, its output discarded (the profiled run shows
+/// it), and returns the trace's text. `Err` says why there is none: a program that made
+/// no CUDA call, or one killed before it could write it.
+pub fn trace(library: &Path, program: &[String], verbose: bool) -> Result<String, String> {
+    let out = tempfile::Builder::new()
+        .prefix("gpulint-trace-")
+        .suffix(".csv")
+        .tempfile()
+        .map_err(|e| format!("a temporary file for the trace: {e}"))?;
+    let mut command = Command::new(&program[0]);
+    command
+        .args(&program[1..])
+        .env("CUDA_INJECTION64_PATH", library)
+        .env("GPULINT_TRACE_OUT", out.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if verbose {
+        eprintln!(
+            "gpulint: counting every launch: CUDA_INJECTION64_PATH={} {}",
+            library.display(),
+            program.join(" ")
+        );
+    }
+    let status = command
+        .status()
+        .map_err(|e| format!("{}: {e}", program[0]))?;
+    let text = std::fs::read_to_string(out.path()).unwrap_or_default();
+    if text.is_empty() {
+        return Err(format!(
+            "the traced run ({status}) wrote no trace: it made no CUDA call, or did not exit \
+             normally"
+        ));
+    }
+    Ok(text)
+}
