@@ -1313,3 +1313,57 @@ fn a_launch_trace_pairs_each_template_instance() {
         .sum();
     assert_eq!(counts, 92);
 }
+
+/// A tracer that writes no trace (here the stand-in program, given no trace to write)
+/// leaves the run to the sample, and `--verbose` says why; with --time-all-launches,
+/// ncu's timing pass counts every launch instead.
+#[test]
+fn without_a_launch_trace_the_timing_pass_stands_in() {
+    let sample = stand_in("sample");
+    let tracer = stand_in("ncu");
+    let spread = fixture("h200-corpus/spread_lud.csv");
+    let timing = fixture("h200-corpus/timing_lud.csv");
+    let env = [
+        ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
+        ("FAKE_NCU_TIMING", timing.to_str().unwrap()),
+        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+    ];
+    let base = ["run", "--verbose", "--format", "json", "--exit-zero"];
+    let plain = run_with("normal", &[&base[..], &["--", &sample]].concat(), &env);
+    let stderr = String::from_utf8_lossy(&plain.out.stderr);
+    assert!(
+        stderr.contains("gpulint: no launch trace: the traced run (exit status: 0) wrote no trace"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&plain.out.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    assert_eq!(report["sources"][0]["launch_count"], 22);
+    let timed = run_with(
+        "normal",
+        &[&base[..], &["--time-all-launches", "--", &sample]].concat(),
+        &env,
+    );
+    let stdout = String::from_utf8_lossy(&timed.out.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    assert_eq!(report["sources"][0]["launch_count"], 190);
+    let stderr = String::from_utf8_lossy(&timed.out.stderr);
+    assert!(
+        stderr.contains("the timing pass measured all 190 launches"),
+        "{stderr}"
+    );
+    let off = run_with(
+        "normal",
+        &[&base[..], &["--", &sample]].concat(),
+        &[
+            ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
+            ("GPULINT_LAUNCH_TRACER", "off"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&off.out.stderr);
+    assert!(
+        stderr.contains("gpulint: no launch trace: GPULINT_LAUNCH_TRACER=off"),
+        "{stderr}"
+    );
+}
