@@ -684,8 +684,9 @@ fn launches_are_sampled_per_kernel_by_default() {
     assert!(
         stdout.contains(
             "a sample: 3 launch(es) were profiled (launches 1, 2, 3, 4, 8, 16, ... of each \
-             kernel); times and shares are of those (--time-all-launches counts every launch, \
-             --all-launches profiles every one)"
+             kernel); times and shares are of those (no launch trace, --verbose says why; \
+             --time-all-launches counts every launch with ncu, --all-launches profiles every \
+             one)"
         ),
         "{}",
         transcript(&default.out)
@@ -1283,6 +1284,7 @@ fn a_launch_trace_gives_the_spread_what_every_launch_shows() {
     assert_eq!(source["launch_count"], 190);
     assert_eq!(source["profiled_launches"], 22);
     assert_eq!(source["timed_every_launch"], true);
+    assert_eq!(source["every_launch_counted_by"], "launch trace");
 }
 
 /// The same on template_phases: two instances of one template (`scale<1>`, `scale<4>`)

@@ -37,12 +37,17 @@ impl EveryLaunch {
             .retain(|_| *k.next().unwrap_or(&false));
     }
 
-    /// What counted the launches, for notes.
-    pub fn counted_by(&self) -> &'static str {
+    /// What counted the launches: `launch trace` or `timing pass`.
+    pub fn counter(&self) -> &'static str {
         match self.traced {
-            Some(_) => "the launch trace",
-            None => "the timing pass",
+            Some(_) => "launch trace",
+            None => "timing pass",
         }
+    }
+
+    /// The same, for notes: "the launch trace".
+    pub fn counted_by(&self) -> String {
+        format!("the {}", self.counter())
     }
 }
 

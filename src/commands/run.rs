@@ -319,6 +319,7 @@ fn load_profiled(
     }
     profiles[0].launches = folder.finish();
     profiles[0].profiled_launches = Some(profiles[0].launch_count());
+    profiles[0].every_launch_counted_by = Some(every.counter());
     let note = apply_timing(&mut profiles[0], every);
     profiles[0].notes.push(note);
     for l in &profiles[0].launches {
@@ -554,6 +555,7 @@ mod tests {
             source_blocks: Vec::new(),
             sample: None,
             profiled_launches: None,
+            every_launch_counted_by: None,
         };
         let mut spread: Vec<ingest::Launch> = (0..14)
             .map(|i| launch(100 + i, if i % 2 == 0 { "gemm" } else { "relu" }))

@@ -160,6 +160,7 @@ pub(super) fn load_as(
             source_blocks: Vec::new(),
             sample: None,
             profiled_launches: None,
+            every_launch_counted_by: None,
         });
     }
     Ok(profiles)

@@ -132,6 +132,8 @@ pub struct Profile {
     /// With a timing pass (`--time-all-launches`), how many launches the sample profiled;
     /// [`Profile::launch_count`] then counts every launch of the run.
     pub profiled_launches: Option<u64>,
+    /// What counted every launch then: `launch trace` or `timing pass`.
+    pub every_launch_counted_by: Option<&'static str>,
 }
 
 impl Profile {
@@ -219,6 +221,7 @@ fn collect(
         source_blocks: Vec::new(),
         sample: None,
         profiled_launches: None,
+        every_launch_counted_by: None,
     })
 }
 

@@ -92,6 +92,7 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
         source_blocks: Vec::new(),
         sample: None,
         profiled_launches: None,
+        every_launch_counted_by: None,
     };
     Ok((profile, resources))
 }

@@ -327,14 +327,16 @@ fn sample_line(r: &Report, out: &mut String) {
         writeln!(
             out,
             "  a sample: {profiled} of {} launches were profiled ({which}); times and shares \
-             count every launch (a timing pass)",
-            p.launch_count()
+             count every launch (the {})",
+            p.launch_count(),
+            p.every_launch_counted_by.unwrap_or("timing pass")
         )
     } else {
         writeln!(
             out,
             "  a sample: {} launch(es) were profiled ({which}); times and shares are of those \
-             (--time-all-launches counts every launch, --all-launches profiles every one)",
+             (no launch trace, --verbose says why; --time-all-launches counts every launch \
+             with ncu, --all-launches profiles every one)",
             p.launch_count()
         )
     };

@@ -56,6 +56,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             },
             "timed_every_launch": p.profiled_launches.is_some(),
             "profiled_launches": p.profiled_launches,
+            "every_launch_counted_by": p.every_launch_counted_by,
         })
     });
     let helpers = r
