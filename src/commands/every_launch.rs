@@ -60,11 +60,14 @@ pub fn count(
     time_all_launches: bool,
 ) -> Result<Option<EveryLaunch>> {
     let verbose = report.gate.read.verbose;
-    let traced = tracer::library(verbose).and_then(|lib| tracer::trace(&lib, program, verbose));
-    let why_not = match traced {
-        Ok(text) => {
+    let traced = tracer::library(verbose)
+        .and_then(|lib| tracer::trace(&lib, program, verbose))
+        .and_then(|text| {
             let file = format!("launch trace of {}", program[0]);
-            let (profile, resources) = ingest::trace::read(&text, &file)?;
+            ingest::trace::read(&text, &file).map_err(|e| e.to_string())
+        });
+    let why_not = match traced {
+        Ok((profile, resources)) => {
             return Ok(Some(EveryLaunch {
                 profile,
                 traced: Some(resources),

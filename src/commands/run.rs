@@ -28,9 +28,9 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
              given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
         ));
     }
-    // Every launch is counted first: knowing them, the sample's progress line can say how
-    // many launches it will profile and about how long that takes.
-    // A report per launch (--per-launch) shows the sampled launches as they are.
+    // Every launch is counted first, so that the sample's progress line can say how many
+    // launches it will profile and about how long that takes. A report per launch
+    // (--per-launch) shows the sampled launches as they are, uncounted.
     let mut every = match sample {
         Some(_) if !report.per_launch => {
             every_launch::count(&opts, program, report, ncu.time_all_launches)?
@@ -80,7 +80,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     lint_and_report(&profiles, outcome, &rules, report)
 }
 
-/// The warnings a sample without a timing pass deserves: kernels it cut unevenly, kernels
+/// The warnings a sample without every launch counted deserves: kernels it cut unevenly, kernels
 /// whose shares are not comparable, kernels it could not bound.
 fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<Sample>, timed: bool) {
     let note = match (sample, timed) {
@@ -95,10 +95,11 @@ fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<Sample>, timed
     }
 }
 
-/// With a timing pass, the launch-shape rules (block size, small grid, failed launch) judge
-/// every launch from its attributes, which the timing pass records for each, instead of
-/// the sampled ones: a spread misses LU's last, tiny grids, a timing pass does not. Their
-/// findings replace the sample's. They belong to the sample's report (the launch numbers
+/// With every launch counted, the launch-shape rules (block size, small grid, failed
+/// launch) judge every launch instead of the sampled ones: a spread misses LU's last, tiny
+/// grids, the count does not. A timing pass records each launch's attributes; a traced
+/// launch takes them from the sampled entry most like it. Their findings replace the
+/// sample's. They belong to the sample's report (the launch numbers
 /// are the program's in both), at the line of the sampled launch most like theirs.
 fn judge_launch_shapes_on_every_launch(
     outcome: &mut rules::engine::Outcome,
@@ -177,7 +178,7 @@ fn say_program_status(status: Option<i32>, program: &str) {
     }
 }
 
-/// How many launches the sample will profile, from the timing pass's count of every launch:
+/// How many launches the sample will profile, from the count of every launch:
 /// for the spread, the launch numbers 1, 2, 3, 4, 8, ... each kernel reaches; per
 /// configuration, the first N of each.
 fn launches_to_profile(sample: Sample, timed: &ingest::Profile) -> u64 {
@@ -198,7 +199,7 @@ fn sample_key(sample: Sample, l: &ingest::Launch) -> SampleKey {
     }
 }
 
-/// Gives each sampled launch the number the timing pass gave it: its place in the program's
+/// Gives each sampled launch the number the count gave it: its place in the program's
 /// launches. The spread profiled launches 1, 2, 3, 4, 8, ... of each kernel, a sample per
 /// configuration the first N of each; both runs launch the same kernels in the same order.
 /// When the sample holds more or fewer launches of a kernel than that (seen with a cuBLAS
@@ -249,7 +250,7 @@ fn in_program_order(
             Sample::PerConfig(_) => Some(*nth),
         };
         *nth += 1;
-        // A launch the timing pass did not see (a program that varies run to run) keeps
+        // A launch the count did not see (a program that varies run to run) keeps
         // its place in the sample.
         if let Some(&id) = position.and_then(|p| timed_ids.get(&key)?.get(p)) {
             l.id = id;
@@ -334,13 +335,13 @@ fn load_profiled(
 }
 
 /// What [`load_profiled`] read, and whether the sampled launches carry the program's
-/// launch numbers (only then do launch-shape rules judge the timing pass's launches).
+/// launch numbers (only then do launch-shape rules judge every counted launch).
 struct Loaded {
     profiles: Vec<ingest::Profile>,
     in_program_order: bool,
 }
 
-/// Gives each sampled entry the launches the timing pass measured that it stands for, and
+/// Gives each sampled entry the counted launches that it stands for, and
 /// their mean duration, so shares and time at stake count every launch. A timed launch
 /// goes to the sampled entry of its kernel most like it: its own configuration when that
 /// was sampled, else the same block and the nearest grid (a spread samples few of LU's
@@ -363,7 +364,7 @@ fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String {
         }
     }
     for (l, &(count, time, timed_all)) in sample.launches.iter_mut().zip(&stands_for) {
-        // A configuration the timing pass never saw keeps what the sample measured.
+        // A configuration the count never saw keeps what the sample measured.
         if count == 0 {
             continue;
         }

@@ -35,6 +35,8 @@ const MAGIC: &str = "# gpulint launch trace 1,";
 
 /// Reads a trace into launches numbered 0, 1, 2, ... in launch order (as ncu numbers
 /// them), with their durations, and their resources alongside. `file` names it in errors.
+/// A trace that cannot stand for every launch is refused too: one of several processes
+/// (ncu numbers launches across them), or one from which CUPTI dropped records.
 pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
     if !text.starts_with(MAGIC) {
         return Err(Error::at(
@@ -42,6 +44,25 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
             1,
             None,
             format!("not a gpulint launch trace: the first line should start {MAGIC:?}"),
+        ));
+    }
+    let processes = text.lines().filter(|l| l.starts_with(MAGIC)).count();
+    if processes > 1 {
+        return Err(Error::in_file(
+            file,
+            format!("{processes} processes launched kernels; a trace counts one program's"),
+        ));
+    }
+    let first = text.lines().next().unwrap_or_default();
+    let dropped = first
+        .rsplit_once("dropped records: ")
+        .and_then(|(_, n)| n.trim().parse::<u64>().ok());
+    if dropped != Some(0) {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            format!("CUPTI dropped records, so launches are missing: {first:?}"),
         ));
     }
     let mut reader = csv::ReaderBuilder::new()
@@ -160,5 +181,15 @@ mod tests {
         );
         let err = read("ID,Kernel Name\n", "t.csv").unwrap_err().to_string();
         assert!(err.contains("not a gpulint launch trace"), "{err}");
+        let header = text.lines().take(3).collect::<Vec<_>>().join("\n");
+        let two = format!("{header}\n{header}\n").replace("trace 1,", "trace 1, process 7,");
+        let err = read(&two, "t.csv").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "t.csv: 2 processes launched kernels; a trace counts one program's"
+        );
+        let dropped = header.replace("dropped records: 0", "dropped records: 12");
+        let err = read(&dropped, "t.csv").unwrap_err().to_string();
+        assert!(err.contains("CUPTI dropped records"), "{err}");
     }
 }

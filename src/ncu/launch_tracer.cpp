@@ -1,7 +1,8 @@
 // gpulint's launch tracer. The CUDA driver loads it into the profiled program through
 // CUDA_INJECTION64_PATH. It records every kernel launch (name, grid, block, start, end)
-// with CUPTI's activity API and, at exit, writes them in launch order to the CSV file
-// named by GPULINT_TRACE_OUT. Unlike an ncu pass it neither replays nor serializes the
+// with CUPTI's activity API and, at exit, appends them in launch order to the CSV file
+// named by GPULINT_TRACE_OUT, under a first line naming its process: a program whose
+// processes each use CUDA appends one block per process. Unlike an ncu pass it neither replays nor serializes the
 // kernels, so counting every launch costs about what running the program does.
 //
 // Build: c++ -shared -fPIC -O2 -I<cupti include> launch_tracer.cpp -L<cupti lib> -lcupti
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -122,10 +124,10 @@ void write_trace() {
   // Correlation ids number the launch calls in the order the program made them.
   std::sort(recorded.begin(), recorded.end(),
             [](const Launch& a, const Launch& b) { return a.correlation_id < b.correlation_id; });
-  FILE* out = fopen(path, "w");
+  FILE* out = fopen(path, "a");
   if (!out) return;
-  fprintf(out, "# gpulint launch trace 1, dropped records: %llu\n",
-          static_cast<unsigned long long>(dropped_records));
+  fprintf(out, "# gpulint launch trace 1, process %ld, dropped records: %llu\n",
+          static_cast<long>(getpid()), static_cast<unsigned long long>(dropped_records));
   fprintf(out,
           "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,"
           "block_z,registers_per_thread,shared_memory_bytes,name\n");
