@@ -17,6 +17,28 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Parses the command line, or exits with clap's usage error (status 2). An option
+    /// before any command (`gpulint --format json ./prog`) gets a hint where it goes:
+    /// options belong to a command, and `gpulint ./prog` takes none before the program.
+    pub fn parse_or_exit() -> Cli {
+        let args: Vec<String> = std::env::args().collect();
+        Cli::try_parse_from(&args).unwrap_or_else(|e| {
+            let misplaced = e.kind() == clap::error::ErrorKind::UnknownArgument
+                && args.get(1).is_some_and(|a| a.starts_with('-'));
+            if misplaced {
+                let _ = e.print();
+                eprintln!(
+                    "\nhint: options come after a command: `gpulint run [OPTIONS] -- PROG ARGS` \
+                     or `gpulint check [OPTIONS] FILE`"
+                );
+                std::process::exit(2);
+            }
+            e.exit()
+        })
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Lint ncu exports (raw or details page CSV, or ncu's text output). `-` reads stdin.

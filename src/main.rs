@@ -1,9 +1,7 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = gpulint::cli::Cli::parse();
+    let cli = gpulint::cli::Cli::parse_or_exit();
     match gpulint::commands::run(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {

@@ -547,3 +547,20 @@ fn options_a_command_would_ignore_are_refused() {
     ]);
     assert_eq!(gate.status.code(), Some(0), "{}", transcript(&gate));
 }
+
+/// `gpulint --format json ./prog`: an option before any command is a usage error (status
+/// 2) that says where options go.
+#[test]
+fn an_option_before_the_command_gets_a_hint() {
+    let out = gpulint(&["--format", "json", "./my_kernel"]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unexpected argument '--format'"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("hint: options come after a command: `gpulint run [OPTIONS] -- PROG ARGS`"),
+        "{stderr}"
+    );
+}
