@@ -1329,6 +1329,48 @@ fn derive_grid_fill(m: &mut Metrics) {
 mod tests {
     use super::*;
 
+    /// LU's internal kernel as ncu profiled its first launch on the H200 (63x63 blocks of
+    /// 16x16), standing for a traced tail launch of 4x4 blocks.
+    #[test]
+    fn a_traced_launch_takes_the_attributes_but_not_the_grid_of_the_launch_like_it() {
+        let profiled: Metrics = [
+            ("sm_count", 132.0),
+            ("max_warps_per_sm", 64.0),
+            ("threads_per_inst", 32.0),
+            ("registers_per_thread", 32.0),
+            ("limit_blocks", 32.0),
+            ("limit_warps", 8.0),
+            ("limit_registers", 8.0),
+            ("limit_shared_mem", 32.0),
+            ("theoretical_occupancy_pct", 100.0),
+            ("achieved_occupancy_pct", 91.0),
+            ("grid_blocks", 3969.0),
+            ("duration_ns", 9000.0),
+        ]
+        .into_iter()
+        .collect();
+        let m = launch_shape_metrics(&profiled, [4, 4, 1], [16, 16, 1], Some(2500.0), true);
+        assert_eq!(m["grid_blocks"], 16.0);
+        assert_eq!(m["duration_ns"], 2500.0);
+        assert_eq!(m["limit_warps"], 8.0);
+        assert_eq!(m["occupancy_limit_min"], 8.0);
+        // 16 blocks of 8 warps on 132 SMs of 64 warp slots.
+        assert_eq!(m["grid_warps"], 128.0);
+        assert!((m["grid_slot_fill_pct"] - 128.0 / 8448.0 * 100.0).abs() < 1e-9);
+        // What the profiled launch measured is not the traced launch's.
+        assert!(!m.contains_key("achieved_occupancy_pct"));
+        let other = launch_shape_metrics(&profiled, [4, 4, 1], [32, 8, 1], None, false);
+        for key in [
+            "limit_warps",
+            "occupancy_limit_min",
+            "theoretical_occupancy_pct",
+        ] {
+            assert!(!other.contains_key(key), "{key}");
+        }
+        assert_eq!(other["sm_count"], 132.0);
+        assert!(!other.contains_key("duration_ns"));
+    }
+
     #[test]
     fn a_missing_metric_names_the_sections_that_give_it() {
         assert_eq!(sections_giving("sm_count"), Some(vec!["LaunchStats"]));

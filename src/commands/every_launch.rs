@@ -168,3 +168,56 @@ pub fn traced_launch_metrics(
         same_resources,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch(id: u64, name: &str, grid: u64) -> ingest::Launch {
+        ingest::Launch {
+            id,
+            name: name.into(),
+            grid: Some([grid, 1, 1]),
+            block: Some([256, 1, 1]),
+            device: None,
+            line: 1,
+            metrics: Default::default(),
+            nvidia_rules: Vec::new(),
+            count: 1,
+            profiled: None,
+            last_id: id,
+            spread: Default::default(),
+        }
+    }
+
+    /// Two instances of one template, named as the C++ runtime and ncu write them, and a
+    /// kernel the sample left out (`-k`): each instance pairs with its own, in launch
+    /// order; a sampled kernel whose first launch no traced kernel matches is returned.
+    #[test]
+    fn traced_kernels_take_the_names_of_the_sampled_ones_they_pair_with() {
+        let mut traced = vec![
+            launch(0, "void scale<1>(float*, int)", 64),
+            launch(1, "helper(float const*)", 8),
+            launch(2, "void scale<1>(float*, int)", 64),
+            launch(3, "void scale<4>(float*, int)", 64),
+        ];
+        let sampled = vec![
+            launch(0, "void scale<1>(float *, int)", 64),
+            launch(2, "void scale<1>(float *, int)", 64),
+            launch(3, "void scale<4>(float *, int)", 64),
+            launch(9, "reduce(const float *)", 1),
+        ];
+        let unpaired = adopt_sampled_names(&mut traced, &sampled);
+        let names: Vec<&str> = traced.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "void scale<1>(float *, int)",
+                "helper(float const*)",
+                "void scale<1>(float *, int)",
+                "void scale<4>(float *, int)"
+            ]
+        );
+        assert_eq!(unpaired, ["reduce"]);
+    }
+}
