@@ -174,20 +174,7 @@ mod tests {
     use super::*;
 
     fn launch(id: u64, name: &str, grid: u64) -> ingest::Launch {
-        ingest::Launch {
-            id,
-            name: name.into(),
-            grid: Some([grid, 1, 1]),
-            block: Some([256, 1, 1]),
-            device: None,
-            line: 1,
-            metrics: Default::default(),
-            nvidia_rules: Vec::new(),
-            count: 1,
-            profiled: None,
-            last_id: id,
-            spread: Default::default(),
-        }
+        ingest::Launch::of_shape(id, name.into(), [grid, 1, 1], [256, 1, 1], 1)
     }
 
     /// Two instances of one template, named as the C++ runtime and ncu write them, and a

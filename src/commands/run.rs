@@ -524,20 +524,7 @@ mod tests {
     /// profiles: 22 for the spread and 129 per configuration, as the H200 runs profiled
     /// (fixtures/h200-corpus/spread_lud.csv, sample_lud.csv).
     fn launch(id: u64, name: &str) -> ingest::Launch {
-        ingest::Launch {
-            id,
-            name: name.into(),
-            grid: Some([8, 16, 1]),
-            block: Some([128, 1, 1]),
-            device: None,
-            line: 1,
-            metrics: Default::default(),
-            nvidia_rules: Vec::new(),
-            count: 1,
-            profiled: None,
-            last_id: id,
-            spread: Default::default(),
-        }
+        ingest::Launch::of_shape(id, name.into(), [8, 16, 1], [128, 1, 1], 1)
     }
 
     /// A GEMM launched 60 times, alternating with another kernel: the spread takes its

@@ -80,6 +80,26 @@ pub struct Launch {
     pub spread: BTreeMap<&'static str, [f64; 2]>,
 }
 
+impl Launch {
+    /// One launch of `name` known only by its shape: no metrics yet, at `line`.
+    pub fn of_shape(id: u64, name: String, grid: [u64; 3], block: [u64; 3], line: u64) -> Launch {
+        Launch {
+            id,
+            name,
+            grid: Some(grid),
+            block: Some(block),
+            device: None,
+            line,
+            metrics: Default::default(),
+            nvidia_rules: Vec::new(),
+            count: 1,
+            profiled: None,
+            last_id: id,
+            spread: Default::default(),
+        }
+    }
+}
+
 /// Which launches a sampled `gpulint run` profiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sample {

@@ -86,19 +86,11 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
             row.end_ns.saturating_sub(row.start_ns) as f64,
         );
         let line = id as u64 + 3;
+        let grid = [row.grid_x, row.grid_y, row.grid_z];
+        let block = [row.block_x, row.block_y, row.block_z];
         launches.push(Launch {
-            id: id as u64,
-            name: row.name,
-            grid: Some([row.grid_x, row.grid_y, row.grid_z]),
-            block: Some([row.block_x, row.block_y, row.block_z]),
-            device: None,
-            line,
             metrics,
-            nvidia_rules: Vec::new(),
-            count: 1,
-            profiled: None,
-            last_id: id as u64,
-            spread: Default::default(),
+            ..Launch::of_shape(id as u64, row.name, grid, block, line)
         });
         resources.push(Resources {
             registers_per_thread: row.registers_per_thread,
