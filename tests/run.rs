@@ -659,13 +659,6 @@ fn run_takes_the_program_without_a_separator() {
 #[test]
 fn launches_are_sampled_per_kernel_by_default() {
     let sample = stand_in("sample");
-    let window = |a: &[String], from: &str| -> Vec<String> {
-        a.iter()
-            .skip_while(|x| *x != from)
-            .take_while(|x| **x != sample)
-            .cloned()
-            .collect()
-    };
     let spread = "1|2|3|4|8|16|32|64|128|256|512|1024|2048|4096|8192|16384|32768|65536|131072|\
                   262144|524288|1048576|2097152|4194304|8388608|16777216|33554432|67108864|\
                   134217728|268435456|536870912|1073741824";
@@ -736,9 +729,17 @@ fn launches_are_sampled_per_kernel_by_default() {
         ],
         &[],
     );
+    // Configurations counted per demangled name, or ncu merges template instances.
     assert_eq!(
-        window(&five.args, "--filter-mode"),
-        ["--filter-mode", "per-launch-config", "--launch-count", "5"]
+        window(&five.args, "--kernel-name-base"),
+        [
+            "--kernel-name-base",
+            "demangled",
+            "--filter-mode",
+            "per-launch-config",
+            "--launch-count",
+            "5"
+        ]
     );
     assert!(!five.args.iter().any(|a| a == "--kernel-id"));
     let stdout = String::from_utf8_lossy(&five.out.stdout);
@@ -947,6 +948,16 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
             transcript(&r.out)
         );
     }
+}
+
+/// The ncu arguments from `from` up to the profiled program (tests/stand-in/sample).
+fn window(args: &[String], from: &str) -> Vec<String> {
+    let sample = stand_in("sample");
+    args.iter()
+        .skip_while(|x| *x != from)
+        .take_while(|x| **x != sample)
+        .cloned()
+        .collect()
 }
 
 /// Each kernel's share of GPU time in a JSON report, by function name.
@@ -1210,13 +1221,17 @@ fn a_timed_spread_warns_of_what_every_launch_shows() {
 }
 
 /// `gpulint run` with no options on a program whose every launch the H200 also profiled:
-/// the spread as ncu profiled it, and the trace gpulint's launch tracer wrote of the same
+/// the sample as ncu profiled it, and the trace gpulint's launch tracer wrote of the same
 /// program (fixtures/h200-corpus/trace_*.csv, docs/runs/2026-12-01-launch-trace.txt).
 /// Checks that its report gives the warnings of every launch, with each kernel's share
-/// of GPU time within 5 points, and returns it.
-fn traced_spread_like_every_launch(spread: &str, trace: &str, every: &str) -> serde_json::Value {
+/// of GPU time within 5 points, and returns it with the arguments ncu was given.
+fn traced_sample_like_every_launch(
+    sampled: &str,
+    trace: &str,
+    every: &str,
+) -> (serde_json::Value, Vec<String>) {
     let sample = stand_in("sample");
-    let (spread, trace) = (fixture(spread), fixture(trace));
+    let (spread, trace) = (fixture(sampled), fixture(trace));
     // Any file stands for the built tracer: the stand-in program only checks that one is set.
     let tracer = stand_in("ncu");
     let env = [
@@ -1251,7 +1266,7 @@ fn traced_spread_like_every_launch(spread: &str, trace: &str, every: &str) -> se
             every_shares[kernel]
         );
     }
-    traced
+    (traced, r.args)
 }
 
 /// The launch trace counts LU's 190 launches at the program's own speed, so the default
@@ -1261,7 +1276,7 @@ fn traced_spread_like_every_launch(spread: &str, trace: &str, every: &str) -> se
 /// become ncu's ("float *").
 #[test]
 fn a_launch_trace_gives_the_spread_what_every_launch_shows() {
-    let traced = traced_spread_like_every_launch(
+    let (traced, args) = traced_sample_like_every_launch(
         "h200-corpus/spread_lud.csv",
         "h200-corpus/trace_lud.csv",
         "h200-corpus/all_lud.csv",
@@ -1283,15 +1298,21 @@ fn a_launch_trace_gives_the_spread_what_every_launch_shows() {
     assert_eq!(source["profiled_launches"], 22);
     assert_eq!(source["timed_every_launch"], true);
     assert_eq!(source["every_launch_counted_by"], "launch trace");
+    // 3 launches per configuration would take 129 of LU's launches: the spread stays.
+    assert!(args.iter().any(|a| a.starts_with("::")), "{args:?}");
+    assert!(!args.iter().any(|a| a == "per-launch-config"), "{args:?}");
 }
 
-/// The same on template_phases: two instances of one template (`scale<1>`, `scale<4>`)
-/// pair with their own traced kernels, and block_sum's 1-block tail is judged on every
-/// launch, where the spread over-weights it.
+/// The same on template_phases, where the trace shows that 3 launches per configuration
+/// (11) take fewer than the spread (20), so ncu is asked for those
+/// (fixtures/h200-corpus/per_config_template_phases.csv, the H200's answer,
+/// docs/runs/2026-12-01-fewer-launches.txt). Two instances of one template (`scale<1>`,
+/// `scale<4>`) pair with their own traced kernels, and block_sum's 1-block tail is judged
+/// on every launch.
 #[test]
 fn a_launch_trace_pairs_each_template_instance() {
-    let traced = traced_spread_like_every_launch(
-        "h200-corpus/spread_template_phases.csv",
+    let (traced, args) = traced_sample_like_every_launch(
+        "h200-corpus/per_config_template_phases.csv",
         "h200-corpus/trace_template_phases.csv",
         "h200-corpus/all_template_phases.csv",
     );
@@ -1302,6 +1323,20 @@ fn a_launch_trace_pairs_each_template_instance() {
         .map(|k| k["launch_count"].as_u64().unwrap())
         .sum();
     assert_eq!(counts, 92);
+    assert_eq!(
+        window(&args, "--kernel-name-base"),
+        [
+            "--kernel-name-base",
+            "demangled",
+            "--filter-mode",
+            "per-launch-config",
+            "--launch-count",
+            "3"
+        ]
+    );
+    let source = &traced["sources"][0];
+    assert_eq!(source["sample"], "per-config");
+    assert_eq!(source["profiled_launches"], 11);
 }
 
 /// A tracer that writes no trace (here the stand-in program, given no trace to write)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 16: `gpulint run` with no options now counts every launch with its CUPTI launch
 # tracer before ncu profiles the spread. Times the tracer's first build, then the default
-# run of each program, and compares its report with the report of every launch
-# (--all-launches): launches, warnings, shares.
+# run of each program (its profile saved with --save-csv), and compares its report with the
+# report of every launch (--all-launches): launches, warnings, shares.
 #   usage: samples/corpus/trace_default.sh OUT_DIR GPULINT "prog args|..."   (from the repo root)
 #   A program named torch_train runs samples/apps/torch_train.py; SKIP_ALL="tag ..." skips
 #   the report of every launch for those.
@@ -24,7 +24,7 @@ for p in "${programs[@]}"; do
   t0=$(now); "${cmd[@]}" >/dev/null 2>&1; bare=$(since "$t0")
   line="$tag: bare $bare s,"
   for mode in default every; do
-    extra=(); [ "$mode" = every ] && extra=(--all-launches)
+    extra=(--save-csv "$out/${tag}_$mode.csv"); [ "$mode" = every ] && extra=(--all-launches)
     case "$mode ${SKIP_ALL:-} " in every*" $tag "*) continue ;; esac
     t0=$(now)
     "$gl" run "${extra[@]}" --verbose --format json --exit-zero --ncu-arg=--clock-control \

@@ -21,7 +21,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         .cloned()
         .collect();
     let mut opts = ncu_options(ncu, report, extra_args);
-    let sample = opts.sample;
+    let mut sample = opts.sample;
     if ncu.time_all_launches && sample.is_none() {
         return Err(crate::error::Error::new(
             "--time-all-launches times the launches a sample leaves out, and the launch filter \
@@ -37,8 +37,11 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         }
         _ => None,
     };
-    if let (Some(sample), Some(every)) = (sample, &every) {
-        opts.expected_launches = Some(launches_to_profile(sample, &every.profile));
+    if let (Some(chosen), Some(every)) = (sample, &every) {
+        let cheaper = fewer_launches(chosen, &every.profile, report.gate.read.verbose);
+        sample = Some(cheaper);
+        opts.sample = sample;
+        opts.expected_launches = Some(launches_to_profile(cheaper, &every.profile));
     }
     let info = crate::ncu::profile(&opts, &rules, program)?;
     say_program_status(info.program_status, &program[0]);
@@ -178,6 +181,38 @@ fn say_program_status(status: Option<i32>, program: &str) {
     }
 }
 
+/// Launches per configuration when they take fewer launches than the spread.
+const FEWER_PER_CONFIG: u64 = 3;
+
+/// With every launch counted before ncu runs, the default spread gives way to the sample
+/// per configuration when that profiles fewer launches: a training loop launches a few
+/// configurations many times (the spread takes 7 of 60 launches of each, 3 per
+/// configuration do), while LU's grids change every launch (3 per configuration would be
+/// nearly all). Either is judged the same way once every launch is counted. A sample the
+/// user chose (`--launches-per-config`) stays.
+fn fewer_launches(chosen: Sample, every: &ingest::Profile, verbose: bool) -> Sample {
+    if chosen != Sample::Spread {
+        return chosen;
+    }
+    let per_config = Sample::PerConfig(FEWER_PER_CONFIG);
+    let (spread_takes, per_config_takes) = (
+        launches_to_profile(chosen, every),
+        launches_to_profile(per_config, every),
+    );
+    if per_config_takes >= spread_takes {
+        return chosen;
+    }
+    if verbose {
+        eprintln!(
+            "gpulint: sampling {} ({per_config_takes} launches) instead of {} \
+             ({spread_takes} launches)",
+            per_config.describe(),
+            chosen.describe()
+        );
+    }
+    per_config
+}
+
 /// How many launches the sample will profile, from the count of every launch:
 /// for the spread, the launch numbers 1, 2, 3, 4, 8, ... each kernel reaches; per
 /// configuration, the first N of each.
@@ -232,10 +267,9 @@ fn in_program_order(
         .collect();
     if !unmatched.is_empty() {
         return Err(format!(
-            "the sample holds another number of launches of {} than the spread takes of the \
-             launches {} counted (ncu may count a kernel's launches per loaded copy of it): \
-             launch numbers are the sample's, and launch shapes are judged on the sampled \
-             launches",
+            "the sample holds another number of launches of {} than it takes of the launches \
+             {} counted (ncu may count a kernel's launches per loaded copy of it): launch \
+             numbers are the sample's, and launch shapes are judged on the sampled launches",
             unmatched.join(", "),
             every.counted_by()
         ));
@@ -405,7 +439,8 @@ fn most_alike(sampled: &[ingest::Launch], timed: &ingest::Launch) -> Option<usiz
             (Some(a), Some(b)) => (a / b).ln().abs(),
             _ => f64::INFINITY,
         };
-        (l.block != timed.block, grids)
+        // Grids of as many blocks, (128,1,1) and (64,2,1), are still other grids.
+        (l.block != timed.block, l.grid != timed.grid, grids)
     };
     sampled
         .iter()
@@ -413,7 +448,7 @@ fn most_alike(sampled: &[ingest::Launch], timed: &ingest::Launch) -> Option<usiz
         .filter(|(_, l)| l.name == timed.name)
         .min_by(|(_, a), (_, b)| {
             let (a, b) = (distance(a), distance(b));
-            a.0.cmp(&b.0).then(a.1.total_cmp(&b.1))
+            (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2))
         })
         .map(|(i, _)| i)
 }
@@ -566,6 +601,20 @@ mod tests {
         let refused = in_program_order(&mut eleven, &timed, Sample::Spread).unwrap_err();
         assert!(refused.contains("of gemm"), "{refused}");
         assert_eq!(eleven[10].id, 10);
+    }
+
+    /// A cuBLAS-style GEMM sampled with grids (64,2,1) and (128,1,1), as in the PyTorch
+    /// loop on the H200: a launch of either grid goes to its own entry, though both grids
+    /// have 128 blocks; a grid of 100 blocks to the nearest.
+    #[test]
+    fn a_counted_launch_goes_to_its_own_grid_first() {
+        let grid = |g: [u64; 3]| ingest::Launch::of_shape(0, "gemm".into(), g, [256, 1, 1], 1);
+        let sampled = [grid([64, 2, 1]), grid([128, 1, 1]), grid([16, 1, 1])];
+        assert_eq!(most_alike(&sampled, &grid([128, 1, 1])), Some(1));
+        assert_eq!(most_alike(&sampled, &grid([64, 2, 1])), Some(0));
+        assert_eq!(most_alike(&sampled, &grid([20, 1, 1])), Some(2));
+        let other = ingest::Launch::of_shape(0, "other".into(), [16, 1, 1], [256, 1, 1], 1);
+        assert_eq!(most_alike(&sampled, &other), None);
     }
 
     #[test]

@@ -148,12 +148,17 @@ pub fn build_args(
         args.extend(["--launch-skip".into(), n.to_string()]);
     }
     match (opts.sample, opts.launch_count) {
-        (Some(Sample::PerConfig(n)), _) => args.extend([
-            "--filter-mode".into(),
-            "per-launch-config".into(),
-            "--launch-count".into(),
-            n.to_string(),
-        ]),
+        (Some(Sample::PerConfig(n)), _) => {
+            if opts.kernel_name.is_none() && !has_kernel_name_base(&opts.extra_args) {
+                args.extend(DEMANGLED_BASE.map(String::from));
+            }
+            args.extend([
+                "--filter-mode".into(),
+                "per-launch-config".into(),
+                "--launch-count".into(),
+                n.to_string(),
+            ]);
+        }
         (Some(Sample::Spread), _) => {}
         (None, Some(n)) => args.extend(["--launch-count".into(), n.to_string()]),
         (None, None) => {}
@@ -176,17 +181,26 @@ fn spread_args(kernel_name: Option<&str>, extra_args: &[String]) -> Vec<String> 
         .map(|n| n.to_string())
         .collect();
     let mut args = Vec::new();
-    let user_base = extra_args
-        .iter()
-        .any(|a| a.split('=').next() == Some("--kernel-name-base"));
-    if kernel_name.is_none() && !user_base {
-        args.extend(["--kernel-name-base".into(), "demangled".into()]);
+    if kernel_name.is_none() && !has_kernel_name_base(extra_args) {
+        args.extend(DEMANGLED_BASE.map(String::from));
     }
     args.extend([
         "--kernel-id".into(),
         format!("::{}:{}", kernel_name.unwrap_or(""), invocations.join("|")),
     ]);
     args
+}
+
+/// Launches counted per demangled name: by ncu's default, the function name, two instances
+/// of one template share a count, for `--kernel-id` and for the configurations of
+/// `--filter-mode per-launch-config` alike (PyTorch's `vectorized_elementwise_kernel<4,
+/// FillFunctor>` and `<4, GeluCUDAKernelImpl>`: docs/runs/2026-12-01-per-config-names.txt).
+const DEMANGLED_BASE: [&str; 2] = ["--kernel-name-base", "demangled"];
+
+fn has_kernel_name_base(extra_args: &[String]) -> bool {
+    extra_args
+        .iter()
+        .any(|a| a.split('=').next() == Some("--kernel-name-base"))
 }
 
 /// Whether a `-k` pattern can stand in `--kernel-id`, whose fields are separated by `:`.
