@@ -1392,3 +1392,56 @@ fn without_a_launch_trace_the_timing_pass_stands_in() {
         "{stderr}"
     );
 }
+
+/// A tracer build that fails (here a stand-in compiler that always does) is tried once:
+/// later runs say why from its log in the cache folder, and how to try again, instead of
+/// paying for the same failed build each time.
+#[test]
+fn a_failed_tracer_build_is_not_retried() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = std::env::temp_dir().join(format!("gpulint-build-{}", rand_suffix()));
+    let (cuda, bin) = (root.join("cuda"), root.join("bin"));
+    for dir in [cuda.join("include"), cuda.join("lib64"), bin.clone()] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(cuda.join("include/cupti.h"), "").unwrap();
+    std::fs::write(cuda.join("lib64/libcupti.so"), "").unwrap();
+    let calls = root.join("calls");
+    let compiler = bin.join("c++");
+    std::fs::write(
+        &compiler,
+        format!(
+            "#!/bin/sh\necho called >> '{}'\necho 'cupti.h: fatal error: boom' >&2\nexit 1\n",
+            calls.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&compiler, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let cache = root.join("cache");
+    let env = [
+        ("GPULINT_LAUNCH_TRACER", ""),
+        ("CUDA_HOME", cuda.to_str().unwrap()),
+        ("PATH", path.as_str()),
+        ("XDG_CACHE_HOME", cache.to_str().unwrap()),
+    ];
+    let sample = stand_in("sample");
+    let args = ["run", "--verbose", "--format", "json", "--", &sample];
+    let first = run_with("normal", &args, &env);
+    let stderr = String::from_utf8_lossy(&first.out.stderr);
+    assert!(
+        stderr.contains("no launch trace: building the launch tracer failed")
+            && stderr.contains("boom"),
+        "{stderr}"
+    );
+    let second = run_with("normal", &args, &env);
+    let stderr = String::from_utf8_lossy(&second.out.stderr);
+    assert!(
+        stderr.contains("boom (an earlier build; delete ") && stderr.contains("to try again)"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&calls).unwrap(), "called\n");
+    // The run itself went on with the sample both times.
+    assert_eq!(second.out.status.code(), first.out.status.code());
+    let _ = std::fs::remove_dir_all(root);
+}

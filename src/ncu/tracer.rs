@@ -1,9 +1,10 @@
 //! gpulint's launch tracer (launch_tracer.cpp): a CUPTI library that the CUDA driver loads
 //! into the program through `CUDA_INJECTION64_PATH`, which writes every kernel launch to a
 //! trace (see [`crate::ingest::trace`]). On the H200 a traced run took the time of a bare
-//! run, where ncu's duration-only pass took 2-13 s more
+//! run, where ncu's duration-only pass took 1.6-12.9 s more
 //! (docs/runs/2026-12-01-launch-trace.txt). It is built once per machine from the CUDA
-//! toolkit's CUPTI, into gpulint's cache folder.
+//! toolkit's CUPTI, into gpulint's cache folder; a build that failed is not retried until
+//! its log there is deleted.
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -41,7 +42,18 @@ pub fn library(verbose: bool) -> Result<PathBuf, String> {
     if built.is_file() {
         return Ok(built);
     }
-    build(&compiler, &cuda, &cache, &built, verbose)?;
+    // Each run would pay for the same failed build again.
+    let failed = built.with_extension("failed.txt");
+    if let Ok(why) = std::fs::read_to_string(&failed) {
+        return Err(format!(
+            "{} (an earlier build; delete {} to try again)",
+            why.trim(),
+            failed.display()
+        ));
+    }
+    build(&compiler, &cuda, &cache, &built, verbose).inspect_err(|why| {
+        let _ = std::fs::write(&failed, why);
+    })?;
     Ok(built)
 }
 
