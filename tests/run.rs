@@ -1445,3 +1445,44 @@ fn a_failed_tracer_build_is_not_retried() {
     assert_eq!(second.out.status.code(), first.out.status.code());
     let _ = std::fs::remove_dir_all(root);
 }
+
+/// A program that replays a CUDA graph of 3 kernels 30 times (samples/corpus/graph_steps.cu
+/// on the H200, docs/runs/2026-12-01-graph-check.txt): the kernels of one graph launch
+/// share its call, so the trace orders them by start. The default run counts all 91
+/// launches, samples 3 per configuration, and warns as every launch does: the transpose's
+/// uncoalesced stores and the reduction's 8-block grid.
+#[test]
+fn a_launch_trace_orders_the_kernels_of_a_cuda_graph() {
+    let (traced, args) = traced_sample_like_every_launch(
+        "h200-corpus/per_config_graph_steps.csv",
+        "h200-corpus/trace_graph_steps.csv",
+        "h200-corpus/all_graph_steps.csv",
+    );
+    assert!(args.iter().any(|a| a == "per-launch-config"), "{args:?}");
+    let source = &traced["sources"][0];
+    assert_eq!(source["launch_count"], 91);
+    assert_eq!(source["profiled_launches"], 9);
+    assert_eq!(
+        warnings_of(&traced),
+        [
+            ("norm_partial".to_string(), "small-grid".to_string()),
+            (
+                "transpose_naive".to_string(),
+                "uncoalesced-store".to_string()
+            )
+        ]
+        .into_iter()
+        .collect()
+    );
+    // The sampled launches carry the program's numbers: the graph's third kernel ends
+    // each replay (launches 3, 6, 9, ... after the one axpy outside the graph).
+    let grid = traced["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "small-grid")
+        .unwrap();
+    assert_eq!(grid["launch_count"], 30);
+    assert_eq!(grid["launch_ids"][0], 3);
+    assert_eq!(grid["launch_ids"][1], 6);
+}

@@ -17,6 +17,7 @@ pub struct Resources {
 
 #[derive(Debug, serde::Deserialize)]
 struct Row {
+    correlation: u64,
     start_ns: u64,
     end_ns: u64,
     grid_x: u64,
@@ -72,20 +73,26 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
         .headers()
         .map_err(|e| Error::at(file, 2, None, format!("launch trace header: {e}")))?
         .clone();
-    let (mut launches, mut resources) = (Vec::new(), Vec::new());
-    for (id, record) in reader.records().enumerate() {
-        let line = id as u64 + 3;
+    let mut rows = Vec::new();
+    for (n, record) in reader.records().enumerate() {
+        let line = n as u64 + 3;
         let record =
             record.map_err(|e| Error::at(file, line, None, format!("launch trace row: {e}")))?;
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| row_error(file, line, &headers, &record, &e))?;
+        rows.push((line, row));
+    }
+    // Launch order: the order of the launch calls, and within one call (the kernels of a
+    // CUDA graph launch share it) the order they ran in. The tracer writes them so.
+    rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
+    let (mut launches, mut resources) = (Vec::new(), Vec::new());
+    for (id, (line, row)) in rows.into_iter().enumerate() {
         let mut metrics = Metrics::new();
         metrics.insert(
             "duration_ns",
             row.end_ns.saturating_sub(row.start_ns) as f64,
         );
-        let line = id as u64 + 3;
         let grid = [row.grid_x, row.grid_y, row.grid_z];
         let block = [row.block_x, row.block_y, row.block_z];
         launches.push(Launch {
@@ -158,6 +165,28 @@ mod tests {
         assert_eq!(first.id, 2);
         assert!(first.metrics["duration_ns"] > 0.0);
         assert_eq!(resources[2].shared_memory_bytes, 2048);
+    }
+
+    /// The kernels of one CUDA graph launch share its correlation id
+    /// (fixtures/h200-corpus/trace_graph_steps.csv): rows in another order read back in
+    /// the order they ran.
+    #[test]
+    fn the_kernels_of_a_graph_launch_read_in_the_order_they_ran() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/h200-corpus/trace_graph_steps.csv"
+        ))
+        .unwrap();
+        let names = |text: &str| -> Vec<String> {
+            let (profile, _) = read(text, "t.csv").unwrap();
+            profile.launches.iter().map(|l| l.name.clone()).collect()
+        };
+        let in_order = names(&text);
+        assert_eq!(in_order.len(), 91);
+        assert!(in_order[1].starts_with("axpy") && in_order[3].starts_with("norm_partial"));
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[2..].reverse();
+        assert_eq!(names(&(lines.join("\n") + "\n")), in_order);
     }
 
     #[test]

@@ -121,9 +121,12 @@ void write_trace() {
   const char* path = getenv("GPULINT_TRACE_OUT");
   if (!path || !*path) return;
   std::lock_guard<std::mutex> guard(recorded_lock);
-  // Correlation ids number the launch calls in the order the program made them.
-  std::sort(recorded.begin(), recorded.end(),
-            [](const Launch& a, const Launch& b) { return a.correlation_id < b.correlation_id; });
+  // Correlation ids number the launch calls in the order the program made them; the
+  // kernels of one CUDA graph launch share its id, and run in their order.
+  std::sort(recorded.begin(), recorded.end(), [](const Launch& a, const Launch& b) {
+    return a.correlation_id != b.correlation_id ? a.correlation_id < b.correlation_id
+                                                : a.start < b.start;
+  });
   FILE* out = fopen(path, "a");
   if (!out) return;
   fprintf(out, "# gpulint launch trace 1, process %ld, dropped records: %llu\n",
