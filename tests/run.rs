@@ -1232,12 +1232,14 @@ fn traced_sample_like_every_launch(
 ) -> (serde_json::Value, Vec<String>) {
     let sample = stand_in("sample");
     let (spread, trace) = (fixture(sampled), fixture(trace));
-    // Any file stands for the built tracer: the stand-in program only checks that one is set.
+    // Any file stands for the built tracer and for CUPTI: the stand-in program only checks
+    // that the tracer is set.
     let tracer = stand_in("ncu");
     let env = [
         ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
         ("FAKE_TRACE", trace.to_str().unwrap()),
         ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+        ("GPULINT_CUPTI", tracer.as_str()),
     ];
     let args = ["run", "--format", "json", "--exit-zero", "--", &sample];
     let r = run_with("normal", &args, &env);
@@ -1352,6 +1354,7 @@ fn without_a_launch_trace_the_timing_pass_stands_in() {
         ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
         ("FAKE_NCU_TIMING", timing.to_str().unwrap()),
         ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+        ("GPULINT_CUPTI", tracer.as_str()),
     ];
     let base = ["run", "--verbose", "--format", "json", "--exit-zero"];
     let plain = run_with("normal", &[&base[..], &["--", &sample]].concat(), &env);

@@ -60,8 +60,8 @@ pub fn count(
     time_all_launches: bool,
 ) -> Result<Option<EveryLaunch>> {
     let verbose = report.gate.read.verbose;
-    let traced = tracer::library(verbose)
-        .and_then(|lib| tracer::trace(&lib, program, verbose))
+    let traced = tracer::tracer(verbose)
+        .and_then(|t| tracer::trace(&t, program, verbose))
         .and_then(|text| {
             let file = format!("launch trace of {}", program[0]);
             ingest::trace::read(&text, &file).map_err(|e| e.to_string())

@@ -2,12 +2,15 @@
 // CUDA_INJECTION64_PATH. It records every kernel launch (name, grid, block, start, end)
 // with CUPTI's activity API and, at exit, appends them in launch order to the CSV file
 // named by GPULINT_TRACE_OUT, under a first line naming its process: a program whose
-// processes each use CUDA appends one block per process. Unlike an ncu pass it neither replays nor serializes the
-// kernels, so counting every launch costs about what running the program does.
+// processes each use CUDA appends one block per process. Unlike an ncu pass it neither
+// replays nor serializes the kernels, so counting every launch costs about what running the
+// program does.
 //
-// Build: c++ -shared -fPIC -O2 -I<cupti include> launch_tracer.cpp -L<cupti lib> -lcupti
-#include <cupti.h>
+// It needs no CUDA header: it loads CUPTI from the path in GPULINT_CUPTI and declares the
+// little of CUPTI's C interface it uses, so any C++ compiler builds it:
+//   c++ -shared -fPIC -O2 -std=c++17 launch_tracer.cpp -ldl -o launch_tracer.so
 #include <cxxabi.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,11 +18,47 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
 namespace {
+
+// CUPTI's C interface as cupti_activity.h declares it: the entry points used here and the
+// values they take (CUPTI_SUCCESS, CUPTI_ACTIVITY_KIND_KERNEL and _CONCURRENT_KERNEL).
+namespace cupti {
+using Result = int;
+constexpr Result kSuccess = 0;
+constexpr uint32_t kKindKernel = 3;
+constexpr uint32_t kKindConcurrentKernel = 10;
+struct Activity {
+  uint32_t kind;
+};
+using BufferRequested = void (*)(uint8_t** buffer, size_t* size, size_t* max_records);
+using BufferCompleted = void (*)(void* context, uint32_t stream, uint8_t* buffer, size_t size,
+                                 size_t valid);
+Result (*register_callbacks)(BufferRequested, BufferCompleted);
+Result (*enable)(uint32_t kind);
+Result (*next_record)(uint8_t* buffer, size_t valid, Activity** record);
+Result (*flush_all)(uint32_t flag);
+Result (*dropped_records)(void* context, uint32_t stream, size_t* dropped);
+
+// Loads libcupti from `path` and finds each entry point; false when one is missing.
+bool load(const char* path) {
+  void* lib = path && *path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : nullptr;
+  if (!lib) return false;
+  auto find = [lib](auto& entry, const char* name) {
+    entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(lib, name));
+    return entry != nullptr;
+  };
+  return find(register_callbacks, "cuptiActivityRegisterCallbacks") &&
+         find(enable, "cuptiActivityEnable") &&
+         find(next_record, "cuptiActivityGetNextRecord") &&
+         find(flush_all, "cuptiActivityFlushAll") &&
+         find(dropped_records, "cuptiActivityGetNumDroppedRecords");
+}
+}  // namespace cupti
 
 // The leading fields of CUpti_ActivityKernel4 and of every later version (9 in CUDA 12.4),
 // at the same offsets in each: the tracer reads only these, so one build works with the
@@ -79,18 +118,17 @@ const std::string* demangled(const char* mangled) {
   return &demangled_names.emplace(mangled, name).first->second;
 }
 
-void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+void buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   *buffer = static_cast<uint8_t*>(aligned_alloc(8, kBufferBytes));
   *size = *buffer ? kBufferBytes : 0;
   *max_records = 0;
 }
 
-void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+void buffer_completed(void*, uint32_t, uint8_t* buffer, size_t, size_t valid) {
   std::lock_guard<std::mutex> guard(recorded_lock);
-  CUpti_Activity* record = nullptr;
-  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
-        record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+  cupti::Activity* record = nullptr;
+  while (cupti::next_record(buffer, valid, &record) == cupti::kSuccess) {
+    if (record->kind != cupti::kKindConcurrentKernel && record->kind != cupti::kKindKernel)
       continue;
     const auto* k = reinterpret_cast<const KernelRecord*>(record);
     Launch l{k->correlation_id, k->device_id, k->stream_id, k->start, k->end, {}, {},
@@ -101,7 +139,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     recorded.push_back(l);
   }
   size_t dropped = 0;
-  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS)
+  if (cupti::dropped_records(nullptr, 0, &dropped) == cupti::kSuccess)
     dropped_records += dropped;
   free(buffer);
 }
@@ -117,7 +155,7 @@ void write_quoted(FILE* out, const std::string& s) {
 }
 
 void write_trace() {
-  cuptiActivityFlushAll(1);
+  cupti::flush_all(1);
   const char* path = getenv("GPULINT_TRACE_OUT");
   if (!path || !*path) return;
   std::lock_guard<std::mutex> guard(recorded_lock);
@@ -150,9 +188,9 @@ void write_trace() {
 
 // Called by the CUDA driver when it loads the library; returning 1 says it succeeded.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
-  if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) != CUPTI_SUCCESS)
-    return 0;
-  if (cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) return 0;
+  if (!cupti::load(getenv("GPULINT_CUPTI"))) return 0;
+  if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
+  if (cupti::enable(cupti::kKindConcurrentKernel) != cupti::kSuccess) return 0;
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.
   atexit(write_trace);

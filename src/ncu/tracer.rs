@@ -2,9 +2,9 @@
 //! into the program through `CUDA_INJECTION64_PATH`, which writes every kernel launch to a
 //! trace (see [`crate::ingest::trace`]). On the H200 a traced run took the time of a bare
 //! run, where ncu's duration-only pass took 1.6-12.9 s more
-//! (docs/runs/2026-12-01-launch-trace.txt). It is built once per machine from the CUDA
-//! toolkit's CUPTI, into gpulint's cache folder; a build that failed is not retried until
-//! its log there is deleted.
+//! (docs/runs/2026-12-01-launch-trace.txt). It is built once per machine with any C++
+//! compiler, into gpulint's cache folder (a build that failed is not retried until its log
+//! there is deleted), and loads the CUPTI library gpulint finds.
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -15,29 +15,43 @@ const SOURCE: &str = include_str!("launch_tracer.cpp");
 /// Names a built tracer library to use as is, or `off` to never trace.
 pub const TRACER_ENV: &str = "GPULINT_LAUNCH_TRACER";
 
-/// The tracer library: `$GPULINT_LAUNCH_TRACER`, else the one built from this gpulint's
-/// source and the local CUDA, building it the first time. `Err` says why there is none.
-pub fn library(verbose: bool) -> Result<PathBuf, String> {
-    match std::env::var_os(TRACER_ENV) {
+/// Names the CUPTI library the tracer loads, where gpulint would not find it.
+pub const CUPTI_ENV: &str = "GPULINT_CUPTI";
+
+/// What a traced run needs: the tracer library and the CUPTI library it loads.
+pub struct Tracer {
+    pub library: PathBuf,
+    pub cupti: PathBuf,
+}
+
+/// The tracer: `$GPULINT_LAUNCH_TRACER`, else the one built from this gpulint's source,
+/// building it the first time; and CUPTI (see [`find_cupti`]). `Err` says why there is none.
+pub fn tracer(verbose: bool) -> Result<Tracer, String> {
+    let library = match std::env::var_os(TRACER_ENV) {
         Some(v) if v == "off" => return Err(format!("{TRACER_ENV}=off")),
         Some(v) if !v.is_empty() => {
             let p = PathBuf::from(v);
-            return if p.is_file() {
-                Ok(p)
-            } else {
-                Err(format!("{TRACER_ENV}={}: no such file", p.display()))
-            };
+            if !p.is_file() {
+                return Err(format!("{TRACER_ENV}={}: no such file", p.display()));
+            }
+            p
         }
-        _ => {}
-    }
-    let cuda = Cuda::find()?;
+        _ => built_library(verbose)?,
+    };
+    Ok(Tracer {
+        library,
+        cupti: find_cupti()?,
+    })
+}
+
+fn built_library(verbose: bool) -> Result<PathBuf, String> {
     let compiler = ["c++", "g++", "clang++"]
         .iter()
         .find_map(|c| which::which(c).ok())
         .ok_or("no C++ compiler (c++, g++ or clang++) on PATH to build it")?;
     let cache = cache_dir().ok_or("no cache folder: neither XDG_CACHE_HOME nor HOME is set")?;
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    (SOURCE, &cuda.include, &cuda.lib, &compiler).hash(&mut hasher);
+    (SOURCE, &compiler).hash(&mut hasher);
     let built = cache.join(format!("launch_tracer-{:016x}.so", hasher.finish()));
     if built.is_file() {
         return Ok(built);
@@ -51,63 +65,79 @@ pub fn library(verbose: bool) -> Result<PathBuf, String> {
             failed.display()
         ));
     }
-    build(&compiler, &cuda, &cache, &built, verbose).inspect_err(|why| {
+    build(&compiler, &cache, &built, verbose).inspect_err(|why| {
         let _ = std::fs::write(&failed, why);
     })?;
     Ok(built)
 }
 
-/// Where CUPTI's header and library are.
-struct Cuda {
-    include: PathBuf,
-    lib: PathBuf,
-}
-
-impl Cuda {
-    /// Looks in `$CUDA_HOME`, `$CUDA_PATH`, the toolkit of the `nvcc` on PATH and
-    /// /usr/local/cuda, each in the places CUDA versions have kept CUPTI.
-    fn find() -> Result<Cuda, String> {
-        let mut roots: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
-            .iter()
-            .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
-            .collect();
-        if let Some(toolkit) = which::which("nvcc")
-            .ok()
-            .and_then(|p| p.canonicalize().ok())
-            .and_then(|p| Some(p.parent()?.parent()?.to_path_buf()))
-        {
-            roots.push(toolkit);
-        }
-        roots.push(PathBuf::from("/usr/local/cuda"));
-        for root in &roots {
-            let include = first_with(root, &["extras/CUPTI/include", "include"], "cupti.h");
-            let lib = first_with(root, &["extras/CUPTI/lib64", "lib64", "lib"], "libcupti.so");
-            let targets = || std::fs::read_dir(root.join("targets")).ok();
-            let include = include.or_else(|| {
-                targets()?.find_map(|t| first_with(&t.ok()?.path(), &["include"], "cupti.h"))
-            });
-            let lib = lib.or_else(|| {
-                targets()?.find_map(|t| first_with(&t.ok()?.path(), &["lib"], "libcupti.so"))
-            });
-            if let (Some(include), Some(lib)) = (include, lib) {
-                return Ok(Cuda { include, lib });
-            }
-        }
-        Err(format!(
-            "CUPTI (cupti.h and libcupti.so) not found in {}; set CUDA_HOME to the CUDA toolkit",
-            roots
-                .iter()
-                .map(|r| r.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
+/// CUPTI's library: `$GPULINT_CUPTI`, else the first found in `$CUDA_HOME`, `$CUDA_PATH`,
+/// the toolkit of the `nvcc` on PATH and /usr/local/cuda, in each of the folders CUDA
+/// versions have kept it in (`libcupti.so`, else its newest `libcupti.so.N`).
+fn find_cupti() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os(CUPTI_ENV).filter(|v| !v.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!("{CUPTI_ENV}={}: no such file", p.display()))
+        };
     }
+    let mut roots: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+        .collect();
+    if let Some(toolkit) = which::which("nvcc")
+        .ok()
+        .and_then(|p| p.canonicalize().ok())
+        .and_then(|p| Some(p.parent()?.parent()?.to_path_buf()))
+    {
+        roots.push(toolkit);
+    }
+    roots.push(PathBuf::from("/usr/local/cuda"));
+    for root in &roots {
+        let targets = std::fs::read_dir(root.join("targets"))
+            .into_iter()
+            .flatten()
+            .filter_map(|t| Some(t.ok()?.path().join("lib")));
+        let dirs = ["extras/CUPTI/lib64", "lib64", "lib"]
+            .iter()
+            .map(|d| root.join(d))
+            .chain(targets);
+        if let Some(found) = dirs.into_iter().find_map(|d| cupti_in(&d)) {
+            return Ok(found);
+        }
+    }
+    Err(format!(
+        "CUPTI (libcupti.so) not found in {}; set CUDA_HOME to the CUDA toolkit, or \
+         {CUPTI_ENV} to the library",
+        roots
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }
 
-fn first_with(root: &Path, dirs: &[&str], file: &str) -> Option<PathBuf> {
-    dirs.iter()
-        .map(|d| root.join(d))
-        .find(|d| d.join(file).is_file())
+/// `dir/libcupti.so`, else the newest `dir/libcupti.so.N...` (by version, part by part).
+fn cupti_in(dir: &Path) -> Option<PathBuf> {
+    let plain = dir.join("libcupti.so");
+    if plain.is_file() {
+        return Some(plain);
+    }
+    let version = |p: &Path| -> Vec<u64> {
+        let name = p.file_name().unwrap_or_default().to_string_lossy();
+        let tail = name.strip_prefix("libcupti.so.").unwrap_or_default();
+        tail.split('.').map(|n| n.parse().unwrap_or(0)).collect()
+    };
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            name.starts_with("libcupti.so.") && p.is_file()
+        })
+        .max_by_key(|p| version(p))
 }
 
 fn cache_dir() -> Option<PathBuf> {
@@ -119,27 +149,17 @@ fn cache_dir() -> Option<PathBuf> {
 }
 
 /// Compiles the tracer next to where it goes, then renames it there, so that two gpulint
-/// runs building at once never load a half-written library.
-fn build(
-    compiler: &Path,
-    cuda: &Cuda,
-    cache: &Path,
-    built: &Path,
-    verbose: bool,
-) -> Result<(), String> {
+/// runs building at once never load a half-written library. It needs no CUDA header.
+fn build(compiler: &Path, cache: &Path, built: &Path, verbose: bool) -> Result<(), String> {
     std::fs::create_dir_all(cache).map_err(|e| format!("{}: {e}", cache.display()))?;
     let source = built.with_extension("cpp");
     std::fs::write(&source, SOURCE).map_err(|e| format!("{}: {e}", source.display()))?;
     let partial = built.with_extension(format!("so.{}", std::process::id()));
     let mut command = Command::new(compiler);
     command
-        .args(["-shared", "-fPIC", "-O2", "-std=c++17", "-I"])
-        .arg(&cuda.include)
+        .args(["-shared", "-fPIC", "-O2", "-std=c++17"])
         .arg(&source)
-        .arg("-L")
-        .arg(&cuda.lib)
-        .arg(format!("-Wl,-rpath,{}", cuda.lib.display()))
-        .args(["-lcupti", "-o"])
+        .args(["-ldl", "-o"])
         .arg(&partial);
     if verbose {
         eprintln!("gpulint: building the launch tracer: {command:?}");
@@ -163,7 +183,7 @@ fn build(
 /// Runs the program once under the tracer, its output discarded (the profiled run shows
 /// it), and returns the trace's text. `Err` says why there is none: a program that made
 /// no CUDA call, or one killed before it could write it.
-pub fn trace(library: &Path, program: &[String], verbose: bool) -> Result<String, String> {
+pub fn trace(tracer: &Tracer, program: &[String], verbose: bool) -> Result<String, String> {
     let out = tempfile::Builder::new()
         .prefix("gpulint-trace-")
         .suffix(".csv")
@@ -172,15 +192,17 @@ pub fn trace(library: &Path, program: &[String], verbose: bool) -> Result<String
     let mut command = Command::new(&program[0]);
     command
         .args(&program[1..])
-        .env("CUDA_INJECTION64_PATH", library)
+        .env("CUDA_INJECTION64_PATH", &tracer.library)
+        .env(CUPTI_ENV, &tracer.cupti)
         .env("GPULINT_TRACE_OUT", out.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     if verbose {
         eprintln!(
-            "gpulint: counting every launch: CUDA_INJECTION64_PATH={} {}",
-            library.display(),
+            "gpulint: counting every launch: CUDA_INJECTION64_PATH={} {CUPTI_ENV}={} {}",
+            tracer.library.display(),
+            tracer.cupti.display(),
             program.join(" ")
         );
     }

@@ -1,0 +1,88 @@
+/* A stand-in for CUPTI's library in tests/tracer.rs: the five entry points gpulint's launch
+ * tracer loads, delivering on flush the kernel records a program with one plain launch, one
+ * CUDA graph launch of two kernels and a kernel of an unusual name would give, out of order
+ * and with a memory-copy record among them, laid out as CUpti_ActivityKernel's leading
+ * fields are (offsets checked against CUDA 13.0's header on the H200,
+ * docs/runs/2026-12-01-launch-trace.txt). */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef void (*Requested)(uint8_t **buffer, size_t *size, size_t *max_records);
+typedef void (*Completed)(void *context, uint32_t stream, uint8_t *buffer, size_t size,
+                          size_t valid);
+static Requested requested;
+static Completed completed;
+
+struct __attribute__((packed)) Kernel {
+    uint32_t kind;
+    uint8_t cache_config, shared_memory_config;
+    uint16_t registers_per_thread;
+    uint32_t cache_requested, cache_executed;
+    uint64_t start, end, completed;
+    uint32_t device, context, stream;
+    int32_t grid[3], block[3];
+    int32_t static_shared_memory, dynamic_shared_memory;
+    uint32_t local_per_thread, local_total, correlation;
+    int64_t grid_id;
+    const char *name;
+};
+_Static_assert(offsetof(struct Kernel, start) == 16, "CUpti_ActivityKernel layout");
+_Static_assert(offsetof(struct Kernel, grid) == 52, "CUpti_ActivityKernel layout");
+_Static_assert(offsetof(struct Kernel, correlation) == 92, "CUpti_ActivityKernel layout");
+_Static_assert(offsetof(struct Kernel, name) == 104, "CUpti_ActivityKernel layout");
+
+enum { RECORD = 128, KIND_MEMCPY = 1, KIND_CONCURRENT_KERNEL = 10 };
+
+int cuptiActivityRegisterCallbacks(Requested r, Completed c) {
+    requested = r;
+    completed = c;
+    return 0;
+}
+
+int cuptiActivityEnable(uint32_t kind) { return kind == KIND_CONCURRENT_KERNEL ? 0 : 1; }
+
+static void put(uint8_t *at, uint32_t kind, uint32_t correlation, uint64_t start,
+                const char *name, int grid_x, int block_x, int shared) {
+    struct Kernel k;
+    memset(&k, 0, sizeof k);
+    k.kind = kind;
+    k.registers_per_thread = 32;
+    k.start = start;
+    k.end = start + 50;
+    k.correlation = correlation;
+    k.grid[0] = grid_x, k.grid[1] = 1, k.grid[2] = 1;
+    k.block[0] = block_x, k.block[1] = 1, k.block[2] = 1;
+    k.static_shared_memory = shared;
+    k.dynamic_shared_memory = 512;
+    k.name = name;
+    memcpy(at, &k, sizeof k);
+}
+
+int cuptiActivityFlushAll(uint32_t flag) {
+    (void)flag;
+    uint8_t *buffer;
+    size_t size, max_records;
+    requested(&buffer, &size, &max_records);
+    put(buffer + 0 * RECORD, KIND_CONCURRENT_KERNEL, 8, 300, "_Z4stepPfi", 8, 256, 0);
+    put(buffer + 1 * RECORD, KIND_CONCURRENT_KERNEL, 8, 200, "_Z4axpyPKfPffi", 4096, 256, 0);
+    put(buffer + 2 * RECORD, KIND_MEMCPY, 5, 150, "", 0, 0, 0);
+    put(buffer + 3 * RECORD, KIND_CONCURRENT_KERNEL, 4, 100, "_Z5scaleILi4EEvPffi", 1024, 256,
+        1024);
+    put(buffer + 4 * RECORD, KIND_CONCURRENT_KERNEL, 9, 400, "jit_\"fused\", 2", 1, 32, 0);
+    completed(NULL, 0, buffer, size, 5 * RECORD);
+    return 0;
+}
+
+int cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, void **record) {
+    uint8_t *next = *record ? (uint8_t *)*record + RECORD : buffer;
+    if (next + RECORD > buffer + valid) return 3; /* CUPTI_ERROR_MAX_LIMIT_REACHED */
+    *record = next;
+    return 0;
+}
+
+int cuptiActivityGetNumDroppedRecords(void *context, uint32_t stream, size_t *dropped) {
+    (void)context, (void)stream;
+    *dropped = 0;
+    return 0;
+}

@@ -1,0 +1,135 @@
+//! gpulint's launch tracer (src/ncu/launch_tracer.cpp), built and run here without a GPU:
+//! a stand-in CUDA driver loads it and calls InitializeInjection, and a stand-in CUPTI
+//! (tests/stand-in/cupti/) delivers kernel records as CUPTI lays them out. Needs a C and a
+//! C++ compiler (`cc`, `c++`), as gpulint's own build of the tracer does.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn compile(compiler: &str, args: &[&str], source: &str, out: &Path) {
+    let status = Command::new(compiler)
+        .args(args)
+        .arg(format!("{ROOT}/{source}"))
+        .arg("-o")
+        .arg(out)
+        .arg("-ldl")
+        .status()
+        .unwrap_or_else(|e| panic!("{compiler}: {e}"));
+    assert!(status.success(), "{compiler} {source}: {status}");
+}
+
+/// The first of these compilers on PATH.
+fn first_on_path(names: &[&'static str]) -> Option<&'static str> {
+    let path = std::env::var_os("PATH")?;
+    names
+        .iter()
+        .copied()
+        .find(|n| std::env::split_paths(&path).any(|d| d.join(n).is_file()))
+}
+
+/// The tracer, the stand-in CUPTI and the stand-in driver, built into a fresh folder;
+/// `None` on a machine with no C or C++ compiler, where gpulint cannot build it either.
+fn build() -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
+    let (Some(cxx), Some(cc)) = (
+        first_on_path(&["c++", "g++", "clang++"]),
+        first_on_path(&["cc", "gcc", "clang"]),
+    ) else {
+        eprintln!("no C and C++ compiler on PATH: the tracer is not built here");
+        return None;
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "gpulint-tracer-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (tracer, cupti, driver) = (
+        dir.join("tracer.so"),
+        dir.join("cupti.so"),
+        dir.join("driver"),
+    );
+    let shared = ["-shared", "-fPIC", "-O2"];
+    let cxx_args = [&shared[..], &["-std=c++17", "-Wall", "-Werror"]].concat();
+    compile(cxx, &cxx_args, "src/ncu/launch_tracer.cpp", &tracer);
+    compile(cc, &shared, "tests/stand-in/cupti/fake_cupti.c", &cupti);
+    compile(cc, &[], "tests/stand-in/cupti/fake_driver.c", &driver);
+    Some((dir, tracer, cupti, driver))
+}
+
+fn run_traced(driver: &Path, tracer: &Path, cupti: Option<&Path>, out: &Path) -> Option<i32> {
+    let mut command = Command::new(driver);
+    command
+        .env("CUDA_INJECTION64_PATH", tracer)
+        .env("GPULINT_TRACE_OUT", out)
+        .env_remove("GPULINT_CUPTI");
+    if let Some(cupti) = cupti {
+        command.env("GPULINT_CUPTI", cupti);
+    }
+    command.status().unwrap().code()
+}
+
+/// Kernel records only, in launch order: the call order, and within one call (a CUDA
+/// graph's kernels) the order they started; names demangled; a name with a quote and a
+/// comma quoted as CSV; shared memory static plus dynamic.
+#[test]
+fn the_tracer_writes_every_kernel_launch_in_launch_order() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let out = dir.join("trace.csv");
+    assert_eq!(run_traced(&driver, &tracer, Some(&cupti), &out), Some(0));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.starts_with("# gpulint launch trace 1, process ")
+            && text
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with(", dropped records: 0"),
+        "{text}"
+    );
+    // As written, not only as read back: the reader sorts too.
+    let rows: Vec<&str> = text.lines().skip(2).collect();
+    assert!(
+        rows[1].starts_with("8,")
+            && rows[1].ends_with(",\"axpy(float const*, float*, float, int)\"")
+    );
+    assert!(rows[2].starts_with("8,") && rows[2].ends_with(",\"step(float*, int)\""));
+    assert!(
+        rows[3].ends_with(",\"jit_\"\"fused\"\", 2\""),
+        "{}",
+        rows[3]
+    );
+    let (profile, resources) = gpulint::ingest::trace::read(&text, "trace.csv").unwrap();
+    let names: Vec<&str> = profile.launches.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "void scale<4>(float*, float, int)",
+            "axpy(float const*, float*, float, int)",
+            "step(float*, int)",
+            "jit_\"fused\", 2"
+        ]
+    );
+    assert_eq!(profile.launches[1].grid, Some([4096, 1, 1]));
+    assert_eq!(profile.launches[1].metrics["duration_ns"], 50.0);
+    assert_eq!(resources[0].shared_memory_bytes, 1024 + 512);
+    assert_eq!(resources[0].registers_per_thread, 32);
+
+    // A second process appends its own block: such a trace is refused.
+    assert_eq!(run_traced(&driver, &tracer, Some(&cupti), &out), Some(0));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let refused = gpulint::ingest::trace::read(&text, "trace.csv").unwrap_err();
+    assert!(
+        refused.to_string().contains("2 processes launched kernels"),
+        "{refused}"
+    );
+
+    // Without CUPTI to load, the tracer declines to start and writes nothing.
+    let none = dir.join("none.csv");
+    assert_eq!(run_traced(&driver, &tracer, None, &none), Some(3));
+    assert!(!none.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
