@@ -36,36 +36,10 @@ const MAGIC: &str = "# gpulint launch trace 1,";
 
 /// Reads a trace into launches numbered 0, 1, 2, ... in launch order (as ncu numbers
 /// them), with their durations, and their resources alongside. `file` names it in errors.
-/// A trace that cannot stand for every launch is refused too: one of several processes
-/// (ncu numbers launches across them), or one from which CUPTI dropped records.
+/// A trace that cannot stand for every launch is refused (see [`refuse_partial`]), and so
+/// is one without a launch.
 pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
-    if !text.starts_with(MAGIC) {
-        return Err(Error::at(
-            file,
-            1,
-            None,
-            format!("not a gpulint launch trace: the first line should start {MAGIC:?}"),
-        ));
-    }
-    let processes = text.lines().filter(|l| l.starts_with(MAGIC)).count();
-    if processes > 1 {
-        return Err(Error::in_file(
-            file,
-            format!("{processes} processes launched kernels; a trace counts one program's"),
-        ));
-    }
-    let first = text.lines().next().unwrap_or_default();
-    let dropped = first
-        .rsplit_once("dropped records: ")
-        .and_then(|(_, n)| n.trim().parse::<u64>().ok());
-    if dropped != Some(0) {
-        return Err(Error::at(
-            file,
-            1,
-            None,
-            format!("CUPTI dropped records, so launches are missing: {first:?}"),
-        ));
-    }
+    refuse_partial(text, file)?;
     let mut reader = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
         .from_reader(text.as_bytes());
@@ -86,6 +60,14 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
     // Launch order: the order of the launch calls, and within one call (the kernels of a
     // CUDA graph launch share it) the order they ran in. The tracer writes them so.
     rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
+    // Seen with CUPTI 11.2-11.7 under a CUDA 13 driver: a trace written, with no record.
+    if rows.is_empty() {
+        return Err(Error::in_file(
+            file,
+            "no kernel launch recorded: the program launched none, or CUPTI recorded none \
+             (a CUPTI older than the driver?)",
+        ));
+    }
     let (mut launches, mut resources) = (Vec::new(), Vec::new());
     for (id, (line, row)) in rows.into_iter().enumerate() {
         let mut metrics = Metrics::new();
@@ -115,6 +97,39 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
         every_launch_counted_by: None,
     };
     Ok((profile, resources))
+}
+
+/// A trace that cannot stand for every launch: not one, one of several processes (ncu
+/// numbers launches across them), or one from which CUPTI dropped records.
+fn refuse_partial(text: &str, file: &str) -> Result<()> {
+    if !text.starts_with(MAGIC) {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            format!("not a gpulint launch trace: the first line should start {MAGIC:?}"),
+        ));
+    }
+    let processes = text.lines().filter(|l| l.starts_with(MAGIC)).count();
+    if processes > 1 {
+        return Err(Error::in_file(
+            file,
+            format!("{processes} processes launched kernels; a trace counts one program's"),
+        ));
+    }
+    let first = text.lines().next().unwrap_or_default();
+    let dropped = first
+        .rsplit_once("dropped records: ")
+        .and_then(|(_, n)| n.trim().parse::<u64>().ok());
+    if dropped != Some(0) {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            format!("CUPTI dropped records, so launches are missing: {first:?}"),
+        ));
+    }
+    Ok(())
 }
 
 /// Names the field a row could not be read at, its column and its text.
@@ -212,5 +227,8 @@ mod tests {
         let dropped = header.replace("dropped records: 0", "dropped records: 12");
         let err = read(&dropped, "t.csv").unwrap_err().to_string();
         assert!(err.contains("CUPTI dropped records"), "{err}");
+        let empty = text.lines().take(2).collect::<Vec<_>>().join("\n");
+        let err = read(&empty, "t.csv").unwrap_err().to_string();
+        assert!(err.contains("no kernel launch recorded"), "{err}");
     }
 }

@@ -51,7 +51,7 @@ fn usable(p: &Path) -> Option<PathBuf> {
 
 /// `/opt/nvidia/nsight-compute/2025.3.1/ncu` beats `.../2024.1.0/ncu`: compare the
 /// version folders as numbers, part by part.
-fn newest_nsight_compute(root: &Path) -> Option<PathBuf> {
+pub(crate) fn newest_nsight_compute(root: &Path) -> Option<PathBuf> {
     let version =
         |name: &str| -> Vec<u64> { name.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
     std::fs::read_dir(root)

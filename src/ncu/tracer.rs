@@ -73,7 +73,11 @@ fn built_library(verbose: bool) -> Result<PathBuf, String> {
 
 /// CUPTI's library: `$GPULINT_CUPTI`, else the first found in `$CUDA_HOME`, `$CUDA_PATH`,
 /// the toolkit of the `nvcc` on PATH and /usr/local/cuda, in each of the folders CUDA
-/// versions have kept it in (`libcupti.so`, else its newest `libcupti.so.N`).
+/// versions have kept it in (`libcupti.so`, else its newest `libcupti.so.N`); else the
+/// newest of those Nsight Compute carries (the ncu on PATH, then /opt/nvidia/nsight-compute).
+/// Of those, CUPTI 11.8, 12.9 and 13.0 traced under a CUDA 13 driver on the H200; older ones
+/// recorded nothing or crashed the program (docs/runs/2026-12-01-cupti-check.txt), which
+/// leaves the run to the sample.
 fn find_cupti() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os(CUPTI_ENV).filter(|v| !v.is_empty()) {
         let p = PathBuf::from(p);
@@ -108,9 +112,22 @@ fn find_cupti() -> Result<PathBuf, String> {
             return Ok(found);
         }
     }
+    let nsight = which::which("ncu")
+        .ok()
+        .and_then(|p| p.canonicalize().ok())
+        .into_iter()
+        .chain(super::locate::newest_nsight_compute(Path::new(
+            "/opt/nvidia/nsight-compute",
+        )));
+    for ncu in nsight {
+        if let Some(found) = ncu.parent().and_then(|d| cupti_in(&d.join(BUNDLED_CUPTI))) {
+            return Ok(found);
+        }
+        roots.push(ncu.parent().unwrap_or(&ncu).join(BUNDLED_CUPTI));
+    }
     Err(format!(
-        "CUPTI (libcupti.so) not found in {}; set CUDA_HOME to the CUDA toolkit, or \
-         {CUPTI_ENV} to the library",
+        "CUPTI (libcupti.so) not found in {} or beside ncu; set CUDA_HOME to the CUDA \
+         toolkit, or {CUPTI_ENV} to the library",
         roots
             .iter()
             .map(|r| r.display().to_string())
@@ -118,6 +135,9 @@ fn find_cupti() -> Result<PathBuf, String> {
             .join(", ")
     ))
 }
+
+/// Where Nsight Compute keeps the CUPTI libraries it carries, beside its `ncu`.
+const BUNDLED_CUPTI: &str = "host/target-linux-x64";
 
 /// `dir/libcupti.so`, else the newest `dir/libcupti.so.N...` (by version, part by part).
 fn cupti_in(dir: &Path) -> Option<PathBuf> {
@@ -217,4 +237,28 @@ pub fn trace(tracer: &Tracer, program: &[String], verbose: bool) -> Result<Strin
         ));
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nsight Compute 2025.3.1 carries libcupti.so.10.2 to 13.0 (on the H200): the newest
+    /// wins, by version and not by name (12.10 after 12.9); a plain libcupti.so before all.
+    #[test]
+    fn the_newest_cupti_in_a_folder_is_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        for v in ["10.2", "11.8", "12.9", "12.10", "9.1"] {
+            std::fs::write(dir.path().join(format!("libcupti.so.{v}")), "").unwrap();
+        }
+        std::fs::write(dir.path().join("libcuda.so.13"), "").unwrap();
+        let found = cupti_in(dir.path()).unwrap();
+        assert_eq!(found.file_name().unwrap(), "libcupti.so.12.10");
+        std::fs::write(dir.path().join("libcupti.so"), "").unwrap();
+        assert_eq!(
+            cupti_in(dir.path()).unwrap().file_name().unwrap(),
+            "libcupti.so"
+        );
+        assert_eq!(cupti_in(&dir.path().join("none")), None);
+    }
 }
