@@ -228,15 +228,15 @@ pub struct NcuArgs {
     /// program.
     #[arg(long, conflicts_with = "launches_per_config")]
     pub all_launches: bool,
-    /// Sample per launch configuration instead: the first N launches of each (kernel, grid,
-    /// block, shared memory), ncu's `--filter-mode per-launch-config`. The default sample
-    /// takes each kernel's launches 1, 2, 3, 4, 8, 16, ... whatever their grids.
+    /// Sample per launch configuration: the first N launches of each (kernel, grid, block,
+    /// shared memory), ncu's `--filter-mode per-launch-config`. By default the sample is each
+    /// kernel's launches 1, 2, 3, 4, 8, 16, ... whatever their grids, or 3 per configuration
+    /// when the launch trace shows that takes fewer.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub launches_per_config: Option<u64>,
-    /// Count every launch even where gpulint's launch tracer cannot be built (it needs the
-    /// CUDA toolkit's CUPTI and a C++ compiler; --verbose says why not): ncu then times every
-    /// launch in one more run of the program (duration only, about 4 ms a launch, at most
-    /// 10,000). Counted launches give GPU-time shares and time at stake of every launch, not
+    /// Count every launch even where gpulint's launch tracer gives no trace (it needs a C++
+    /// compiler and CUPTI; --verbose says why not): ncu then times every launch in one more
+    /// run of the program (duration only, about 4 ms a launch, at most 10,000). Counted launches give GPU-time shares and time at stake of every launch, not
     /// only the sampled ones, and block size and grid size are judged on every launch.
     #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
     pub time_all_launches: bool,
