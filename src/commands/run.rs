@@ -38,7 +38,11 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         _ => None,
     };
     if let (Some(chosen), Some(every)) = (sample, &every) {
-        let cheaper = fewer_launches(chosen, &every.profile, report.gate.read.verbose);
+        // With -k, counts of the other kernels would weigh in the choice.
+        let cheaper = match opts.kernel_name {
+            None => fewer_launches(chosen, &every.profile, report.gate.read.verbose),
+            Some(_) => chosen,
+        };
         sample = Some(cheaper);
         opts.sample = sample;
         opts.expected_launches = Some(launches_to_profile(cheaper, &every.profile));
@@ -83,8 +87,8 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     lint_and_report(&profiles, outcome, &rules, report)
 }
 
-/// The warnings a sample without every launch counted deserves: kernels it cut unevenly, kernels
-/// whose shares are not comparable, kernels it could not bound.
+/// The warnings a sample without every launch counted deserves: kernels it cut unevenly,
+/// kernels whose shares are not comparable, kernels it could not bound.
 fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<Sample>, timed: bool) {
     let note = match (sample, timed) {
         (Some(Sample::PerConfig(n)), false) => capped_kernels_note(profile, n),
