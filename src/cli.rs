@@ -236,10 +236,15 @@ pub struct NcuArgs {
     pub launches_per_config: Option<u64>,
     /// Count every launch even where gpulint's launch tracer gives no trace (it needs a C++
     /// compiler and CUPTI; --verbose says why not): ncu then times every launch in one more
-    /// run of the program (duration only, about 4 ms a launch, at most 10,000). Counted launches give GPU-time shares and time at stake of every launch, not
-    /// only the sampled ones, and block size and grid size are judged on every launch.
+    /// run of the program (duration only, about 4 ms a launch, at most 10,000). Counted
+    /// launches give GPU-time shares and time at stake of every launch, not only the sampled
+    /// ones, and block size and grid size are judged on every launch.
     #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
     pub time_all_launches: bool,
+    /// Do not run the program once more under gpulint's launch tracer before ncu profiles
+    /// it: for a long program, half the time; shares are then of the sampled launches.
+    #[arg(long, conflicts_with = "time_all_launches")]
+    pub no_launch_trace: bool,
     /// Follow child processes too (MPI launchers, Python).
     #[arg(long)]
     pub target_processes_all: bool,

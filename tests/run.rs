@@ -1489,3 +1489,44 @@ fn a_launch_trace_orders_the_kernels_of_a_cuda_graph() {
     assert_eq!(grid["launch_ids"][0], 3);
     assert_eq!(grid["launch_ids"][1], 6);
 }
+
+/// `--no-launch-trace`: no traced run, though a tracer and a trace are at hand; the
+/// report's times and shares are of the sampled launches.
+#[test]
+fn no_launch_trace_leaves_the_shares_to_the_sample() {
+    let sample = stand_in("sample");
+    let tracer = stand_in("ncu");
+    let (spread, trace) = (
+        fixture("h200-corpus/spread_lud.csv"),
+        fixture("h200-corpus/trace_lud.csv"),
+    );
+    let env = [
+        ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
+        ("FAKE_TRACE", trace.to_str().unwrap()),
+        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+        ("GPULINT_CUPTI", tracer.as_str()),
+    ];
+    let args = [
+        "run",
+        "--no-launch-trace",
+        "--verbose",
+        "--format",
+        "json",
+        "--",
+        &sample,
+    ];
+    let r = run_with("normal", &args, &env);
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("gpulint: no launch trace: --no-launch-trace"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    assert_eq!(report["sources"][0]["launch_count"], 22);
+    assert_eq!(
+        report["sources"][0]["every_launch_counted_by"],
+        serde_json::Value::Null
+    );
+}

@@ -4,7 +4,7 @@
 //! launch, not only the sampled ones.
 
 use super::shared::load_as;
-use crate::cli::ReportArgs;
+use crate::cli::{NcuArgs, ReportArgs};
 use crate::error::Result;
 use crate::ingest::{self, trace::Resources};
 use crate::ncu::{NcuOptions, tracer};
@@ -51,21 +51,27 @@ impl EveryLaunch {
     }
 }
 
-/// Counts every launch: with the launch tracer when there is one, else with ncu's timing
-/// pass when `--time-all-launches` asks for it; `None` when neither (`--verbose` says why).
+/// Counts every launch: with the launch tracer when there is one (and `--no-launch-trace`
+/// was not given), else with ncu's timing pass when `--time-all-launches` asks for it;
+/// `None` when neither (`--verbose` says why).
 pub fn count(
     opts: &NcuOptions,
     program: &[String],
     report: &ReportArgs,
-    time_all_launches: bool,
+    asked: &NcuArgs,
 ) -> Result<Option<EveryLaunch>> {
     let verbose = report.gate.read.verbose;
-    let traced = tracer::tracer(verbose)
-        .and_then(|t| tracer::trace(&t, program, verbose))
-        .and_then(|text| {
-            let file = format!("launch trace of {}", program[0]);
-            ingest::trace::read(&text, &file).map_err(|e| e.to_string())
-        });
+    let declined = || Err("--no-launch-trace".to_string());
+    let traced = (if asked.no_launch_trace {
+        declined()
+    } else {
+        tracer::tracer(verbose)
+    })
+    .and_then(|t| tracer::trace(&t, program, verbose))
+    .and_then(|text| {
+        let file = format!("launch trace of {}", program[0]);
+        ingest::trace::read(&text, &file).map_err(|e| e.to_string())
+    });
     let why_not = match traced {
         Ok((profile, resources)) => {
             return Ok(Some(EveryLaunch {
@@ -78,7 +84,7 @@ pub fn count(
     if verbose {
         eprintln!("gpulint: no launch trace: {why_not}");
     }
-    if !time_all_launches {
+    if !asked.time_all_launches {
         return Ok(None);
     }
     Ok(Some(EveryLaunch {

@@ -32,9 +32,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     // launches it will profile and about how long that takes. A report per launch
     // (--per-launch) shows the sampled launches as they are, uncounted.
     let mut every = match sample {
-        Some(_) if !report.per_launch => {
-            every_launch::count(&opts, program, report, ncu.time_all_launches)?
-        }
+        Some(_) if !report.per_launch => every_launch::count(&opts, program, report, ncu)?,
         _ => None,
     };
     if let (Some(chosen), Some(every)) = (sample, &every) {
