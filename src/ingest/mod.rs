@@ -71,8 +71,8 @@ pub struct Launch {
     pub nvidia_rules: Vec<NvidiaRule>,
     /// How many launches this entry stands for; its metrics are their means.
     pub count: u64,
-    /// Of those, how many were profiled, when a timing pass gave the entry launches the
-    /// sample left out; `None` when all were.
+    /// Of those, how many were profiled, when the count of every launch (launch trace or
+    /// timing pass) gave the entry launches the sample left out; `None` when all were.
     pub profiled: Option<u64>,
     /// The last launch folded in (`id` when there is one).
     pub last_id: u64,
@@ -147,9 +147,9 @@ pub struct Profile {
     /// Per-source-line sectors from ncu's source page, when given (`--source`).
     pub source_blocks: Vec<source::SourceBlock>,
     /// Which launches `gpulint run`'s sample profiled; times and shares are of those
-    /// unless a timing pass counted every launch.
+    /// unless every launch was counted (launch trace or timing pass).
     pub sample: Option<Sample>,
-    /// With a timing pass (`--time-all-launches`), how many launches the sample profiled;
+    /// With every launch counted, how many launches the sample profiled;
     /// [`Profile::launch_count`] then counts every launch of the run.
     pub profiled_launches: Option<u64>,
     /// What counted every launch then: `launch trace` or `timing pass`.

@@ -39,7 +39,7 @@ pub struct NcuOptions {
     pub chip: Option<String>,
     /// Send the program's own output to stderr: stdout carries a machine-read report.
     pub program_output_to_stderr: bool,
-    /// How many launches the sample will profile, when a timing pass counted them first:
+    /// How many launches the sample will profile, when every launch was counted first:
     /// the progress line then estimates the time left.
     pub expected_launches: Option<u64>,
     pub verbose: bool,

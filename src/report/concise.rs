@@ -35,7 +35,7 @@ pub fn launch_list(f: &crate::rules::engine::Finding, kernel_launches: Option<u6
         Some(total) if total > f.launch_count => format!("{} of {total}", f.launch_count),
         _ => format!("{}x", f.launch_count),
     };
-    // With a timing pass, the launches a finding stands for and those profiled differ.
+    // With every launch counted, the launches a finding stands for and those profiled differ.
     let count = match f.profiled_count.filter(|&p| p < f.launch_count) {
         Some(p) => format!("{count}, {p} profiled"),
         None => count,

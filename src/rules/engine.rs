@@ -18,8 +18,8 @@ pub struct Finding {
     pub launch: u64,
     /// How many launches of this kernel (same name, in one file) it covers.
     pub launch_count: u64,
-    /// Of those, how many were profiled, when a timing pass counted launches the sample
-    /// left out; absent when all were.
+    /// Of those, how many were profiled, when every launch was counted (launch trace or
+    /// timing pass) and the sample left some out; absent when all were.
     #[serde(
         skip_serializing_if = "Option::is_none",
         rename = "profiled_launch_count"
