@@ -242,7 +242,8 @@ pub struct NcuArgs {
     #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
     pub time_all_launches: bool,
     /// Do not run the program once more under gpulint's launch tracer before ncu profiles
-    /// it: for a long program, half the time; shares are then of the sampled launches.
+    /// it (that run takes about as long as the program alone): shares of GPU time are then
+    /// of the sampled launches.
     #[arg(long, conflicts_with = "time_all_launches")]
     pub no_launch_trace: bool,
     /// Follow child processes too (MPI launchers, Python).
