@@ -21,6 +21,8 @@ done
 grep -a "sampling\|launch trace\|another number\|not counted" "$out/graph_default.err" | cut -c1-300
 python3 "$here/compare_sampling.py" "$out/graph_default.json" "$out/graph_every.json"
 so=$(ls "$XDG_CACHE_HOME"/gpulint/*.so)
-CUDA_INJECTION64_PATH=$so GPULINT_TRACE_OUT="$out/trace_graph_steps.csv" "$build/graph_steps" >/dev/null
+cupti=$(grep -ao 'GPULINT_CUPTI=[^ ]*' "$out/graph_default.err" | head -1 | cut -d= -f2)
+CUDA_INJECTION64_PATH=$so GPULINT_CUPTI=$cupti GPULINT_TRACE_OUT="$out/trace_graph_steps.csv" \
+  "$build/graph_steps" >/dev/null
 head -6 "$out/trace_graph_steps.csv"
 echo "traced launches: $(($(wc -l <"$out/trace_graph_steps.csv") - 2))"

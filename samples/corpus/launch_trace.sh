@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Issue 16: can a CUPTI launch tracer (src/ncu/launch_tracer.cpp, loaded through
-# CUDA_INJECTION64_PATH) replace ncu's timing pass? Builds the tracer against the CUDA
+# CUDA_INJECTION64_PATH) replace ncu's timing pass? Builds the tracer, points it at the CUDA
 # toolkit's CUPTI, checks its record layout against the header's, then for each program
 # times the bare run, the traced run and ncu's duration-only pass side by side (3 rounds),
 # and keeps the trace and ncu's timing CSV to compare launch by launch.
+# docs/runs/2026-12-01-launch-trace.txt was made by its first version, which built the
+# tracer against cupti.h and linked libcupti.
 #   usage: samples/corpus/launch_trace.sh OUT_DIR GPULINT "prog args|..."   (from the repo root)
 set -u
 # shellcheck source=samples/corpus/common.sh
@@ -26,8 +28,9 @@ int main() { AT(registersPerThread) AT(start) AT(end) AT(deviceId) AT(streamId) 
 CPP
 g++ -I"$inc" -o "$build/offsets" "$build/offsets.cpp" && "$build/offsets"
 so="$out/libgpulint_tracer.so"
-g++ -shared -fPIC -O2 -std=c++17 -I"$inc" src/ncu/launch_tracer.cpp -L"$lib" -Wl,-rpath,"$lib" \
-  -lcupti -o "$so" && echo "tracer built"
+# The tracer needs no CUDA header (since 2026-12-01); it loads CUPTI from GPULINT_CUPTI.
+g++ -shared -fPIC -O2 -std=c++17 src/ncu/launch_tracer.cpp -ldl -o "$so" && echo "tracer built"
+export GPULINT_CUPTI="$lib/libcupti.so"
 ncu=$(command -v ncu)
 IFS='|' read -ra programs <<<"$3"
 for p in "${programs[@]}"; do

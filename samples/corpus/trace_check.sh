@@ -28,5 +28,7 @@ python3 -c "
 import json; s = json.load(open('$out/two.json'))['sources'][0]
 print({k: s[k] for k in ('launch_count', 'profiled_launches', 'sample', 'every_launch_counted_by')})"
 so=$(ls "$XDG_CACHE_HOME"/gpulint/*.so)
-CUDA_INJECTION64_PATH=$so GPULINT_TRACE_OUT="$out/trace_two.csv" bash -c "$build/lud 256 && $build/lud 256" >/dev/null
+cupti=$(grep -ao 'GPULINT_CUPTI=[^ ]*' "$out/lud.err" | head -1 | cut -d= -f2)
+CUDA_INJECTION64_PATH=$so GPULINT_CUPTI=$cupti GPULINT_TRACE_OUT="$out/trace_two.csv" \
+  bash -c "$build/lud 256 && $build/lud 256" >/dev/null
 grep -a "^#" "$out/trace_two.csv"
