@@ -1530,3 +1530,58 @@ fn no_launch_trace_leaves_the_shares_to_the_sample() {
         serde_json::Value::Null
     );
 }
+
+/// Ctrl-C during the traced run stops the program and gpulint (exit 2, "interrupted")
+/// before ncu is started, and the trace's temporary file is removed.
+#[test]
+fn ctrl_c_during_the_traced_run_stops_everything() {
+    use std::os::unix::process::CommandExt;
+    let sample = stand_in("sample");
+    let tracer = stand_in("ncu");
+    let marker = std::env::temp_dir().join(format!("gpulint-traced-{}", rand_suffix()));
+    let record = std::env::temp_dir().join(format!("gpulint-int-trace-{}", rand_suffix()));
+    let child = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["run", "--", &sample])
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env("GPULINT_LAUNCH_TRACER", &tracer)
+        .env("GPULINT_CUPTI", &tracer)
+        .env("FAKE_TRACED_HANG", &marker)
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !marker.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let trace = std::fs::read_to_string(&marker).unwrap().trim().to_string();
+    assert!(
+        std::path::Path::new(&trace).exists(),
+        "the trace's file exists while it runs"
+    );
+    let status = Command::new("kill")
+        .args(["-s", "INT", "--", &format!("-{}", child.id())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "did not stop"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("interrupted; the program was stopped"),
+        "{stderr}"
+    );
+    assert!(
+        !std::path::Path::new(&trace).exists(),
+        "{trace} left behind"
+    );
+    assert!(!record.exists(), "ncu was started after the interrupt");
+    let _ = std::fs::remove_file(marker);
+}

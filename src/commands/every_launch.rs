@@ -81,6 +81,11 @@ pub fn count(
         }
         Err(why) => why,
     };
+    if crate::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(crate::error::Error::new(
+            "interrupted; the program was stopped",
+        ));
+    }
     if verbose {
         eprintln!("gpulint: no launch trace: {why_not}");
     }

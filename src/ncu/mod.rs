@@ -421,11 +421,7 @@ fn run_ncu(
         Some(_) => Activity::Profiling,
         None => Activity::Timing,
     };
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let flag = interrupted.clone();
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    }
+    let interrupted = interrupted();
     let mut command = Command::new(ncu);
     command.args(args);
     if program_output == ProgramOutput::Discard {
@@ -447,7 +443,7 @@ fn run_ncu(
             expected_launches,
         )
     });
-    let status = wait_or_stop(&mut child, &interrupted)?;
+    let status = wait_or_stop(&mut child, interrupted)?;
     if let Some(p) = progress {
         p.stop();
     }
@@ -573,7 +569,19 @@ fn has_csv_header(path: &Path) -> Result<bool> {
 /// Waits for ncu. After Ctrl-C, ncu normally stops by itself (the terminal signals the
 /// whole process group); if it has not within 3 s, it gets SIGTERM, then SIGKILL, so
 /// gpulint always gets to clean up.
-fn wait_or_stop(
+/// Set by Ctrl-C, which reaches ncu and the program too (one process group). The handler is
+/// installed once per process: a second `ctrlc::set_handler` fails, and a run after the
+/// first (the traced run, then ncu) would never see the flag it made.
+pub(crate) fn interrupted() -> &'static AtomicBool {
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    static HANDLER: std::sync::Once = std::sync::Once::new();
+    HANDLER.call_once(|| {
+        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    });
+    &INTERRUPTED
+}
+
+pub(crate) fn wait_or_stop(
     child: &mut std::process::Child,
     interrupted: &AtomicBool,
 ) -> Result<std::process::ExitStatus> {
@@ -582,7 +590,7 @@ fn wait_or_stop(
     loop {
         if let Some(status) = child
             .try_wait()
-            .map_err(|e| Error::new(format!("waiting for ncu: {e}")))?
+            .map_err(|e| Error::new(format!("waiting for ncu or the program: {e}")))?
         {
             return Ok(status);
         }

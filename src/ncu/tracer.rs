@@ -27,21 +27,23 @@ pub struct Tracer {
 /// The tracer: `$GPULINT_LAUNCH_TRACER`, else the one built from this gpulint's source,
 /// building it the first time; and CUPTI (see [`find_cupti`]). `Err` says why there is none.
 pub fn tracer(verbose: bool) -> Result<Tracer, String> {
-    let library = match std::env::var_os(TRACER_ENV) {
-        Some(v) if v == "off" => return Err(format!("{TRACER_ENV}=off")),
-        Some(v) if !v.is_empty() => {
+    let chosen = std::env::var_os(TRACER_ENV).filter(|v| !v.is_empty());
+    if chosen.as_deref() == Some(std::ffi::OsStr::new("off")) {
+        return Err(format!("{TRACER_ENV}=off"));
+    }
+    // Found first: where there is no CUPTI, nothing is built.
+    let cupti = find_cupti()?;
+    let library = match chosen {
+        Some(v) => {
             let p = PathBuf::from(v);
             if !p.is_file() {
                 return Err(format!("{TRACER_ENV}={}: no such file", p.display()));
             }
             p
         }
-        _ => built_library(verbose)?,
+        None => built_library(verbose)?,
     };
-    Ok(Tracer {
-        library,
-        cupti: find_cupti()?,
-    })
+    Ok(Tracer { library, cupti })
 }
 
 fn built_library(verbose: bool) -> Result<PathBuf, String> {
@@ -226,9 +228,14 @@ pub fn trace(tracer: &Tracer, program: &[String], verbose: bool) -> Result<Strin
             program.join(" ")
         );
     }
-    let status = command
-        .status()
+    let interrupted = super::interrupted();
+    let mut child = command
+        .spawn()
         .map_err(|e| format!("{}: {e}", program[0]))?;
+    let status = super::wait_or_stop(&mut child, interrupted).map_err(|e| e.message)?;
+    if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err("interrupted".into());
+    }
     let text = std::fs::read_to_string(out.path()).unwrap_or_default();
     if text.is_empty() {
         return Err(format!(
