@@ -52,14 +52,18 @@ fn usable(p: &Path) -> Option<PathBuf> {
 /// `/opt/nvidia/nsight-compute/2025.3.1/ncu` beats `.../2024.1.0/ncu`: compare the
 /// version folders as numbers, part by part.
 pub(crate) fn newest_nsight_compute(root: &Path) -> Option<PathBuf> {
-    let version =
-        |name: &str| -> Vec<u64> { name.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
     std::fs::read_dir(root)
         .ok()?
         .filter_map(|e| e.ok())
         .filter(|e| e.path().join("ncu").is_file())
-        .max_by_key(|e| version(&e.file_name().to_string_lossy()))
+        .max_by_key(|e| version_parts(&e.file_name().to_string_lossy()))
         .map(|e| e.path().join("ncu"))
+}
+
+/// "2025.3.1" as [2025, 3, 1], to compare versions as numbers, part by part (12.10 after
+/// 12.9); a part that is not a number counts as 0.
+pub(crate) fn version_parts(version: &str) -> Vec<u64> {
+    version.split('.').map(|p| p.parse().unwrap_or(0)).collect()
 }
 
 /// The program to profile: a path that must be an executable file, or a name on PATH.

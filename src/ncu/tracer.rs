@@ -89,7 +89,7 @@ fn find_cupti() -> Result<PathBuf, String> {
             Err(format!("{CUPTI_ENV}={}: no such file", p.display()))
         };
     }
-    let mut roots: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
+    let mut toolkits: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
         .iter()
         .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
         .collect();
@@ -98,44 +98,50 @@ fn find_cupti() -> Result<PathBuf, String> {
         .and_then(|p| p.canonicalize().ok())
         .and_then(|p| Some(p.parent()?.parent()?.to_path_buf()))
     {
-        roots.push(toolkit);
+        toolkits.push(toolkit);
     }
-    roots.push(PathBuf::from("/usr/local/cuda"));
-    for root in &roots {
-        let targets = std::fs::read_dir(root.join("targets"))
-            .into_iter()
-            .flatten()
-            .filter_map(|t| Some(t.ok()?.path().join("lib")));
-        let dirs = ["extras/CUPTI/lib64", "lib64", "lib"]
-            .iter()
-            .map(|d| root.join(d))
-            .chain(targets);
-        if let Some(found) = dirs.into_iter().find_map(|d| cupti_in(&d)) {
-            return Ok(found);
-        }
-    }
-    let nsight = which::which("ncu")
+    toolkits.push(PathBuf::from("/usr/local/cuda"));
+    let nsight: Vec<PathBuf> = which::which("ncu")
         .ok()
         .and_then(|p| p.canonicalize().ok())
         .into_iter()
         .chain(super::locate::newest_nsight_compute(Path::new(
             "/opt/nvidia/nsight-compute",
-        )));
-    for ncu in nsight {
-        if let Some(found) = ncu.parent().and_then(|d| cupti_in(&d.join(BUNDLED_CUPTI))) {
-            return Ok(found);
-        }
-        roots.push(ncu.parent().unwrap_or(&ncu).join(BUNDLED_CUPTI));
-    }
-    Err(format!(
-        "CUPTI (libcupti.so) not found in {} or beside ncu; set CUDA_HOME to the CUDA \
-         toolkit, or {CUPTI_ENV} to the library",
-        roots
+        )))
+        .filter_map(|ncu| Some(ncu.parent()?.join(BUNDLED_CUPTI)))
+        .collect();
+    let in_toolkit = |root: &PathBuf| {
+        let targets = std::fs::read_dir(root.join("targets"))
+            .into_iter()
+            .flatten()
+            .filter_map(|t| Some(t.ok()?.path().join("lib")));
+        ["extras/CUPTI/lib64", "lib64", "lib"]
             .iter()
-            .map(|r| r.display().to_string())
+            .map(|d| root.join(d))
+            .chain(targets)
             .collect::<Vec<_>>()
-            .join(", ")
-    ))
+    };
+    let shown = |dirs: &[PathBuf]| {
+        let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        if dirs.is_empty() {
+            "(none)".to_string()
+        } else {
+            dirs.join(", ")
+        }
+    };
+    toolkits
+        .iter()
+        .flat_map(in_toolkit)
+        .chain(nsight.iter().cloned())
+        .find_map(|d| cupti_in(&d))
+        .ok_or_else(|| {
+            format!(
+                "CUPTI (libcupti.so) not found in the CUDA toolkits {} or beside ncu in {}; \
+                 set CUDA_HOME to the CUDA toolkit, or {CUPTI_ENV} to the library",
+                shown(&toolkits),
+                shown(&nsight)
+            )
+        })
 }
 
 /// Where Nsight Compute keeps the CUPTI libraries it carries, beside its `ncu`.
@@ -147,19 +153,16 @@ fn cupti_in(dir: &Path) -> Option<PathBuf> {
     if plain.is_file() {
         return Some(plain);
     }
-    let version = |p: &Path| -> Vec<u64> {
-        let name = p.file_name().unwrap_or_default().to_string_lossy();
-        let tail = name.strip_prefix("libcupti.so.").unwrap_or_default();
-        tail.split('.').map(|n| n.parse().unwrap_or(0)).collect()
-    };
     std::fs::read_dir(dir)
         .ok()?
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| {
-            let name = p.file_name().unwrap_or_default().to_string_lossy();
-            name.starts_with("libcupti.so.") && p.is_file()
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            let version = super::locate::version_parts(name.strip_prefix("libcupti.so.")?);
+            path.is_file().then_some((version, path))
         })
-        .max_by_key(|p| version(p))
+        .max_by(|a, b| a.0.cmp(&b.0))
+        .map(|(_, path)| path)
 }
 
 fn cache_dir() -> Option<PathBuf> {
