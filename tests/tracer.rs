@@ -102,7 +102,7 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
         "{}",
         rows[3]
     );
-    let (profile, resources) = gpulint::ingest::trace::read(&text, "trace.csv").unwrap();
+    let profile = gpulint::ingest::trace::read(&text, "trace.csv").unwrap();
     let names: Vec<&str> = profile.launches.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(
         names,
@@ -115,8 +115,11 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
     );
     assert_eq!(profile.launches[1].grid, Some([4096, 1, 1]));
     assert_eq!(profile.launches[1].metrics["duration_ns"], 50.0);
-    assert_eq!(resources[0].shared_memory_bytes, 1024 + 512);
-    assert_eq!(resources[0].registers_per_thread, 32);
+    assert_eq!(
+        profile.launches[0].metrics["shared_mem_per_block"],
+        (1024 + 512) as f64
+    );
+    assert_eq!(profile.launches[0].metrics["registers_per_thread"], 32.0);
 
     // A second process appends its own block: such a trace is refused.
     assert_eq!(run_traced(&driver, &tracer, Some(&cupti), &out), Some(0));

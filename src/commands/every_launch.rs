@@ -6,42 +6,39 @@
 use super::shared::load_as;
 use crate::cli::{NcuArgs, ReportArgs};
 use crate::error::Result;
-use crate::ingest::{self, trace::Resources};
+use crate::ingest;
 use crate::ncu::{NcuOptions, tracer};
 use crate::report;
 use std::collections::HashMap;
 
-/// Every launch of the run, in launch order.
+/// Every launch of the run, in launch order: from the launch tracer (a launch trace), or
+/// from ncu's timing pass (a raw page, whose launches carry every launch attribute).
 pub struct EveryLaunch {
     pub profile: ingest::Profile,
-    /// From the launch tracer, each launch's registers and shared memory; `None` from
-    /// ncu's timing pass, whose launches carry every launch attribute already.
-    pub traced: Option<Vec<Resources>>,
 }
 
 impl EveryLaunch {
+    /// Whether the launch tracer counted them: its launches have only their shape,
+    /// duration, registers and shared memory.
+    pub fn traced(&self) -> bool {
+        self.profile.page == ingest::Page::Trace
+    }
+
     /// Keeps only the launches of kernels the sample profiled (when `-k` chose them).
     pub fn retain_kernels(&mut self, sampled: &[ingest::Launch]) {
         let kept: std::collections::HashSet<&str> =
             sampled.iter().map(|l| l.name.as_str()).collect();
-        let keep: Vec<bool> = (self.profile.launches.iter())
-            .map(|l| kept.contains(l.name.as_str()))
-            .collect();
-        if let Some(resources) = &mut self.traced {
-            let mut k = keep.iter();
-            resources.retain(|_| *k.next().unwrap_or(&false));
-        }
-        let mut k = keep.iter();
         self.profile
             .launches
-            .retain(|_| *k.next().unwrap_or(&false));
+            .retain(|l| kept.contains(l.name.as_str()));
     }
 
     /// What counted the launches: `launch trace` or `timing pass`.
     pub fn counter(&self) -> &'static str {
-        match self.traced {
-            Some(_) => "launch trace",
-            None => "timing pass",
+        if self.traced() {
+            "launch trace"
+        } else {
+            "timing pass"
         }
     }
 
@@ -73,12 +70,7 @@ pub fn count(
         ingest::trace::read(&text, &file).map_err(|e| e.to_string())
     });
     let why_not = match traced {
-        Ok((profile, resources)) => {
-            return Ok(Some(EveryLaunch {
-                profile,
-                traced: Some(resources),
-            }));
-        }
+        Ok(profile) => return Ok(Some(EveryLaunch { profile })),
         Err(why) => why,
     };
     if crate::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
@@ -94,7 +86,6 @@ pub fn count(
     }
     Ok(Some(EveryLaunch {
         profile: timing_pass(opts, program, report)?,
-        traced: None,
     }))
 }
 
@@ -164,13 +155,14 @@ pub fn adopt_sampled_names(
 /// limits only when its block, registers and shared memory are the same).
 pub fn traced_launch_metrics(
     traced: &ingest::Launch,
-    resources: Resources,
     like: &ingest::Launch,
 ) -> crate::metrics::Metrics {
-    let same = |key: &str, value: u64| like.metrics.get(key) == Some(&(value as f64));
-    let same_resources = traced.block == like.block
-        && same("registers_per_thread", resources.registers_per_thread)
-        && same("shared_mem_per_block", resources.shared_memory_bytes);
+    let same = |key: &str| {
+        let value = traced.metrics.get(key);
+        value.is_some() && like.metrics.get(key) == value
+    };
+    let same_resources =
+        traced.block == like.block && same("registers_per_thread") && same("shared_mem_per_block");
     crate::metrics::launch_shape_metrics(
         &like.metrics,
         traced.grid.unwrap_or([0; 3]),

@@ -119,7 +119,7 @@ fn judge_launch_shapes_on_every_launch(
         .cloned()
         .collect();
     let mut linter = rules::engine::Linter::new(&shape_rules, ignored, true);
-    for (n, l) in every.profile.launches.iter().enumerate() {
+    for l in &every.profile.launches {
         let like = most_alike(&sampled.launches, l).map(|i| &sampled.launches[i]);
         let mut launch = ingest::Launch {
             line: like.map_or(0, |s| s.line),
@@ -127,9 +127,9 @@ fn judge_launch_shapes_on_every_launch(
         };
         // A traced launch has only its shape and duration: the rest comes from the sampled
         // entry most like it. One no sampled entry is like is not judged.
-        if let Some(resources) = &every.traced {
+        if every.traced() {
             let Some(like) = like else { continue };
-            launch.metrics = every_launch::traced_launch_metrics(l, resources[n], like);
+            launch.metrics = every_launch::traced_launch_metrics(l, like);
         }
         linter.add(&sampled.file, &launch);
     }
@@ -330,7 +330,7 @@ fn load_profiled(
     };
     let mut profiles = load_as(&inputs, true, jobs, None)?;
     let mut launches = std::mem::take(&mut profiles[0].launches);
-    if every.traced.is_some() {
+    if every.traced() {
         let unpaired = every_launch::adopt_sampled_names(&mut every.profile.launches, &launches);
         if kernel_filter {
             every.retain_kernels(&launches);
@@ -412,7 +412,7 @@ fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String {
     }
     let total = timed.launch_count();
     let by = every.counted_by();
-    if every.traced.is_none() && total >= crate::ncu::MAX_TIMED_LAUNCHES {
+    if !every.traced() && total >= crate::ncu::MAX_TIMED_LAUNCHES {
         return format!(
             "{}the timing pass stopped at {total} launches: later ones are not counted",
             ingest::WARNING
@@ -585,10 +585,7 @@ mod tests {
         let mut spread: Vec<ingest::Launch> = (0..14)
             .map(|i| launch(100 + i, if i % 2 == 0 { "gemm" } else { "relu" }))
             .collect();
-        let timed = EveryLaunch {
-            profile: timed,
-            traced: None,
-        };
+        let timed = EveryLaunch { profile: timed };
         assert_eq!(
             in_program_order(&mut spread, &timed, Sample::Spread),
             Ok(())

@@ -7,14 +7,6 @@ use super::{Launch, Page, Profile};
 use crate::error::{Error, Result};
 use crate::metrics::Metrics;
 
-/// What the tracer measured of one launch beyond its grid and block: the resources that,
-/// with the block, set its occupancy limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Resources {
-    pub registers_per_thread: u64,
-    pub shared_memory_bytes: u64,
-}
-
 #[derive(Debug, serde::Deserialize)]
 struct Row {
     correlation: u64,
@@ -35,10 +27,12 @@ struct Row {
 const MAGIC: &str = "# gpulint launch trace 1,";
 
 /// Reads a trace into launches numbered 0, 1, 2, ... in launch order (as ncu numbers
-/// them), with their durations, and their resources alongside. `file` names it in errors.
+/// them), with their duration, registers per thread and shared memory per block (static
+/// and dynamic) as metrics: with the block, what sets their occupancy limits. `file`
+/// names it in errors.
 /// A trace that cannot stand for every launch is refused (see [`refuse_partial`]), and so
 /// is one without a launch.
-pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
+pub fn read(text: &str, file: &str) -> Result<Profile> {
     refuse_partial(text, file)?;
     let mut reader = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
@@ -68,22 +62,21 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
              (a CUPTI older than the driver?)",
         ));
     }
-    let (mut launches, mut resources) = (Vec::new(), Vec::new());
+    let mut launches = Vec::new();
     for (id, (line, row)) in rows.into_iter().enumerate() {
-        let mut metrics = Metrics::new();
-        metrics.insert(
-            "duration_ns",
-            row.end_ns.saturating_sub(row.start_ns) as f64,
-        );
+        let metrics = Metrics::from([
+            (
+                "duration_ns",
+                row.end_ns.saturating_sub(row.start_ns) as f64,
+            ),
+            ("registers_per_thread", row.registers_per_thread as f64),
+            ("shared_mem_per_block", row.shared_memory_bytes as f64),
+        ]);
         let grid = [row.grid_x, row.grid_y, row.grid_z];
         let block = [row.block_x, row.block_y, row.block_z];
         launches.push(Launch {
             metrics,
             ..Launch::of_shape(id as u64, row.name, grid, block, line)
-        });
-        resources.push(Resources {
-            registers_per_thread: row.registers_per_thread,
-            shared_memory_bytes: row.shared_memory_bytes,
         });
     }
     let profile = Profile {
@@ -96,7 +89,7 @@ pub fn read(text: &str, file: &str) -> Result<(Profile, Vec<Resources>)> {
         profiled_launches: None,
         every_launch_counted_by: None,
     };
-    Ok((profile, resources))
+    Ok(profile)
 }
 
 /// A trace that cannot stand for every launch: not one, one of several processes (ncu
@@ -170,7 +163,7 @@ mod tests {
             "/fixtures/h200-corpus/trace_lud.csv"
         ))
         .unwrap();
-        let (profile, resources) = read(&text, "trace_lud.csv").unwrap();
+        let profile = read(&text, "trace_lud.csv").unwrap();
         // LU on 1024x1024 with 16x16 tiles: 64 diagonal, 63 perimeter, 63 internal.
         assert_eq!(profile.launches.len(), 190);
         let first = &profile.launches[2];
@@ -179,7 +172,7 @@ mod tests {
         assert_eq!(first.block, Some([16, 16, 1]));
         assert_eq!(first.id, 2);
         assert!(first.metrics["duration_ns"] > 0.0);
-        assert_eq!(resources[2].shared_memory_bytes, 2048);
+        assert_eq!(first.metrics["shared_mem_per_block"], 2048.0);
     }
 
     /// The kernels of one CUDA graph launch share its correlation id
@@ -193,7 +186,7 @@ mod tests {
         ))
         .unwrap();
         let names = |text: &str| -> Vec<String> {
-            let (profile, _) = read(text, "t.csv").unwrap();
+            let profile = read(text, "t.csv").unwrap();
             profile.launches.iter().map(|l| l.name.clone()).collect()
         };
         let in_order = names(&text);
