@@ -742,9 +742,7 @@ fn launches_are_sampled_per_kernel_by_default() {
         ]
     );
     assert!(!five.args.iter().any(|a| a == "--kernel-id"));
-    let stdout = String::from_utf8_lossy(&five.out.stdout);
-    let json_start = stdout.find("{\n").expect("a JSON report");
-    let report: serde_json::Value = serde_json::from_str(&stdout[json_start..]).unwrap();
+    let report = json_report(&five.out);
     assert_eq!(report["sources"][0]["sample"], "per-config");
     assert_eq!(report["sources"][0]["sampled_per_config"], 5);
 
@@ -894,9 +892,7 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
         "{timing:?}"
     );
 
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let report: serde_json::Value =
-        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let report = json_report(&out);
     assert_eq!(report["sources"][0]["timed_every_launch"], true);
     assert_eq!(report["sources"][0]["launch_count"], 190);
     // The sample profiled 129 of them: one launch of each of 126 configurations of the
@@ -948,6 +944,25 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
             transcript(&r.out)
         );
     }
+}
+
+/// The JSON report on a run's stdout, after whatever the program printed itself.
+fn json_report(out: &Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let start = stdout
+        .find("{\n")
+        .unwrap_or_else(|| panic!("no JSON report: {}", transcript(out)));
+    serde_json::from_str(&stdout[start..]).unwrap_or_else(|e| panic!("{e}: {}", transcript(out)))
+}
+
+/// The finding of `rule` on the kernel whose name starts with `kernel`.
+fn finding<'a>(report: &'a serde_json::Value, kernel: &str, rule: &str) -> &'a serde_json::Value {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kernel"].as_str().unwrap().starts_with(kernel) && f["rule"] == rule)
+        .unwrap_or_else(|| panic!("no {rule} on {kernel}"))
 }
 
 /// The ncu arguments from `from` up to the profiled program (tests/stand-in/sample).
@@ -1051,9 +1066,7 @@ fn a_timing_pass_over_a_spread_gives_each_kernel_its_share() {
             ("FAKE_NCU_TIMING", timing.to_str().unwrap()),
         ],
     );
-    let stdout = String::from_utf8_lossy(&r.out.stdout);
-    let report: serde_json::Value =
-        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let report = json_report(&r.out);
     let source = &report["sources"][0];
     assert_eq!(source["sample"], "spread");
     assert_eq!(source["launch_count"], 190);
@@ -1162,9 +1175,7 @@ fn a_timed_spread_warns_of_what_every_launch_shows() {
         &sample,
     ];
     let r = run_with("normal", &args, &env);
-    let stdout = String::from_utf8_lossy(&r.out.stdout);
-    let timed: serde_json::Value =
-        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let timed = json_report(&r.out);
     let every = common::gpulint(&[
         "check",
         fixture("h200-corpus/all_lud.csv").to_str().unwrap(),
@@ -1174,21 +1185,12 @@ fn a_timed_spread_warns_of_what_every_launch_shows() {
     ]);
     let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
     assert_eq!(warnings_of(&timed), warnings_of(&every));
-    let finding = |kernel: &str, rule: &str| {
-        timed["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["kernel"].as_str().unwrap().starts_with(kernel) && f["rule"] == rule)
-            .unwrap_or_else(|| panic!("no {rule} on {kernel}"))
-            .clone()
-    };
-    let tail = finding("lud_internal", "small-grid");
+    let tail = finding(&timed, "lud_internal", "small-grid");
     assert_eq!(tail["launch_count"], 16);
     assert_eq!(tail["launch_ids"][0], 143);
     // The spread's launches 1, 2, 3, 4, 8, 16, 32 of the perimeter kernel are the
     // program's launches 1, 4, 7, 10, 22, 46, 94 (three kernels a step).
-    let conflicts = finding("lud_perimeter", "bank-conflicts");
+    let conflicts = finding(&timed, "lud_perimeter", "bank-conflicts");
     assert_eq!(
         conflicts["launch_ids"],
         serde_json::json!([1, 4, 7, 10, 22, 46, 94])
@@ -1243,9 +1245,7 @@ fn traced_sample_like_every_launch(
     ];
     let args = ["run", "--format", "json", "--exit-zero", "--", &sample];
     let r = run_with("normal", &args, &env);
-    let stdout = String::from_utf8_lossy(&r.out.stdout);
-    let traced: serde_json::Value = serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..])
-        .unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&r.out.stderr)));
+    let traced = json_report(&r.out);
     let every = common::gpulint(&[
         "check",
         fixture(every).to_str().unwrap(),
@@ -1283,14 +1283,7 @@ fn a_launch_trace_gives_the_spread_what_every_launch_shows() {
         "h200-corpus/trace_lud.csv",
         "h200-corpus/all_lud.csv",
     );
-    let tail = traced["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| {
-            f["kernel"].as_str().unwrap().starts_with("lud_internal") && f["rule"] == "small-grid"
-        })
-        .unwrap();
+    let tail = finding(&traced, "lud_internal", "small-grid");
     assert_eq!(tail["launch_count"], 16);
     assert_eq!(tail["launch_ids"][0], 143);
     assert_eq!(tail["kernel"], "lud_internal(float *, int, int)");
@@ -1363,18 +1356,14 @@ fn without_a_launch_trace_the_timing_pass_stands_in() {
         stderr.contains("gpulint: no launch trace: the traced run (exit status: 0) wrote no trace"),
         "{stderr}"
     );
-    let stdout = String::from_utf8_lossy(&plain.out.stdout);
-    let report: serde_json::Value =
-        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let report = json_report(&plain.out);
     assert_eq!(report["sources"][0]["launch_count"], 22);
     let timed = run_with(
         "normal",
         &[&base[..], &["--time-all-launches", "--", &sample]].concat(),
         &env,
     );
-    let stdout = String::from_utf8_lossy(&timed.out.stdout);
-    let report: serde_json::Value =
-        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let report = json_report(&timed.out);
     assert_eq!(report["sources"][0]["launch_count"], 190);
     let stderr = String::from_utf8_lossy(&timed.out.stderr);
     assert!(
@@ -1479,12 +1468,7 @@ fn a_launch_trace_orders_the_kernels_of_a_cuda_graph() {
     );
     // The sampled launches carry the program's numbers: the graph's third kernel ends
     // each replay (launches 3, 6, 9, ... after the one axpy outside the graph).
-    let grid = traced["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["rule"] == "small-grid")
-        .unwrap();
+    let grid = finding(&traced, "norm_partial", "small-grid");
     assert_eq!(grid["launch_count"], 30);
     assert_eq!(grid["launch_ids"][0], 3);
     assert_eq!(grid["launch_ids"][1], 6);
@@ -1521,9 +1505,7 @@ fn no_launch_trace_leaves_the_shares_to_the_sample() {
         stderr.contains("gpulint: no launch trace: --no-launch-trace"),
         "{stderr}"
     );
-    let stdout = String::from_utf8_lossy(&r.out.stdout);
-    let report: serde_json::Value =
-        serde_json::from_str(&stdout[stdout.find("{\n").unwrap()..]).unwrap();
+    let report = json_report(&r.out);
     assert_eq!(report["sources"][0]["launch_count"], 22);
     assert_eq!(
         report["sources"][0]["every_launch_counted_by"],
