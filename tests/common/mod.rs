@@ -46,8 +46,17 @@ pub fn gpulint(args: &[&str]) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")
         .env_remove("NCU")
+        .env("PATH", path_without_ncu())
         .output()
         .expect("run gpulint")
+}
+
+/// PATH without the folders that hold an `ncu`: the tests run as on a machine without
+/// Nsight Compute (CI's), whatever this one has installed.
+pub fn path_without_ncu() -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::env::split_paths(&path).filter(|dir| !dir.join("ncu").exists()))
+        .expect("PATH's own folders join")
 }
 
 /// stdout, stderr and exit code together, as one snapshot.
