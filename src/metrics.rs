@@ -991,6 +991,26 @@ pub fn resolve(raw: &RawValues) -> Metrics {
     out
 }
 
+/// Gives a launch whose export lacks them the device's SM count and warps per SM (from
+/// gpulint's GPU table, by device name), and what they let be derived. Returns whether
+/// anything was missing.
+pub fn fill_device_shape(m: &mut Metrics, sm_count: f64, max_warps_per_sm: f64) -> bool {
+    let mut filled = false;
+    for (name, value) in [
+        ("sm_count", sm_count),
+        ("max_warps_per_sm", max_warps_per_sm),
+    ] {
+        if !m.contains_key(name) {
+            m.insert(key(name).expect("a metric"), value);
+            filled = true;
+        }
+    }
+    if filled {
+        derive_grid_fill(m);
+    }
+    filled
+}
+
 fn resolve_one(def: &MetricDef, raw: &RawValues) -> Option<f64> {
     for src in def.sources {
         if let Some(v) = raw.get(src.name) {
@@ -1328,6 +1348,22 @@ fn derive_grid_fill(m: &mut Metrics) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// LU's perimeter kernel as the GUI's Summary page gives it: 14 blocks of 32 threads,
+    /// no SM count. The table's shape fills the gap; an export's own count is kept.
+    #[test]
+    fn a_device_shape_fills_only_what_the_export_lacks() {
+        let mut raw = RawValues::default();
+        raw.insert("launch__grid_size", 14.0);
+        raw.insert("launch__block_size", 32.0);
+        let mut m = resolve(&raw);
+        assert!(!m.contains_key("grid_slot_fill_pct"));
+        assert!(fill_device_shape(&mut m, 132.0, 64.0));
+        assert_eq!(m["warp_slots"], 8448.0);
+        assert!((m["grid_slot_fill_pct"] - 14.0 / 8448.0 * 100.0).abs() < 1e-9);
+        assert!(!fill_device_shape(&mut m, 40.0, 32.0));
+        assert_eq!(m["sm_count"], 132.0);
+    }
 
     /// LU's internal kernel as ncu profiled its first launch on the H200 (63x63 blocks of
     /// 16x16), standing for a traced tail launch of 4x4 blocks.

@@ -6,6 +6,7 @@ use crate::cli::{ColorChoice, RuleArgs};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::ingest::{self, Profile};
+use crate::roofline::gpus::{self, GpuPeaks};
 use crate::rules::{self, Rule};
 
 /// The rules that the options and the config leave switched on.
@@ -145,13 +146,22 @@ pub(super) fn load_as(
     let mut profiles = Vec::new();
     for &(path, file) in inputs {
         let mut folder = crate::fold::Folder::new(per_launch);
-        let source = ingest::stream_named(path, file, &opts, &mut |launch| {
+        let mut shaped_from_table: Vec<&'static GpuPeaks> = Vec::new();
+        let mut source = ingest::stream_named(path, file, &opts, &mut |mut launch| {
+            if let Some(gpu) = fill_device_shape(&mut launch)
+                && !shaped_from_table.iter().any(|g| std::ptr::eq(*g, gpu))
+            {
+                shaped_from_table.push(gpu);
+            }
             if let Some(l) = linter.as_deref_mut() {
                 l.add(file, &launch);
             }
             folder.add(launch);
             Ok(())
         })?;
+        source
+            .notes
+            .extend(shaped_from_table.iter().map(|g| shape_note(g)));
         profiles.push(Profile {
             file: file.to_string(),
             page: source.page,
@@ -164,6 +174,28 @@ pub(super) fn load_as(
         });
     }
     Ok(profiles)
+}
+
+/// A launch whose export names its device but not the device's SM count or warps per SM
+/// takes them from gpulint's GPU table; returns the entry when it did.
+fn fill_device_shape(launch: &mut ingest::Launch) -> Option<&'static GpuPeaks> {
+    let gpu = gpus::lookup(launch.device.as_deref()?)?;
+    let shape = gpu.shape.as_ref()?;
+    crate::metrics::fill_device_shape(
+        &mut launch.metrics,
+        f64::from(shape.sms),
+        f64::from(shape.max_warps_per_sm),
+    )
+    .then_some(gpu)
+}
+
+fn shape_note(gpu: &GpuPeaks) -> String {
+    let shape = gpu.shape.as_ref().expect("filled from a shape");
+    format!(
+        "the export does not give the device's SM count or warps per SM: the launch-shape \
+         rules take {} SMs of {} warps for {} from gpulint's GPU table ({})",
+        shape.sms, shape.max_warps_per_sm, gpu.name, shape.source
+    )
 }
 
 /// Writes an output file atomically, refusing to put it over one of the inputs.
