@@ -41,7 +41,8 @@ impl Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Lint ncu exports (raw or details page CSV, or ncu's text output). `-` reads stdin.
+    /// Lint ncu exports (raw or details page CSV, ncu's text output, or a CSV the Nsight
+    /// Compute GUI exported). `-` reads stdin.
     #[command(after_help = EXIT_STATUS)]
     Check {
         /// Write the report to FILE instead of stdout: atomically, never over an input.

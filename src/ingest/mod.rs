@@ -4,6 +4,7 @@
 
 mod details;
 mod fields;
+mod gui;
 pub mod number;
 mod raw;
 mod row;
@@ -33,6 +34,12 @@ pub enum Page {
     Text,
     /// gpulint's launch trace (see [`trace`]).
     Trace,
+    /// The Nsight Compute GUI's Summary page, exported to CSV.
+    #[serde(rename = "gui-summary")]
+    GuiSummary,
+    /// The Nsight Compute GUI's Raw page, exported to CSV.
+    #[serde(rename = "gui-raw")]
+    GuiRaw,
 }
 
 impl Page {
@@ -43,6 +50,8 @@ impl Page {
             Page::Details => "details page",
             Page::Text => "ncu's text output",
             Page::Trace => "gpulint launch trace",
+            Page::GuiSummary => "Nsight Compute GUI's Summary page",
+            Page::GuiRaw => "Nsight Compute GUI's Raw page",
         }
     }
 }
@@ -264,9 +273,13 @@ fn parse_launch_id(file: &str, line: u64, column: usize, text: &str) -> Result<u
     })
 }
 
-/// Reads "(256, 1, 1)" as [256, 1, 1].
+/// Reads "(256, 1, 1)" as [256, 1, 1], and the GUI's "  256,    1,    1" too.
 pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
-    let inner = s.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let s = s.trim();
+    let inner = match s.strip_prefix('(') {
+        Some(rest) => rest.strip_suffix(')')?,
+        None => s,
+    };
     let mut parts = inner
         .split(',')
         .map(|p| p.trim().replace(['.', '\''], "").parse::<u64>());
@@ -330,6 +343,8 @@ mod tests {
     fn dim3() {
         assert_eq!(parse_dim3("(256, 1, 1)"), Some([256, 1, 1]));
         assert_eq!(parse_dim3("(256, 1)"), None);
+        assert_eq!(parse_dim3("   15,   15,    1"), Some([15, 15, 1]));
+        assert_eq!(parse_dim3("(15, 15, 1"), None);
         assert_eq!(parse_dim3("256"), None);
     }
 

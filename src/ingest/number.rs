@@ -89,6 +89,45 @@ pub fn parse_cell(raw: &str, unit: &str, style: NumberStyle) -> Result<Cell, Str
     Ok(Cell::Value(number * scale))
 }
 
+/// The launch count the GUI appends to a metric with several instances (`62 (442
+/// instances)`) taken off; `(442 instances)` alone is a value not collected.
+pub(crate) fn strip_instances(cell: &str) -> &str {
+    let trimmed = cell.trim_end();
+    let Some(open) = trimmed
+        .rfind(" (")
+        .map(|i| i + 1)
+        .or_else(|| trimmed.starts_with('(').then_some(0))
+    else {
+        return cell;
+    };
+    let count = &trimmed[open..];
+    let is_count = count
+        .strip_prefix('(')
+        .and_then(|c| {
+            c.strip_suffix(" instances)")
+                .or_else(|| c.strip_suffix(" instance)"))
+        })
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    if is_count {
+        trimmed[..open].trim_end()
+    } else {
+        cell
+    }
+}
+
+/// Whether a value, as the GUI writes it (2 decimals in the unit it chose for the whole
+/// column), kept fewer than three significant digits: `0.08`, `0.00`. An integer (`0`,
+/// `40`) is a count, exact as written.
+pub(crate) fn few_significant_digits(text: &str) -> bool {
+    let t = text.trim();
+    let t = t.strip_prefix('-').unwrap_or(t);
+    let b = t.as_bytes();
+    b.len() == 4
+        && b[0] == b'0'
+        && (b[1] == b'.' || b[1] == b',')
+        && b[2..].iter().all(u8::is_ascii_digit)
+}
+
 /// Parses a number with group separators in the given style. `inf` and `nan` spelled out
 /// parse, so the caller can refuse them with a clear message.
 pub fn parse_plain_number(s: &str, style: NumberStyle) -> Option<f64> {
@@ -177,6 +216,25 @@ fn numerator_scale(numerator: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_the_gui_rounded_away_are_told() {
+        for coarse in ["0.08", "0.00", "-0.50", "0,21"] {
+            assert!(few_significant_digits(coarse), "{coarse}");
+        }
+        for exact in ["0", "40", "1.31", "22200", "11.26", "0.125", ""] {
+            assert!(!few_significant_digits(exact), "{exact}");
+        }
+    }
+
+    #[test]
+    fn instance_counts_come_off_values() {
+        assert_eq!(strip_instances("40 (1 instances)"), "40");
+        assert_eq!(strip_instances("11.11 (442 instances)"), "11.11");
+        assert_eq!(strip_instances("(442 instances)"), "");
+        assert_eq!(strip_instances("12.5"), "12.5");
+        assert_eq!(strip_instances("(!) n/a"), "(!) n/a");
+    }
 
     #[test]
     fn thousands_in_both_locales() {

@@ -19,6 +19,9 @@ pub(super) struct RawLayout {
     metrics: Vec<(usize, &'static str)>,
     /// The units row, per entry of `metrics`; empty until seen.
     units: Vec<String>,
+    /// A GUI export (see [`super::gui`]): units come with the header, no units row
+    /// follows, and values may carry an instance count.
+    from_gui: bool,
 }
 
 pub(super) fn layout(
@@ -71,10 +74,32 @@ pub(super) fn layout(
         device: col("device__attribute_display_name"),
         metrics,
         units: Vec::new(),
+        from_gui: false,
     })
 }
 
 impl RawLayout {
+    /// A GUI export's layout: the units are the header's.
+    pub(super) fn with_header_units(
+        columns: usize,
+        (id, name): (usize, usize),
+        (grid, block, device): (Option<usize>, Option<usize>, Option<usize>),
+        metrics: Vec<(usize, &'static str)>,
+        units: Vec<String>,
+    ) -> RawLayout {
+        RawLayout {
+            columns,
+            id,
+            name,
+            block,
+            grid,
+            device,
+            metrics,
+            units,
+            from_gui: true,
+        }
+    }
+
     pub(super) fn set_units(&mut self, units: &csv::ByteRecord) {
         self.units = self
             .metrics
@@ -92,7 +117,7 @@ impl RawLayout {
         let get = |c: Option<usize>| record.text(c);
         let id_text = get(Some(self.id));
         let id_text = id_text.trim();
-        if ctx.first_row_of_file {
+        if ctx.first_row_of_file && !self.from_gui {
             if id_text.is_empty() {
                 out.units = Some(record.to_record());
                 return Ok(());
@@ -129,12 +154,22 @@ impl RawLayout {
             let Some(cell) = record.field(c) else {
                 continue;
             };
-            let cell = text(cell);
+            let mut cell = text(cell);
             let unit = match (self.units.get(i), first_units) {
                 (Some(u), _) => u.as_str().into(),
                 (None, Some(units)) => units.get(c).map(text).unwrap_or_default(),
                 (None, None) => "".into(),
             };
+            if self.from_gui {
+                cell = super::number::strip_instances(&cell).to_string().into();
+                // A percentage or a ratio to 0.01 is all a rule needs; a time, an amount
+                // or a rate that multiplies into one loses what the rounding took.
+                let measures_an_amount =
+                    !matches!(unit.trim(), "%" | "") && !key.ends_with(".ratio");
+                if measures_an_amount && super::number::few_significant_digits(&cell) {
+                    *out.coarse_values.entry(key).or_default() += 1;
+                }
+            }
             let column = c as u64 + 1;
             launch.add_cell(ctx, key, unit, cell, column)?;
         }

@@ -2,7 +2,7 @@
 //! and the streaming reader that drives them: a leaf, so the parsers do not import the
 //! reader that imports them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::number::{self, NumberStyle};
 use super::{Launch, NvidiaRule};
@@ -74,6 +74,8 @@ pub(super) struct ChunkOut {
     pub notes: Vec<String>,
     pub row_warnings: Vec<String>,
     pub unknown_sections: BTreeSet<String>,
+    /// GUI exports: per metric, values written with fewer than three significant digits.
+    pub coarse_values: BTreeMap<&'static str, u64>,
     /// Lines of ncu messages or program output inside the CSV.
     pub skipped: u64,
     /// The raw page's units row, seen in the first chunk.
@@ -125,6 +127,30 @@ pub(super) fn unknown_sections_note(sections: BTreeSet<String>) -> Option<String
             sections.into_iter().collect::<Vec<_>>().join(", ")
         )
     })
+}
+
+/// The warning for a GUI export whose columns rounded small values away, if any did.
+pub(super) fn coarse_values_note(coarse: &BTreeMap<&'static str, u64>) -> Option<String> {
+    let total: u64 = coarse.values().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut most: Vec<(&&str, &u64)> = coarse.iter().collect();
+    most.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let named: Vec<String> = most
+        .iter()
+        .take(4)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    let more = if most.len() > 4 { ", ..." } else { "" };
+    Some(format!(
+        "{}the GUI writes each column to 2 decimals of one unit, so {total} value(s) kept fewer \
+         than 3 significant digits ({}{more}): small values are coarse or read as 0, and so are \
+         the shares and figures drawn from them; ncu's command line exports them exact (`ncu \
+         --import REPORT --csv --page raw`)",
+        super::WARNING,
+        named.join(", ")
+    ))
 }
 
 /// Takes the style the first chunk's numbers prove; point-decimal when they prove none.

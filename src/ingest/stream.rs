@@ -12,9 +12,10 @@ use super::fields::{Row, SimpleRow, split_simple};
 use super::number::NumberStyle;
 pub(crate) use super::row::Parsed;
 use super::row::{
-    ChunkOut, RowCtx, convert_pending, decide_style, style_note, unknown_sections_note,
+    ChunkOut, RowCtx, coarse_values_note, convert_pending, decide_style, style_note,
+    unknown_sections_note,
 };
-use super::{Launch, Page, WARNING, details, raw, text_output};
+use super::{Launch, Page, WARNING, details, gui, raw, text_output};
 use crate::error::{Error, Result};
 
 /// Bytes per chunk. The first chunk is four times larger: the number style and the raw
@@ -173,6 +174,9 @@ fn read_text<R: BufRead + Send>(
     let chunk_bytes = opts.chunk_bytes.max(1);
     check_start(file, &mut input)?;
     let found = match find_header(file, &mut input)? {
+        Start::Csv(found) if gui::is_transposed_header(&found.text) => {
+            return read_transposed(file, found, input, opts, sink);
+        }
         Start::Csv(found) => found,
         Start::Text {
             line,
@@ -182,9 +186,8 @@ fn read_text<R: BufRead + Send>(
         } => return read_text_output(file, (line, &first), (skipped, errors_note), input, sink),
     };
     let (header_line, mut skipped) = (found.line, found.skipped);
-    let header = parse_header(file, header_line, &found.text)?;
     let mut notes: Vec<String> = found.errors_note.clone().into_iter().collect();
-    let (mut layout, page) = page_layout(file, header_line, &header, &mut notes)?;
+    let (mut layout, page) = page_layout(file, &found, &mut notes)?;
 
     let bar = opts
         .progress
@@ -241,6 +244,43 @@ fn read_text<R: BufRead + Send>(
     })
 }
 
+/// A GUI export the user transposed (one column per launch): read whole, turned back,
+/// and read as any other. Each launch points at the `ID` row; an error's line and column
+/// are given as the file has them.
+fn read_transposed(
+    file: &str,
+    found: HeaderLine,
+    mut input: impl BufRead,
+    opts: &ReadOptions,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
+    let mut bytes = found.text.clone();
+    bytes.push(b'\n');
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
+    let turned = gui::transpose(file, found.line, &bytes)?;
+    let id_row = found.line;
+    let mut source = read_text(file, &turned[..], None, opts, &mut |mut launch| {
+        launch.line = id_row;
+        sink(launch)
+    })
+    .map_err(|e| gui::turned_back_error(e, id_row))?;
+    source.notes.push(
+        "the export is transposed (one column per launch), as the GUI's Transpose button \
+         writes it; it was read turned back"
+            .into(),
+    );
+    source.notes.extend(found.errors_note);
+    if found.skipped > 0 {
+        source.notes.push(format!(
+            "skipped {} line(s) of ncu messages and program output around the CSV",
+            found.skipped
+        ));
+    }
+    Ok(source)
+}
+
 /// ncu's text output, from its first launch header on (see [`text_output`]).
 fn read_text_output(
     file: &str,
@@ -259,13 +299,13 @@ fn read_text_output(
 }
 
 /// Which page the header is, and where each of its columns goes.
-fn page_layout(
-    file: &str,
-    header_line: u64,
-    header: &csv::ByteRecord,
-    notes: &mut Vec<String>,
-) -> Result<(Layout, Page)> {
-    if header.iter().any(|h| h == b"Metric Name") {
+fn page_layout(file: &str, found: &HeaderLine, notes: &mut Vec<String>) -> Result<(Layout, Page)> {
+    let header_line = found.line;
+    let header = &parse_header(file, header_line, &found.text)?;
+    if gui::is_header(&found.text) {
+        let (layout, page) = gui::layout(file, header_line, header, notes)?;
+        Ok((Layout::Raw(layout), page))
+    } else if header.iter().any(|h| h == b"Metric Name") {
         if header.iter().any(|h| h == b"Invocations") {
             notes.push(super::row::summary_note(None));
         }
@@ -324,6 +364,7 @@ fn closing_notes(state: &mut Assembler, skipped: u64, notes: &mut Vec<String>) {
     notes.extend(unknown_sections_note(std::mem::take(
         &mut state.unknown_sections,
     )));
+    notes.extend(coarse_values_note(&state.coarse_values));
     if skipped > 0 {
         notes.push(format!(
             "skipped {skipped} line(s) of ncu messages and program output around the CSV"
@@ -538,15 +579,17 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
-/// The header of a page (`"ID",...`) or of a `--print-summary` CSV (`"Process ID",...`
-/// with an `Invocations` column, and no launch IDs).
+/// The header of a page (`"ID",...`), of a `--print-summary` CSV (`"Process ID",...`
+/// with an `Invocations` column, and no launch IDs), or of a GUI export.
 fn is_header(line: &[u8]) -> bool {
     let start = line.iter().position(|b| *b != b'"').unwrap_or(line.len());
     let rest = &line[start..];
     let has = |s: &[u8]| line.windows(s.len()).any(|w| w == s);
     let page = rest.starts_with(b"ID\",") || rest.starts_with(b"ID,");
     let summary = rest.starts_with(b"Process ID") && has(b"Invocations");
-    (page || summary) && has(b"Kernel Name")
+    ((page || summary) && has(b"Kernel Name"))
+        || gui::is_header(line)
+        || gui::is_transposed_header(line)
 }
 
 fn parse_header(file: &str, line: u64, text: &[u8]) -> Result<csv::ByteRecord> {
@@ -777,6 +820,7 @@ struct Assembler<'a> {
     row_warnings: Vec<String>,
     dropped_warnings: usize,
     unknown_sections: BTreeSet<String>,
+    coarse_values: BTreeMap<&'static str, u64>,
 }
 
 impl<'a> Assembler<'a> {
@@ -788,6 +832,7 @@ impl<'a> Assembler<'a> {
             row_warnings: Vec::new(),
             dropped_warnings: 0,
             unknown_sections: BTreeSet::new(),
+            coarse_values: BTreeMap::new(),
         }
     }
 
@@ -800,6 +845,9 @@ impl<'a> Assembler<'a> {
             }
         }
         self.unknown_sections.extend(out.unknown_sections);
+        for (key, n) in out.coarse_values {
+            *self.coarse_values.entry(key).or_default() += n;
+        }
         if !out.finished.is_empty() {
             self.flush()?;
             for launch in out.finished {
