@@ -244,3 +244,47 @@ fn an_error_in_a_transposed_export_names_its_row_and_column() {
         "{stderr}"
     );
 }
+
+/// The issue that asked for this form saw GUI exports with a decimal comma. The 2022.3 GUI
+/// wrote points under a German locale, so this is the real LU summary with each decimal
+/// value rewritten as such a locale writes it (`"11,26"`, quoted for its comma): it must
+/// read to the same launches.
+#[test]
+fn a_summary_with_a_decimal_comma_reads_the_same() {
+    let text = std::fs::read_to_string(fixture("h200-gui/lud_summary.csv")).unwrap();
+    let mut lines = text.lines();
+    let mut comma = format!("{}\n", lines.next().unwrap());
+    let mut rewritten = 0;
+    for line in lines {
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line.as_bytes());
+        let record = reader.records().next().unwrap().unwrap();
+        let cells: Vec<String> = record
+            .iter()
+            .map(|cell| match cell.split_once('.') {
+                Some((whole, decimals))
+                    if !whole.is_empty()
+                        && whole.bytes().all(|b| b.is_ascii_digit())
+                        && decimals.len() == 2
+                        && decimals.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    rewritten += 1;
+                    format!("\"{whole},{decimals}\"")
+                }
+                _ if cell.contains(',') => format!("\"{cell}\""),
+                _ => cell.to_string(),
+            })
+            .collect();
+        comma.push_str(&cells.join(","));
+        comma.push('\n');
+    }
+    assert_eq!(rewritten, 36, "3 decimal columns of 12 launches");
+    let path = common::scratch_file("lud_summary_comma.csv", comma.as_bytes());
+    let read = profile(path.to_str().unwrap());
+    let plain = profile("h200-gui/lud_summary.csv");
+    assert!(read.notes.iter().any(|n| n.contains("decimal mark")), "{:?}", read.notes);
+    for (c, p) in read.launches.iter().zip(&plain.launches) {
+        assert_eq!((c.grid, c.block, &c.metrics), (p.grid, p.block, &p.metrics));
+    }
+}
