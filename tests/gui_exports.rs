@@ -283,7 +283,11 @@ fn a_summary_with_a_decimal_comma_reads_the_same() {
     let path = common::scratch_file("lud_summary_comma.csv", comma.as_bytes());
     let read = profile(path.to_str().unwrap());
     let plain = profile("h200-gui/lud_summary.csv");
-    assert!(read.notes.iter().any(|n| n.contains("decimal mark")), "{:?}", read.notes);
+    assert!(
+        read.notes.iter().any(|n| n.contains("decimal mark")),
+        "{:?}",
+        read.notes
+    );
     for (c, p) in read.launches.iter().zip(&plain.launches) {
         assert_eq!((c.grid, c.block, &c.metrics), (p.grid, p.block, &p.metrics));
     }

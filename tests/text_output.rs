@@ -226,3 +226,43 @@ fn one_section_exports_say_which_section_would_judge_the_rest() {
         transcript(&verbose)
     );
 }
+
+/// `--print-metric-instances values` writes an instanced metric's aggregate followed by
+/// its instances (`16 (16)`, `11.11 (0; 0; ...)`), `details` by keyed instances (`16 (0:
+/// 16)`); a metric shown only by its instances (`(49.36; 0; ...)`) has no aggregate. Each
+/// form of one report (LU, 3 launches) reads to the same launches in both modes, and the
+/// raw page to what an expert sees in LU: grids of 1, 15 and 225 blocks, 16-thread
+/// diagonal blocks, and bank conflicts in the shared-memory tiles.
+#[test]
+fn metric_instances_read_as_their_aggregate() {
+    for form in ["raw_lud.csv", "details_lud.csv", "text_lud.log"] {
+        let values = profile(&format!("h200-text/instances_values_{form}"));
+        let details = profile(&format!("h200-text/instances_details_{form}"));
+        assert_eq!(values.launches.len(), 3, "{form}");
+        for (v, d) in values.launches.iter().zip(&details.launches) {
+            assert_eq!(
+                (&v.name, v.grid, v.block, &v.metrics),
+                (&d.name, d.grid, d.block, &d.metrics),
+                "{form}"
+            );
+        }
+        assert_eq!(values.launches[0].metrics["block_size"], 16.0, "{form}");
+        assert_eq!(
+            values.launches[0].metrics["registers_per_thread"], 40.0,
+            "{form}"
+        );
+    }
+    let raw = profile("h200-text/instances_values_raw_lud.csv");
+    let mut found = warnings(&raw);
+    found.sort();
+    let expected = [
+        (0, "bank-conflicts"),
+        (0, "block-size"),
+        (0, "small-grid"),
+        (1, "bank-conflicts"),
+        (1, "small-grid"),
+        (2, "small-grid"),
+    ];
+    let expected: Vec<(u64, String)> = expected.iter().map(|(l, r)| (*l, r.to_string())).collect();
+    assert_eq!(found, expected);
+}

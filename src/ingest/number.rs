@@ -69,7 +69,7 @@ pub fn style_evidence(raw: &str) -> Option<NumberStyle> {
 pub fn parse_cell(raw: &str, unit: &str, style: NumberStyle) -> Result<Cell, String> {
     // ncu's text output marks a value it could not collect as "(!) nan" or "(!) n/a"
     // (seen on a launch that failed, ncu 2023.2).
-    let s = raw.trim();
+    let s = aggregate_value(raw).trim();
     let s = s.strip_prefix("(!)").map_or(s, str::trim_start);
     if s.is_empty() || s == "-" {
         return Ok(Cell::Absent);
@@ -89,29 +89,17 @@ pub fn parse_cell(raw: &str, unit: &str, style: NumberStyle) -> Result<Cell, Str
     Ok(Cell::Value(number * scale))
 }
 
-/// The launch count the GUI appends to a metric with several instances (`62 (442
-/// instances)`) taken off; `(442 instances)` alone is a value not collected.
-pub(crate) fn strip_instances(cell: &str) -> &str {
-    let trimmed = cell.trim_end();
-    let Some(open) = trimmed
-        .rfind(" (")
-        .map(|i| i + 1)
-        .or_else(|| trimmed.starts_with('(').then_some(0))
-    else {
-        return cell;
-    };
-    let count = &trimmed[open..];
-    let is_count = count
-        .strip_prefix('(')
-        .and_then(|c| {
-            c.strip_suffix(" instances)")
-                .or_else(|| c.strip_suffix(" instance)"))
-        })
-        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    if is_count {
-        trimmed[..open].trim_end()
-    } else {
-        cell
+/// The aggregate of a metric with instance values, without the list that follows it:
+/// `16 (16)` and `16 (0: 16)` (`--print-metric-instances values` or `details`), `40 (1
+/// instances)` (the GUI). Empty when only instances are shown (`(0.00; 0; 0)`): no
+/// aggregate, not collected.
+pub(crate) fn aggregate_value(cell: &str) -> &str {
+    let trimmed = cell.trim();
+    match trimmed.find('(') {
+        Some(open) if trimmed.ends_with(')') && !trimmed.starts_with("(!)") => {
+            trimmed[..open].trim_end()
+        }
+        _ => cell,
     }
 }
 
@@ -228,12 +216,19 @@ mod tests {
     }
 
     #[test]
-    fn instance_counts_come_off_values() {
-        assert_eq!(strip_instances("40 (1 instances)"), "40");
-        assert_eq!(strip_instances("11.11 (442 instances)"), "11.11");
-        assert_eq!(strip_instances("(442 instances)"), "");
-        assert_eq!(strip_instances("12.5"), "12.5");
-        assert_eq!(strip_instances("(!) n/a"), "(!) n/a");
+    fn instance_values_come_off_the_aggregate() {
+        assert_eq!(aggregate_value("16 (16)"), "16");
+        assert_eq!(aggregate_value("11.11 (0; 0; 4.5)"), "11.11");
+        assert_eq!(aggregate_value("16 (0: 16)"), "16");
+        assert_eq!(aggregate_value("0 (0 (+0): 0; 17 (+17): 0)"), "0");
+        assert_eq!(aggregate_value("40 (1 instances)"), "40");
+        assert_eq!(aggregate_value("(0.00; 0; 0)"), "");
+        assert_eq!(aggregate_value("12.5"), "12.5");
+        assert_eq!(aggregate_value("(!) n/a"), "(!) n/a");
+        let p = NumberStyle::PointDecimal;
+        assert_eq!(parse_cell("16 (0: 16)", "", p), Ok(Cell::Value(16.0)));
+        assert_eq!(parse_cell("(49.36; 0; 0)", "%", p), Ok(Cell::Absent));
+        assert_eq!(parse_cell("(!) nan", "%", p), Ok(Cell::Absent));
     }
 
     #[test]

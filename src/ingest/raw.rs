@@ -20,7 +20,7 @@ pub(super) struct RawLayout {
     /// The units row, per entry of `metrics`; empty until seen.
     units: Vec<String>,
     /// A GUI export (see [`super::gui`]): units come with the header, no units row
-    /// follows, and values may carry an instance count.
+    /// follows, and values are rounded to 2 decimals.
     from_gui: bool,
 }
 
@@ -154,19 +154,19 @@ impl RawLayout {
             let Some(cell) = record.field(c) else {
                 continue;
             };
-            let mut cell = text(cell);
+            let cell = text(cell);
             let unit = match (self.units.get(i), first_units) {
                 (Some(u), _) => u.as_str().into(),
                 (None, Some(units)) => units.get(c).map(text).unwrap_or_default(),
                 (None, None) => "".into(),
             };
             if self.from_gui {
-                cell = super::number::strip_instances(&cell).to_string().into();
                 // A percentage or a ratio to 0.01 is all a rule needs; a time, an amount
                 // or a rate that multiplies into one loses what the rounding took.
                 let measures_an_amount =
                     !matches!(unit.trim(), "%" | "") && !key.ends_with(".ratio");
-                if measures_an_amount && super::number::few_significant_digits(&cell) {
+                let shown = super::number::aggregate_value(&cell);
+                if measures_an_amount && super::number::few_significant_digits(shown) {
                     *out.coarse_values.entry(key).or_default() += 1;
                 }
             }

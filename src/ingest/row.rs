@@ -157,7 +157,7 @@ pub(super) fn coarse_values_note(coarse: &BTreeMap<&'static str, u64>) -> Option
 pub(super) fn decide_style(launches: &[Parsed]) -> NumberStyle {
     let (mut point, mut comma) = (0usize, 0usize);
     for cell in launches.iter().flat_map(|p| &p.pending) {
-        match number::style_evidence(&cell.text) {
+        match number::style_evidence(number::aggregate_value(&cell.text)) {
             Some(NumberStyle::PointDecimal) => point += 1,
             Some(NumberStyle::CommaDecimal) => comma += 1,
             None => {}
