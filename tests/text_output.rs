@@ -266,3 +266,86 @@ fn metric_instances_read_as_their_aggregate() {
     let expected: Vec<(u64, String)> = expected.iter().map(|(l, r)| (*l, r.to_string())).collect();
     assert_eq!(found, expected);
 }
+
+/// ncu's other printing options, on one report of LU (3 launches): each form reads to the
+/// launches of its raw page, and gives its findings. `--print-details all` writes section
+/// bodies among the details page's rows (indented text, and CSV tables of their own), and
+/// `--print-rule-details` a Key Performance Indicators table under each rule message (its
+/// `Value` column is no `Metric Value`): both were refused with exit 2.
+#[test]
+fn other_printing_options_read_as_the_raw_page() {
+    let raw = profile("h200-text/print_fp_raw_lud.csv");
+    let mangled = profile("h200-text/kernel_base_mangled_raw_lud.csv");
+    let names: Vec<&str> = mangled.launches.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "_Z12lud_diagonalPfii",
+            "_Z13lud_perimeterPfii",
+            "_Z12lud_internalPfii"
+        ]
+    );
+    for (m, r) in mangled.launches.iter().zip(&raw.launches) {
+        assert_eq!((m.grid, m.block, &m.metrics), (r.grid, r.block, &r.metrics));
+    }
+    let lud = |with_bank_conflicts: bool| -> Vec<(u64, String)> {
+        let mut all = vec![
+            (0, "block-size"),
+            (0, "small-grid"),
+            (1, "small-grid"),
+            (2, "small-grid"),
+        ];
+        if with_bank_conflicts {
+            all.extend([(0, "bank-conflicts"), (1, "bank-conflicts")]);
+        }
+        let mut all: Vec<(u64, String)> = all.iter().map(|(l, r)| (*l, r.to_string())).collect();
+        all.sort();
+        all
+    };
+    let sorted = |p: &gpulint::ingest::Profile| {
+        let mut w = warnings(p);
+        w.sort();
+        w
+    };
+    assert_eq!(sorted(&raw), lud(true));
+    // The details page's labels and the raw page's names are not always the same metric
+    // (`SM Frequency` against the raw page's clock): these are.
+    let same = |form: &[Launch], raw: &[Launch]| {
+        for (f, r) in form.iter().zip(raw) {
+            assert_eq!((&f.name, f.grid, f.block), (&r.name, r.grid, r.block));
+            for key in [
+                "duration_ns",
+                "registers_per_thread",
+                "sm_count",
+                "theoretical_occupancy_pct",
+                "achieved_occupancy_pct",
+                "sm_throughput_pct",
+                "memory_throughput_pct",
+            ] {
+                let (fv, rv) = (f.metrics[key], r.metrics[key]);
+                assert!(close(fv, rv), "{} {key}: {fv} against {rv}", f.name);
+            }
+        }
+    };
+    let details = profile("h200-text/print_details_all_details_lud_head.csv");
+    assert_eq!(details.launches.len(), 1);
+    same(&details.launches, &raw.launches[..1]);
+    assert!(
+        details
+            .notes
+            .iter()
+            .any(|n| n.contains("skipped 2 row(s) that end before the `Metric Value` column")),
+        "{:?}",
+        details.notes
+    );
+    for text in [
+        "print_rule_details_text_lud.log",
+        "print_units_base_text_lud.log",
+    ] {
+        let p = profile(&format!("h200-text/{text}"));
+        assert_eq!(p.page, Page::Text);
+        assert_eq!(p.launches.len(), 3);
+        same(&p.launches, &raw.launches);
+        assert_eq!(sorted(&p), lud(false), "{text}");
+    }
+}

@@ -84,6 +84,10 @@ pub(super) fn layout(
 
 impl DetailsLayout {
     pub(super) fn row(&self, ctx: &RowCtx, record: &impl Row, out: &mut ChunkOut) -> Result<()> {
+        if record.count() <= self.value {
+            out.short_rows += 1;
+            return Ok(());
+        }
         let get = |c: Option<usize>| record.text(c);
         let id = match self.id {
             Some(column) => {
@@ -200,4 +204,12 @@ const KNOWN_SECTIONS: &[&str] = &[
     "NUMA Affinity",
     "NVLink Topology",
     "Nvlink",
+    // ncu 2025.3.1 with `--print-details all`: the bodies of the chart sections.
+    "GPU Speed Of Light Roofline Chart",
+    "GPU Speed Of Light Hierarchical Roofline Chart (Double Precision)",
+    "GPU Speed Of Light Hierarchical Roofline Chart (Half Precision)",
+    "GPU Speed Of Light Hierarchical Roofline Chart (Single Precision)",
+    "GPU Speed Of Light Hierarchical Roofline Chart (Tensor Core)",
+    "Memory Workload Analysis Chart",
+    "Memory Workload Analysis Tables",
 ];

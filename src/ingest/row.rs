@@ -74,6 +74,9 @@ pub(super) struct ChunkOut {
     pub notes: Vec<String>,
     pub row_warnings: Vec<String>,
     pub unknown_sections: BTreeSet<String>,
+    /// Details pages: rows that end before the value column (the section tables
+    /// `--print-details all` writes among the metric rows, or a row cut short).
+    pub short_rows: u64,
     /// GUI exports: per metric, values written with fewer than three significant digits.
     pub coarse_values: BTreeMap<&'static str, u64>,
     /// Lines of ncu messages or program output inside the CSV.

@@ -365,6 +365,13 @@ fn closing_notes(state: &mut Assembler, skipped: u64, notes: &mut Vec<String>) {
         &mut state.unknown_sections,
     )));
     notes.extend(coarse_values_note(&state.coarse_values));
+    if state.short_rows > 0 {
+        notes.push(format!(
+            "skipped {} row(s) that end before the `Metric Value` column: the section tables \
+             `--print-details all` writes among the metric rows, or rows cut short",
+            state.short_rows
+        ));
+    }
     if skipped > 0 {
         notes.push(format!(
             "skipped {skipped} line(s) of ncu messages and program output around the CSV"
@@ -574,6 +581,16 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
     }
 }
 
+/// A line among the rows that is not one: ncu's `==PROF==` messages, and the indented text
+/// `--print-details all` writes for a section body with no table ("    The system does
+/// not have any NVLink connections."). Every row of a CSV gpulint reads starts with its
+/// first field.
+fn is_message(line: &[u8]) -> bool {
+    line.starts_with(b"==")
+        || (line.first().is_some_and(|b| *b == b' ' || *b == b'\t')
+            && !line.iter().all(u8::is_ascii_whitespace))
+}
+
 fn trim_line_end(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
@@ -648,7 +665,7 @@ fn filter_lines(chunk: &Chunk) -> (std::borrow::Cow<'_, [u8]>, LineMap, u64) {
     let bytes = &chunk.bytes[..];
     let keep = |line: &[u8]| {
         let line = trim_line_end(line);
-        !(line.starts_with(b"==") || line.iter().all(u8::is_ascii_whitespace))
+        !(is_message(line) || line.iter().all(u8::is_ascii_whitespace))
     };
     let lines = || {
         let mut start = 0;
@@ -673,7 +690,7 @@ fn filter_lines(chunk: &Chunk) -> (std::borrow::Cow<'_, [u8]>, LineMap, u64) {
     map.runs.clear();
     for (i, line) in lines().enumerate() {
         if !keep(line) {
-            if trim_line_end(line).starts_with(b"==") {
+            if is_message(trim_line_end(line)) {
                 skipped += 1;
             }
             dropped_before = true;
@@ -821,6 +838,7 @@ struct Assembler<'a> {
     dropped_warnings: usize,
     unknown_sections: BTreeSet<String>,
     coarse_values: BTreeMap<&'static str, u64>,
+    short_rows: u64,
 }
 
 impl<'a> Assembler<'a> {
@@ -833,6 +851,7 @@ impl<'a> Assembler<'a> {
             dropped_warnings: 0,
             unknown_sections: BTreeSet::new(),
             coarse_values: BTreeMap::new(),
+            short_rows: 0,
         }
     }
 
@@ -845,6 +864,7 @@ impl<'a> Assembler<'a> {
             }
         }
         self.unknown_sections.extend(out.unknown_sections);
+        self.short_rows += out.short_rows;
         for (key, n) in out.coarse_values {
             *self.coarse_values.entry(key).or_default() += n;
         }

@@ -72,6 +72,9 @@ struct Table {
     value: usize,
     /// Rows read since the separator that opened it.
     rows: usize,
+    /// A table of another shape, such as `--print-rule-details`' Key Performance
+    /// Indicators (`Metric Name | Value | Guidance`): its rows restate metrics, unitless.
+    skipped: bool,
 }
 
 impl Table {
@@ -87,6 +90,7 @@ impl Table {
             value: value.min(starts.len() - 1),
             starts,
             rows: 0,
+            skipped: false,
         })
     }
 
@@ -105,14 +109,16 @@ impl Table {
         by_position.unwrap_or_else(|| split_on_gaps(line))
     }
 
-    /// A `Metric Name | Metric Unit | ...` header row names the value column.
+    /// A `Metric Name | Metric Unit | ...` header row names the value column; a header
+    /// row without a `Metric Value` (or a summary's `Average`) is not a metric table.
     fn read_header(&mut self, cells: &[&str]) {
         let find = |label: &str| cells.iter().position(|c| *c == label);
         if let Some(unit) = find("Metric Unit") {
             self.unit = unit;
         }
-        if let Some(value) = find("Average").or_else(|| find("Metric Value")) {
-            self.value = value;
+        match find("Average").or_else(|| find("Metric Value")) {
+            Some(value) => self.value = value,
+            None => self.skipped = true,
         }
     }
 }
@@ -218,6 +224,9 @@ impl TextReader<'_> {
         let cells = table.cells(line);
         if cells.first() == Some(&"Metric Name") {
             table.read_header(&cells);
+            return;
+        }
+        if table.skipped {
             return;
         }
         table.rows += 1;
