@@ -749,6 +749,18 @@ pub static DERIVED: &[Derived] = &[
         ["sm_throughput_pct", "memory_throughput_pct"]
     ),
     derived!(
+        "flop_pct_of_peak",
+        "FP32 FLOP/s (add + mul + 2 x fma) as % of the FP32 peak (2 x ffma_peak_per_cycle x sm_clock_hz), or the FP64 share of the FP64 peak where that is larger",
+        [
+            "inst_fadd",
+            "inst_fmul",
+            "inst_ffma",
+            "ffma_peak_per_cycle",
+            "sm_clock_hz",
+            "duration_ns"
+        ]
+    ),
+    derived!(
         "row_segments_per_request",
         "contiguous row segments one warp-wide request covers: 32 / block_dim_x lanes per row when blockDim.x < 32 (2 for 16x16 blocks), else 1",
         ["block_dim_x", "block_size"]
@@ -1265,6 +1277,29 @@ fn derive_throughput(m: &mut Metrics) {
     }
     if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
         put(m, "busiest_throughput_pct", Some(sm.max(mem)));
+    }
+    derive_flop_share(m);
+}
+
+/// How much of the FP32 (or FP64) peak the kernel's arithmetic reaches: what the roofline
+/// calls % of roof for a compute-bound kernel, from the profile's own peaks and clock.
+fn derive_flop_share(m: &mut Metrics) {
+    let seconds = get(m, "duration_ns").map(|d| d * 1e-9).filter(|s| *s > 0.0);
+    let clock = get(m, "sm_clock_hz");
+    let share = |add: &str, mul: &str, fma: &str, peak: &str| -> Option<f64> {
+        let flops = get(m, add)? + get(m, mul)? + 2.0 * get(m, fma)?;
+        let peak = 2.0 * get(m, peak)? * clock?;
+        let seconds = seconds?;
+        (peak > 0.0).then(|| flops / seconds / peak * 100.0)
+    };
+    let fp32 = share("inst_fadd", "inst_fmul", "inst_ffma", "ffma_peak_per_cycle");
+    let fp64 = share("inst_dadd", "inst_dmul", "inst_dfma", "dfma_peak_per_cycle");
+    if let Some(fp32) = fp32 {
+        put(
+            m,
+            "flop_pct_of_peak",
+            Some(fp64.map_or(fp32, |d| d.max(fp32))),
+        );
     }
 }
 
