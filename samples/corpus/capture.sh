@@ -27,6 +27,7 @@ programs=(
   "knn|4194304 2|4"
   "bad_launch||4"
   "occupancy_tie||3"
+  "matmul_variants|2048|7"
 )
 
 log "== machine"
