@@ -28,6 +28,7 @@ programs=(
   "bad_launch||4"
   "occupancy_tie||3"
   "matmul_variants|2048|7"
+  "cg_solver|1024 4|42"
 )
 
 log "== machine"
