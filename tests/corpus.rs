@@ -283,3 +283,35 @@ fn a_share_floor_weighs_the_launches_a_finding_covers() {
         "{notes}"
     );
 }
+
+/// A one-block launch of a few microseconds between kernels (CG's final reduction and
+/// scalar update) is a serial step: the small-grid finding says to fold it into a
+/// neighbour, not to give it blocks. LU's one-block diagonal step runs 11 us and is left
+/// the general advice.
+#[test]
+fn a_short_single_block_launch_is_called_a_serial_step() {
+    let notes = |program: &str, kernel: &str| -> Vec<String> {
+        let r = report(program, "full");
+        let finding = r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["rule"] == "small-grid" && base(f["kernel"].as_str().unwrap()) == kernel)
+            .unwrap_or_else(|| panic!("{program}: no small-grid on {kernel}"));
+        finding["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect()
+    };
+    for kernel in ["dot_final", "cg_scalars"] {
+        let n = notes("cg_solver", kernel);
+        assert!(
+            n.iter().any(|t| t.contains("serial step")),
+            "{kernel}: {n:?}"
+        );
+    }
+    let n = notes("lud", "lud_diagonal");
+    assert!(!n.iter().any(|t| t.contains("serial step")), "{n:?}");
+}
