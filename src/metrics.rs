@@ -1004,20 +1004,25 @@ pub fn resolve(raw: &RawValues) -> Metrics {
 }
 
 /// Gives a launch whose export lacks them the device's SM count and warps per SM (from
-/// gpulint's GPU table, by device name), and what they let be derived. Returns whether
-/// anything was missing.
-pub fn fill_device_shape(m: &mut Metrics, sm_count: f64, max_warps_per_sm: f64) -> bool {
-    let mut filled = false;
+/// gpulint's GPU table, by device name), and what they let be derived. Returns the keys
+/// it filled.
+pub fn fill_device_shape(
+    m: &mut Metrics,
+    sm_count: f64,
+    max_warps_per_sm: f64,
+) -> Vec<&'static str> {
+    let mut filled = Vec::new();
     for (name, value) in [
         ("sm_count", sm_count),
         ("max_warps_per_sm", max_warps_per_sm),
     ] {
         if !m.contains_key(name) {
-            m.insert(key(name).expect("a metric"), value);
-            filled = true;
+            let k = key(name).expect("a metric");
+            m.insert(k, value);
+            filled.push(k);
         }
     }
-    if filled {
+    if !filled.is_empty() {
         derive_grid_fill(m);
     }
     filled
@@ -1393,10 +1398,13 @@ mod tests {
         raw.insert("launch__block_size", 32.0);
         let mut m = resolve(&raw);
         assert!(!m.contains_key("grid_slot_fill_pct"));
-        assert!(fill_device_shape(&mut m, 132.0, 64.0));
+        assert_eq!(
+            fill_device_shape(&mut m, 132.0, 64.0),
+            ["sm_count", "max_warps_per_sm"]
+        );
         assert_eq!(m["warp_slots"], 8448.0);
         assert!((m["grid_slot_fill_pct"] - 14.0 / 8448.0 * 100.0).abs() < 1e-9);
-        assert!(!fill_device_shape(&mut m, 40.0, 32.0));
+        assert!(fill_device_shape(&mut m, 40.0, 32.0).is_empty());
         assert_eq!(m["sm_count"], 132.0);
     }
 

@@ -169,8 +169,9 @@ fn the_summary_page_is_judged_as_far_as_its_columns_allow() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("Nsight Compute GUI's Summary page, 12 launch(es)")
-            && stderr
-                .contains("take 132 SMs of 64 warps for NVIDIA H200 SXM from gpulint's GPU table")
+            && stderr.contains(
+                "take 132 SMs and 64 warps per SM for NVIDIA H200 SXM from gpulint's GPU table"
+            )
             && stderr.contains("columns gpulint does not read were skipped: Cycles")
             && stderr.contains("skipped bank-conflicts"),
         "{stderr}"

@@ -146,22 +146,16 @@ pub(super) fn load_as(
     let mut profiles = Vec::new();
     for &(path, file) in inputs {
         let mut folder = crate::fold::Folder::new(per_launch);
-        let mut shaped_from_table: Vec<&'static GpuPeaks> = Vec::new();
+        let mut from_table = ShapesFromTable::default();
         let mut source = ingest::stream_named(path, file, &opts, &mut |mut launch| {
-            if let Some(gpu) = fill_device_shape(&mut launch)
-                && !shaped_from_table.iter().any(|g| std::ptr::eq(*g, gpu))
-            {
-                shaped_from_table.push(gpu);
-            }
+            from_table.fill(&mut launch);
             if let Some(l) = linter.as_deref_mut() {
                 l.add(file, &launch);
             }
             folder.add(launch);
             Ok(())
         })?;
-        source
-            .notes
-            .extend(shaped_from_table.iter().map(|g| shape_note(g)));
+        source.notes.extend(from_table.notes());
         profiles.push(Profile {
             file: file.to_string(),
             page: source.page,
@@ -176,25 +170,69 @@ pub(super) fn load_as(
     Ok(profiles)
 }
 
-/// A launch whose export names its device but not the device's SM count or warps per SM
-/// takes them from gpulint's GPU table; returns the entry when it did.
-fn fill_device_shape(launch: &mut ingest::Launch) -> Option<&'static GpuPeaks> {
-    let gpu = gpus::lookup(launch.device.as_deref()?)?;
-    let shape = gpu.shape.as_ref()?;
-    crate::metrics::fill_device_shape(
-        &mut launch.metrics,
-        f64::from(shape.sms),
-        f64::from(shape.max_warps_per_sm),
-    )
-    .then_some(gpu)
+/// The device shapes the GPU table gave a file's launches: per entry, the keys it filled.
+#[derive(Default)]
+struct ShapesFromTable(Vec<(&'static GpuPeaks, Vec<&'static str>)>);
+
+impl ShapesFromTable {
+    /// A launch whose export names its device but not the device's SM count or warps per
+    /// SM takes them from the table.
+    fn fill(&mut self, launch: &mut ingest::Launch) {
+        let Some(gpu) = launch.device.as_deref().and_then(gpus::lookup) else {
+            return;
+        };
+        let Some(shape) = &gpu.shape else { return };
+        let filled = crate::metrics::fill_device_shape(
+            &mut launch.metrics,
+            f64::from(shape.sms),
+            f64::from(shape.max_warps_per_sm),
+        );
+        if filled.is_empty() {
+            return;
+        }
+        let at = match self.0.iter().position(|(g, _)| std::ptr::eq(*g, gpu)) {
+            Some(at) => at,
+            None => {
+                self.0.push((gpu, Vec::new()));
+                self.0.len() - 1
+            }
+        };
+        let keys = &mut self.0[at].1;
+        for k in filled {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+
+    fn notes(&self) -> impl Iterator<Item = String> + '_ {
+        self.0.iter().map(|(gpu, keys)| shape_note(gpu, keys))
+    }
 }
 
-fn shape_note(gpu: &GpuPeaks) -> String {
+fn shape_note(gpu: &GpuPeaks, keys: &[&str]) -> String {
     let shape = gpu.shape.as_ref().expect("filled from a shape");
+    let taken: Vec<String> = keys
+        .iter()
+        .map(|k| match *k {
+            "sm_count" => format!("{} SMs", shape.sms),
+            _ => format!("{} warps per SM", shape.max_warps_per_sm),
+        })
+        .collect();
     format!(
-        "the export does not give the device's SM count or warps per SM: the launch-shape \
-         rules take {} SMs of {} warps for {} from gpulint's GPU table ({})",
-        shape.sms, shape.max_warps_per_sm, gpu.name, shape.source
+        "the export names its device but not {}: the launch-shape rules take {} for {} from \
+         gpulint's GPU table ({})",
+        keys.iter()
+            .map(|k| if *k == "sm_count" {
+                "its SM count"
+            } else {
+                "its warps per SM"
+            })
+            .collect::<Vec<_>>()
+            .join(" or "),
+        taken.join(" and "),
+        gpu.name,
+        shape.source
     )
 }
 
