@@ -282,6 +282,28 @@ mod tests {
         assert!(!is_transposed_header(b"ID,0,,2"));
     }
 
+    /// A column the user added in the GUI's options is read by its details label; one whose
+    /// label two metrics share is not guessed.
+    #[test]
+    fn added_summary_columns_are_read_by_their_details_labels() {
+        let (wanted, labels) = (wanted_keys(), labels_by_name());
+        let key = |name: &str| column_key(name, &wanted, &labels);
+        assert_eq!(
+            key("Achieved Occupancy"),
+            Some("Occupancy/Achieved Occupancy")
+        );
+        assert_eq!(
+            key("Theoretical Occupancy"),
+            Some("Occupancy/Theoretical Occupancy")
+        );
+        assert_eq!(
+            key("sm__warps_active.avg.pct_of_peak_sustained_active"),
+            Some("sm__warps_active.avg.pct_of_peak_sustained_active")
+        );
+        assert_eq!(key("Duration"), Some("gpu__time_duration.sum"));
+        assert_eq!(key("Issued Warp Per Scheduler"), None);
+    }
+
     #[test]
     fn summary_labels_name_metrics_gpulint_reads() {
         let wanted = wanted_keys();
