@@ -126,3 +126,18 @@ fn latency_threshold_is_one_number() {
         gpulint::roofline::LATENCY_BOUND_PCT
     );
 }
+
+#[test]
+fn load_store_thresholds_are_one_pair_of_numbers() {
+    // The roofline's load/store tag and GL502 must call the same kernels load/store-bound.
+    let rules = rules::load(None).unwrap();
+    let gl502 = rules.iter().find(|r| r.slug == "load-store-bound").unwrap();
+    assert_eq!(
+        gl502.params["min_pipe_pct"],
+        gpulint::roofline::LOAD_STORE_BUSY_PCT
+    );
+    assert_eq!(
+        gl502.params["max_arith_pct"],
+        gpulint::roofline::LOAD_STORE_MAX_ROOF_PCT
+    );
+}

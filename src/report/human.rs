@@ -84,13 +84,7 @@ fn profile_summary(r: &Report, out: &mut String) {
             .filter(|f| f.kernel == *name && f.severity >= Severity::Warning)
             .filter_map(|f| f.time_at_stake_ns)
             .fold(0.0, |a, b| a + b);
-        let bound = roof.map_or("-", |x| {
-            if x.latency_bound {
-                "latency-bound"
-            } else {
-                x.bound.label()
-            }
-        });
+        let bound = roof.map_or("-", |x| x.label());
         let _ = writeln!(
             out,
             "  {:>5.1}%  {:>12}  {}x  {}{}  {bound}, at stake {}",

@@ -84,12 +84,21 @@ pub struct Roofline {
     /// The tensor pipe is busy: FP32/FP64 counters miss its work.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tensor_pipe_pct: Option<f64>,
+    /// The L1 load/store pipe's utilisation, when it is the roof the kernel hits: busy
+    /// while the kernel runs far below its DRAM-roofline roof (GL502's case).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_store_pipe_pct: Option<f64>,
 }
 
 /// Below this share of peak in both compute and memory throughput, latency is not hidden.
 pub const LATENCY_BOUND_PCT: f64 = 40.0;
 /// Tensor pipe busier than this: the kernel is a tensor-core kernel.
 const TENSOR_BUSY_PCT: f64 = 10.0;
+/// The L1 load/store pipe at least this busy, with the kernel under
+/// [`LOAD_STORE_MAX_ROOF_PCT`] of its roof, is the roof it hits (GL502's thresholds; a test
+/// keeps them equal).
+pub const LOAD_STORE_BUSY_PCT: f64 = 80.0;
+pub const LOAD_STORE_MAX_ROOF_PCT: f64 = 50.0;
 
 /// Places one launch. `None` when the export lacks the FLOP counters, DRAM bytes or
 /// duration, or no peak is known for the device.
@@ -136,6 +145,8 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
         (Some(sm), Some(mem)) => sm.max(mem) < LATENCY_BOUND_PCT,
         _ => false,
     };
+    let load_store_pipe_pct = m("l1_data_pipe_pct")
+        .filter(|p| *p >= LOAD_STORE_BUSY_PCT && pct_of_roof < LOAD_STORE_MAX_ROOF_PCT);
     Some(Roofline {
         flops,
         precision,
@@ -151,6 +162,7 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
         pct_of_roof,
         peaks_from,
         tensor_pipe_pct: tensor,
+        load_store_pipe_pct,
     })
 }
 
@@ -237,7 +249,21 @@ impl Roofline {
         if let Some(t) = self.tensor_pipe_pct {
             line.push_str(&format!(", tensor pipe {t:.0}% busy (not in FLOP count)"));
         }
+        if let Some(p) = self.load_store_pipe_pct {
+            line.push_str(&format!(", load/store pipe {p:.0}% busy: the roof it hits"));
+        }
         line
+    }
+
+    /// The bound in a word, for the report's list of the kernels that take the time.
+    pub fn label(&self) -> &'static str {
+        if self.latency_bound {
+            "latency-bound"
+        } else if self.load_store_pipe_pct.is_some() {
+            "load/store-bound"
+        } else {
+            self.bound.label()
+        }
     }
 }
 
