@@ -1286,19 +1286,36 @@ fn derive_throughput(m: &mut Metrics) {
     derive_flop_share(m);
 }
 
+/// FP32 or FP64 arithmetic.
+#[derive(Debug, Clone, Copy)]
+pub enum Precision {
+    Fp32,
+    Fp64,
+}
+
+/// FLOPs of one precision from its thread-instruction counts: add + mul + 2 x fma; `None`
+/// when a count is missing. The roofline and `flop_pct_of_peak` both count this way.
+pub fn flops(m: &Metrics, precision: Precision) -> Option<f64> {
+    let [add, mul, fma] = match precision {
+        Precision::Fp32 => ["inst_fadd", "inst_fmul", "inst_ffma"],
+        Precision::Fp64 => ["inst_dadd", "inst_dmul", "inst_dfma"],
+    };
+    Some(get(m, add)? + get(m, mul)? + 2.0 * get(m, fma)?)
+}
+
 /// How much of the FP32 (or FP64) peak the kernel's arithmetic reaches: what the roofline
 /// calls % of roof for a compute-bound kernel, from the profile's own peaks and clock.
 fn derive_flop_share(m: &mut Metrics) {
     let seconds = get(m, "duration_ns").map(|d| d * 1e-9).filter(|s| *s > 0.0);
     let clock = get(m, "sm_clock_hz");
-    let share = |add: &str, mul: &str, fma: &str, peak: &str| -> Option<f64> {
-        let flops = get(m, add)? + get(m, mul)? + 2.0 * get(m, fma)?;
+    let share = |precision: Precision, peak: &str| -> Option<f64> {
+        let flops = flops(m, precision)?;
         let peak = 2.0 * get(m, peak)? * clock?;
         let seconds = seconds?;
         (peak > 0.0).then(|| flops / seconds / peak * 100.0)
     };
-    let fp32 = share("inst_fadd", "inst_fmul", "inst_ffma", "ffma_peak_per_cycle");
-    let fp64 = share("inst_dadd", "inst_dmul", "inst_dfma", "dfma_peak_per_cycle");
+    let fp32 = share(Precision::Fp32, "ffma_peak_per_cycle");
+    let fp64 = share(Precision::Fp64, "dfma_peak_per_cycle");
     if let Some(fp32) = fp32 {
         put(
             m,

@@ -7,6 +7,7 @@ pub mod svg;
 use serde::Serialize;
 
 use crate::ingest::Launch;
+use crate::metrics::{self, Precision};
 
 /// Metric keys the roofline reads, so `gpulint run` collects them.
 pub const METRIC_KEYS: &[&str] = &[
@@ -170,9 +171,8 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
 /// half2 instructions counted double. `None` without the FP32 counters.
 fn counted_flops(launch: &Launch) -> Option<(&'static str, f64)> {
     let m = |k: &str| launch.metrics.get(k).copied();
-    let sum3 = |a: &str, b: &str, fma: &str| Some(m(a)? + m(b)? + 2.0 * m(fma)?);
-    let fp32 = sum3("inst_fadd", "inst_fmul", "inst_ffma")?;
-    let fp64 = sum3("inst_dadd", "inst_dmul", "inst_dfma").unwrap_or(0.0);
+    let fp32 = metrics::flops(&launch.metrics, Precision::Fp32)?;
+    let fp64 = metrics::flops(&launch.metrics, Precision::Fp64).unwrap_or(0.0);
     // half2 instructions do two operations per thread: count them double. ptxas also
     // emits HFMA2.MMA as a plain register move, so HFMA alone, with no HADD or HMUL, is
     // not taken as FP16 work.
