@@ -272,12 +272,7 @@ fn read_transposed(
             .into(),
     );
     source.notes.extend(found.errors_note);
-    if found.skipped > 0 {
-        source.notes.push(format!(
-            "skipped {} line(s) of ncu messages and program output around the CSV",
-            found.skipped
-        ));
-    }
+    source.notes.extend(skipped_lines_note(found.skipped));
     Ok(source)
 }
 
@@ -372,11 +367,14 @@ fn closing_notes(state: &mut Assembler, skipped: u64, notes: &mut Vec<String>) {
             state.short_rows
         ));
     }
-    if skipped > 0 {
-        notes.push(format!(
-            "skipped {skipped} line(s) of ncu messages and program output around the CSV"
-        ));
-    }
+    notes.extend(skipped_lines_note(skipped));
+}
+
+/// The note for the lines of ncu messages and program output read past, if any.
+fn skipped_lines_note(skipped: u64) -> Option<String> {
+    (skipped > 0).then(|| {
+        format!("skipped {skipped} line(s) of ncu messages and program output around the CSV")
+    })
 }
 
 /// Takes the bar off the terminal however reading ends, errors included.
