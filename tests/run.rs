@@ -434,28 +434,59 @@ fn source_runs_a_report_then_names_the_worst_lines() {
     );
 }
 
-/// Ctrl-C reaches gpulint, ncu and the program together (one process group): gpulint
-/// waits for ncu to stop, removes its temporary file, and exits 2.
-#[test]
-fn ctrl_c_cleans_up() {
+/// `gpulint run -- sample` in a process group of its own, as a terminal runs it, with the
+/// stand-ins named by `envs`; and when it started.
+fn run_in_own_group(
+    envs: &[(&str, &std::ffi::OsStr)],
+) -> (std::process::Child, std::time::Instant) {
     use std::os::unix::process::CommandExt;
-    let sample = stand_in("sample");
-    let record = std::env::temp_dir().join(format!("gpulint-int-{}", std::process::id()));
-    let _ = std::fs::remove_file(&record);
     let child = Command::new(env!("CARGO_BIN_EXE_gpulint"))
-        .args(["run", "--", &sample])
-        .env("NCU", stand_in("ncu"))
-        .env("FAKE_NCU_RECORD", &record)
-        .env("FAKE_NCU_MODE", "hang")
+        .args(["run", "--", &stand_in("sample")])
+        .envs(envs.iter().copied())
         .process_group(0)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let start = std::time::Instant::now();
-    while !record.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
+    (child, std::time::Instant::now())
+}
+
+/// Waits, up to 20 s after `start`, for a stand-in to write `path`.
+fn wait_for(path: &std::path::Path, start: std::time::Instant) {
+    while !path.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+/// Ctrl-C: SIGINT to the child's whole process group; it must be gone within 20 s of
+/// `start`.
+fn interrupt(child: std::process::Child, start: std::time::Instant) -> std::process::Output {
+    let status = Command::new("kill")
+        .args(["-s", "INT", "--", &format!("-{}", child.id())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "did not stop"
+    );
+    out
+}
+
+/// Ctrl-C reaches gpulint, ncu and the program together (one process group): gpulint
+/// waits for ncu to stop, removes its temporary file, and exits 2.
+#[test]
+fn ctrl_c_cleans_up() {
+    let record = std::env::temp_dir().join(format!("gpulint-int-{}", std::process::id()));
+    let _ = std::fs::remove_file(&record);
+    let ncu = stand_in("ncu");
+    let (child, start) = run_in_own_group(&[
+        ("NCU", ncu.as_ref()),
+        ("FAKE_NCU_RECORD", record.as_os_str()),
+        ("FAKE_NCU_MODE", "hang".as_ref()),
+    ]);
+    wait_for(&record, start);
     std::thread::sleep(std::time::Duration::from_millis(300));
     let args: Vec<String> = std::fs::read_to_string(&record)
         .unwrap()
@@ -471,16 +502,7 @@ fn ctrl_c_cleans_up() {
         std::path::Path::new(&log).exists(),
         "ncu's log should exist while it runs"
     );
-    let status = Command::new("kill")
-        .args(["-s", "INT", "--", &format!("-{}", child.id())])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        start.elapsed() < std::time::Duration::from_secs(20),
-        "did not stop"
-    );
+    let out = interrupt(child, start);
     assert_eq!(
         out.status.code(),
         Some(2),
@@ -1517,43 +1539,24 @@ fn no_launch_trace_leaves_the_shares_to_the_sample() {
 /// before ncu is started, and the trace's temporary file is removed.
 #[test]
 fn ctrl_c_during_the_traced_run_stops_everything() {
-    use std::os::unix::process::CommandExt;
-    let sample = stand_in("sample");
-    let tracer = stand_in("ncu");
+    let ncu = stand_in("ncu");
     let marker = std::env::temp_dir().join(format!("gpulint-traced-{}", rand_suffix()));
     let record = std::env::temp_dir().join(format!("gpulint-int-trace-{}", rand_suffix()));
-    let child = Command::new(env!("CARGO_BIN_EXE_gpulint"))
-        .args(["run", "--", &sample])
-        .env("NCU", stand_in("ncu"))
-        .env("FAKE_NCU_RECORD", &record)
-        .env("GPULINT_LAUNCH_TRACER", &tracer)
-        .env("GPULINT_CUPTI", &tracer)
-        .env("FAKE_TRACED_HANG", &marker)
-        .process_group(0)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while !marker.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    let (child, start) = run_in_own_group(&[
+        ("NCU", ncu.as_ref()),
+        ("FAKE_NCU_RECORD", record.as_os_str()),
+        ("GPULINT_LAUNCH_TRACER", ncu.as_ref()),
+        ("GPULINT_CUPTI", ncu.as_ref()),
+        ("FAKE_TRACED_HANG", marker.as_os_str()),
+    ]);
+    wait_for(&marker, start);
     std::thread::sleep(std::time::Duration::from_millis(200));
     let trace = std::fs::read_to_string(&marker).unwrap().trim().to_string();
     assert!(
         std::path::Path::new(&trace).exists(),
         "the trace's file exists while it runs"
     );
-    let status = Command::new("kill")
-        .args(["-s", "INT", "--", &format!("-{}", child.id())])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        start.elapsed() < std::time::Duration::from_secs(20),
-        "did not stop"
-    );
+    let out = interrupt(child, start);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
