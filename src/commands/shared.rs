@@ -212,24 +212,21 @@ impl ShapesFromTable {
 
 fn shape_note(gpu: &GpuPeaks, keys: &[&str]) -> String {
     let shape = gpu.shape.as_ref().expect("filled from a shape");
-    let taken: Vec<String> = keys
+    // What the export lacked, and what the table gave for it.
+    let (lacked, taken): (Vec<&str>, Vec<String>) = keys
         .iter()
         .map(|k| match *k {
-            "sm_count" => format!("{} SMs", shape.sms),
-            _ => format!("{} warps per SM", shape.max_warps_per_sm),
+            "sm_count" => ("its SM count", format!("{} SMs", shape.sms)),
+            _ => (
+                "its warps per SM",
+                format!("{} warps per SM", shape.max_warps_per_sm),
+            ),
         })
-        .collect();
+        .unzip();
     format!(
         "the export names its device but not {}: the launch-shape rules take {} for {} from \
          gpulint's GPU table ({})",
-        keys.iter()
-            .map(|k| if *k == "sm_count" {
-                "its SM count"
-            } else {
-                "its warps per SM"
-            })
-            .collect::<Vec<_>>()
-            .join(" or "),
+        lacked.join(" or "),
         taken.join(" and "),
         gpu.name,
         shape.source
