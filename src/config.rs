@@ -23,6 +23,7 @@ struct ConfigFile {
     ignore_kernel: Vec<KernelIgnoreFile>,
     #[serde(default)]
     ncu_args: Vec<String>,
+    launch_trace: Option<bool>,
     #[serde(default)]
     diff: DiffConfig,
 }
@@ -62,6 +63,9 @@ pub struct Config {
     pub ignore_kernel: Vec<KernelIgnore>,
     /// Extra arguments for every ncu run (`ncu-args = ["--clock-control", "none"]`).
     pub ncu_args: Vec<String>,
+    /// `launch-trace = false`: `gpulint run` never runs the program under the launch
+    /// tracer (as `--no-launch-trace`).
+    pub launch_trace: Option<bool>,
     pub diff: DiffConfig,
 }
 
@@ -115,6 +119,7 @@ impl Config {
             severity: file.severity,
             ignore_kernel,
             ncu_args: file.ncu_args,
+            launch_trace: file.launch_trace,
             diff: file.diff,
         })
     }

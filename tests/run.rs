@@ -1420,12 +1420,19 @@ fn a_failed_tracer_build_is_not_retried() {
     }
     std::fs::write(cuda.join("include/cupti.h"), "").unwrap();
     std::fs::write(cuda.join("lib64/libcupti.so"), "").unwrap();
+    std::fs::write(
+        cuda.join("version.json"),
+        r#"{"cuda": {"version": "12.4.1"}}"#,
+    )
+    .unwrap();
     let calls = root.join("calls");
     let compiler = bin.join("c++");
+    // It answers gpulint's questions (version, runtime), and fails every build.
     std::fs::write(
         &compiler,
         format!(
-            "#!/bin/sh\necho called >> '{}'\necho 'cupti.h: fatal error: boom' >&2\nexit 1\n",
+            "#!/bin/sh\ncase \"$1\" in --version|-print-file-name=*) echo \"$1\"; exit 0;; esac\n\
+             echo called >> '{}'\necho 'cupti.h: fatal error: boom' >&2\nexit 1\n",
             calls.display()
         ),
     )
@@ -1451,7 +1458,9 @@ fn a_failed_tracer_build_is_not_retried() {
     let second = run_with("normal", &args, &env);
     let stderr = String::from_utf8_lossy(&second.out.stderr);
     assert!(
-        stderr.contains("boom (an earlier build; delete ") && stderr.contains("to try again)"),
+        stderr
+            .contains("boom (an earlier build, 0 h ago; it is tried again after 24 h, or now if ")
+            && stderr.contains(".failed.txt is deleted)"),
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(&calls).unwrap(), "called\n");
@@ -1569,4 +1578,109 @@ fn ctrl_c_during_the_traced_run_stops_everything() {
     );
     assert!(!record.exists(), "ncu was started after the interrupt");
     let _ = std::fs::remove_file(marker);
+}
+
+/// Nothing runs the program before ncu is known to be there and to be Nsight Compute's:
+/// with no ncu, or with `--ncu` naming another program, gpulint stops (exit 2) and the
+/// program never ran, not even under the launch tracer.
+#[test]
+fn without_ncu_the_program_never_runs() {
+    let ran = std::env::temp_dir().join(format!("gpulint-ran-{}", rand_suffix()));
+    let sample = stand_in("sample");
+    let tracer = stand_in("ncu");
+    let run = |ncu: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gpulint"));
+        command
+            .args(["run", "--", &sample])
+            .env_remove("NCU")
+            .env("PATH", common::path_without_ncu())
+            .env("CUDA_HOME", "/nonexistent/cuda")
+            .env("GPULINT_LAUNCH_TRACER", &tracer)
+            .env("GPULINT_CUPTI", &tracer)
+            .env("FAKE_SAMPLE_RAN", &ran);
+        if let Some(ncu) = ncu {
+            command.env("NCU", ncu);
+        }
+        command.output().unwrap()
+    };
+    let not_ncu = run(Some("/bin/true"));
+    let stderr = String::from_utf8_lossy(&not_ncu.stderr);
+    assert_eq!(not_ncu.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("/bin/true is not Nsight Compute's ncu"),
+        "{stderr}"
+    );
+    assert!(!ran.exists(), "the program ran with no ncu to profile it");
+    let none = run(None);
+    if String::from_utf8_lossy(&none.stderr).contains("ncu (Nsight Compute) not found") {
+        assert_eq!(none.status.code(), Some(2));
+        assert!(!ran.exists(), "the program ran with no ncu to profile it");
+    }
+}
+
+/// Before the program runs under the launch tracer, stderr says it runs twice; both runs
+/// read stdin from the same file from its start, and print where the profiled run does.
+/// A pipe can be read once: then the program runs once, under ncu, and --verbose says why.
+#[test]
+fn the_traced_run_is_announced_and_gets_the_programs_input() {
+    let sample = stand_in("sample");
+    let tracer = stand_in("ncu");
+    let ran = std::env::temp_dir().join(format!("gpulint-ran-{}", rand_suffix()));
+    let input = common::scratch_file("stdin.txt", b"hello\nworld\n");
+    let trace = fixture("h200-corpus/trace_lud.csv");
+    let command = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_gpulint"));
+        command
+            .args(["run", "--verbose", "--exit-zero", "--", &sample])
+            .env("NO_COLOR", "1")
+            .env("NCU", stand_in("ncu"))
+            .env(
+                "FAKE_NCU_REPLAY",
+                fixture("h200-zoo/min_raw_stdout_mixed.txt"),
+            )
+            .env("GPULINT_LAUNCH_TRACER", &tracer)
+            .env("GPULINT_CUPTI", &tracer)
+            .env("FAKE_TRACE", &trace)
+            .env("FAKE_SAMPLE_READS_STDIN", "1")
+            .env("FAKE_SAMPLE_RAN", &ran);
+        command
+    };
+    let out = command()
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stderr.contains("runs twice: once under gpulint's launch tracer")
+            && stderr.contains("--no-launch-trace runs it once"),
+        "{stderr}"
+    );
+    assert_eq!(stdout.matches("stdin: hello").count(), 2, "{stdout}");
+    assert_eq!(std::fs::read_to_string(&ran).unwrap().lines().count(), 2);
+    std::fs::remove_file(&ran).unwrap();
+
+    let mut piped = command()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    piped.stdin.take().unwrap().write_all(b"hello\n").unwrap();
+    let out = piped.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stderr.contains("no launch trace: stdin is a pipe"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("runs twice"), "{stderr}");
+    assert_eq!(stdout.matches("stdin: hello").count(), 1, "{stdout}");
+    assert_eq!(std::fs::read_to_string(&ran).unwrap().lines().count(), 1);
+    let _ = std::fs::remove_file(ran);
 }

@@ -1,4 +1,4 @@
-//! gpulint's launch tracer (src/ncu/launch_tracer.cpp), built and run here without a GPU:
+//! gpulint's launch tracer (src/ncu/tracer/launch_tracer.cpp), built and run here without a GPU:
 //! a stand-in CUDA driver loads it and calls InitializeInjection, and a stand-in CUPTI
 //! (tests/stand-in/cupti/) delivers kernel records as CUPTI lays them out. Needs a C and a
 //! C++ compiler (`cc`, `c++`), as gpulint's own build of the tracer does.
@@ -52,13 +52,17 @@ fn build() -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
     );
     let shared = ["-shared", "-fPIC", "-O2"];
     let cxx_args = [&shared[..], &["-std=c++17", "-Wall", "-Werror"]].concat();
-    compile(cxx, &cxx_args, "src/ncu/launch_tracer.cpp", &tracer);
+    compile(cxx, &cxx_args, "src/ncu/tracer/launch_tracer.cpp", &tracer);
     compile(cc, &shared, "tests/stand-in/cupti/fake_cupti.c", &cupti);
     compile(cc, &[], "tests/stand-in/cupti/fake_driver.c", &driver);
     Some((dir, tracer, cupti, driver))
 }
 
 fn run_traced(driver: &Path, tracer: &Path, cupti: Option<&Path>, out: &Path) -> Option<i32> {
+    traced(driver, tracer, cupti, out).status().unwrap().code()
+}
+
+fn traced(driver: &Path, tracer: &Path, cupti: Option<&Path>, out: &Path) -> Command {
     let mut command = Command::new(driver);
     command
         .env("CUDA_INJECTION64_PATH", tracer)
@@ -67,7 +71,7 @@ fn run_traced(driver: &Path, tracer: &Path, cupti: Option<&Path>, out: &Path) ->
     if let Some(cupti) = cupti {
         command.env("GPULINT_CUPTI", cupti);
     }
-    command.status().unwrap().code()
+    command
 }
 
 /// Kernel records only, in launch order: the call order, and within one call (a CUDA
@@ -121,18 +125,48 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
     );
     assert_eq!(profile.launches[0].metrics["registers_per_thread"], 32.0);
 
-    // A second process appends its own block: such a trace is refused.
+    // A second process appends its own block: the two merge, each closed by its line.
     assert_eq!(run_traced(&driver, &tracer, Some(&cupti), &out), Some(0));
     let text = std::fs::read_to_string(&out).unwrap();
-    let refused = gpulint::ingest::trace::read(&text, "trace.csv").unwrap_err();
-    assert!(
-        refused.to_string().contains("2 processes launched kernels"),
-        "{refused}"
-    );
+    assert_eq!(text.matches("# end of process ").count(), 2, "{text}");
+    let both = gpulint::ingest::trace::read(&text, "trace.csv").unwrap();
+    assert_eq!(both.launches.len(), 8);
 
     // Without CUPTI to load, the tracer declines to start and writes nothing.
     let none = dir.join("none.csv");
     assert_eq!(run_traced(&driver, &tracer, None, &none), Some(3));
     assert!(!none.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A program that forks after CUDA started, whose child leaves through exit(): the child
+/// inherits the tracer's exit handler, and on a real GPU flushing CUPTI there waited for
+/// ever. The handler acts only in the process that loaded the tracer: one block is
+/// written, by the parent, and closed by its end line.
+#[test]
+fn a_forked_child_leaves_the_trace_to_its_parent() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let out = dir.join("trace.csv");
+    let run = traced(&driver, &tracer, Some(&cupti), &out)
+        .env("FAKE_DRIVER_FORK", "1")
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let child: u32 = String::from_utf8_lossy(&run.stdout)
+        .trim()
+        .strip_prefix("child ")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        text.matches("# gpulint launch trace 1, process ").count(),
+        1,
+        "{text}"
+    );
+    assert!(!text.contains(&format!("process {child}")), "{text}");
+    assert_eq!(text.matches("# end of process ").count(), 1, "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }

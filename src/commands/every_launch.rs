@@ -15,6 +15,8 @@ use std::collections::HashMap;
 /// from ncu's timing pass (a raw page, whose launches carry every launch attribute).
 pub struct EveryLaunch {
     pub profile: ingest::Profile,
+    /// How long the program ran under the launch tracer.
+    pub program_time: Option<std::time::Duration>,
 }
 
 impl EveryLaunch {
@@ -48,29 +50,51 @@ impl EveryLaunch {
     }
 }
 
-/// Counts every launch: with the launch tracer when there is one (and `--no-launch-trace`
-/// was not given), else with ncu's timing pass when `--time-all-launches` asks for it;
-/// `None` when neither (`--verbose` says why).
+/// Counts every launch: with the launch tracer when there is one and it is wanted
+/// (`declined` says why not: `--no-launch-trace`, or `launch-trace = false` in
+/// gpulint.toml), else with ncu's timing pass when `--time-all-launches` asks for it;
+/// `None` when neither (`--verbose` says why). Before the program runs under the tracer,
+/// stderr says that it will run twice.
 pub fn count(
     opts: &NcuOptions,
+    prepared: &crate::ncu::Prepared,
     program: &[String],
     report: &ReportArgs,
     asked: &NcuArgs,
+    declined: Option<&str>,
 ) -> Result<Option<EveryLaunch>> {
     let verbose = report.gate.read.verbose;
-    let declined = || Err("--no-launch-trace".to_string());
-    let traced = (if asked.no_launch_trace {
-        declined()
-    } else {
-        tracer::tracer(verbose)
-    })
-    .and_then(|t| tracer::trace(&t, program, verbose))
-    .and_then(|text| {
-        let file = format!("launch trace of {}", program[0]);
-        ingest::trace::read(&text, &file).map_err(|e| e.to_string())
-    });
+    let traced = declined
+        .map_or(Ok(()), |why| Err(why.to_string()))
+        .and_then(|()| tracer::input())
+        .and_then(|input| Ok((tracer::prepare(&prepared.ncu, verbose)?, input)))
+        .and_then(|(t, mut input)| {
+            eprintln!(
+                "gpulint: {} runs twice: once under gpulint's launch tracer, which counts every \
+                 launch at the program's own speed, then under ncu (--no-launch-trace runs it \
+                 once)",
+                program[0]
+            );
+            tracer::trace(
+                &t,
+                program,
+                &mut input,
+                opts.program_output_to_stderr,
+                verbose,
+            )
+        })
+        .and_then(|(text, time)| {
+            let file = format!("launch trace of {}", program[0]);
+            let profile = ingest::trace::read(&text, &file).map_err(|e| e.to_string())?;
+            Ok((profile, time))
+        });
     let why_not = match traced {
-        Ok(profile) => return Ok(Some(EveryLaunch { profile })),
+        Ok((profile, time)) => {
+            return Ok(Some(EveryLaunch {
+                profile,
+                program_time: Some(time),
+            }));
+        }
         Err(why) => why,
     };
     if crate::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
@@ -85,17 +109,19 @@ pub fn count(
         return Ok(None);
     }
     Ok(Some(EveryLaunch {
-        profile: timing_pass(opts, program, report)?,
+        profile: timing_pass(opts, &prepared.ncu, program, report)?,
+        program_time: None,
     }))
 }
 
 /// Runs ncu's timing pass and reads it per launch, in the program's launch order.
 fn timing_pass(
     opts: &NcuOptions,
+    ncu: &std::path::Path,
     program: &[String],
     report: &ReportArgs,
 ) -> Result<ingest::Profile> {
-    let csv = crate::ncu::time_every_launch(opts, program)?;
+    let csv = crate::ncu::time_every_launch(opts, ncu, program)?;
     let path = csv.path().display().to_string();
     let name = format!("ncu:{} (timing pass)", program[0]);
     let timed = load_as(

@@ -31,8 +31,13 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     // Every launch is counted first, so that the sample's progress line can say how many
     // launches it will profile and about how long that takes. A report per launch
     // (--per-launch) shows the sampled launches as they are, uncounted.
+    // ncu, the program and the chip are checked before anything runs the program.
+    let prepared = crate::ncu::prepare(&opts, program)?;
+    let declined = trace_declined(ncu, &config);
     let mut every = match sample {
-        Some(_) if !report.per_launch => every_launch::count(&opts, program, report, ncu)?,
+        Some(_) if !report.per_launch => {
+            every_launch::count(&opts, &prepared, program, report, ncu, declined)?
+        }
         _ => None,
     };
     if let (Some(chosen), Some(every)) = (sample, &every) {
@@ -44,8 +49,9 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         sample = Some(cheaper);
         opts.sample = sample;
         opts.expected_launches = Some(launches_to_profile(cheaper, &every.profile));
+        opts.traced_run_time = every.program_time;
     }
-    let info = crate::ncu::profile(&opts, &rules, program)?;
+    let info = crate::ncu::profile(&opts, &prepared, &rules, program)?;
     say_program_status(info.program_status, &program[0]);
     if report.gate.read.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
@@ -83,6 +89,17 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         judge_launch_shapes_on_every_launch(&mut outcome, every, &profiles[0], &rules, &ignored);
     }
     lint_and_report(&profiles, outcome, &rules, report)
+}
+
+/// Why the program is not to run under the launch tracer, when the user said so.
+fn trace_declined(ncu: &NcuArgs, config: &crate::config::Config) -> Option<&'static str> {
+    if ncu.no_launch_trace {
+        Some("--no-launch-trace")
+    } else if config.launch_trace == Some(false) {
+        Some("launch-trace = false in gpulint.toml")
+    } else {
+        None
+    }
 }
 
 /// The warnings a sample without every launch counted deserves: kernels it cut unevenly,
@@ -167,6 +184,7 @@ fn ncu_options(ncu: &NcuArgs, report: &ReportArgs, extra_args: Vec<String>) -> N
         // Machine formats own stdout; the program's output would corrupt them.
         program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
         expected_launches: None,
+        traced_run_time: None,
         verbose: report.gate.read.verbose,
     }
 }
@@ -585,7 +603,10 @@ mod tests {
         let mut spread: Vec<ingest::Launch> = (0..14)
             .map(|i| launch(100 + i, if i % 2 == 0 { "gemm" } else { "relu" }))
             .collect();
-        let timed = EveryLaunch { profile: timed };
+        let timed = EveryLaunch {
+            profile: timed,
+            program_time: None,
+        };
         assert_eq!(
             in_program_order(&mut spread, &timed, Sample::Spread),
             Ok(())

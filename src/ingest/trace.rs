@@ -1,4 +1,4 @@
-//! The launch trace that gpulint's CUPTI tracer (src/ncu/launch_tracer.cpp) writes: every
+//! The launch trace that gpulint's CUPTI tracer (src/ncu/tracer/launch_tracer.cpp) writes: every
 //! kernel launch of a run, in launch order, with its grid, block, registers, shared
 //! memory and duration. It counts what ncu's sample leaves out, at the cost of running
 //! the program once.
@@ -30,30 +30,26 @@ const MAGIC: &str = "# gpulint launch trace 1,";
 /// them), with their duration, registers per thread and shared memory per block (static
 /// and dynamic) as metrics: with the block, what sets their occupancy limits. `file`
 /// names it in errors.
-/// A trace that cannot stand for every launch is refused (see [`refuse_partial`]), and so
-/// is one without a launch.
+/// A program of several processes (a launcher and its ranks, a forked worker) writes a
+/// block per process: their launches merge by start time, as ncu, which follows every
+/// process, meets them. A trace that cannot stand for every launch is refused (see
+/// [`refuse_partial`]), and so is one without a launch.
 pub fn read(text: &str, file: &str) -> Result<Profile> {
-    refuse_partial(text, file)?;
-    let mut reader = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| Error::at(file, 2, None, format!("launch trace header: {e}")))?
-        .clone();
-    let mut rows = Vec::new();
-    for (n, record) in reader.records().enumerate() {
-        let line = n as u64 + 3;
-        let record =
-            record.map_err(|e| Error::at(file, line, None, format!("launch trace row: {e}")))?;
-        let row: Row = record
-            .deserialize(Some(&headers))
-            .map_err(|e| row_error(file, line, &headers, &record, &e))?;
-        rows.push((line, row));
+    if !text.starts_with(MAGIC) {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            format!("not a gpulint launch trace: the first line should start {MAGIC:?}"),
+        ));
     }
-    // Launch order: the order of the launch calls, and within one call (the kernels of a
-    // CUDA graph launch share it) the order they ran in. The tracer writes them so.
-    rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
+    let mut processes = Vec::new();
+    for (first_line, block) in blocks(text) {
+        refuse_partial(block, first_line, file)?;
+        processes.push(read_block(block, first_line, file)?);
+    }
+    let process_count = processes.len();
+    let rows = merge_by_start(processes);
     // Seen with CUPTI 11.2-11.7 under a CUDA 13 driver: a trace written, with no record.
     if rows.is_empty() {
         return Err(Error::in_file(
@@ -79,45 +75,107 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
             ..Launch::of_shape(id as u64, row.name, grid, block, line)
         });
     }
-    let profile = Profile {
+    let mut notes = Vec::new();
+    if process_count > 1 {
+        notes.push(format!(
+            "the launch trace holds {process_count} processes; their launches are merged by \
+             start time"
+        ));
+    }
+    Ok(Profile {
         file: file.to_string(),
         page: Page::Trace,
         launches,
-        notes: Vec::new(),
+        notes,
         source_blocks: Vec::new(),
         sample: None,
         profiled_launches: None,
         every_launch_counted_by: None,
-    };
-    Ok(profile)
+    })
 }
 
-/// A trace that cannot stand for every launch: not one, one of several processes (ncu
-/// numbers launches across them), or one from which CUPTI dropped records.
-fn refuse_partial(text: &str, file: &str) -> Result<()> {
-    if !text.starts_with(MAGIC) {
-        return Err(Error::at(
-            file,
-            1,
-            None,
-            format!("not a gpulint launch trace: the first line should start {MAGIC:?}"),
-        ));
+/// Each process's block of the trace, with the line number (from 1) of its first line.
+fn blocks(text: &str) -> Vec<(u64, &str)> {
+    let mut starts: Vec<usize> = text.match_indices(MAGIC).map(|(at, _)| at).collect();
+    starts.retain(|&at| at == 0 || text.as_bytes()[at - 1] == b'\n');
+    let mut ends = starts[1..].to_vec();
+    ends.push(text.len());
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(&start, end)| {
+            let line = text[..start].matches('\n').count() as u64 + 1;
+            (line, &text[start..end])
+        })
+        .collect()
+}
+
+/// One process's launches with their line in the file, in its launch order: the order of
+/// its launch calls, and within one call (the kernels of a CUDA graph launch share it) the
+/// order they ran in. The tracer writes them so.
+fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec<(u64, Row)>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(block.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| {
+            Error::at(
+                file,
+                first_line + 1,
+                None,
+                format!("launch trace header: {e}"),
+            )
+        })?
+        .clone();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e
+                .position()
+                .map_or(first_line, |p| first_line + p.line() - 1);
+            Error::at(file, line, None, format!("launch trace row: {e}"))
+        })?;
+        let line = record
+            .position()
+            .map_or(first_line, |p| first_line + p.line() - 1);
+        let row: Row = record
+            .deserialize(Some(&headers))
+            .map_err(|e| row_error(file, line, &headers, &record, &e))?;
+        rows.push((line, row));
     }
-    let processes = text.lines().filter(|l| l.starts_with(MAGIC)).count();
-    if processes > 1 {
-        return Err(Error::in_file(
-            file,
-            format!("{processes} processes launched kernels; a trace counts one program's"),
-        ));
+    rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
+    Ok(rows)
+}
+
+/// Interleaves the processes' launches by start time, each process keeping its own order.
+fn merge_by_start(mut processes: Vec<Vec<(u64, Row)>>) -> Vec<(u64, Row)> {
+    if processes.len() == 1 {
+        return processes.pop().unwrap_or_default();
     }
-    let first = text.lines().next().unwrap_or_default();
+    let mut queues: Vec<std::collections::VecDeque<(u64, Row)>> =
+        processes.into_iter().map(Into::into).collect();
+    let mut merged = Vec::new();
+    while let Some(next) = (0..queues.len())
+        .filter(|&q| !queues[q].is_empty())
+        .min_by_key(|&q| queues[q][0].1.start_ns)
+    {
+        merged.extend(queues[next].pop_front());
+    }
+    merged
+}
+
+/// A block that cannot stand for every launch of its process: one from which CUPTI
+/// dropped records.
+fn refuse_partial(block: &str, first_line: u64, file: &str) -> Result<()> {
+    let first = block.lines().next().unwrap_or_default();
     let dropped = first
         .rsplit_once("dropped records: ")
         .and_then(|(_, n)| n.trim().parse::<u64>().ok());
     if dropped != Some(0) {
         return Err(Error::at(
             file,
-            1,
+            first_line,
             None,
             format!("CUPTI dropped records, so launches are missing: {first:?}"),
         ));
@@ -197,6 +255,42 @@ mod tests {
         assert_eq!(names(&(lines.join("\n") + "\n")), in_order);
     }
 
+    /// A launcher whose two ranks each launch kernels writes two blocks (each closed by
+    /// its end line): their launches merge by start time, each rank in its own order.
+    #[test]
+    fn the_blocks_of_several_processes_merge_by_start_time() {
+        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
+            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name";
+        let text = format!(
+            "# gpulint launch trace 1, process 7, dropped records: 0\n{header}\n\
+             1,0,7,100,150,8,1,1,256,1,1,32,0,\"a()\"\n\
+             2,0,7,300,350,8,1,1,256,1,1,32,0,\"b()\"\n\
+             # end of process 7\n\
+             # gpulint launch trace 1, process 8, dropped records: 0\n{header}\n\
+             1,0,7,200,260,4,1,1,128,1,1,32,0,\"a()\"\n\
+             2,0,7,x,450,4,1,1,128,1,1,32,0,\"b()\"\n\
+             # end of process 8\n"
+        );
+        let err = read(&text, "t.csv").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "t.csv:9:4: field `start_ns` is \"x\", expected a whole number"
+        );
+        let profile = read(&text.replace(",x,", ",400,"), "t.csv").unwrap();
+        let order: Vec<(&str, u64)> = profile
+            .launches
+            .iter()
+            .map(|l| (l.name.as_str(), l.grid.unwrap()[0]))
+            .collect();
+        assert_eq!(order, [("a()", 8), ("a()", 4), ("b()", 8), ("b()", 4)]);
+        assert_eq!(profile.launches[3].id, 3);
+        assert!(
+            profile.notes[0].contains("2 processes"),
+            "{:?}",
+            profile.notes
+        );
+    }
+
     #[test]
     fn a_broken_trace_says_where() {
         let text = "# gpulint launch trace 1, dropped records: 0\n\
@@ -211,12 +305,6 @@ mod tests {
         let err = read("ID,Kernel Name\n", "t.csv").unwrap_err().to_string();
         assert!(err.contains("not a gpulint launch trace"), "{err}");
         let header = text.lines().take(3).collect::<Vec<_>>().join("\n");
-        let two = format!("{header}\n{header}\n").replace("trace 1,", "trace 1, process 7,");
-        let err = read(&two, "t.csv").unwrap_err().to_string();
-        assert_eq!(
-            err,
-            "t.csv: 2 processes launched kernels; a trace counts one program's"
-        );
         let dropped = header.replace("dropped records: 0", "dropped records: 12");
         let err = read(&dropped, "t.csv").unwrap_err().to_string();
         assert!(err.contains("CUPTI dropped records"), "{err}");

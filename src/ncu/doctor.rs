@@ -28,17 +28,17 @@ fn run(program: &str, args: &[&str]) -> Option<String> {
 
 pub fn checks(ncu: Option<&str>) -> Vec<Check> {
     let mut out = Vec::new();
-    match super::locate::find_ncu(ncu) {
-        Ok(path) => {
-            let version = run(&path.display().to_string(), &["--version"])
-                .and_then(|v| v.lines().last().map(str::to_string))
-                .unwrap_or_else(|| "version unknown (`ncu --version` failed)".into());
-            out.push(Check {
-                name: "ncu",
-                status: Status::Pass,
-                detail: format!("{} ({version})", path.display()),
-            });
-        }
+    let found = super::locate::find_ncu(ncu);
+    let checked = found
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|path| Ok((path, super::locate::check_is_ncu(path)?)));
+    match checked {
+        Ok((path, version)) => out.push(Check {
+            name: "ncu",
+            status: Status::Pass,
+            detail: format!("{} ({version})", path.display()),
+        }),
         Err(e) => out.push(Check {
             name: "ncu",
             status: Status::Fail,
@@ -67,6 +67,7 @@ pub fn checks(ncu: Option<&str>) -> Vec<Check> {
             detail: "not checked: needs ncu and a GPU".into(),
         });
     }
+    out.extend(launch_tracer_checks(found.ok().as_deref()));
     out.push(Check {
         name: "clocks",
         status: Status::Note,
@@ -114,5 +115,109 @@ fn counter_permission() -> Check {
                      see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
                 .into(),
         },
+    }
+}
+
+/// What the launch tracer needs: a C++ compiler, a CUPTI the driver supports, and a cache
+/// folder it may trust (with any failed build recorded there).
+fn launch_tracer_checks(ncu: Option<&std::path::Path>) -> Vec<Check> {
+    use super::tracer::{self, cache, cupti};
+    let mut out = Vec::new();
+    if std::env::var(tracer::TRACER_ENV).as_deref() == Ok("off") {
+        out.push(Check {
+            name: "launch tracer",
+            status: Status::Note,
+            detail: format!("{}=off: programs run once, under ncu", tracer::TRACER_ENV),
+        });
+        return out;
+    }
+    let driver = cupti::driver_cuda_version();
+    match cupti::choose(ncu, driver) {
+        Ok(c) => out.push(Check {
+            name: "CUPTI",
+            status: Status::Pass,
+            detail: format!(
+                "{} (CUPTI {}, {}; driver's CUDA {})",
+                c.path.display(),
+                c.version
+                    .map_or("version unknown".into(), |v| v.to_string()),
+                c.found,
+                driver.map_or("unknown".into(), |v| v.to_string())
+            ),
+        }),
+        Err(why) => out.push(Check {
+            name: "CUPTI",
+            status: Status::Warn,
+            detail: format!(
+                "{why}; without it every launch is not counted, and the sample stands alone"
+            ),
+        }),
+    }
+    let Some(compiler) = tracer::compiler() else {
+        out.push(Check {
+            name: "C++ compiler",
+            status: Status::Warn,
+            detail: "none on PATH (c++, g++, clang++): the launch tracer cannot be built".into(),
+        });
+        return out;
+    };
+    let toolchain = cache::Toolchain::probe(&compiler);
+    out.push(Check {
+        name: "C++ compiler",
+        status: Status::Pass,
+        detail: format!(
+            "{} ({}; C++ runtime {})",
+            toolchain.compiler.display(),
+            toolchain.version,
+            if toolchain.runtime == "static" {
+                "linked statically".to_string()
+            } else {
+                toolchain.runtime.clone()
+            }
+        ),
+    });
+    out.push(cache_check(&toolchain));
+    out
+}
+
+/// The tracer's cache folder: trusted, built, or holding a recorded failure.
+fn cache_check(toolchain: &super::tracer::cache::Toolchain) -> Check {
+    use super::tracer::cache;
+    let Some(dir) = cache::cache_dir() else {
+        return Check {
+            name: "tracer cache",
+            status: Status::Warn,
+            detail: "neither XDG_CACHE_HOME nor HOME is set: the tracer is built for each run"
+                .into(),
+        };
+    };
+    let (status, detail) = if let Some(failed) = cache::recorded_failure_of(toolchain, &dir) {
+        (Status::Warn, failed)
+    } else if !dir.exists() {
+        (
+            Status::Pass,
+            format!("{} (created at the first run)", dir.display()),
+        )
+    } else if let Some(why) = cache::untrusted(&dir, true) {
+        (
+            Status::Warn,
+            format!("{why}: not used; the tracer is built privately for each run"),
+        )
+    } else {
+        match cache::cached_library(toolchain, &dir) {
+            Some(lib) => match cache::untrusted(&lib, false) {
+                None => (Status::Pass, format!("{} (built)", lib.display())),
+                Some(why) => (Status::Warn, format!("{why}: not loaded; delete it")),
+            },
+            None => (
+                Status::Pass,
+                format!("{} (the tracer is built at the first run)", dir.display()),
+            ),
+        }
+    };
+    Check {
+        name: "tracer cache",
+        status,
+        detail,
     }
 }

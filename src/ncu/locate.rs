@@ -43,6 +43,25 @@ pub fn find_ncu(explicit: Option<&str>) -> Result<PathBuf> {
     )))
 }
 
+/// `ncu --version` names Nsight Compute: `--ncu /bin/ls` is not taken for ncu.
+pub fn check_is_ncu(ncu: &Path) -> Result<String> {
+    let out = std::process::Command::new(ncu)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| Error::new(format!("cannot run {}: {e}", ncu.display())))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || !text.contains("Nsight Compute") {
+        let said = text.lines().next().unwrap_or("nothing");
+        return Err(Error::new(format!(
+            "{} is not Nsight Compute's ncu: `--version` printed {said:?} ({})",
+            ncu.display(),
+            out.status
+        )));
+    }
+    Ok(text.lines().last().unwrap_or("").trim().to_string())
+}
+
 fn usable(p: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::metadata(p).ok()?;

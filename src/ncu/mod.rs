@@ -42,6 +42,9 @@ pub struct NcuOptions {
     /// How many launches the sample will profile, when every launch was counted first:
     /// the progress line then estimates the time left.
     pub expected_launches: Option<u64>,
+    /// How long the program ran under the launch tracer: with `expected_launches`, what
+    /// tells a run that hangs once every chosen launch is profiled (see [`HangWatch`]).
+    pub traced_run_time: Option<Duration>,
     pub verbose: bool,
 }
 
@@ -272,17 +275,38 @@ pub struct RunInfo {
     pub source_blocks: Vec<ingest::source::SourceBlock>,
 }
 
-/// Profiles `program` and checks what ncu wrote. The CSV is left on disk for the caller
-/// to stream: a run of 100,000 launches is never held in memory whole.
-pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<RunInfo> {
+/// What is checked before the program runs at all: the ncu that will profile it (an
+/// Nsight Compute ncu, not any file of that name), the program itself, and the chip to
+/// plan the metrics for.
+pub struct Prepared {
+    pub ncu: PathBuf,
+    pub chip: Option<Chip>,
+}
+
+/// Checks ncu, the program and the chip, before anything runs the program.
+pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
     let ncu = locate::find_ncu(opts.ncu.as_deref())?;
+    locate::check_is_ncu(&ncu)?;
     let first = program
         .first()
         .ok_or_else(|| Error::new("no program given to profile"))?;
     locate::find_program(first)?;
+    let chip = local_chip(&ncu, opts.chip.as_deref(), opts.verbose)?;
+    Ok(Prepared { ncu, chip })
+}
+
+/// Profiles `program` and checks what ncu wrote. The CSV is left on disk for the caller
+/// to stream: a run of 100,000 launches is never held in memory whole.
+pub fn profile(
+    opts: &NcuOptions,
+    prepared: &Prepared,
+    rules: &[Rule],
+    program: &[String],
+) -> Result<RunInfo> {
+    let (ncu, chip) = (prepared.ncu.clone(), prepared.chip);
+    let first = &program[0];
     // Removed when dropped: on every return path, and after Ctrl-C below.
     let log = temp_csv("gpulint-ncu-")?;
-    let chip = local_chip(&ncu, opts.chip.as_deref(), opts.verbose)?;
     let plan = metric_plan(rules, opts.roofline, chip);
     if opts.verbose && !plan.unavailable.is_empty() {
         eprintln!(
@@ -307,12 +331,17 @@ pub fn profile(opts: &NcuOptions, rules: &[Rule], program: &[String]) -> Result<
     } else {
         ProgramOutput::Inherit
     };
+    let watch = opts
+        .expected_launches
+        .zip(opts.traced_run_time)
+        .map(|(launches, time)| HangWatch::new(launches, time));
     let status = run_ncu(
         &ncu,
         &args,
         Some(log.path()),
         program_output,
         opts.expected_launches,
+        watch,
     )?;
     let source_blocks = from_report(&ncu, &report, log.path(), status.code(), opts)?;
     check_log(log.path(), status.code())?;
@@ -367,12 +396,11 @@ pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
 /// as in the program's own run: about 4 ms a launch on the H200 against 9 ms with the
 /// flush (docs/runs/2026-11-30-kernel-id-sample.txt). Returns its raw-page CSV, removed when
 /// dropped.
-pub fn time_every_launch(opts: &NcuOptions, program: &[String]) -> Result<tempfile::NamedTempFile> {
-    let ncu = locate::find_ncu(opts.ncu.as_deref())?;
-    let first = program
-        .first()
-        .ok_or_else(|| Error::new("no program given to profile"))?;
-    locate::find_program(first)?;
+pub fn time_every_launch(
+    opts: &NcuOptions,
+    ncu: &Path,
+    program: &[String],
+) -> Result<tempfile::NamedTempFile> {
     let log = temp_csv("gpulint-timing-")?;
     let mut extra_args = opts.extra_args.clone();
     if !extra_args
@@ -401,7 +429,7 @@ pub fn time_every_launch(opts: &NcuOptions, program: &[String]) -> Result<tempfi
             shell_words(&args)
         );
     }
-    let status = run_ncu(&ncu, &args, None, ProgramOutput::Discard, None)?;
+    let status = run_ncu(ncu, &args, None, ProgramOutput::Discard, None, None)?;
     check_log(log.path(), status.code())?;
     Ok(log)
 }
@@ -415,6 +443,7 @@ fn run_ncu(
     progress_log: Option<&Path>,
     program_output: ProgramOutput,
     expected_launches: Option<u64>,
+    watch: Option<HangWatch>,
 ) -> Result<std::process::ExitStatus> {
     // Only the timing pass has no log to read progress from.
     let activity = match progress_log {
@@ -443,9 +472,26 @@ fn run_ncu(
             expected_launches,
         )
     });
-    let status = wait_or_stop(&mut child, interrupted)?;
+    let mut hung = || match (&watch, progress_log) {
+        (Some(w), Some(log)) => w.hung(log),
+        _ => false,
+    };
+    let (status, stopped) = wait_or_stop_when(&mut child, interrupted, &mut hung)?;
     if let Some(p) = progress {
         p.stop();
+    }
+    if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log) {
+        eprintln!(
+            "gpulint: ncu and the program did nothing for {} s (the traced run took {:.1} s \
+             in all), after {} of the {} launches chosen were profiled: they were stopped, \
+             and what ncu profiled is linted. ncu 2025.3.1 hangs on a program that forks \
+             after starting CUDA, and on one that execs under --target-processes all \
+             (--ncu-arg=--target-processes --ncu-arg=application-only avoids that one)",
+            w.grace.as_secs(),
+            w.traced_run_time.as_secs_f64(),
+            w.profiled(log),
+            w.launches,
+        );
     }
     if interrupted.load(Ordering::SeqCst) {
         return Err(Error::new("interrupted; ncu and the program were stopped"));
@@ -566,9 +612,6 @@ fn has_csv_header(path: &Path) -> Result<bool> {
     }
 }
 
-/// Waits for ncu. After Ctrl-C, ncu normally stops by itself (the terminal signals the
-/// whole process group); if it has not within 3 s, it gets SIGTERM, then SIGKILL, so
-/// gpulint always gets to clean up.
 /// Set by Ctrl-C, which reaches ncu and the program too (one process group). The handler is
 /// installed once per process: a second `ctrlc::set_handler` fails, and a run after the
 /// first (the traced run, then ncu) would never see the flag it made.
@@ -581,31 +624,160 @@ pub(crate) fn interrupted() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
-pub(crate) fn wait_or_stop(
+/// Waits for ncu. After Ctrl-C, ncu normally stops by itself (the terminal signals the
+/// whole process group); if it has not within 3 s, it gets SIGTERM, then SIGKILL, so
+/// gpulint always gets to clean up. A child that `hung` says is hung gets SIGTERM at once
+/// (ncu then shuts its target down and writes the report of what it profiled), SIGKILL
+/// 15 s later. Also says whether it was stopped as hung.
+pub(crate) fn wait_or_stop_when(
     child: &mut std::process::Child,
     interrupted: &AtomicBool,
-) -> Result<std::process::ExitStatus> {
-    let mut since: Option<std::time::Instant> = None;
+    hung: &mut dyn FnMut() -> bool,
+) -> Result<(std::process::ExitStatus, bool)> {
+    // When the stop began, and how long to wait before SIGTERM and then SIGKILL.
+    let mut since: Option<(std::time::Instant, Duration, Duration)> = None;
+    // The processes signalled: the child's whole tree (ncu runs the program under
+    // launchers of its own), taken when the stop begins.
+    let mut tree: Vec<u32> = Vec::new();
     let mut termed = false;
+    let mut stopped_as_hung = false;
+    let mut exited = None;
     loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(|e| Error::new(format!("waiting for ncu or the program: {e}")))?
-        {
-            return Ok(status);
+        if exited.is_none() {
+            exited = child
+                .try_wait()
+                .map_err(|e| Error::new(format!("waiting for ncu or the program: {e}")))?;
         }
-        if interrupted.load(Ordering::SeqCst) {
-            let t = *since.get_or_insert_with(std::time::Instant::now);
-            if !termed && t.elapsed() > Duration::from_secs(3) {
-                let _ = Command::new("kill")
-                    .args(["-TERM", &child.id().to_string()])
-                    .status();
+        // A hung tree is waited for whole: no process of it is left behind.
+        let tree_gone = !stopped_as_hung || tree.iter().all(|&p| !process_exists(p));
+        if let Some(status) = exited.filter(|_| tree_gone) {
+            return Ok((status, stopped_as_hung));
+        }
+        if since.is_none() {
+            let now = std::time::Instant::now();
+            if interrupted.load(Ordering::SeqCst) {
+                since = Some((now, Duration::from_secs(3), Duration::from_secs(6)));
+            } else if hung() {
+                since = Some((now, Duration::ZERO, Duration::from_secs(15)));
+                stopped_as_hung = true;
+                tree = process_tree(child.id());
+            }
+        }
+        if let Some((t, term_after, kill_after)) = since {
+            if !termed && t.elapsed() >= term_after {
+                if tree.is_empty() {
+                    tree = process_tree(child.id());
+                }
+                signal(&tree, "-TERM");
                 termed = true;
-            } else if t.elapsed() > Duration::from_secs(6) {
+            } else if t.elapsed() > kill_after {
+                signal(&tree, "-KILL");
                 let _ = child.kill();
+                if let Some(status) = exited {
+                    return Ok((status, stopped_as_hung));
+                }
             }
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `pid` and every process descended from it, from /proc (parents before children).
+pub(crate) fn process_tree(pid: u32) -> Vec<u32> {
+    let mut parent_of: Vec<(u32, u32)> = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(id) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if let Some(ppid) = ppid {
+            parent_of.push((id, ppid));
+        }
+    }
+    let mut tree = vec![pid];
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        tree.extend(
+            parent_of
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
+        i += 1;
+    }
+    tree
+}
+
+fn process_exists(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit_once(')')
+            .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+    })
+}
+
+/// Sends `signal` (`-TERM`, `-KILL`) to each process of `pids`.
+pub(crate) fn signal(pids: &[u32], signal: &str) {
+    if pids.is_empty() {
+        return;
+    }
+    let _ = Command::new("kill")
+        .arg(signal)
+        .args(pids.iter().map(u32::to_string))
+        .stderr(std::process::Stdio::null())
+        .status();
+}
+
+/// Tells an ncu run that hangs: its log, where ncu writes a line as each chosen launch is
+/// profiled, says nothing new for `grace`, 20 s plus three times the whole traced run of
+/// the program. The program then outlived its expected time by a wide margin with no
+/// profiling: seen with ncu 2025.3.1 on programs that fork after starting CUDA (right
+/// after the fork) and on ones that exec (after the last launch).
+pub struct HangWatch {
+    launches: u64,
+    traced_run_time: Duration,
+    grace: Duration,
+    log_len: std::cell::Cell<u64>,
+    quiet_since: std::cell::Cell<Option<std::time::Instant>>,
+}
+
+impl HangWatch {
+    pub fn new(launches: u64, traced_run_time: Duration) -> HangWatch {
+        HangWatch {
+            launches,
+            traced_run_time,
+            grace: Duration::from_secs(20) + traced_run_time * 3,
+            log_len: std::cell::Cell::new(0),
+            quiet_since: std::cell::Cell::new(None),
+        }
+    }
+
+    fn hung(&self, log: &Path) -> bool {
+        let len = std::fs::metadata(log).map_or(0, |m| m.len());
+        let now = std::time::Instant::now();
+        if len != self.log_len.get() || self.quiet_since.get().is_none() {
+            self.log_len.set(len);
+            self.quiet_since.set(Some(now));
+            return false;
+        }
+        self.quiet_since
+            .get()
+            .is_some_and(|t| now.duration_since(t) >= self.grace)
+    }
+
+    /// Launches profiled so far, by the log.
+    fn profiled(&self, log: &Path) -> u64 {
+        profiled_so_far(&std::fs::read_to_string(log).unwrap_or_default()).launches
     }
 }
 
@@ -769,7 +941,10 @@ fn profiled_so_far(log: &str) -> Profiled {
         seen.last = Some(kernel_of_profiling_line(quoted).to_string());
         let passes = line
             .rsplit_once(" - ")
-            .and_then(|(_, tail)| tail.strip_suffix(" passes"))
+            .and_then(|(_, tail)| {
+                tail.strip_suffix(" passes")
+                    .or_else(|| tail.strip_suffix(" pass"))
+            })
             .and_then(|n| n.trim().parse().ok());
         if passes.is_some() {
             seen.launches += 1;

@@ -1,9 +1,13 @@
 /* A stand-in for the CUDA driver in tests/tracer.rs: loads the library named by
  * CUDA_INJECTION64_PATH and calls its InitializeInjection, as the driver does at cuInit,
- * then exits, which runs the handlers the library registered. */
+ * then exits, which runs the handlers the library registered. With FAKE_DRIVER_FORK set it
+ * first forks a child that leaves through exit(), which runs those handlers in the child
+ * too, as a program that forks after starting CUDA does. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int main(void) {
     void *library = dlopen(getenv("CUDA_INJECTION64_PATH"), RTLD_NOW);
@@ -15,6 +19,13 @@ int main(void) {
     if (!initialize || initialize() != 1) {
         fprintf(stderr, "InitializeInjection failed\n");
         return 3;
+    }
+    if (getenv("FAKE_DRIVER_FORK")) {
+        pid_t child = fork();
+        if (child == 0) exit(0);
+        int status = 0;
+        waitpid(child, &status, 0);
+        printf("child %d\n", (int)child);
     }
     return 0;
 }

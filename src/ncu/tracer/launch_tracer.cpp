@@ -1,8 +1,11 @@
 // gpulint's launch tracer. The CUDA driver loads it into the profiled program through
 // CUDA_INJECTION64_PATH. It records every kernel launch (name, grid, block, start, end)
 // with CUPTI's activity API and, at exit, appends them in launch order to the CSV file
-// named by GPULINT_TRACE_OUT, under a first line naming its process: a program whose
-// processes each use CUDA appends one block per process. Unlike an ncu pass it neither
+// named by GPULINT_TRACE_OUT, under a first line naming its process and followed by a line
+// that closes the block: a program whose processes each use CUDA appends one block per
+// process. It acts only in the process that loaded it: a child forked after CUDA started
+// inherits the exit handler, but not CUPTI's threads, and flushing there waits for ever.
+// Unlike an ncu pass it neither
 // replays nor serializes the kernels, so counting every launch costs about what running the
 // program does.
 //
@@ -105,6 +108,8 @@ std::vector<Launch> recorded;
 // Kernel names, demangled once each: a training loop launches a few kernels many times.
 std::unordered_map<std::string, std::string> demangled_names;
 uint64_t dropped_records = 0;
+// The process that initialised CUPTI; a forked child (another pid) leaves CUPTI alone.
+pid_t traced_pid = 0;
 
 constexpr size_t kBufferBytes = 4 << 20;
 
@@ -155,6 +160,7 @@ void write_quoted(FILE* out, const std::string& s) {
 }
 
 void write_trace() {
+  if (getpid() != traced_pid) return;
   cupti::flush_all(1);
   const char* path = getenv("GPULINT_TRACE_OUT");
   if (!path || !*path) return;
@@ -181,6 +187,8 @@ void write_trace() {
     write_quoted(out, *l.name);
     fputc('\n', out);
   }
+  // gpulint's watchdog reads this: the process is done with CUDA, whatever it does next.
+  fprintf(out, "# end of process %ld\n", static_cast<long>(getpid()));
   fclose(out);
 }
 
@@ -188,6 +196,7 @@ void write_trace() {
 
 // Called by the CUDA driver when it loads the library; returning 1 says it succeeded.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  traced_pid = getpid();
   if (!cupti::load(getenv("GPULINT_CUPTI"))) return 0;
   if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
   if (cupti::enable(cupti::kKindConcurrentKernel) != cupti::kSuccess) return 0;

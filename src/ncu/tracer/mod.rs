@@ -1,0 +1,292 @@
+//! gpulint's launch tracer (launch_tracer.cpp): a CUPTI library that the CUDA driver loads
+//! into the program through `CUDA_INJECTION64_PATH`, which writes every kernel launch to a
+//! trace (see [`crate::ingest::trace`]). On the H200 a traced run took the time of a bare
+//! run, where ncu's duration-only pass took 1.6-12.9 s more
+//! (docs/runs/2026-12-01-launch-trace.txt).
+//!
+//! It runs the user's program once more, so everything it needs is checked before that
+//! run (ncu is checked by the caller): the CUPTI to load ([`cupti`]) and the built library
+//! ([`cache`]). The traced run gets the program's input and output as the profiled run
+//! does, and a watchdog: a program done with CUDA that does not exit is stopped.
+
+pub mod cache;
+pub mod cupti;
+
+use std::io::{Seek, SeekFrom};
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+pub(crate) const SOURCE: &str = include_str!("launch_tracer.cpp");
+
+/// Names a built tracer library to use as is, or `off` to never trace.
+pub const TRACER_ENV: &str = "GPULINT_LAUNCH_TRACER";
+
+/// Names the CUPTI library the tracer loads, where gpulint would not find it.
+pub const CUPTI_ENV: &str = "GPULINT_CUPTI";
+
+/// How long a program may go on after its trace says it is done with CUDA.
+pub const EXIT_GRACE: Duration = Duration::from_secs(10);
+
+/// What a traced run needs: the tracer library and the CUPTI library it loads.
+#[derive(Debug)]
+pub struct Tracer {
+    pub library: PathBuf,
+    pub cupti: cupti::Cupti,
+    /// Keeps a private build alive for the run.
+    _built: Option<cache::Library>,
+}
+
+/// The tracer: `$GPULINT_LAUNCH_TRACER`, else the one built from this gpulint's source,
+/// building it the first time; and the CUPTI that suits `ncu` and the driver. `Err` says
+/// why there is none.
+pub fn prepare(ncu: &Path, verbose: bool) -> Result<Tracer, String> {
+    let chosen = std::env::var_os(TRACER_ENV).filter(|v| !v.is_empty());
+    if chosen.as_deref() == Some(std::ffi::OsStr::new("off")) {
+        return Err(format!("{TRACER_ENV}=off"));
+    }
+    // Found first: where there is no CUPTI, nothing is built.
+    let cupti = cupti::choose(Some(ncu), cupti::driver_cuda_version())?;
+    if verbose {
+        let version = cupti
+            .version
+            .map_or("version unknown".into(), |v| format!("CUPTI {v}"));
+        eprintln!(
+            "gpulint: the launch tracer loads {} ({version}, {})",
+            cupti.path.display(),
+            cupti.found
+        );
+    }
+    if let Some(v) = chosen {
+        let library = PathBuf::from(v);
+        if !library.is_file() {
+            return Err(format!("{TRACER_ENV}={}: no such file", library.display()));
+        }
+        return Ok(Tracer {
+            library,
+            cupti,
+            _built: None,
+        });
+    }
+    let compiler = compiler().ok_or("no C++ compiler (c++, g++ or clang++) on PATH to build it")?;
+    let toolchain = cache::Toolchain::probe(&compiler);
+    let built = cache::library(&toolchain, cache::cache_dir().as_deref(), verbose)?;
+    Ok(Tracer {
+        library: built.path.clone(),
+        cupti,
+        _built: Some(built),
+    })
+}
+
+/// The first C++ compiler on PATH.
+pub fn compiler() -> Option<PathBuf> {
+    ["c++", "g++", "clang++"]
+        .iter()
+        .find_map(|c| which::which(c).ok())
+}
+
+/// What the program reads in the traced run, so that the profiled run reads the same.
+pub enum Input {
+    /// A terminal, /dev/null or nothing: each run reads it as it is.
+    Shared,
+    /// A file: read by the traced run, then rewound to where it stood.
+    File { file: std::fs::File, at: u64 },
+}
+
+/// How gpulint's stdin can be given to two runs of the program, or why it cannot: a pipe
+/// or socket is read once, so the program then runs once.
+pub fn input() -> Result<Input, String> {
+    let Ok(fd) = std::os::fd::AsFd::as_fd(&std::io::stdin()).try_clone_to_owned() else {
+        return Ok(Input::Shared);
+    };
+    let mut file = std::fs::File::from(fd);
+    let Ok(meta) = file.metadata() else {
+        return Ok(Input::Shared);
+    };
+    let kind = meta.file_type();
+    if kind.is_file() {
+        let at = file.stream_position().unwrap_or(0);
+        return Ok(Input::File { file, at });
+    }
+    if kind.is_fifo() || kind.is_socket() {
+        return Err(
+            "stdin is a pipe, which only one run of the program can read (give it \
+                    a file with < FILE to count every launch)"
+                .into(),
+        );
+    }
+    Ok(Input::Shared)
+}
+
+impl Input {
+    /// Puts a file back where the traced run found it, for the profiled run.
+    fn rewind(&mut self) {
+        if let Input::File { file, at } = self {
+            let _ = file.seek(SeekFrom::Start(*at));
+        }
+    }
+}
+
+/// Runs the program once under the tracer, with gpulint's stdin, its stdout where the
+/// profiled run sends it (stderr when a machine format owns stdout), and returns the
+/// trace's text and how long the program ran. `Err` says why there is none: a program that made no CUDA call, or one
+/// killed before it could write it. A program that does not exit [`EXIT_GRACE`] after its
+/// trace says it is done with CUDA (hung in a teardown) is stopped, and its trace kept.
+pub fn trace(
+    tracer: &Tracer,
+    program: &[String],
+    input: &mut Input,
+    output_to_stderr: bool,
+    verbose: bool,
+) -> Result<(String, Duration), String> {
+    let out = tempfile::Builder::new()
+        .prefix("gpulint-trace-")
+        .suffix(".csv")
+        .tempfile()
+        .map_err(|e| format!("a temporary file for the trace: {e}"))?;
+    let mut command = Command::new(&program[0]);
+    command
+        .args(&program[1..])
+        .env("CUDA_INJECTION64_PATH", &tracer.library)
+        .env(CUPTI_ENV, &tracer.cupti.path)
+        .env("GPULINT_TRACE_OUT", out.path())
+        .stdin(Stdio::inherit());
+    if output_to_stderr {
+        let stderr = std::os::fd::AsFd::as_fd(&std::io::stderr())
+            .try_clone_to_owned()
+            .map_err(|e| format!("cannot duplicate stderr: {e}"))?;
+        command.stdout(stderr);
+    }
+    if verbose {
+        eprintln!(
+            "gpulint: counting every launch: CUDA_INJECTION64_PATH={} {CUPTI_ENV}={} {}",
+            tracer.library.display(),
+            tracer.cupti.path.display(),
+            program.join(" ")
+        );
+    }
+    let interrupted = super::interrupted();
+    let started = Instant::now();
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("{}: {e}", program[0]))?;
+    let outcome = wait_with_watchdog(&mut child, out.path(), EXIT_GRACE);
+    input.rewind();
+    let ended = outcome?;
+    let took = started.elapsed();
+    if interrupted.load(Ordering::SeqCst) {
+        return Err("interrupted".into());
+    }
+    let text = std::fs::read_to_string(out.path()).unwrap_or_default();
+    if text.is_empty() {
+        return Err(format!(
+            "the traced run ({}) wrote no trace: it made no CUDA call, or did not exit \
+             normally",
+            ended.status
+        ));
+    }
+    if ended.stopped_after_cuda {
+        eprintln!(
+            "gpulint: the traced run of {} was done with CUDA but had not exited {} s later; \
+             it was stopped, and its trace kept",
+            program[0],
+            EXIT_GRACE.as_secs()
+        );
+    }
+    Ok((text, took))
+}
+
+/// How a traced run ended.
+pub struct Ended {
+    pub status: std::process::ExitStatus,
+    /// The watchdog stopped it after its trace was written.
+    pub stopped_after_cuda: bool,
+}
+
+/// Waits for the traced program. Ctrl-C stops it as [`super::wait_or_stop_when`] does; a
+/// program whose own block of the trace has closed (the tracer's `# end of process PID`
+/// line) and that has not exited `grace` later is sent SIGTERM, then SIGKILL.
+pub fn wait_with_watchdog(
+    child: &mut std::process::Child,
+    trace: &Path,
+    grace: Duration,
+) -> Result<Ended, String> {
+    let interrupted = super::interrupted();
+    let done_line = format!("# end of process {}\n", child.id());
+    let mut done_since: Option<Instant> = None;
+    let mut interrupted_since: Option<Instant> = None;
+    let mut termed = false;
+    let mut tree = Vec::new();
+    let mut trace_len = 0;
+    loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|e| format!("waiting for the traced program: {e}"))?
+        {
+            return Ok(Ended {
+                status,
+                stopped_after_cuda: done_since.is_some() && termed,
+            });
+        }
+        // Only a trace that grew is read again.
+        let len = std::fs::metadata(trace).map_or(0, |m| m.len());
+        if done_since.is_none() && len != trace_len {
+            trace_len = len;
+            let text = std::fs::read_to_string(trace).unwrap_or_default();
+            if text.contains(&done_line) {
+                done_since = Some(Instant::now());
+            }
+        }
+        let stop_since = if interrupted.load(Ordering::SeqCst) {
+            Some(*interrupted_since.get_or_insert_with(Instant::now) + Duration::from_secs(3))
+        } else {
+            done_since.map(|t| t + grace)
+        };
+        if let Some(from) = stop_since.filter(|t| Instant::now() >= *t) {
+            // The program's whole tree: a launcher's ranks too.
+            if !termed {
+                tree = super::process_tree(child.id());
+                super::signal(&tree, "-TERM");
+                termed = true;
+            } else if from.elapsed() > Duration::from_secs(3) {
+                super::signal(&tree, "-KILL");
+                let _ = child.kill();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program that wrote its trace (its block closed by the tracer's end line) and then
+    /// hangs, as a child stuck in a teardown held its parent: it is stopped once the grace
+    /// is over, and the run says so. One that exits by itself is waited for.
+    #[test]
+    fn a_program_done_with_cuda_that_does_not_exit_is_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("trace.csv");
+        let script = format!(
+            "echo '# end of process '$$ >> '{}'; sleep 30",
+            trace.display()
+        );
+        let started = Instant::now();
+        let mut hung = Command::new("sh").args(["-c", &script]).spawn().unwrap();
+        let ended = wait_with_watchdog(&mut hung, &trace, Duration::from_millis(300)).unwrap();
+        assert!(ended.stopped_after_cuda);
+        assert!(!ended.status.success());
+        assert!(started.elapsed() < Duration::from_secs(10));
+
+        let mut quick = Command::new("sh")
+            .args(["-c", "sleep 0.5; exit 3"])
+            .spawn()
+            .unwrap();
+        let ended = wait_with_watchdog(&mut quick, &trace, Duration::from_millis(100)).unwrap();
+        assert!(!ended.stopped_after_cuda);
+        assert_eq!(ended.status.code(), Some(3));
+    }
+}
