@@ -108,6 +108,11 @@ pub fn count(
     if !asked.time_all_launches {
         return Ok(None);
     }
+    eprintln!(
+        "gpulint: {} runs twice: once under ncu's timing pass (--time-all-launches), which \
+         counts every launch, then under ncu's sample",
+        program[0]
+    );
     Ok(Some(EveryLaunch {
         profile: timing_pass(opts, &prepared.ncu, program, report)?,
         program_time: None,

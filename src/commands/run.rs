@@ -28,12 +28,12 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
              given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
         ));
     }
-    // Every launch is counted first, so that the sample's progress line can say how many
-    // launches it will profile and about how long that takes. A report per launch
-    // (--per-launch) shows the sampled launches as they are, uncounted.
     // ncu, the program and the chip are checked before anything runs the program.
     let prepared = crate::ncu::prepare(&opts, program)?;
     let declined = trace_declined(ncu, &config);
+    // Every launch is counted first, so that the sample's progress line can say how many
+    // launches it will profile and about how long that takes. A report per launch
+    // (--per-launch) shows the sampled launches as they are, uncounted.
     let mut every = match sample {
         Some(_) if !report.per_launch => {
             every_launch::count(&opts, &prepared, program, report, ncu, declined)?
