@@ -166,16 +166,7 @@ fn nsight_compute_folders(ncu: &Path) -> Vec<PathBuf> {
     };
     folders.push(dir.to_path_buf());
     if let Some(root) = dir.parent() {
-        let mut bundled: Vec<PathBuf> = std::fs::read_dir(root)
-            .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("nsight-compute"))
-            })
-            .collect();
+        let mut bundled = entries_named(root, |n| n.starts_with("nsight-compute"));
         bundled.sort_by_key(|p| {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
             let version = name
@@ -195,6 +186,16 @@ fn nsight_compute_folders(ncu: &Path) -> Vec<PathBuf> {
     folders
 }
 
+/// The entries of `dir` whose name `keep` accepts; none when it cannot be read.
+fn entries_named(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(&keep))
+        .collect()
+}
+
 /// The folders Nsight Compute keeps its CUPTI libraries in for this machine's
 /// architecture: `host/target-linux-x64` on x86-64, the `-a64` one on Arm.
 fn bundled_folders(ncu_dir: &Path) -> Vec<PathBuf> {
@@ -203,16 +204,9 @@ fn bundled_folders(ncu_dir: &Path) -> Vec<PathBuf> {
         "aarch64" => "a64",
         other => other,
     };
-    let mut folders: Vec<PathBuf> = std::fs::read_dir(ncu_dir.join("host"))
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("target-linux") && n.ends_with(tag))
-        })
-        .collect();
+    let mut folders = entries_named(&ncu_dir.join("host"), |n| {
+        n.starts_with("target-linux") && n.ends_with(tag)
+    });
     folders.sort();
     folders
 }
@@ -242,10 +236,9 @@ fn toolkits() -> Vec<PathBuf> {
 
 /// The folders CUDA versions have kept CUPTI in.
 fn toolkit_folders(root: &Path) -> Vec<PathBuf> {
-    let targets = std::fs::read_dir(root.join("targets"))
+    let targets = entries_named(&root.join("targets"), |_| true)
         .into_iter()
-        .flatten()
-        .filter_map(|t| Some(t.ok()?.path().join("lib")));
+        .map(|t| t.join("lib"));
     ["extras/CUPTI/lib64", "lib64", "lib"]
         .iter()
         .map(|d| root.join(d))
@@ -263,10 +256,9 @@ pub fn toolkit_version(root: &Path) -> Option<Version> {
     if let Ok(text) = std::fs::read_to_string(root.join("version.txt")) {
         return Version::parse(text.split("Version").nth(1)?);
     }
-    let targets = std::fs::read_dir(root.join("targets"))
+    let targets = entries_named(&root.join("targets"), |_| true)
         .into_iter()
-        .flatten()
-        .filter_map(|t| Some(t.ok()?.path().join("include/cuda.h")));
+        .map(|t| t.join("include/cuda.h"));
     std::iter::once(root.join("include/cuda.h"))
         .chain(targets)
         .find_map(|h| version_in_header(&std::fs::read_to_string(h).ok()?))
