@@ -59,6 +59,8 @@ pub struct Analysis {
     pub helpers: Vec<(String, u64)>,
     /// Rule checks that could judge their launch.
     pub judged: usize,
+    /// Which rules could judge, and which could not.
+    pub coverage: rules::engine::Coverage,
     /// The profile's GPU time, helper kernels left out: what shares are shares of.
     pub gpu_time_ns: f64,
 }
@@ -95,6 +97,7 @@ pub fn analyze(
         origins,
         helpers,
         judged: outcome.judged,
+        coverage: outcome.coverage,
         gpu_time_ns,
     })
 }

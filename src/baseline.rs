@@ -55,6 +55,10 @@ pub struct Baseline {
     pub gpulint_version: String,
     pub ncu_version: Option<String>,
     pub device: Option<String>,
+    /// The slugs of the lint rules that ran, sorted: `diff` compares findings on the rules
+    /// both sides ran. Absent in baselines written before 0.2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<String>>,
     /// Keyed by kernel name, with the launch configuration appended only where one name
     /// runs with several.
     pub kernels: BTreeMap<String, KernelEntry>,
@@ -72,7 +76,12 @@ fn config_label(grid: Option<[u64; 3]>, block: Option<[u64; 3]>) -> String {
 type KernelKey = (String, Option<[u64; 3]>, Option<[u64; 3]>);
 
 /// Builds a baseline from parsed profiles and the findings on them.
-pub fn build(profiles: &[Profile], findings: &[Finding], ncu_version: Option<String>) -> Baseline {
+pub fn build(
+    profiles: &[Profile],
+    findings: &[Finding],
+    rules: &[crate::rules::Rule],
+    ncu_version: Option<String>,
+) -> Baseline {
     // Group launches by (name, grid, block).
     let mut groups: BTreeMap<KernelKey, Vec<(&str, &Launch)>> = BTreeMap::new();
     for p in profiles {
@@ -94,27 +103,7 @@ pub fn build(profiles: &[Profile], findings: &[Finding], ncu_version: Option<Str
         } else {
             name.clone()
         };
-        let mut metrics = BTreeMap::new();
-        for m in GATED {
-            // Entries may be folded launches: weigh each mean by its count, and take
-            // the range from its spread.
-            let (mut sum, mut n) = (0.0, 0u64);
-            let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
-            for (_, l) in launches {
-                let Some(v) = l.metrics.get(*m) else { continue };
-                sum += v * l.count as f64;
-                n += l.count;
-                let [lo, hi] = l.spread.get(*m).copied().unwrap_or([*v, *v]);
-                min = min.min(lo);
-                max = max.max(hi);
-            }
-            if n == 0 {
-                continue;
-            }
-            // Rounded to a thousandth so the committed file does not churn on float noise.
-            let mean = (sum / n as f64 * 1000.0).round() / 1000.0;
-            metrics.insert(m.to_string(), Stat { mean, min, max });
-        }
+        let metrics = gated_stats(launches);
         let mut slugs: Vec<String> = findings
             .iter()
             .filter(|f| {
@@ -147,8 +136,46 @@ pub fn build(profiles: &[Profile], findings: &[Finding], ncu_version: Option<Str
         gpulint_version: env!("CARGO_PKG_VERSION").to_string(),
         ncu_version,
         device,
+        rules: Some(ran(rules)),
         kernels,
     }
+}
+
+/// The gated metrics of one kernel's launches: count-weighted means and the range.
+fn gated_stats(launches: &[(&str, &Launch)]) -> BTreeMap<String, Stat> {
+    let mut metrics = BTreeMap::new();
+    for m in GATED {
+        // Entries may be folded launches: weigh each mean by its count, and take
+        // the range from its spread.
+        let (mut sum, mut n) = (0.0, 0u64);
+        let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for (_, l) in launches {
+            let Some(v) = l.metrics.get(*m) else { continue };
+            sum += v * l.count as f64;
+            n += l.count;
+            let [lo, hi] = l.spread.get(*m).copied().unwrap_or([*v, *v]);
+            min = min.min(lo);
+            max = max.max(hi);
+        }
+        if n == 0 {
+            continue;
+        }
+        // Rounded to a thousandth so the committed file does not churn on float noise.
+        let mean = (sum / n as f64 * 1000.0).round() / 1000.0;
+        metrics.insert(m.to_string(), Stat { mean, min, max });
+    }
+    metrics
+}
+
+/// The slugs of the lint rules a run used (the regression gate GL900 is not a lint).
+fn ran(rules: &[crate::rules::Rule]) -> Vec<String> {
+    let mut slugs: Vec<String> = rules
+        .iter()
+        .filter(|r| !r.diff_only)
+        .map(|r| r.slug.clone())
+        .collect();
+    slugs.sort();
+    slugs
 }
 
 /// Reads a saved baseline; a newer format is an error that says to upgrade.

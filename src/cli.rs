@@ -148,6 +148,10 @@ pub enum Command {
         /// markdown, github (workflow annotations) or sarif.
         #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
         format: DiffFormat,
+        /// Also write the same comparison in another format: FORMAT=FILE, repeatable
+        /// (e.g. `--also-write markdown=summary.md --also-write sarif=gpulint.sarif`).
+        #[arg(long = "also-write", value_name = "FORMAT=FILE")]
+        also_write: Vec<String>,
         /// Exit 0 even when the gate fails.
         #[arg(long)]
         exit_zero: bool,
@@ -287,6 +291,20 @@ pub enum Format {
     Sarif,
 }
 
+/// A percentage from 0 to 100 (a trailing `%` allowed).
+fn percent(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number"))?;
+    if (0.0..=100.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not a percentage from 0 to 100"))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormat {
     Human,
@@ -338,6 +356,10 @@ pub struct ReportArgs {
     /// Exit 0 even when there are findings.
     #[arg(long)]
     pub exit_zero: bool,
+    /// Exit 1 when fewer than PCT% of the rules that apply could judge the profile (an
+    /// export too thin to judge fails instead of passing). CI gates: 100.
+    #[arg(long, value_name = "PCT", value_parser = percent)]
+    pub min_judged: Option<f64>,
     /// The rule selection, `--min-share`, `-j` and `-v`: what `baseline` and `diff` take.
     #[command(flatten)]
     pub gate: GateArgs,

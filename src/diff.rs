@@ -171,7 +171,19 @@ pub struct DiffReport {
     pub vanished_kernels: Vec<String>,
     pub new_findings: Vec<NewFinding>,
     pub config_changes: Vec<ConfigChange>,
+    /// Gated metrics of paired kernels that the baseline has and the candidate lacks: not
+    /// compared, so they fail the gate (a thin export must not pass unseen).
+    pub unmeasured: Vec<Unmeasured>,
+    /// Why the two sides are not like for like (devices, rule selections): said in every
+    /// format; `--strict` refuses to compare instead.
+    pub caveats: Vec<String>,
     pub strict: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Unmeasured {
+    pub kernel: String,
+    pub metric: String,
 }
 
 impl DiffReport {
@@ -195,6 +207,13 @@ impl DiffReport {
         if !self.new_findings.is_empty() {
             out.push(format!("{} new finding(s)", self.new_findings.len()));
         }
+        if !self.unmeasured.is_empty() {
+            out.push(format!(
+                "{} gated metric(s) of the baseline not measured in the candidate ({})",
+                self.unmeasured.len(),
+                self.unmeasured_metrics().join(", ")
+            ));
+        }
         for (what, k) in self.strict_kernel_changes() {
             out.push(format!(
                 "{what} {} (--strict)",
@@ -202,6 +221,40 @@ impl DiffReport {
             ));
         }
         out
+    }
+
+    /// The distinct metrics the candidate lacks, in gate order of first appearance.
+    pub fn unmeasured_metrics(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for u in &self.unmeasured {
+            if !names.contains(&u.metric.as_str()) {
+                names.push(&u.metric);
+            }
+        }
+        names
+    }
+
+    /// One line per kernel with gated metrics the candidate lacks: the one wording.
+    pub fn unmeasured_lines(&self) -> Vec<(&str, String)> {
+        let mut by_kernel: Vec<(&str, Vec<&str>)> = Vec::new();
+        for u in &self.unmeasured {
+            match by_kernel.iter_mut().find(|(k, _)| *k == u.kernel) {
+                Some((_, metrics)) => metrics.push(&u.metric),
+                None => by_kernel.push((&u.kernel, vec![&u.metric])),
+            }
+        }
+        by_kernel
+            .into_iter()
+            .map(|(k, metrics)| {
+                let line = format!(
+                    "{}: {} not measured in the candidate (the baseline has them): capture the \
+                     same metrics as the baseline",
+                    crate::kernel::short_name(k),
+                    metrics.join(", ")
+                );
+                (k, line)
+            })
+            .collect()
     }
 
     /// With `--strict`, the kernels that appeared ("new kernel") or vanished ("vanished
@@ -273,11 +326,47 @@ fn judge(gate: &Gate, base: f64, current: f64) -> Verdict {
     }
 }
 
+/// Why two baselines are not like for like: different devices, or different rule
+/// selections (findings are then compared on the rules both ran).
+pub fn caveats(base: &Baseline, cand: &Baseline) -> Vec<String> {
+    let mut out = Vec::new();
+    let norm = |d: &str| d.trim().to_ascii_lowercase();
+    if let (Some(b), Some(c)) = (&base.device, &cand.device)
+        && norm(b) != norm(c)
+    {
+        out.push(format!(
+            "the baseline was captured on {b} and the candidate on {c}: sector, occupancy and \
+             register counts depend on the chip, so a change may be the device's"
+        ));
+    }
+    if let (Some(b), Some(c)) = (&base.rules, &cand.rules)
+        && b != c
+    {
+        let only = |x: &[String], y: &[String]| x.iter().filter(|r| !y.contains(r)).count();
+        out.push(format!(
+            "the baseline ran {} rule(s) and the candidate {} ({} only in the baseline, {} only \
+             in the candidate): findings are compared on the {} both ran",
+            b.len(),
+            c.len(),
+            only(b, c),
+            only(c, b),
+            b.iter().filter(|r| c.contains(r)).count()
+        ));
+    }
+    out
+}
+
 pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> DiffReport {
     let (pairs, new, vanished) = match_kernels(base, cand);
     let mut rows = Vec::new();
     let mut new_findings = Vec::new();
     let mut config_changes = Vec::new();
+    let mut unmeasured = Vec::new();
+    // A rule only one side ran can neither appear nor vanish.
+    let both_ran = |rule: &String| match (&base.rules, &cand.rules) {
+        (Some(b), Some(c)) => b.contains(rule) && c.contains(rule),
+        _ => true,
+    };
     for (bk, ck) in &pairs {
         let (b, c) = (&base.kernels[*bk], &cand.kernels[*ck]);
         if config(b) != config(c) {
@@ -290,6 +379,12 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
         for gate in gates {
             let (Some(bs), Some(cs)) = (b.metrics.get(&gate.metric), c.metrics.get(&gate.metric))
             else {
+                if b.metrics.contains_key(&gate.metric) {
+                    unmeasured.push(Unmeasured {
+                        kernel: ck.to_string(),
+                        metric: gate.metric.clone(),
+                    });
+                }
                 continue;
             };
             let change = cs.mean - bs.mean;
@@ -303,7 +398,11 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
                 verdict: judge(gate, bs.mean, cs.mean),
             });
         }
-        for rule in c.findings.iter().filter(|r| !b.findings.contains(r)) {
+        for rule in c
+            .findings
+            .iter()
+            .filter(|r| !b.findings.contains(r) && both_ran(r))
+        {
             new_findings.push(NewFinding {
                 kernel: ck.to_string(),
                 rule: rule.clone(),
@@ -312,7 +411,7 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
     }
     // A new kernel's findings are all new.
     for key in &new {
-        for rule in &cand.kernels[*key].findings {
+        for rule in cand.kernels[*key].findings.iter().filter(|r| both_ran(r)) {
             new_findings.push(NewFinding {
                 kernel: key.to_string(),
                 rule: rule.clone(),
@@ -325,6 +424,8 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
         vanished_kernels: vanished.iter().map(|s| s.to_string()).collect(),
         new_findings,
         config_changes,
+        unmeasured,
+        caveats: caveats(base, cand),
         strict,
     }
 }
@@ -370,6 +471,7 @@ mod tests {
             gpulint_version: "test".into(),
             ncu_version: None,
             device: None,
+            rules: None,
             kernels: entries
                 .into_iter()
                 .map(|(k, e)| (k.to_string(), e))

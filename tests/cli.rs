@@ -564,3 +564,72 @@ fn an_option_before_the_command_gets_a_hint() {
         "{stderr}"
     );
 }
+
+/// An export with one ncu section: 11 of the 12 rules that apply cannot judge it. Every
+/// format says so, and `--min-judged` turns it into a failure.
+#[test]
+fn a_thin_export_is_visible_in_every_format() {
+    let thin = "fixtures/h200-text/details_Occupancy_knn.csv";
+    let said = "1 of 12 rules could judge; 11 could not for missing metrics: bank-conflicts,";
+    for (format, mark) in [
+        ("human", said),
+        ("concise", "note: 1 of 12 rules could judge"),
+        ("markdown", "> **Not judged:** 1 of 12 rules could judge"),
+        (
+            "github",
+            "::notice title=gpulint: not every rule could judge::1 of 12",
+        ),
+        ("sarif", "\"toolExecutionNotifications\""),
+        ("json", "\"judged_pct\": 8.3"),
+    ] {
+        let out = gpulint(&["check", thin, "--format", format, "--color", "never"]);
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", transcript(&out));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains(mark), "{format}: {stdout}");
+    }
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&gpulint(&["check", thin, "--format", "sarif"]).stdout).unwrap();
+    let notes = &sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert_eq!(notes.as_array().unwrap().len(), 11, "{notes}");
+    assert_eq!(notes[0]["associatedRule"]["id"], "GL401", "{notes}");
+    assert!(
+        notes[0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("bank-conflicts could not judge: needs `bank_conflict_share`")
+    );
+
+    let out = gpulint(&["check", thin, "--min-judged", "100", "--format", "concise"]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert!(
+        transcript(&out).contains("8% of the rules could judge, under --min-judged 100"),
+        "{}",
+        transcript(&out)
+    );
+    assert_eq!(
+        gpulint(&["check", thin, "--min-judged", "5%"])
+            .status
+            .code(),
+        Some(0)
+    );
+    // Every rule judges a complete export: --min-judged 100 leaves the exit to findings.
+    let out = gpulint(&[
+        "check",
+        "fixtures/h200-zoo/full_raw.csv",
+        "--min-judged",
+        "100",
+        "--exit-zero",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    assert!(
+        !transcript(&out).contains("could not"),
+        "{}",
+        transcript(&out)
+    );
+    assert_eq!(
+        gpulint(&["check", thin, "--min-judged", "150"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

@@ -267,3 +267,155 @@ fn a_baseline_written_with_the_old_count_name_still_gates() {
     assert_eq!(before.status.code(), Some(1), "{}", transcript(&before));
     assert_eq!(before.stdout, now.stdout);
 }
+
+/// A baseline captured on one device, a candidate on another: every format says so, and
+/// `--strict` refuses to compare. (The H200 baseline with its device renamed stands in
+/// for a T4 capture of the same program.)
+#[test]
+fn a_diff_across_devices_warns_and_strict_refuses() {
+    let dir = common::scratch_dir("devices");
+    let bl = write_baseline(&dir);
+    let text = std::fs::read_to_string(&bl).unwrap();
+    assert!(text.contains("\"device\": \"NVIDIA H200\""));
+    let t4 = dir.join("t4-baseline.json");
+    std::fs::write(&t4, text.replace("NVIDIA H200", "Tesla T4")).unwrap();
+    let t4 = t4.to_str().unwrap();
+    for (format, mark) in [
+        (
+            "human",
+            "warning: the baseline was captured on Tesla T4 and the candidate on NVIDIA H200",
+        ),
+        (
+            "markdown",
+            "> **Warning:** the baseline was captured on Tesla T4",
+        ),
+        (
+            "github",
+            "::warning title=gpulint::the baseline was captured on Tesla T4",
+        ),
+        ("sarif", "\"toolExecutionNotifications\""),
+        (
+            "json",
+            "\"caveats\": [\n    \"the baseline was captured on Tesla T4",
+        ),
+    ] {
+        let out = gpulint(&["diff", t4, BASE, "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", transcript(&out));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.contains(mark), "{format}: {stdout}");
+    }
+    let out = gpulint(&["diff", t4, BASE, "--strict"]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    assert!(
+        transcript(&out).contains("refusing to compare") && transcript(&out).contains("Tesla T4"),
+        "{}",
+        transcript(&out)
+    );
+}
+
+/// A baseline made with `--select GL1` against a run of every rule: findings of rules
+/// only one side ran are neither new nor vanished.
+#[test]
+fn a_diff_compares_findings_on_the_rules_both_sides_ran() {
+    let dir = common::scratch_dir("selection");
+    let bl = dir.join("gl1.json");
+    let zoo = "fixtures/h200-zoo/full_raw.csv";
+    let out = gpulint(&[
+        "baseline",
+        zoo,
+        "--select",
+        "GL1",
+        "-o",
+        bl.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bl).unwrap()).unwrap();
+    assert_eq!(
+        v["rules"],
+        serde_json::json!(["misaligned-access", "uncoalesced-load", "uncoalesced-store"])
+    );
+    // The full run finds more on the same capture (block size, grids, occupancy).
+    let all = String::from_utf8(gpulint(&["baseline", zoo]).stdout).unwrap();
+    assert!(all.contains("\"register-limited-occupancy\""), "{all}");
+    let out = gpulint(&["diff", bl.to_str().unwrap(), zoo, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let d: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(d["new_findings"], serde_json::json!([]), "{d}");
+    assert!(
+        d["caveats"][0]
+            .as_str()
+            .unwrap()
+            .contains("findings are compared on the 3 both ran"),
+        "{d}"
+    );
+}
+
+/// A candidate exported with one ncu section lacks the sector, register and spill
+/// counters the baseline gated: the gate fails and says which, instead of passing.
+#[test]
+fn a_thin_candidate_fails_the_gate_in_every_format() {
+    let dir = common::scratch_dir("thin");
+    let bl = dir.join("knn.json");
+    let full = "fixtures/h200-corpus/full_knn.csv";
+    let thin = "fixtures/h200-text/details_Occupancy_knn.csv";
+    assert_eq!(
+        gpulint(&["baseline", full, "-o", bl.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    for format in ["human", "markdown", "github", "sarif", "json"] {
+        let out = gpulint(&["diff", bl.to_str().unwrap(), thin, "--format", format]);
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", transcript(&out));
+        let stdout = String::from_utf8(out.stdout).unwrap().replace("\\_", "_");
+        assert!(
+            stdout.contains("sectors_per_request_ld, sectors_per_request_st")
+                && stdout.contains("not measured in the candidate"),
+            "{format}: {stdout}"
+        );
+    }
+    // The full export against its own baseline still passes.
+    assert_eq!(
+        gpulint(&["diff", bl.to_str().unwrap(), full]).status.code(),
+        Some(0)
+    );
+}
+
+/// `--also-write`: one comparison, several reports, each the same bytes its own
+/// `--format` prints.
+#[test]
+fn also_write_gives_each_format_from_one_comparison() {
+    let dir = common::scratch_dir("also");
+    let bl = write_baseline(&dir);
+    let md = dir.join("summary.md");
+    let sarif = dir.join("gpulint.sarif");
+    let out = gpulint(&[
+        "diff",
+        &bl,
+        CAND,
+        "--format",
+        "github",
+        "--also-write",
+        &format!("markdown={}", md.display()),
+        "--also-write",
+        &format!("SARIF={}", sarif.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let alone = |format: &str| gpulint(&["diff", &bl, CAND, "--format", format]).stdout;
+    assert_eq!(out.stdout, alone("github"));
+    assert_eq!(std::fs::read(&md).unwrap(), alone("markdown"));
+    assert_eq!(std::fs::read(&sarif).unwrap(), alone("sarif"));
+    for bad in ["markdown", "html=x.html", "json="] {
+        let out = gpulint(&["diff", &bl, CAND, "--also-write", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", transcript(&out));
+        assert!(
+            transcript(&out).contains("--also-write"),
+            "{}",
+            transcript(&out)
+        );
+    }
+    // Never over an input.
+    let out = gpulint(&["diff", &bl, CAND, "--also-write", &format!("json={CAND}")]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+}

@@ -141,6 +141,7 @@ pub fn lint_and_report(
         profiles,
         findings: &analysis.findings,
         skips: &analysis.skips,
+        coverage: &analysis.coverage,
         rooflines: &rooflines,
         kernels: &kernels,
         origins: &analysis.origins,
@@ -156,7 +157,23 @@ pub fn lint_and_report(
         verbose: args.gate.read.verbose,
     };
     render(&report, args.format, rules)?;
-    Ok(exit_code(&analysis.findings, args.fail_on, args.exit_zero))
+    let too_thin = judged_too_little(&analysis.coverage, args.min_judged);
+    Ok(exit_code(&analysis.findings, args.fail_on, args.exit_zero).max(u8::from(too_thin)))
+}
+
+/// `--min-judged PCT`: whether fewer rules could judge than asked (said on stderr).
+fn judged_too_little(coverage: &rules::engine::Coverage, min_pct: Option<f64>) -> bool {
+    let (Some(min), Some(pct)) = (min_pct, coverage.judged_pct()) else {
+        return false;
+    };
+    if pct + 1e-9 >= min {
+        return false;
+    }
+    eprintln!(
+        "gpulint: failing: {pct:.0}% of the rules could judge, under --min-judged {min}: {}",
+        coverage.summary().unwrap_or_default()
+    );
+    true
 }
 
 /// Never a clean report for a file nothing could be judged on.

@@ -25,7 +25,7 @@ pub fn baseline(
         &rules,
         &super::shared::analysis_settings(&gate.selection, gate.min_share),
     )?;
-    let b = crate::baseline::build(&profiles, &analysis.findings, ncu_version);
+    let b = crate::baseline::build(&profiles, &analysis.findings, &rules, ncu_version);
     let text = crate::baseline::to_json(&b);
     match output {
         Some(path) => {
@@ -45,6 +45,8 @@ pub struct DiffRequest<'a> {
     pub thresholds: &'a [String],
     pub gate_duration: bool,
     pub format: DiffFormat,
+    /// `--also-write FORMAT=FILE`: the same comparison in more formats.
+    pub also_write: &'a [String],
     pub exit_zero: bool,
     pub color: ColorChoice,
     pub gate: &'a GateArgs,
@@ -84,33 +86,67 @@ pub fn diff_command(req: &DiffRequest) -> Result<u8> {
         })
         .collect::<Result<Vec<_>>>()?;
     crate::diff::apply_thresholds(&mut gates, &from_cli, "--threshold")?;
+    let also = parse_also_write(req.also_write)?;
     let d = crate::diff::diff(&base, &cand, &gates, strict);
+    if strict && !d.caveats.is_empty() {
+        return Err(Error::new(format!(
+            "refusing to compare {baseline} with {candidate} (--strict): {}",
+            d.caveats.join("; ")
+        )));
+    }
     let lines = |kernel: &str| cand.kernels.get(kernel).and_then(|k| k.source.clone());
-    let color = use_color(req.color);
-    let text = match req.format {
+    let render = |format: DiffFormat, color: bool| match format {
         DiffFormat::Human => report::human::render_diff(&d, color),
         DiffFormat::Markdown => report::markdown::render_diff(&d),
         DiffFormat::Github => report::github::render_diff(&d, candidate, &lines),
         DiffFormat::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
-        DiffFormat::Json => {
-            // The verdict and its reasons, explicit for machines.
-            #[derive(serde::Serialize)]
-            struct Gate<'a> {
-                #[serde(flatten)]
-                diff: &'a crate::diff::DiffReport,
-                verdict: &'static str,
-                reasons: Vec<String>,
-            }
-            let gate = Gate {
-                diff: &d,
-                verdict: if d.failed() { "fail" } else { "pass" },
-                reasons: d.reasons(),
-            };
-            serde_json::to_string_pretty(&gate).expect("plain data") + "\n"
-        }
+        DiffFormat::Json => diff_json(&d),
     };
-    emit(&text)?;
+    let inputs = [baseline.to_string(), candidate.to_string()];
+    for (format, path) in &also {
+        write_output(path, render(*format, false).as_bytes(), &inputs, "report")?;
+    }
+    emit(&render(req.format, use_color(req.color)))?;
     Ok(u8::from(d.failed() && !req.exit_zero))
+}
+
+/// The verdict and its reasons, explicit for machines.
+fn diff_json(d: &crate::diff::DiffReport) -> String {
+    #[derive(serde::Serialize)]
+    struct Gate<'a> {
+        #[serde(flatten)]
+        diff: &'a crate::diff::DiffReport,
+        verdict: &'static str,
+        reasons: Vec<String>,
+    }
+    let gate = Gate {
+        diff: d,
+        verdict: if d.failed() { "fail" } else { "pass" },
+        reasons: d.reasons(),
+    };
+    serde_json::to_string_pretty(&gate).expect("plain data") + "\n"
+}
+
+/// `--also-write FORMAT=FILE` options, checked before anything is compared.
+fn parse_also_write(specs: &[String]) -> Result<Vec<(DiffFormat, String)>> {
+    use clap::ValueEnum;
+    specs
+        .iter()
+        .map(|spec| {
+            let (format, path) = spec.split_once('=').ok_or_else(|| {
+                Error::new(format!("--also-write {spec:?}: expected FORMAT=FILE"))
+            })?;
+            let format = DiffFormat::from_str(format.trim(), true).map_err(|_| {
+                Error::new(format!(
+                    "--also-write {spec:?}: no format {format:?} (human, json, markdown, github, sarif)"
+                ))
+            })?;
+            if path.is_empty() {
+                return Err(Error::new(format!("--also-write {spec:?}: no FILE")));
+            }
+            Ok((format, path.to_string()))
+        })
+        .collect()
 }
 
 /// One side of a diff: a saved baseline (JSON) or an export, linted and summarised.
@@ -139,7 +175,12 @@ fn load_side(
         rules,
         &super::shared::analysis_settings(&gate.selection, gate.min_share),
     )?;
-    Ok(crate::baseline::build(&profiles, &analysis.findings, None))
+    Ok(crate::baseline::build(
+        &profiles,
+        &analysis.findings,
+        rules,
+        None,
+    ))
 }
 
 /// Whether a file's first non-blank byte opens a JSON object (a saved baseline).

@@ -21,6 +21,9 @@ pub fn render(r: &Report) -> String {
             f.message
         );
     }
+    if let Some(summary) = r.coverage.summary() {
+        let _ = writeln!(out, "note: {summary}");
+    }
     out
 }
 

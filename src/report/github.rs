@@ -40,6 +40,12 @@ pub fn render(r: &Report) -> String {
         let (file, line) = r.code_location(f);
         out.push_str(&command(kind, &file, line, &title, &message));
     }
+    if let Some(summary) = r.coverage.summary() {
+        out.push_str(&format!(
+            "::notice title=gpulint: not every rule could judge::{}\n",
+            escape_data(&summary)
+        ));
+    }
     out
 }
 
@@ -60,6 +66,19 @@ pub fn render_diff(
         let (file, line) = loc(&nf.kernel);
         let title = format!("gpulint new finding: {}", nf.rule);
         out.push_str(&command("error", &file, line, &title, &nf.describe()));
+    }
+    for (kernel, line) in d.unmeasured_lines() {
+        let (file, at) = loc(kernel);
+        out.push_str(&command(
+            "error",
+            &file,
+            at,
+            "gpulint: gated metrics not measured",
+            &line,
+        ));
+    }
+    for c in &d.caveats {
+        out.push_str(&format!("::warning title=gpulint::{}\n", escape_data(c)));
     }
     // With --strict, kernels that appear or vanish fail the gate: say so where it fails.
     for (what, k) in d.strict_kernel_changes() {

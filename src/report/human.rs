@@ -404,10 +404,17 @@ fn closing(r: &Report, out: &mut String) {
         count(Severity::Warning),
         count(Severity::Info)
     );
-    if !r.skips.is_empty() && !r.verbose {
+    let why = if r.verbose {
+        ""
+    } else {
+        "; --verbose says why"
+    };
+    if let Some(summary) = r.coverage.summary() {
+        let _ = writeln!(out, "{summary}{why}");
+    } else if !r.skips.is_empty() {
         let _ = writeln!(
             out,
-            "{} rule check(s) skipped for missing metrics; --verbose lists them",
+            "{} rule check(s) skipped on some launches for missing metrics{why}",
             r.skips.iter().map(|s| s.launch_count).sum::<u64>()
         );
     }
@@ -498,6 +505,12 @@ fn diff_changes(d: &crate::diff::DiffReport, out: &mut String) {
             c.from,
             c.to
         );
+    }
+    for (_, line) in d.unmeasured_lines() {
+        let _ = writeln!(out, "{line}");
+    }
+    for c in &d.caveats {
+        let _ = writeln!(out, "warning: {c}");
     }
     // New and vanished kernels fail the gate only with --strict.
     let strict_note = if d.strict {

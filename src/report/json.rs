@@ -65,6 +65,13 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         .map(|(k, n)| json!({ "kernel": k, "launch_count": n }));
 
     out.write_all(b"{\n")?;
+    let coverage = json!({
+        "judged": r.coverage.judged,
+        "not_judged": r.coverage.not_judged,
+        "judged_pct": r.coverage.judged_pct(),
+    });
+    let text = serde_json::to_string_pretty(&coverage).expect("plain data");
+    writeln!(out, "  \"coverage\": {},", text.replace('\n', "\n  "))?;
     array(out, "findings", r.findings.iter().map(plain))?;
     array(out, "helpers", helpers)?;
     array(out, "kernels", kernels)?;

@@ -30,8 +30,14 @@ fn code(s: &str) -> String {
 
 pub fn render(r: &Report) -> String {
     let mut out = String::from("## gpulint\n\n");
+    let not_judged = r
+        .coverage
+        .summary()
+        .map(|s| format!("\n> **Not judged:** {}\n", cell(&s)))
+        .unwrap_or_default();
     if r.findings.is_empty() {
         let _ = writeln!(out, "No findings in {} launch(es).", r.launch_total());
+        out.push_str(&not_judged);
         return out;
     }
     out.push_str(
@@ -59,6 +65,7 @@ pub fn render(r: &Report) -> String {
         count(crate::rules::Severity::Warning),
         count(crate::rules::Severity::Info)
     );
+    out.push_str(&not_judged);
     out
 }
 
@@ -100,8 +107,14 @@ pub fn render_diff(d: &DiffReport) -> String {
         }
         out.push('\n');
     }
+    for c in &d.caveats {
+        let _ = writeln!(out, "> **Warning:** {}\n", cell(c));
+    }
     for nf in &d.new_findings {
         let _ = writeln!(out, "- {}", cell(&nf.describe()));
+    }
+    for (_, line) in d.unmeasured_lines() {
+        let _ = writeln!(out, "- {}", cell(&line));
     }
     for c in &d.config_changes {
         let _ = writeln!(

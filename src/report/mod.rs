@@ -9,13 +9,15 @@ pub mod sarif;
 
 use crate::ingest::{Launch, Profile};
 use crate::roofline::Roofline;
-use crate::rules::engine::{Finding, Skip};
+use crate::rules::engine::{Coverage, Finding, Skip};
 
 /// What the formats render.
 pub struct Report<'a> {
     pub profiles: &'a [Profile],
     pub findings: &'a [Finding],
     pub skips: &'a [Skip],
+    /// Which rules could judge, and which could not: every format says it.
+    pub coverage: &'a Coverage,
     /// One per launch, in the order of [`Report::launches`].
     pub rooflines: &'a [Option<Roofline>],
     /// One per kernel over all its configurations (per launch with `--per-launch`),

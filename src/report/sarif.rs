@@ -92,8 +92,10 @@ fn related(f: &crate::rules::engine::Finding) -> Value {
     }])
 }
 
-fn document(rules: Vec<Value>, results: Vec<Value>) -> String {
-    let doc = json!({
+/// The SARIF log, with notifications about the run (skipped checks, caveats) in
+/// `invocations[0].toolExecutionNotifications`.
+fn document_with(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>) -> String {
+    let mut doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
@@ -106,6 +108,12 @@ fn document(rules: Vec<Value>, results: Vec<Value>) -> String {
             "results": results,
         }],
     });
+    if !notes.is_empty() {
+        doc["runs"][0]["invocations"] = json!([{
+            "executionSuccessful": true,
+            "toolExecutionNotifications": notes,
+        }]);
+    }
     serde_json::to_string_pretty(&doc).expect("plain data") + "\n"
 }
 
@@ -140,7 +148,24 @@ pub fn render(r: &Report, rules: &[Rule]) -> String {
             result
         })
         .collect();
-    document(rules.iter().map(rule_descriptor).collect(), results)
+    let notes = r
+        .coverage
+        .not_judged
+        .iter()
+        .map(|slug| {
+            let why = r
+                .skips
+                .iter()
+                .find(|s| &s.rule == slug)
+                .map_or("missing metrics", |s| s.reason.as_str());
+            let mut note = notification("warning", &format!("{slug} could not judge: {why}"));
+            if let Some(i) = rules.iter().position(|x| &x.slug == slug) {
+                note["associatedRule"] = json!({ "id": rules[i].code, "index": i });
+            }
+            note
+        })
+        .collect();
+    document_with(rules.iter().map(rule_descriptor).collect(), results, notes)
 }
 
 pub fn render_diff(
@@ -186,6 +211,17 @@ pub fn render_diff(
             "partialFingerprints": { "gpulint/v1": fingerprint(&[what, k]) },
         }));
     }
+    for (kernel, text) in d.unmeasured_lines() {
+        let (file, line) = loc(kernel);
+        results.push(json!({
+            "ruleId": "GL900",
+            "ruleIndex": 0,
+            "level": "error",
+            "message": { "text": text },
+            "locations": location(&file, line),
+            "partialFingerprints": { "gpulint/v1": fingerprint(&["unmeasured", kernel]) },
+        }));
+    }
     for nf in &d.new_findings {
         let (file, line) = loc(&nf.kernel);
         let rule = rules.iter().position(|r| r.slug == nf.rule);
@@ -199,7 +235,17 @@ pub fn render_diff(
             "partialFingerprints": { "gpulint/v1": fingerprint(&["new-finding", &nf.rule, &nf.kernel]) },
         }));
     }
-    document(descriptors, results)
+    let notes: Vec<Value> = d
+        .caveats
+        .iter()
+        .map(|c| notification("warning", c))
+        .collect();
+    document_with(descriptors, results, notes)
+}
+
+/// A `toolExecutionNotification`: something about the run itself, not a finding.
+fn notification(level: &str, text: &str) -> Value {
+    json!({ "level": level, "message": { "text": text } })
 }
 
 pub fn fmt(v: f64) -> String {

@@ -120,6 +120,41 @@ pub struct Outcome {
     pub skips: Vec<Skip>,
     /// Rule checks that could judge their launch, fully or by a fallback.
     pub judged: usize,
+    pub coverage: Coverage,
+}
+
+/// Which rules could judge the profile: what a report must show so that an export too
+/// thin to judge never passes unseen.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Coverage {
+    /// Slugs of the rules that judged at least one launch.
+    pub judged: Vec<String>,
+    /// Slugs of the rules that applied to some launch but could judge none.
+    pub not_judged: Vec<String>,
+}
+
+impl Coverage {
+    /// The share of the rules that applied which could judge, in %; `None` when no rule
+    /// applied.
+    pub fn judged_pct(&self) -> Option<f64> {
+        let all = self.judged.len() + self.not_judged.len();
+        (all > 0).then(|| 100.0 * self.judged.len() as f64 / all as f64)
+    }
+
+    /// "7 of 29 rules could judge; 22 could not (missing metrics): a, b, ...", or `None`
+    /// when every rule that applied could judge. The one wording of every format.
+    pub fn summary(&self) -> Option<String> {
+        if self.not_judged.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "{} of {} rules could judge; {} could not for missing metrics: {}",
+            self.judged.len(),
+            self.judged.len() + self.not_judged.len(),
+            self.not_judged.len(),
+            self.not_judged.join(", ")
+        ))
+    }
 }
 
 /// Whether a rule is switched off for a kernel, by its name (gpulint.toml's
@@ -182,6 +217,9 @@ pub struct Linter<'a> {
     /// Launches seen so far per file and base name, indexed by `KernelSlot::base`.
     launches_of_base: Vec<usize>,
     bases: HashMap<(String, String), usize>,
+    /// Per rule (in `rules` order): whether it judged any launch, and was skipped on any.
+    judged_any: Vec<bool>,
+    skipped_any: Vec<bool>,
 }
 
 impl<'a> Linter<'a> {
@@ -202,6 +240,8 @@ impl<'a> Linter<'a> {
             kernels: HashMap::new(),
             launches_of_base: Vec::new(),
             bases: HashMap::new(),
+            judged_any: Vec::new(),
+            skipped_any: Vec::new(),
         }
     }
 
@@ -259,7 +299,9 @@ impl<'a> Linter<'a> {
             {
                 continue;
             }
-            match check(rule, launch, file) {
+            let judgement = check(rule, launch, file);
+            self.note_coverage(i, &judgement);
+            match judgement {
                 Judgement::Fires(mut f) => {
                     self.outcome.judged += 1;
                     explained = true;
@@ -282,7 +324,30 @@ impl<'a> Linter<'a> {
         for f in &mut self.outcome.findings {
             f.evidence_range.retain(|_, [lo, hi]| lo < hi);
         }
+        let mut coverage = Coverage::default();
+        for (i, rule) in self.rules.iter().enumerate() {
+            let judged = self.judged_any.get(i).copied().unwrap_or(false);
+            if judged {
+                coverage.judged.push(rule.slug.clone());
+            } else if self.skipped_any.get(i).copied().unwrap_or(false) {
+                coverage.not_judged.push(rule.slug.clone());
+            }
+        }
+        coverage.judged.sort();
+        coverage.not_judged.sort();
+        self.outcome.coverage = coverage;
         self.outcome
+    }
+
+    fn note_coverage(&mut self, rule: usize, judgement: &Judgement) {
+        if self.judged_any.len() < self.rules.len() {
+            self.judged_any.resize(self.rules.len(), false);
+            self.skipped_any.resize(self.rules.len(), false);
+        }
+        match judgement {
+            Judgement::Skipped(_) => self.skipped_any[rule] = true,
+            _ => self.judged_any[rule] = true,
+        }
     }
 
     fn add_finding(&mut self, slot: usize, rule: usize, f: Finding) {
