@@ -315,3 +315,64 @@ fn a_short_single_block_launch_is_called_a_serial_step() {
     let n = notes("lud", "lud_diagonal");
     assert!(!n.iter().any(|t| t.contains("serial step")), "{n:?}");
 }
+
+/// gpulint's own capture reads compute and memory throughput as the maximum of sub-units
+/// of ncu's sm__throughput and gpu__compute_memory_throughput (9 replay passes instead of
+/// 14). Launch by launch, on every program, each lies within 3 points or 15% of ncu's own
+/// figure from the `--set full` capture of the same program (a separate run), and is
+/// marked as the sub-unit maximum where ncu's figure is not.
+#[test]
+fn derived_throughputs_match_ncus_own_launch_by_launch() {
+    let programs: BTreeSet<String> = expectations().into_iter().map(|e| e.program).collect();
+    let per_launch = |program: &str, capture: &str| -> BTreeMap<u64, Value> {
+        let file = format!("fixtures/h200-corpus/{capture}_{program}.csv");
+        let out = common::gpulint(&[
+            "check",
+            &file,
+            "--format",
+            "json",
+            "--exit-zero",
+            "--per-launch",
+        ]);
+        let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+        r["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| (k["launch"].as_u64().unwrap(), k["metrics"].clone()))
+            .collect()
+    };
+    let (mut compared, mut off) = (0, Vec::new());
+    for program in &programs {
+        let (min, full) = (per_launch(program, "min"), per_launch(program, "full"));
+        assert_eq!(min.len(), full.len(), "{program}: launches differ");
+        for (id, ours) in &min {
+            let theirs = &full[id];
+            for (key, marker) in [
+                ("sm_throughput_pct", "sm_throughput_subunits"),
+                ("memory_throughput_pct", "memory_throughput_subunits"),
+            ] {
+                assert!(
+                    ours[marker].is_number(),
+                    "{program}#{id}: {key} not derived"
+                );
+                assert!(
+                    theirs[marker].is_null(),
+                    "{program}#{id}: ncu's {key} not read"
+                );
+                let (a, b) = (ours[key].as_f64().unwrap(), theirs[key].as_f64().unwrap());
+                compared += 1;
+                if (a - b).abs() > 3.0 && (a - b).abs() > 0.15 * b {
+                    off.push(format!("{program}#{id} {key}: ours {a}, ncu {b}"));
+                }
+            }
+        }
+    }
+    assert!(compared > 400, "{compared}");
+    assert!(
+        off.is_empty(),
+        "{} of {compared} off:\n{}",
+        off.len(),
+        off.join("\n")
+    );
+}

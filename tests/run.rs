@@ -570,7 +570,7 @@ fn run_plans_the_metrics_for_the_local_chip() {
     assert!(list(&orin).iter().all(|m| !m.starts_with("dram__")));
     let stderr = String::from_utf8_lossy(&orin.out.stderr).to_string();
     assert!(
-        stderr.contains("chip ga10b has no metric for dram_bytes_peak_per_cycle"),
+        stderr.contains("chip ga10b has no metric for dram_active_pct, dram_bytes_peak_per_cycle"),
         "{stderr}"
     );
 

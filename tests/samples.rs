@@ -112,8 +112,8 @@ fn zero_useful_bytes_on_real_traffic_is_not_a_finding() {
     assert!(noisy.is_empty(), "{noisy:?}");
 }
 
-/// `gpulint run` collects cheap stand-ins for the multi-pass throughput metrics (issue-slot
-/// use, DRAM/L2/L1 sector throughput, request counts). The same programs captured both ways
+/// `gpulint run` collects cheaper inputs for the multi-pass metrics (sub-units of ncu's
+/// throughput composites, sector and request counts). The same programs captured both ways
 /// must give the same findings.
 #[test]
 fn the_fast_metric_set_gives_the_same_findings() {
@@ -132,8 +132,8 @@ fn the_fast_metric_set_gives_the_same_findings() {
         let p = profile(&format!("h200-samples/fast/{s}.csv"));
         for l in &p.launches {
             assert!(
-                l.metrics.contains_key("memory_throughput_pct")
-                    && l.metrics.contains_key("sm_throughput_pct"),
+                l.metrics.contains_key("memory_throughput_subunits")
+                    && l.metrics.contains_key("sm_throughput_subunits"),
                 "{s}"
             );
             // Sectors per request come from sectors and requests, wherever there are loads.

@@ -3,6 +3,7 @@
 # with gpulint's own metric list (plus any EXTRA_METRICS being evaluated) and with
 # `ncu --set full`, raw page, base units. Also measures what candidate metrics cost in
 # replay passes. Everything lands in OUT_DIR; ncu never changes the GPU's clocks.
+# SKIP_FULL=1 makes only gpulint's captures (when its list changed, not ncu's).
 #   usage: samples/corpus/capture.sh OUT_DIR [GPULINT]     (from the repository root)
 set -u
 out=$(realpath -m "${1:?usage: capture.sh OUT_DIR [GPULINT]}")
@@ -55,6 +56,10 @@ for p in "${programs[@]}"; do
   "${ncu[@]}" --csv --page raw --print-units base --metrics "$metrics" --launch-count "$count" \
     --log-file "$out/min_$name.csv" "$build/$name" $args >/dev/null 2>"$out/min_$name.err"
   min=$(since "$t0")
+  if [ -n "${SKIP_FULL:-}" ]; then
+    log "$name ($args): bare ${bare}s, minimal ${min}s, rows $(($(wc -l <"$out/min_$name.csv") - 2))"
+    continue
+  fi
   t0=$(now)
   "${ncu[@]}" --set full --csv --page raw --print-units base --launch-count "$count" \
     --log-file "$out/full_$name.csv" "$build/$name" $args >/dev/null 2>"$out/full_$name.err"
