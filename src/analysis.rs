@@ -194,12 +194,15 @@ fn apply_share_floors(
     }
 }
 
-/// Most time at stake first; findings without a duration keep their order at the end.
+/// Errors, then warnings, then info; within each, the most time at stake first. A warning
+/// on a small kernel still comes before info on library kernels that take more time.
 fn rank(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
-        b.time_at_stake_ns
-            .unwrap_or(-1.0)
-            .partial_cmp(&a.time_at_stake_ns.unwrap_or(-1.0))
-            .unwrap_or(std::cmp::Ordering::Equal)
+        b.severity.cmp(&a.severity).then(
+            b.time_at_stake_ns
+                .unwrap_or(-1.0)
+                .partial_cmp(&a.time_at_stake_ns.unwrap_or(-1.0))
+                .unwrap_or(std::cmp::Ordering::Equal),
+        )
     });
 }

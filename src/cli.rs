@@ -2,8 +2,14 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// Said at the end of every `--help`.
-const EXIT_STATUS: &str = "Exit status: 0 clean, 1 findings at or above --fail-on (or a failed gate, or a failed doctor check), 2 bad input or usage.";
+/// Said at the end of each command's `--help`: what its exit status means.
+const EXIT_STATUS: &str = "Exit status: 0 clean, 1 findings at or above --fail-on (or fewer rules judged than --min-judged), 2 bad input or usage.";
+const EXIT_STATUS_DIFF: &str = "Exit status: 0 the gate passes, 1 it fails (a regression, a new finding, a gated metric the candidate lacks, or with --strict a kernel that appeared or vanished), 2 another device or rule selection under --strict, or bad input or usage.";
+const EXIT_STATUS_PLAIN: &str = "Exit status: 0 done, 2 bad input or usage.";
+const EXIT_STATUS_TESTS: &str =
+    "Exit status: 0 every case passes, 1 a case failed, 2 bad input or usage.";
+const EXIT_STATUS_DOCTOR: &str =
+    "Exit status: 0 every check passes, 1 a check failed, 2 bad input or usage.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -34,9 +40,43 @@ impl Cli {
                 );
                 std::process::exit(2);
             }
+            if let Some(text) = option_of_another_command(&e, &args) {
+                eprintln!("{text}");
+                std::process::exit(2);
+            }
             e.exit()
         })
     }
+}
+
+/// For an option given to a command that does not take it (`gpulint check F --strict`):
+/// which commands do take it, instead of clap's tip to pass it as a value.
+fn option_of_another_command(e: &clap::Error, args: &[String]) -> Option<String> {
+    use clap::CommandFactory;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let flag = given.split('=').next()?.strip_prefix("--")?;
+    let root = Cli::command();
+    let used = args.get(1)?;
+    let takers: Vec<String> = root
+        .get_subcommands()
+        .filter(|c| c.get_name() != used)
+        .filter(|c| c.get_arguments().any(|a| a.get_long() == Some(flag)))
+        .map(|c| format!("`gpulint {}`", c.get_name()))
+        .collect();
+    if takers.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "error: `gpulint {used}` takes no option --{flag}; {} take{} it\n\nFor more information, try 'gpulint {used} --help'.",
+        takers.join(", "),
+        if takers.len() == 1 { "s" } else { "" }
+    ))
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,29 +100,29 @@ pub enum Command {
         report: ReportArgs,
     },
     /// List the rules.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_PLAIN)]
     Rules {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
-        /// table, json, or markdown (the README's table).
-        #[arg(long, value_enum, default_value_t = RulesFormat::Table)]
+        /// human (one line per rule), json, or markdown (the README's table).
+        #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
         format: RulesFormat,
         /// Directory of extra or overriding rule files.
         #[arg(long, value_name = "DIR")]
         rules: Option<String>,
     },
     /// Run the `[tests]` cases of the rule files in DIR (paths relative to each file).
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_TESTS)]
     TestRules {
         /// Directory of rule files.
         dir: String,
     },
     /// List the metric keys rule conditions can use, with their meaning and ncu names.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_PLAIN)]
     Keys,
     /// Print one rule's documentation.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_PLAIN)]
     Explain {
         /// Slug (uncoalesced-load) or code (GL101).
         rule: String,
@@ -111,7 +151,7 @@ pub enum Command {
         program: Vec<String>,
     },
     /// Write a baseline (gated metrics and findings per kernel) from CSV exports.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_PLAIN)]
     Baseline {
         /// Exports to summarise (CSV, or ncu's text output).
         #[arg(required = true, value_name = "PROFILE")]
@@ -126,7 +166,7 @@ pub enum Command {
         gate: GateArgs,
     },
     /// Compare a candidate with a baseline: exit 1 on a regression or a new finding.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_DIFF)]
     Diff {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]
@@ -144,8 +184,8 @@ pub enum Command {
         /// Also gate kernel duration (noisy: default band 20%).
         #[arg(long)]
         gate_duration: bool,
-        /// How to print the diff: human, json (with the verdict and its reasons),
-        /// markdown, github (workflow annotations) or sarif.
+        /// How to print the diff: human, concise (one line each), json (with the verdict
+        /// and its reasons), markdown, github (workflow annotations) or sarif.
         #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
         format: DiffFormat,
         /// Also write the same comparison in another format: FORMAT=FILE, repeatable
@@ -163,7 +203,7 @@ pub enum Command {
     },
     /// Roofline placement of every kernel: a line each, `--format csv` for the chart's
     /// coordinates, `--svg FILE` for the chart.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_PLAIN)]
     Roofline {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]
@@ -183,7 +223,7 @@ pub enum Command {
     },
     /// Print the ncu metrics the enabled rules need, comma-separated, for a hand-written
     /// `ncu --metrics` call.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_PLAIN)]
     Metrics {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]
@@ -203,7 +243,7 @@ pub enum Command {
     /// Check that this machine can profile: ncu, a GPU, counter permission, clocks.
     /// Exit status 0 when every check passed, 1 when one failed; checks that depend on a
     /// failed one are skipped, not reported as passed.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_DOCTOR)]
     Doctor {
         /// The ncu binary to check (default: $NCU, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin).
         #[arg(long, value_name = "PATH")]
@@ -275,7 +315,9 @@ pub struct NcuArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RulesFormat {
-    Table,
+    /// One line per rule (`table` is the old name).
+    #[value(alias = "table")]
+    Human,
     Json,
     /// The README's table.
     Markdown,
@@ -308,6 +350,8 @@ fn percent(s: &str) -> Result<f64, String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormat {
     Human,
+    /// One line per regression, new finding or unmeasured metric, then the verdict.
+    Concise,
     Json,
     Markdown,
     Github,

@@ -164,7 +164,10 @@ impl Config {
             } else {
                 Err(Error::in_file(
                     origin,
-                    format!("field `{field}`: no rule matches {sel:?}"),
+                    format!(
+                        "field `{field}`: no rule matches {sel:?}{}",
+                        crate::rules::did_you_mean(&rules, sel)
+                    ),
                 ))
             }
         };
@@ -174,12 +177,29 @@ impl Config {
         for s in &self.ignore {
             known(s, "ignore")?;
         }
+        let suggest = |name: &str| crate::rules::did_you_mean(&rules, name);
+        let hints: Vec<(String, String)> = self
+            .params
+            .keys()
+            .chain(self.severity.keys())
+            .map(|n| (n.clone(), suggest(n)))
+            .collect();
+        let hint = |name: &str| {
+            hints
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, h)| h.clone())
+                .unwrap_or_default()
+        };
         for (rule_name, params) in &self.params {
             let rule = rules
                 .iter_mut()
                 .find(|r| r.slug == *rule_name || r.code == *rule_name)
                 .ok_or_else(|| {
-                    Error::in_file(origin, format!("field `params`: no rule {rule_name:?}"))
+                    Error::in_file(
+                        origin,
+                        format!("field `params`: no rule {rule_name:?}{}", hint(rule_name)),
+                    )
                 })?;
             for (k, v) in params {
                 if !rule.params.contains_key(k) {
@@ -199,7 +219,10 @@ impl Config {
                 .iter_mut()
                 .find(|r| r.slug == *rule_name || r.code == *rule_name)
                 .ok_or_else(|| {
-                    Error::in_file(origin, format!("field `severity`: no rule {rule_name:?}"))
+                    Error::in_file(
+                        origin,
+                        format!("field `severity`: no rule {rule_name:?}{}", hint(rule_name)),
+                    )
                 })?;
             rule.severity = *sev;
         }

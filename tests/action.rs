@@ -99,7 +99,7 @@ fn a_clean_candidate_passes_with_summary_and_sarif() {
     let out = job.gate(&bl, "", sarif.to_str().unwrap());
     assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
     assert!(
-        job.file("summary").contains("**pass**"),
+        job.file("summary").contains("**PASS**"),
         "{}",
         job.file("summary")
     );

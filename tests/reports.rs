@@ -109,3 +109,46 @@ fn a_report_with_source_counters_gives_findings_on_the_code() {
         "{calls}"
     );
 }
+
+/// Warnings come before info in every report, each group by time at stake: on a PyTorch
+/// capture, info findings on library kernels outweigh the one warning in time, and used
+/// to bury it.
+#[test]
+fn warnings_come_before_info() {
+    let file = "fixtures/h200-samples/torch_train.csv";
+    let out = common::gpulint(&["check", file, "--format", "json", "--exit-zero"]);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rank = |s: &str| {
+        ["info", "warning", "error"]
+            .iter()
+            .position(|x| *x == s)
+            .unwrap()
+    };
+    let severities: Vec<usize> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| rank(f["severity"].as_str().unwrap()))
+        .collect();
+    assert!(
+        severities.contains(&1) && severities.contains(&0),
+        "{severities:?}"
+    );
+    assert!(
+        severities.windows(2).all(|w| w[0] >= w[1]),
+        "{severities:?}"
+    );
+    for format in ["human", "markdown"] {
+        let out = common::gpulint(&["check", file, "--format", format, "--color", "never"]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let first_info = text
+            .find("info[")
+            .or_else(|| text.find("| info |"))
+            .unwrap();
+        let last_warning = text
+            .rfind("warning[")
+            .or_else(|| text.rfind("| warning |"))
+            .unwrap();
+        assert!(last_warning < first_info, "{format}:\n{text}");
+    }
+}

@@ -201,7 +201,13 @@ fn roofline_command_csv_and_svg() {
         .filter(|r| r[5].parse::<f64>().unwrap() > 0.0)
         .count();
     assert_eq!(chart.matches("<circle").count(), plotted);
-    assert!(chart.contains("fma_heavy #25") && chart.contains("copy_coalesced #0: no FP work"));
+    // Points and legend are numbered by launch ID, as the text report is.
+    assert!(
+        chart.contains(">25</tspan> fma_heavy<")
+            && chart.contains("> 0</tspan> copy_coalesced: no FP work<"),
+        "{chart}"
+    );
+    assert!(chart.contains(r#"font-size="11">25</text>"#), "{chart}");
     // The chart never goes over an input.
     let input = dir.join("in.csv");
     std::fs::copy(fixture("h200-zoo/full_raw_base.csv"), &input).unwrap();

@@ -314,7 +314,7 @@ fn each_error_exits_2_with_a_clear_message() {
 #[test]
 fn missing_ncu_says_where_it_looked() {
     let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
-        .args(["run", "--", "true"])
+        .args(["run", "--", "/bin/true"])
         .env_remove("NCU")
         .env("PATH", "/nonexistent")
         .env("CUDA_HOME", "/nonexistent/cuda")

@@ -82,19 +82,58 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
 
 /// The files to read, each once: the same file given twice would count its launches
 /// twice ("launches 0,1,2,0,1,2").
+/// Two names with the same bytes (a download saved twice) are one profile too.
 fn distinct_files(files: &[String]) -> Vec<String> {
     let mut seen: Vec<std::path::PathBuf> = Vec::new();
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     for f in files {
         let id = std::fs::canonicalize(f).unwrap_or_else(|_| f.into());
         if f != "-" && seen.contains(&id) {
             eprintln!("gpulint: warning: {f} was given more than once; it is read once");
             continue;
         }
+        if let Some(twin) = out
+            .iter()
+            .find(|o| *o != "-" && f != "-" && same_bytes(o, f))
+        {
+            eprintln!(
+                "gpulint: warning: {f} holds the same bytes as {twin}: one profile under two \
+                 names, read once"
+            );
+            continue;
+        }
         seen.push(id);
         out.push(f.clone());
     }
     out
+}
+
+/// Whether two regular files hold the same bytes (sizes first, so that a large export
+/// is only read when another has its exact size).
+fn same_bytes(a: &str, b: &str) -> bool {
+    use std::io::Read;
+    let size = |p: &str| {
+        std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+    };
+    match (size(a), size(b)) {
+        (Some(x), Some(y)) if x == y => {}
+        _ => return false,
+    }
+    let (Ok(fa), Ok(fb)) = (std::fs::File::open(a), std::fs::File::open(b)) else {
+        return false;
+    };
+    let (mut ra, mut rb) = (std::io::BufReader::new(fa), std::io::BufReader::new(fb));
+    let (mut ba, mut bb) = (vec![0u8; 1 << 16], vec![0u8; 1 << 16]);
+    loop {
+        match ra.read(&mut ba) {
+            Ok(0) => return true,
+            Ok(n) if rb.read_exact(&mut bb[..n]).is_ok() && ba[..n] == bb[..n] => {}
+            _ => return false,
+        }
+    }
 }
 
 /// Analyses what the linter found, prints the report, and picks the exit code.
@@ -113,7 +152,7 @@ pub fn lint_and_report(
     if args.gate.read.verbose {
         print_verbose(profiles, &analysis.skips);
     }
-    refuse_unjudged(profiles, analysis.judged, rules)?;
+    refuse_unjudged(profiles, &analysis.coverage, rules)?;
     for p in profiles {
         for w in p.warnings() {
             eprintln!("gpulint: warning: {}: {w}", p.file);
@@ -176,14 +215,39 @@ fn judged_too_little(coverage: &rules::engine::Coverage, min_pct: Option<f64>) -
     true
 }
 
-/// Never a clean report for a file nothing could be judged on.
-fn refuse_unjudged(profiles: &[Profile], judged: usize, rules: &[Rule]) -> Result<()> {
+/// Never a clean report for a file nothing could be judged on; and a selection of rules
+/// none of which applies is said as such, not blamed on the export.
+fn refuse_unjudged(
+    profiles: &[Profile],
+    coverage: &rules::engine::Coverage,
+    rules: &[Rule],
+) -> Result<()> {
     let launches: u64 = profiles.iter().map(Profile::launch_count).sum();
-    if judged > 0 || launches == 0 {
+    let lint_rules: Vec<&Rule> = rules.iter().filter(|r| !r.diff_only).collect();
+    if lint_rules.is_empty() {
+        return Err(Error::new(
+            "the rules selected are only the regression gate (GL900), which `gpulint diff` \
+             runs against a baseline: select a lint rule for this command",
+        ));
+    }
+    if !coverage.judged.is_empty() || launches == 0 {
+        return Ok(());
+    }
+    if coverage.not_judged.is_empty() {
+        let why: Vec<String> = lint_rules
+            .iter()
+            .map(|r| match r.judges_failed_launches {
+                true => format!("{} judges only launches that failed, and none did", r.slug),
+                false => format!("{} applies to no launch here", r.slug),
+            })
+            .collect();
+        eprintln!(
+            "gpulint: note: none of the selected rules applies to these {launches} launch(es): {}",
+            why.join("; ")
+        );
         return Ok(());
     }
     let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
-    let lint_rules: Vec<&Rule> = rules.iter().filter(|r| !r.diff_only).collect();
     let (sections, helped) = sections_that_would_judge(profiles, &lint_rules);
     let by_section = if sections.is_empty() {
         String::new()

@@ -97,6 +97,7 @@ pub fn diff_command(req: &DiffRequest) -> Result<u8> {
     let lines = |kernel: &str| cand.kernels.get(kernel).and_then(|k| k.source.clone());
     let render = |format: DiffFormat, color: bool| match format {
         DiffFormat::Human => report::human::render_diff(&d, color),
+        DiffFormat::Concise => report::concise::render_diff(&d, &rules, candidate, &lines),
         DiffFormat::Markdown => report::markdown::render_diff(&d),
         DiffFormat::Github => report::github::render_diff(&d, candidate, &lines),
         DiffFormat::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
@@ -138,7 +139,7 @@ fn parse_also_write(specs: &[String]) -> Result<Vec<(DiffFormat, String)>> {
             })?;
             let format = DiffFormat::from_str(format.trim(), true).map_err(|_| {
                 Error::new(format!(
-                    "--also-write {spec:?}: no format {format:?} (human, json, markdown, github, sarif)"
+                    "--also-write {spec:?}: no format {format:?} (human, concise, json, markdown, github, sarif)"
                 ))
             })?;
             if path.is_empty() {

@@ -13,9 +13,7 @@ pub fn metrics(
     selection: &RuleArgs,
 ) -> Result<u8> {
     let (rules, _) = enabled_rules(selection)?;
-    let chip = chip
-        .map(|c| crate::chips::find(c).ok_or_else(|| crate::ncu::unknown_chip(c)))
-        .transpose()?;
+    let chip = chip.map(crate::ncu::chip_by_name).transpose()?;
     let plan = crate::ncu::metric_plan(&rules, roofline, chip);
     if let (Some(c), false) = (chip, plan.unavailable.is_empty()) {
         eprintln!(

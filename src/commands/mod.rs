@@ -163,7 +163,7 @@ fn nearest_command(word: &str) -> Option<String> {
         .get_subcommands()
         .filter(|c| !c.is_hide_set())
         .map(|c| c.get_name().to_string())
-        .map(|name| (edit_distance(&name, word), name))
+        .map(|name| (crate::rules::edit_distance(&name, word), name))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)
         .map(|(_, name)| name)
@@ -173,20 +173,4 @@ fn looks_like_profile(word: &str) -> bool {
     [".csv", ".txt", ".ncu-rep", ".ncu-repz", ".log"]
         .iter()
         .any(|ext| word.to_ascii_lowercase().ends_with(ext))
-}
-
-/// Levenshtein distance, for "did you mean".
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }

@@ -9,7 +9,7 @@ use crate::rules::{self, Rule};
 pub fn rules(format: RulesFormat, dir: Option<&str>) -> Result<u8> {
     let rules = rules::load(dir)?;
     emit(&match format {
-        RulesFormat::Table => rules_table(&rules),
+        RulesFormat::Human => rules_table(&rules),
         RulesFormat::Json => rules_json(&rules),
         RulesFormat::Markdown => rules_markdown(&rules),
     })?;
@@ -19,7 +19,17 @@ pub fn rules(format: RulesFormat, dir: Option<&str>) -> Result<u8> {
 /// `gpulint test-rules DIR`: each case of each rule file there, then the counts; exit 1
 /// when one failed.
 pub fn test_rules(dir: &str) -> Result<u8> {
-    let rules = rules::load_dir(dir)?;
+    let rules = if std::path::Path::new(dir).is_file() {
+        rules::load_file(dir)?
+    } else {
+        rules::load_dir(dir)?
+    };
+    if rules.is_empty() {
+        return Err(Error::in_file(
+            dir,
+            "no rule files (*.toml) here: give a directory of rule files, or one file",
+        ));
+    }
     let cases = rules::selftest::run(&rules);
     let mut text = String::new();
     for c in &cases {
@@ -88,8 +98,12 @@ pub fn rules_markdown(rules: &[Rule]) -> String {
 /// `gpulint explain RULE`: one rule's docs, by code or slug.
 pub fn explain_rule(rule: &str, dir: Option<&str>) -> Result<u8> {
     let all = rules::load(dir)?;
-    let r = rules::find(&all, rule)
-        .ok_or_else(|| Error::new(format!("no rule {rule:?}; `gpulint rules` lists them")))?;
+    let r = rules::find(&all, rule).ok_or_else(|| {
+        Error::new(format!(
+            "no rule {rule:?}{}; `gpulint rules` lists them",
+            rules::did_you_mean(&all, rule)
+        ))
+    })?;
     emit(&explain(r))?;
     Ok(0)
 }

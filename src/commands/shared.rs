@@ -32,7 +32,8 @@ fn check_flags(rules: &[Rule], args: &RuleArgs) -> Result<()> {
         for name in names {
             if !rules.iter().any(|r| r.matches(name)) {
                 return Err(Error::new(format!(
-                    "{flag} {name}: no rule matches; `gpulint rules` lists them"
+                    "{flag} {name}: no rule matches{}; `gpulint rules` lists them",
+                    rules::did_you_mean(rules, name)
                 )));
             }
         }
@@ -42,7 +43,10 @@ fn check_flags(rules: &[Rule], args: &RuleArgs) -> Result<()> {
             continue; // merge_cli says what is malformed
         };
         let Some(r) = rules.iter().find(|r| r.slug == rule || r.code == rule) else {
-            return Err(Error::new(format!("--param {p}: no rule {rule:?}")));
+            return Err(Error::new(format!(
+                "--param {p}: no rule {rule:?}{}",
+                rules::did_you_mean(rules, rule)
+            )));
         };
         if !r.params.contains_key(param) {
             let names: Vec<&String> = r.params.keys().collect();

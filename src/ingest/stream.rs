@@ -467,6 +467,8 @@ struct RunMessages {
     errors: Vec<String>,
     /// The header of `ncu --query-metrics`' list: the metrics a GPU has, not a profile.
     query_metrics: bool,
+    /// A `--page source` export: per-line counters of one kernel, not a profile.
+    source_page: bool,
 }
 
 impl RunMessages {
@@ -478,6 +480,11 @@ impl RunMessages {
         } else if line.starts_with(b"Metric Name") && line.windows(11).any(|w| w == b"Metric Type")
         {
             self.query_metrics = true;
+        } else if line.starts_with(b"\"Function Name\",")
+            || line.starts_with(b"\"Line No\",")
+            || line.starts_with(b"\"Address\",\"Source\"")
+        {
+            self.source_page = true;
         } else if let Some(error) = line.strip_prefix(b"==ERROR== ") {
             let error = String::from_utf8_lossy(error)
                 .trim()
@@ -502,6 +509,13 @@ impl RunMessages {
 
     /// Why nothing could be read: the run's results went to a report, or none are here.
     fn no_results(&self) -> String {
+        if self.source_page {
+            return "this is an ncu source page (`--page source`): per-line counters of one \
+                    kernel, not a profile of its launches. Give it with `--source-page FILE` \
+                    beside the profile (`gpulint check PROFILE --source-page FILE`) to name \
+                    the source lines behind access findings"
+                .into();
+        }
         if self.query_metrics {
             return "this is `ncu --query-metrics`' list of the metrics a GPU offers, not a \
                     profile; profile with `gpulint run PROGRAM`, or export one with `ncu --csv \

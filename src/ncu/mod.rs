@@ -69,9 +69,7 @@ pub fn metric_plan(rules: &[Rule], roofline: bool, chip: Option<Chip>) -> metric
 /// the full list is asked for, as for an H100/H200.
 pub fn local_chip(ncu: &Path, forced: Option<&str>, verbose: bool) -> Result<Option<Chip>> {
     if let Some(name) = forced {
-        return crate::chips::find(name)
-            .map(Some)
-            .ok_or_else(|| unknown_chip(name));
+        return chip_by_name(name).map(Some);
     }
     let out = Command::new(ncu).arg("--query-metrics").output();
     let chip = out
@@ -92,10 +90,19 @@ pub fn local_chip(ncu: &Path, forced: Option<&str>, verbose: bool) -> Result<Opt
 }
 
 /// The error for a chip name ncu does not know.
+/// A chip by ncu's name (`gh100`) or by a GPU's (`h200`, `A100`, `rtx 4090`) from the GPU
+/// table, for `--chip`.
+pub fn chip_by_name(name: &str) -> Result<Chip> {
+    crate::chips::find(name)
+        .or_else(|| crate::roofline::gpus::chip_named(name).and_then(crate::chips::find))
+        .ok_or_else(|| unknown_chip(name))
+}
+
 pub fn unknown_chip(name: &str) -> Error {
     let known: Vec<&str> = crate::chips::all().map(|c| c.name).collect();
     Error::new(format!(
-        "unknown chip {name:?}; ncu 2025.3.1 knows {}",
+        "unknown chip {name:?}; ncu 2025.3.1 knows {} (or name the GPU: h200, a100, l4, \
+         rtx 4090, ...)",
         known.join(", ")
     ))
 }
@@ -285,12 +292,14 @@ pub struct Prepared {
 
 /// Checks ncu, the program and the chip, before anything runs the program.
 pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
-    let ncu = locate::find_ncu(opts.ncu.as_deref())?;
-    locate::check_is_ncu(&ncu)?;
+    // The program first: a typo in its name is the user's to fix on any machine, with
+    // or without ncu.
     let first = program
         .first()
         .ok_or_else(|| Error::new("no program given to profile"))?;
     locate::find_program(first)?;
+    let ncu = locate::find_ncu(opts.ncu.as_deref())?;
+    locate::check_is_ncu(&ncu)?;
     let chip = local_chip(&ncu, opts.chip.as_deref(), opts.verbose)?;
     Ok(Prepared { ncu, chip })
 }

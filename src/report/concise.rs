@@ -27,6 +27,45 @@ pub fn render(r: &Report) -> String {
     out
 }
 
+/// The diff, one line each: `file:line: error[GL900] ...` for what fails the gate, the
+/// caveats, and `PASS` or `FAIL` with the reasons last.
+pub fn render_diff(
+    d: &crate::diff::DiffReport,
+    rules: &[crate::rules::Rule],
+    candidate_file: &str,
+    lines: &dyn Fn(&str) -> Option<(String, u64)>,
+) -> String {
+    let loc = |kernel: &str| lines(kernel).unwrap_or_else(|| (candidate_file.to_string(), 1));
+    let mut out = String::new();
+    let mut line = |kernel: &str, code: &str, text: &str| {
+        let (file, at) = loc(kernel);
+        let _ = writeln!(out, "{file}:{at}: error[{code}] {text}");
+    };
+    for r in d.regressions() {
+        line(&r.kernel, "GL900", &r.describe());
+    }
+    for nf in &d.new_findings {
+        let code = crate::rules::find(rules, &nf.rule).map_or(nf.rule.as_str(), |r| &r.code);
+        line(&nf.kernel, code, &nf.describe());
+    }
+    for (kernel, text) in d.unmeasured_lines() {
+        line(kernel, "GL900", &text);
+    }
+    for (what, k) in d.strict_kernel_changes() {
+        line(k, "GL900", &format!("{what} {} (--strict)", short_name(k)));
+    }
+    for c in &d.caveats {
+        let _ = writeln!(out, "warning: {c}");
+    }
+    let reasons = d.reasons();
+    if reasons.is_empty() {
+        out.push_str("PASS\n");
+    } else {
+        let _ = writeln!(out, "FAIL: {}", reasons.join("; "));
+    }
+    out
+}
+
 pub fn join(ids: &[u64]) -> String {
     ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
 }

@@ -532,7 +532,7 @@ fn diff_verdict(d: &crate::diff::DiffReport, color: bool, out: &mut String) {
     let verdict = if d.failed() {
         paint("FAIL", Style::new().red().bold(), color)
     } else {
-        paint("pass", Style::new().green().bold(), color)
+        paint("PASS", Style::new().green().bold(), color)
     };
     let _ = writeln!(
         out,

@@ -75,7 +75,7 @@ pub fn render_diff(d: &DiffReport) -> String {
     let _ = writeln!(
         out,
         "**{}**: {} regressed, {} improved, {} unchanged; {} new finding(s); {} new and {} vanished kernel(s).\n",
-        if d.failed() { "FAIL" } else { "pass" },
+        if d.failed() { "FAIL" } else { "PASS" },
         t.get("regressed").unwrap_or(&0),
         t.get("improved").unwrap_or(&0),
         t.get("unchanged").unwrap_or(&0),

@@ -19,6 +19,8 @@ pub struct GpuPeaks {
     /// Lower-case fragments that must all appear in the device name.
     pub matches: &'static [&'static str],
     pub name: &'static str,
+    /// The chip as ncu names it (`--query-metrics --chip`), for `--chip h200`.
+    pub chip: &'static str,
     pub fp32_flops: f64,
     pub fp64_flops: f64,
     pub dram_bytes_per_s: f64,
@@ -34,6 +36,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["gb200"],
         name: "NVIDIA GB200 (per B200 GPU, 1,200 W)",
+        chip: "gb100",
         fp32_flops: 90.0 * T,
         fp64_flops: 45.0 * T,
         dram_bytes_per_s: 8.0 * T,
@@ -43,6 +46,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["b200"],
         name: "NVIDIA B200 (HGX, 1,000 W)",
+        chip: "gb100",
         fp32_flops: 80.0 * T,
         fp64_flops: 40.0 * T,
         dram_bytes_per_s: 8.0 * T,
@@ -52,6 +56,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["h200"],
         name: "NVIDIA H200 SXM",
+        chip: "gh100",
         fp32_flops: 67.0 * T,
         fp64_flops: 34.0 * T,
         dram_bytes_per_s: 4.8 * T,
@@ -66,6 +71,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["h100", "nvl"],
         name: "NVIDIA H100 NVL",
+        chip: "gh100",
         fp32_flops: 60.0 * T,
         fp64_flops: 30.0 * T,
         dram_bytes_per_s: 3.9 * T,
@@ -75,6 +81,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["h100", "pcie"],
         name: "NVIDIA H100 PCIe",
+        chip: "gh100",
         fp32_flops: 51.0 * T,
         fp64_flops: 26.0 * T,
         dram_bytes_per_s: 2.0 * T,
@@ -89,6 +96,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["h100"],
         name: "NVIDIA H100 SXM",
+        chip: "gh100",
         fp32_flops: 67.0 * T,
         fp64_flops: 34.0 * T,
         dram_bytes_per_s: 3.35 * T,
@@ -103,6 +111,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["a100", "80"],
         name: "NVIDIA A100 80GB SXM",
+        chip: "ga100",
         fp32_flops: 19.5 * T,
         fp64_flops: 9.7 * T,
         dram_bytes_per_s: 2.039 * T,
@@ -117,6 +126,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["a100"],
         name: "NVIDIA A100 40GB",
+        chip: "ga100",
         fp32_flops: 19.5 * T,
         fp64_flops: 9.7 * T,
         dram_bytes_per_s: 1.555 * T,
@@ -131,6 +141,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["l4"],
         name: "NVIDIA L4",
+        chip: "ad104",
         fp32_flops: 30.3 * T,
         fp64_flops: 0.473 * T,
         dram_bytes_per_s: 0.3 * T,
@@ -145,6 +156,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["t4"],
         name: "NVIDIA T4",
+        chip: "tu104",
         fp32_flops: 8.1 * T,
         fp64_flops: 0.253 * T,
         dram_bytes_per_s: 0.32 * T,
@@ -159,6 +171,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["4090"],
         name: "NVIDIA GeForce RTX 4090",
+        chip: "ad102",
         fp32_flops: 82.6 * T,
         fp64_flops: 1.29 * T,
         dram_bytes_per_s: 1.008 * T,
@@ -173,6 +186,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["l40s"],
         name: "NVIDIA L40S",
+        chip: "ad102",
         fp32_flops: 91.6 * T,
         fp64_flops: 1.43 * T,
         dram_bytes_per_s: 0.864 * T,
@@ -187,6 +201,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["6000", "ada"],
         name: "NVIDIA RTX 6000 Ada Generation",
+        chip: "ad102",
         fp32_flops: 91.1 * T,
         fp64_flops: 1.42 * T,
         dram_bytes_per_s: 0.96 * T,
@@ -201,6 +216,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["5090"],
         name: "NVIDIA GeForce RTX 5090",
+        chip: "gb202",
         fp32_flops: 104.8 * T,
         fp64_flops: 1.64 * T,
         dram_bytes_per_s: 1.792 * T,
@@ -215,6 +231,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["a30"],
         name: "NVIDIA A30",
+        chip: "ga100",
         fp32_flops: 10.3 * T,
         fp64_flops: 5.2 * T,
         dram_bytes_per_s: 0.933 * T,
@@ -229,6 +246,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["a10"],
         name: "NVIDIA A10",
+        chip: "ga102",
         fp32_flops: 31.2 * T,
         fp64_flops: 0.49 * T,
         dram_bytes_per_s: 0.6 * T,
@@ -243,6 +261,7 @@ pub static GPUS: &[GpuPeaks] = &[
     GpuPeaks {
         matches: &["orin"],
         name: "NVIDIA Jetson AGX Orin 64GB",
+        chip: "ga10b",
         fp32_flops: 5.3 * T,
         fp64_flops: 0.083 * T,
         dram_bytes_per_s: 0.2048 * T,
@@ -254,6 +273,17 @@ pub static GPUS: &[GpuPeaks] = &[
 /// The table entry for a device name ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB").
 pub fn lookup(device: &str) -> Option<&'static GpuPeaks> {
     matching(device).into_iter().next()
+}
+
+/// The chip of a GPU named as people name it (`h200`, `a100`, `rtx 4090`), when every
+/// entry the name could mean has the same chip: what `--chip` takes besides chip names.
+pub fn chip_named(input: &str) -> Option<&'static str> {
+    let mut chips: Vec<&str> = named(input).iter().map(|g| g.chip).collect();
+    chips.dedup();
+    match chips[..] {
+        [chip] => Some(chip),
+        _ => None,
+    }
 }
 
 /// The entries a name typed by the user (`--gpu`) could mean: those whose name has every

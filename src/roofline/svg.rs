@@ -186,10 +186,10 @@ fn roof(s: &mut String, sc: &Scale, peak_flops: f64, peak_bw: f64) {
 
 /// One numbered point per plottable kernel.
 fn plot_points(s: &mut String, sc: &Scale, points: &[Point]) {
-    // Points, numbered. A kernel with no FP work or no DRAM traffic has no place on log
+    // Points, numbered by launch ID as the text report numbers them. A kernel with no FP work or no DRAM traffic has no place on log
     // axes: the legend says so instead of piling such points in a corner.
     let mut placed: Vec<(f64, f64)> = Vec::new();
-    for (i, p) in points.iter().enumerate() {
+    for p in points {
         let r = p.roof;
         if !plottable(r) {
             continue;
@@ -213,14 +213,14 @@ fn plot_points(s: &mut String, sc: &Scale, points: &[Point]) {
             r#"<text x="{:.1}" y="{:.1}" font-size="11">{}</text>"#,
             px + 7.0,
             py + 4.0 - 12.0 * near as f64,
-            i + 1
+            p.launch
         );
     }
 }
 
 /// Number, bound colour and name of every kernel, plotted or not.
 fn legend(s: &mut String, points: &[Point]) {
-    // Legend: number, bound, name.
+    // Legend: launch ID, bound, name.
     let _ = writeln!(
         s,
         r#"<text x="{}" y="{}" font-weight="bold">kernels</text>"#,
@@ -242,22 +242,22 @@ fn legend(s: &mut String, points: &[Point]) {
         let color = bound_color(p.roof.bound);
         let short: String = p.name.chars().take(24).collect();
         let name = if plottable(p.roof) {
-            format!("{short} #{}", p.launch)
+            short
         } else {
-            format!("{short} #{}: no FP work", p.launch)
+            format!("{short}: no FP work")
         };
         let _ = writeln!(
             s,
             r#"<text x="{}" y="{yy:.1}" font-size="{:.0}"><tspan fill="{color}">{:>2}</tspan> {}</text>"#,
             RIGHT + 16.0,
             (row_h - 2.0).clamp(7.0, 12.0),
-            i + 1,
+            p.launch,
             esc(&name)
         );
     }
     let _ = writeln!(
         s,
-        r##"<text x="{LEFT}" y="{}" font-size="11" fill="#555">blue: memory-bound, green: compute-bound; #N: the kernel's first launch ID</text>"##,
+        r##"<text x="{LEFT}" y="{}" font-size="11" fill="#555">blue: memory-bound, green: compute-bound; numbers: launch IDs, as in the text report</text>"##,
         H - 12.0
     );
 }

@@ -428,6 +428,13 @@ pub fn load_dir(dir: &str) -> Result<Vec<Rule>> {
         .collect()
 }
 
+/// One rule file, as a list (for `gpulint test-rules FILE`).
+pub fn load_file(path: &str) -> Result<Vec<Rule>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::in_file(path, format!("cannot read: {e}")))?;
+    Ok(vec![parse_rule(path, &text)?])
+}
+
 fn check_unique(rules: &[Rule]) -> Result<()> {
     for (i, a) in rules.iter().enumerate() {
         for b in &rules[i + 1..] {
@@ -443,6 +450,35 @@ fn check_unique(rules: &[Rule]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// " (did you mean `uncoalesced-load`?)" for a name near one rule's slug (at most a third
+/// of its letters off), or nothing.
+pub fn did_you_mean(rules: &[Rule], name: &str) -> String {
+    let name = name.to_ascii_lowercase();
+    rules
+        .iter()
+        .map(|r| (edit_distance(&r.slug, &name), &r.slug))
+        .filter(|(d, slug)| *d > 0 && *d <= (slug.len() / 3).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, slug)| format!(" (did you mean `{slug}`?)"))
+        .unwrap_or_default()
+}
+
+/// Levenshtein distance, for "did you mean".
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// Finds a rule by slug or code.
