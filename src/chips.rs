@@ -19,9 +19,27 @@ impl Chip {
     /// Whether a metric (`base.rollup.submetric` or a base name) exists on this chip.
     pub fn has(&self, metric: &str) -> bool {
         let base = metric.split('.').next().unwrap_or(metric);
-        let lines: Vec<&str> = self.names.lines().collect();
-        lines.binary_search(&base).is_ok()
+        sorted_lines(self.names).binary_search(&base).is_ok()
     }
+}
+
+/// The lines of one of the tables' name lists, split once per list (several chips share
+/// a list) and kept: `has` is asked thousands of times.
+fn sorted_lines(names: &'static str) -> &'static [&'static str] {
+    static SPLIT: std::sync::OnceLock<Vec<(usize, Vec<&'static str>)>> = std::sync::OnceLock::new();
+    let split = SPLIT.get_or_init(|| {
+        let mut out: Vec<(usize, Vec<&'static str>)> = Vec::new();
+        for (_, list) in table::CHIPS {
+            if !out.iter().any(|(at, _)| *at == list.as_ptr() as usize) {
+                out.push((list.as_ptr() as usize, list.lines().collect()));
+            }
+        }
+        out
+    });
+    split
+        .iter()
+        .find(|(at, _)| *at == names.as_ptr() as usize)
+        .map_or(&[], |(_, lines)| lines.as_slice())
 }
 
 /// Every chip ncu supports, by name.

@@ -6,7 +6,6 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
 
 /// chip -> its metric base names, read from the archive of ncu's query output.
 fn ncu_lists() -> BTreeMap<String, BTreeSet<String>> {
@@ -14,29 +13,27 @@ fn ncu_lists() -> BTreeMap<String, BTreeSet<String>> {
         env!("CARGO_MANIFEST_DIR"),
         "/fixtures/ncu/query_metrics_all_chips.tar.xz"
     );
-    // Python's tarfile reads .tar.xz with no tool beyond the interpreter.
-    let script = r#"
-import sys, tarfile, pathlib
-with tarfile.open(sys.argv[1], "r:xz") as t:
-    for m in t.getmembers():
-        if m.isfile() and m.name.endswith(".txt"):
-            chip = pathlib.Path(m.name).stem
-            for line in t.extractfile(m).read().decode().splitlines()[4:]:
-                print(chip, line.split(" ", 1)[0])
-"#;
-    let out = Command::new("python3")
-        .args(["-c", script, archive])
-        .output()
-        .expect("python3");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // Decompressed in Rust (lzma-rs, tar): the tests need nothing beyond the toolchain.
+    let mut tarball = Vec::new();
+    lzma_rs::xz_decompress(
+        &mut std::io::BufReader::new(std::fs::File::open(archive).unwrap()),
+        &mut tarball,
+    )
+    .unwrap();
     let mut lists: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
-        let (chip, name) = line.split_once(' ').unwrap_or((line, ""));
-        lists.entry(chip.into()).or_default().insert(name.into());
+    for entry in tar::Archive::new(&tarball[..]).entries().unwrap() {
+        let mut entry = entry.unwrap();
+        let path = entry.path().unwrap().into_owned();
+        if !entry.header().entry_type().is_file() || path.extension().is_none_or(|x| x != "txt") {
+            continue;
+        }
+        let chip = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut entry, &mut text).unwrap();
+        let names = lists.entry(chip).or_default();
+        for line in text.lines().skip(4) {
+            names.insert(line.split(' ').next().unwrap_or("").to_string());
+        }
     }
     lists
 }

@@ -46,3 +46,80 @@ fn readme_metric_counts_are_what_gpulint_metrics_prints() {
     assert_eq!(number_before(&text, " without the roofline"), lean);
     assert_eq!(number_before(&text, " metrics in 9 replay passes"), all);
 }
+
+/// docs/time-at-stake.md lists every rule that has a stake, with the expression its file
+/// gives, verbatim.
+#[test]
+fn time_at_stake_doc_gives_each_rules_own_expression() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/time-at-stake.md"
+    ))
+    .unwrap();
+    let rules = gpulint::rules::load(None).unwrap();
+    let mut checked = 0;
+    for r in rules.iter().filter(|r| r.stake.source.trim() != "0") {
+        let stake = r.stake.source.trim();
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", r.slug)))
+            .unwrap_or_else(|| panic!("docs/time-at-stake.md has no row for {}", r.slug));
+        assert!(
+            row.contains(&format!("`{stake}`")),
+            "{}: the doc says {row:?}, the rule {stake:?}",
+            r.slug
+        );
+        checked += 1;
+    }
+    assert!(checked >= 12, "{checked}");
+}
+
+/// docs/rules.md documents every field a rule file may have, and nothing else: the field
+/// list comes from the parser, which refuses unknown fields.
+#[test]
+fn rules_doc_lists_every_rule_file_field() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
+    let parser =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/mod.rs")).unwrap();
+    let body = parser
+        .split("struct RuleFile {")
+        .nth(1)
+        .and_then(|b| b.split("\n}").next())
+        .unwrap();
+    let field = regex::Regex::new(r"(?m)^    (\w+): ").unwrap();
+    let fields: Vec<&str> = field
+        .captures_iter(body)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
+    assert!(fields.len() > 15, "{fields:?}");
+    for f in fields {
+        let (table, plain) = (format!("| `{f}` |"), format!("| `[{f}]` |"));
+        let array = format!("| `[[{f}]]` |");
+        assert!(
+            doc.contains(&table) || doc.contains(&plain) || doc.contains(&array),
+            "docs/rules.md does not document the rule-file field `{f}`"
+        );
+    }
+    assert!(doc.contains("a `launch` rule judges the launch's shape"));
+}
+
+/// The README: `gpulint metrics --chip NAME` prints the list for a chip or a GPU name and
+/// says on stderr what that chip cannot give, with no other option.
+#[test]
+fn readme_metrics_chip_claims_hold() {
+    let text = readme().replace('\n', " ");
+    assert!(text.contains("says on stderr what that chip cannot give"));
+    let out = gpulint(&["metrics", "--chip", "ga10b"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("chip ga10b has no metric for dram_"),
+        "{}",
+        transcript(&out)
+    );
+    let by_gpu = gpulint(&["metrics", "--chip", "rtx 4090"]);
+    assert_eq!(
+        by_gpu.stdout,
+        gpulint(&["metrics", "--chip", "ad102"]).stdout
+    );
+}
