@@ -831,6 +831,15 @@ pub static DERIVED: &[Derived] = &[
         ]
     ),
     derived!(
+        "memory_throughput_floor_pct",
+        "the least the memory system is busy, % of peak: memory_throughput_pct where known, else the busiest of the sub-units the export has (DRAM, L2 sectors, L1 data pipe, ...); for exports that carry only some of them",
+        [
+            "dram_throughput_pct",
+            "l2_throughput_pct",
+            "l1_data_pipe_pct"
+        ]
+    ),
+    derived!(
         "busiest_throughput_pct",
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]
@@ -1362,8 +1371,8 @@ fn derive_local_and_shared(m: &mut Metrics) {
     }
 }
 
-/// Memory throughput from its parts when ncu's combined figure is missing, and the
-/// busier of compute and memory.
+/// Compute and memory throughput from their parts when ncu's combined figures are
+/// missing, the least memory is busy, and the busier of compute and memory.
 fn derive_throughput(m: &mut Metrics) {
     from_parts(
         m,
@@ -1377,6 +1386,13 @@ fn derive_throughput(m: &mut Metrics) {
         MEMORY_PARTS,
         "memory_throughput_subunits",
     );
+    // Every one of these is a sub-unit of gpu__compute_memory_throughput: never above it.
+    let floor = ["memory_throughput_pct", "dram_throughput_pct"]
+        .iter()
+        .chain(MEMORY_PARTS)
+        .filter_map(|k| get(m, k))
+        .reduce(f64::max);
+    put(m, "memory_throughput_floor_pct", floor);
     if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
         put(m, "busiest_throughput_pct", Some(sm.max(mem)));
     }

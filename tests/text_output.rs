@@ -349,3 +349,64 @@ fn other_printing_options_read_as_the_raw_page() {
         assert_eq!(sorted(&p), lud(false), "{text}");
     }
 }
+
+/// Two forms public exports come in, captured on the H200 from three half-precision GEMMs
+/// (samples/wild_forms.sh): ncu's text output of a `--metrics` run with only duration,
+/// DRAM, SM and tensor-pipe throughput, and a SpeedOfLight section pasted without its
+/// launch line. Both are judged with what they hold; what could not be judged is said.
+#[test]
+fn partial_text_exports_are_judged_with_what_they_hold() {
+    let four = "fixtures/h200-text/gemm_four_metrics_text.log";
+    let out = gpulint(&["check", four, "--format", "json", "-v"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &r["kernels"][0];
+    assert_eq!(k["launch_count"], 3);
+    // The means of the three launches (93.53, 93.56, 93.52 and 19.93, 19.95, 19.93).
+    let near = |v: &serde_json::Value, want: f64| (v.as_f64().unwrap() - want).abs() < 0.01;
+    assert!(near(&k["metrics"]["sm_throughput_pct"], 93.537), "{k}");
+    // DRAM is a sub-unit of memory throughput: a floor, not the figure.
+    assert!(
+        near(&k["metrics"]["memory_throughput_floor_pct"], 19.937),
+        "{k}"
+    );
+    assert!(k["metrics"]["memory_throughput_pct"].is_null());
+    assert_eq!(
+        r["coverage"]["judged"],
+        serde_json::json!(["latency-bound"])
+    );
+    assert_eq!(r["coverage"]["not_judged"].as_array().unwrap().len(), 11);
+    assert_eq!(
+        r["findings"],
+        serde_json::json!([]),
+        "a GEMM at 94% SM is not latency-bound"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("latency-bound on 3 launch(es), first of each kernel 0: judged by the fallback check only"),
+        "{stderr}"
+    );
+
+    let fragment = "fixtures/h200-text/gemm_speedoflight_fragment.txt";
+    let out = gpulint(&["check", fragment, "--format", "json", "-v"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &r["kernels"][0];
+    assert_eq!(r["kernels"].as_array().unwrap().len(), 1);
+    assert!(k["name"].as_str().unwrap().starts_with("(unnamed"), "{k}");
+    assert_eq!(k["metrics"]["memory_throughput_pct"], 94.67);
+    assert_eq!(k["metrics"]["sm_throughput_pct"], 93.5);
+    assert_eq!(k["metrics"]["duration_ns"], 1_440_000.0);
+    assert!(
+        r["coverage"]["judged"]
+            .as_array()
+            .unwrap()
+            .contains(&"latency-bound".into())
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("line 1 opens a section with no launch line above it"),
+        "{}",
+        transcript(&out)
+    );
+}

@@ -579,7 +579,11 @@ fn find_header(file: &str, input: &mut impl BufRead) -> Result<Start> {
             }));
         }
         let line_text = String::from_utf8_lossy(text);
-        if text_output::launch_header(&line_text).is_some() {
+        // A launch header, or a `Section:` table with none above it: a fragment of the
+        // text output, as people paste one launch's section.
+        if text_output::launch_header(&line_text).is_some()
+            || text_output::is_section_line(&line_text)
+        {
             return Ok(Start::Text {
                 line: line_no,
                 text: line_text.into_owned(),

@@ -65,6 +65,16 @@ pub(super) fn launch_header(line: &str) -> Option<LaunchHeader> {
     })
 }
 
+/// Whether a line opens a section table (`    Section: GPU Speed Of Light Throughput`).
+pub(super) fn is_section_line(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix("Section: ")
+        .is_some_and(|name| !name.trim().is_empty())
+}
+
+/// The header given to a fragment that starts at a `Section:` line: one launch, unnamed.
+const UNNAMED_FRAGMENT: &str = "(unnamed: a section without its launch line), Context 0, Stream 0";
+
 /// A table being read: where its columns start, told by the `---- ----` line above it.
 struct Table {
     starts: Vec<usize>,
@@ -297,6 +307,10 @@ pub(super) fn read(
         unknown_sections: BTreeSet::new(),
         skipped: skipped_before,
     };
+    let fragment = launch_header(first).is_none();
+    if fragment {
+        reader.line(first_line, UNNAMED_FRAGMENT);
+    }
     reader.line(first_line, first);
     let mut number = first_line;
     for line in input.split(b'\n') {
@@ -305,7 +319,14 @@ pub(super) fn read(
         let text = String::from_utf8_lossy(&line);
         reader.line(number, text.trim_end_matches('\r'));
     }
-    finish(reader, sink)
+    let (mut notes, count) = finish(reader, sink)?;
+    if fragment {
+        notes.push(format!(
+            "line {first_line} opens a section with no launch line above it: a fragment of \
+             ncu's text output, read as one launch with no name, grid or block"
+        ));
+    }
+    Ok((notes, count))
 }
 
 fn finish(
