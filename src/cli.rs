@@ -361,6 +361,8 @@ pub enum DiffFormat {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MetricsFormat {
     List,
+    /// One metric per line (`human`, as the other commands call their readable format).
+    #[value(alias = "human")]
     Lines,
     Json,
 }

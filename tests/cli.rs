@@ -762,6 +762,10 @@ fn one_vocabulary_across_commands() {
         gpulint(&["rules", "--format", "human"]).stdout,
         gpulint(&["rules", "--format", "table"]).stdout
     );
+    assert_eq!(
+        gpulint(&["metrics", "--format", "human"]).stdout,
+        gpulint(&["metrics", "--format", "lines"]).stdout
+    );
     let base = "fixtures/h200-samples/pipeline_base.csv";
     let cand = "fixtures/h200-samples/pipeline_regressed.csv";
     let out = gpulint(&["diff", base, cand, "--format", "concise"]);

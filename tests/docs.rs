@@ -123,3 +123,38 @@ fn readme_metrics_chip_claims_hold() {
         gpulint(&["metrics", "--chip", "ad102"]).stdout
     );
 }
+
+/// The fixtures' notes point only at files in this repository (a fresh clone has no
+/// `../shared`), and every `fixtures/...` path they name exists.
+#[test]
+fn fixture_notes_point_inside_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = regex::Regex::new(r"`(fixtures/[\w./-]+)`").unwrap();
+    let mut notes = Vec::new();
+    for dir in std::fs::read_dir(root.join("fixtures")).unwrap() {
+        let dir = dir.unwrap().path();
+        for f in std::fs::read_dir(&dir).into_iter().flatten() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|x| x == "md") {
+                notes.push(f);
+            }
+        }
+    }
+    assert!(notes.len() >= 4, "{notes:?}");
+    for note in notes {
+        let text = std::fs::read_to_string(&note).unwrap();
+        assert!(
+            !text.contains("../shared"),
+            "{} points outside the repository",
+            note.display()
+        );
+        for c in path.captures_iter(&text) {
+            assert!(
+                root.join(&c[1]).exists(),
+                "{} names {}, which does not exist",
+                note.display(),
+                &c[1]
+            );
+        }
+    }
+}
