@@ -7,30 +7,47 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::ingest::Launch;
 
-/// Running sum, count and range of one metric.
+/// Running sum, count and range of one metric, and its sum weighted by the launches'
+/// durations (for a time-weighted fold).
 #[derive(Debug, Clone, Copy)]
 struct Tally {
     sum: f64,
     n: u64,
     min: f64,
     max: f64,
+    weighted: f64,
+    weights: f64,
 }
 
 impl Tally {
-    fn new(v: f64) -> Self {
+    fn new(v: f64, w: f64) -> Self {
         Tally {
             sum: v,
             n: 1,
             min: v,
             max: v,
+            weighted: v * w,
+            weights: w,
         }
     }
 
-    fn push(&mut self, v: f64) {
+    fn push(&mut self, v: f64, w: f64) {
         self.sum += v;
         self.n += 1;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
+        self.weighted += v * w;
+        self.weights += w;
+    }
+
+    /// The plain mean; for a rate, share or ratio in a time-weighted fold, the mean
+    /// weighted by duration (counts stay plain, so that count x mean is the total).
+    fn mean(&self, key: &str, time_weighted: bool) -> f64 {
+        if time_weighted && self.weights > 0.0 && !crate::metrics::is_count(key) {
+            self.weighted / self.weights
+        } else {
+            self.sum / self.n as f64
+        }
     }
 }
 
@@ -47,6 +64,8 @@ pub struct Folder {
     index: HashMap<String, Vec<usize>>,
     /// Keep every launch as its own entry (`--per-launch`).
     keep_all: bool,
+    /// Weigh rates by the launches' durations ([`Folder::time_weighted`]).
+    time_weighted: bool,
 }
 
 impl Folder {
@@ -58,7 +77,24 @@ impl Folder {
         }
     }
 
+    /// A folder whose means of rates, shares and ratios weigh each launch by its duration:
+    /// a configuration's sampled launches then say what its time is spent on. A
+    /// breadth-first search's expansion kernel is coalesced while its frontier is small and
+    /// gathers once it is large, in the launches that take the time.
+    pub fn time_weighted() -> Self {
+        Folder {
+            time_weighted: true,
+            ..Folder::default()
+        }
+    }
+
     pub fn add(&mut self, launch: Launch) {
+        let w = launch
+            .metrics
+            .get("duration_ns")
+            .copied()
+            .filter(|d| *d > 0.0)
+            .unwrap_or(1.0);
         if self.keep_all {
             self.entries.push(Entry {
                 first: launch,
@@ -80,7 +116,7 @@ impl Folder {
             let tallies = launch
                 .metrics
                 .iter()
-                .map(|(k, v)| (*k, Tally::new(*v)))
+                .map(|(k, v)| (*k, Tally::new(*v, w)))
                 .collect();
             self.entries.push(Entry {
                 first: launch,
@@ -105,15 +141,15 @@ impl Folder {
                 .all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
         {
             for (t, v) in entry.tallies.values_mut().zip(launch.metrics.into_values()) {
-                t.push(v);
+                t.push(v, w);
             }
             return;
         }
         for (k, v) in launch.metrics {
             match entry.tallies.get_mut(k) {
-                Some(t) => t.push(v),
+                Some(t) => t.push(v, w),
                 None => {
-                    entry.tallies.insert(k, Tally::new(v));
+                    entry.tallies.insert(k, Tally::new(v, w));
                 }
             }
         }
@@ -121,13 +157,14 @@ impl Folder {
 
     /// One entry per kernel, in the order each was first launched.
     pub fn finish(self) -> Vec<Launch> {
+        let time_weighted = self.time_weighted;
         self.entries
             .into_iter()
             .map(|Entry { mut first, tallies }| {
                 if first.count > 1 {
                     first.metrics = tallies
                         .iter()
-                        .map(|(k, t)| (*k, t.sum / t.n as f64))
+                        .map(|(k, t)| (*k, t.mean(k, time_weighted)))
                         .collect();
                     first.spread = tallies
                         .into_iter()
@@ -302,5 +339,59 @@ mod tests {
             out,
             vec![launch(0, "a", 256, 10.0), launch(1, "a", 256, 30.0)]
         );
+    }
+}
+
+#[cfg(test)]
+mod time_weighting {
+    use super::Folder;
+
+    /// BFS's spread on the H200 (spread_bfs.csv: launches 1, 2, 3, 4, 8 of each kernel,
+    /// as `gpulint run` sampled them): the expansion kernel's 8th launch takes 75 us of the
+    /// five's 117 and reads 3.2 useful bytes per sector, the other four 20-32. Folded by
+    /// time, the configuration reads as its time is spent, and the uncoalesced loads are
+    /// found; folded plainly, the four short launches hide them.
+    #[test]
+    fn a_configuration_folded_by_time_reads_as_its_time_is_spent() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/h200-corpus/spread_bfs.csv"
+        );
+        let sampled = crate::ingest::read_path(path).unwrap();
+        let rules = crate::rules::load(None).unwrap();
+        let kernel = |folder: Folder| {
+            let mut folder = folder;
+            for l in sampled.launches.iter().cloned() {
+                folder.add(l);
+            }
+            folder
+                .finish()
+                .into_iter()
+                .find(|l| l.name.starts_with("Kernel("))
+                .unwrap()
+        };
+        let fires = |l: &crate::ingest::Launch| {
+            let profile = crate::ingest::Profile {
+                launches: vec![l.clone()],
+                ..sampled.clone()
+            };
+            crate::rules::engine::lint(std::slice::from_ref(&profile), &rules)
+                .findings
+                .iter()
+                .any(|f| f.rule == "uncoalesced-load")
+        };
+        let (timed, plain) = (kernel(Folder::time_weighted()), kernel(Folder::new(false)));
+        assert_eq!(timed.count, 5);
+        let bytes = |l: &crate::ingest::Launch| l.metrics["bytes_per_sector_ld"];
+        assert!(
+            bytes(&timed) < 13.0 && bytes(&plain) > 23.0,
+            "{} {}",
+            bytes(&timed),
+            bytes(&plain)
+        );
+        // Counts and the duration stay plain means.
+        assert_eq!(timed.metrics["duration_ns"], plain.metrics["duration_ns"]);
+        assert_eq!(timed.metrics["sectors_ld"], plain.metrics["sectors_ld"]);
+        assert!(fires(&timed) && !fires(&plain));
     }
 }

@@ -18,3 +18,4 @@ pub mod origin;
 pub mod report;
 pub mod roofline;
 pub mod rules;
+pub mod sampling;

@@ -1068,6 +1068,22 @@ pub fn sections_giving(key: &str) -> Option<Vec<&'static str>> {
     Some(sections)
 }
 
+/// Whether a key is a count (sectors, requests, bytes, instructions, wavefronts, the
+/// duration) rather than a rate, share or ratio: ncu sums counters over the GPU
+/// (`.sum`), and a few derived keys add counts up.
+pub fn is_count(key: &str) -> bool {
+    const DERIVED_COUNTS: &[&str] = &[
+        "local_spill_requests",
+        "local_sectors",
+        "shared_wavefronts",
+        "bank_conflicts",
+        "grid_warps",
+        "warp_slots",
+    ];
+    DERIVED_COUNTS.contains(&key)
+        || def(key).is_some_and(|d| d.sources.first().is_some_and(|s| s.name.ends_with(".sum")))
+}
+
 /// Looks a metric up by key.
 pub fn def(key: &str) -> Option<&'static MetricDef> {
     METRICS.iter().find(|m| m.key == key)

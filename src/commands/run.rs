@@ -9,6 +9,7 @@ use crate::ingest::{self, Sample};
 use crate::ncu::NcuOptions;
 use crate::report;
 use crate::rules::{self, Rule};
+use crate::sampling::{SampleKey, sample_key, taken_of};
 use std::collections::HashMap;
 
 pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
@@ -41,15 +42,12 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         _ => None,
     };
     if let (Some(chosen), Some(every)) = (sample, &every) {
-        // With -k, counts of the other kernels would weigh in the choice.
-        let cheaper = match opts.kernel_name {
-            None => fewer_launches(chosen, &every.profile, report.gate.read.verbose),
-            Some(_) => chosen,
-        };
-        sample = Some(cheaper);
-        opts.sample = sample;
-        opts.expected_launches = Some(launches_to_profile(cheaper, &every.profile));
-        opts.traced_run_time = every.program_time;
+        sample = Some(plan_sample(
+            &mut opts,
+            chosen,
+            every,
+            report.gate.read.verbose,
+        ));
     }
     let info = crate::ncu::profile(&opts, &prepared, &rules, program)?;
     say_program_status(info.program_status, &program[0]);
@@ -102,12 +100,34 @@ fn trace_declined(ncu: &NcuArgs, config: &crate::config::Config) -> Option<&'sta
     }
 }
 
+/// The sample once every launch is counted (`crate::sampling`), and what the progress
+/// line expects of it.
+fn plan_sample(
+    opts: &mut NcuOptions,
+    chosen: Sample,
+    every: &EveryLaunch,
+    verbose: bool,
+) -> Sample {
+    // With -k, counts of the other kernels would weigh in the choice.
+    let planned = match opts.kernel_name {
+        None => crate::sampling::fewer_launches(chosen, &every.profile, verbose),
+        Some(_) => chosen,
+    };
+    opts.sample = Some(planned);
+    opts.expected_launches = Some(crate::sampling::launches_to_profile(
+        planned,
+        &every.profile,
+    ));
+    opts.traced_run_time = every.program_time;
+    planned
+}
+
 /// The warnings a sample without every launch counted deserves: kernels it cut unevenly,
 /// kernels whose shares are not comparable, kernels it could not bound.
 fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<Sample>, timed: bool) {
     let note = match (sample, timed) {
         (Some(Sample::PerConfig(n)), false) => capped_kernels_note(profile, n),
-        (Some(Sample::Spread), false) => uneven_spread_note(profile),
+        (Some(Sample::Spread(_)), false) => uneven_spread_note(profile),
         _ => None,
     };
     profile.notes.extend(note);
@@ -201,59 +221,6 @@ fn say_program_status(status: Option<i32>, program: &str) {
     }
 }
 
-/// Launches per configuration when they take fewer launches than the spread.
-const FEWER_PER_CONFIG: u64 = 3;
-
-/// With every launch counted before ncu runs, the default spread gives way to the sample
-/// per configuration when that profiles fewer launches: a training loop launches a few
-/// configurations many times (the spread takes 7 of 60 launches of each, 3 per
-/// configuration do), while LU's grids change every launch (3 per configuration would be
-/// nearly all). Either is judged the same way once every launch is counted. A sample the
-/// user chose (`--launches-per-config`) stays.
-fn fewer_launches(chosen: Sample, every: &ingest::Profile, verbose: bool) -> Sample {
-    if chosen != Sample::Spread {
-        return chosen;
-    }
-    let per_config = Sample::PerConfig(FEWER_PER_CONFIG);
-    let (spread_takes, per_config_takes) = (
-        launches_to_profile(chosen, every),
-        launches_to_profile(per_config, every),
-    );
-    if per_config_takes >= spread_takes {
-        return chosen;
-    }
-    if verbose {
-        eprintln!(
-            "gpulint: sampling {} ({per_config_takes} launches) instead of {} \
-             ({spread_takes} launches)",
-            per_config.describe(),
-            chosen.describe()
-        );
-    }
-    per_config
-}
-
-/// How many launches the sample will profile, from the count of every launch:
-/// for the spread, the launch numbers 1, 2, 3, 4, 8, ... each kernel reaches; per
-/// configuration, the first N of each.
-fn launches_to_profile(sample: Sample, timed: &ingest::Profile) -> u64 {
-    let mut launched: HashMap<SampleKey, u64> = HashMap::new();
-    for l in &timed.launches {
-        *launched.entry(sample_key(sample, l)).or_default() += l.count;
-    }
-    launched.values().map(|&n| taken_of(sample, n)).sum()
-}
-
-/// What a sample counts launches by: the kernel (spread) or its configuration.
-type SampleKey = (String, Option<[u64; 3]>, Option<[u64; 3]>);
-
-fn sample_key(sample: Sample, l: &ingest::Launch) -> SampleKey {
-    match sample {
-        Sample::Spread => (l.name.clone(), None, None),
-        Sample::PerConfig(_) => (l.name.clone(), l.grid, l.block),
-    }
-}
-
 /// Gives each sampled launch the number the count gave it: its place in the program's
 /// launches. The spread profiled launches 1, 2, 3, 4, 8, ... of each kernel, a sample per
 /// configuration the first N of each; both runs launch the same kernels in the same order.
@@ -294,13 +261,13 @@ fn in_program_order(
             every.counted_by()
         ));
     }
-    let spread: Vec<u64> = Sample::spread_invocations().collect();
+    let spread = sample.invocations();
     let mut seen: HashMap<SampleKey, usize> = HashMap::new();
     for l in sampled {
         let key = sample_key(sample, l);
         let nth = seen.entry(key.clone()).or_default();
         let position = match sample {
-            Sample::Spread => spread.get(*nth).map(|n| *n as usize - 1),
+            Sample::Spread(_) => spread.get(*nth).map(|n| *n as usize - 1),
             Sample::PerConfig(_) => Some(*nth),
         };
         *nth += 1;
@@ -312,17 +279,6 @@ fn in_program_order(
         }
     }
     Ok(())
-}
-
-/// How many of `launched` launches the sample takes: for the spread, the launch numbers
-/// 1, 2, 3, 4, 8, ... up to it; per configuration, the first N.
-fn taken_of(sample: Sample, launched: u64) -> u64 {
-    match sample {
-        Sample::Spread => Sample::spread_invocations()
-            .take_while(|&i| i <= launched)
-            .count() as u64,
-        Sample::PerConfig(cap) => launched.min(cap),
-    }
 }
 
 /// Reads what ncu profiled, linting as it goes; with every launch counted, the sampled
@@ -368,7 +324,8 @@ fn load_profiled(
         }
     }
     let renumbered = in_program_order(&mut launches, every, sample);
-    let mut folder = crate::fold::Folder::new(false);
+    // Each configuration's sampled launches count by their time (crate::fold).
+    let mut folder = crate::fold::Folder::time_weighted();
     for l in launches {
         folder.add(l);
     }
@@ -608,7 +565,7 @@ mod tests {
             program_time: None,
         };
         assert_eq!(
-            in_program_order(&mut spread, &timed, Sample::Spread),
+            in_program_order(&mut spread, &timed, Sample::SPREAD),
             Ok(())
         );
         let gemm: Vec<u64> = spread
@@ -618,7 +575,7 @@ mod tests {
             .collect();
         assert_eq!(gemm, [0, 2, 4, 6, 14, 30, 62]);
         let mut eleven: Vec<ingest::Launch> = (0..11).map(|i| launch(i, "gemm")).collect();
-        let refused = in_program_order(&mut eleven, &timed, Sample::Spread).unwrap_err();
+        let refused = in_program_order(&mut eleven, &timed, Sample::SPREAD).unwrap_err();
         assert!(refused.contains("of gemm"), "{refused}");
         assert_eq!(eleven[10].id, 10);
     }
@@ -635,16 +592,5 @@ mod tests {
         assert_eq!(most_alike(&sampled, &grid([20, 1, 1])), Some(2));
         let other = ingest::Launch::of_shape(0, "other".into(), [16, 1, 1], [256, 1, 1], 1);
         assert_eq!(most_alike(&sampled, &other), None);
-    }
-
-    #[test]
-    fn the_timing_pass_says_how_many_launches_a_sample_will_profile() {
-        let timing = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/h200-corpus/timing_lud.csv"
-        );
-        let timed = load_as(&[(timing, "timing")], true, Some(1), None).unwrap();
-        assert_eq!(launches_to_profile(Sample::Spread, &timed[0]), 22);
-        assert_eq!(launches_to_profile(Sample::PerConfig(3), &timed[0]), 129);
     }
 }

@@ -109,28 +109,68 @@ impl Launch {
     }
 }
 
+/// Launch numbers a time-aware spread adds to its powers of two, 0 where none: the
+/// longest launches of the kernels that carry the GPU time, which the launch trace named
+/// before ncu ran.
+pub type ExtraLaunches = [u64; 8];
+
 /// Which launches a sampled `gpulint run` profiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sample {
     /// Per kernel: its first 3 launches, then its launches 4, 8, 16, 32, ... (ncu's
     /// `--kernel-id` with an alternation of launch numbers): a kernel launched N times is
-    /// profiled about 1 + log2(N) times, whatever its grids.
-    Spread,
+    /// profiled about 1 + log2(N) times, whatever its grids. With launch numbers added,
+    /// those launches of every kernel too.
+    Spread(ExtraLaunches),
     /// The first N launches of each launch configuration (ncu's `--filter-mode
     /// per-launch-config`): unbounded when the grid changes every launch.
     PerConfig(u64),
 }
 
 impl Sample {
-    /// The launch numbers a spread profiles, in order, up to the largest a run could reach.
+    /// The spread of powers of two alone.
+    pub const SPREAD: Sample = Sample::Spread([0; 8]);
+
+    /// The launch numbers a spread without additions profiles, in order, up to the
+    /// largest a run could reach.
     pub fn spread_invocations() -> impl Iterator<Item = u64> {
         [1, 2, 3].into_iter().chain((2..31).map(|k| 1u64 << k))
+    }
+
+    /// The launch numbers (per kernel, from 1) a spread profiles, sorted; none for a
+    /// sample per configuration.
+    pub fn invocations(self) -> Vec<u64> {
+        let Sample::Spread(extra) = self else {
+            return Vec::new();
+        };
+        let mut all: Vec<u64> = Self::spread_invocations()
+            .chain(extra.into_iter().filter(|&n| n > 0))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
     }
 
     /// Which launches were profiled, for the report's sample line.
     pub fn describe(self) -> String {
         match self {
-            Sample::Spread => "launches 1, 2, 3, 4, 8, 16, ... of each kernel".into(),
+            Sample::Spread(extra) => {
+                let added: Vec<String> = extra
+                    .iter()
+                    .filter(|&&n| n > 0)
+                    .map(u64::to_string)
+                    .collect();
+                let base = "launches 1, 2, 3, 4, 8, 16, ... of each kernel";
+                if added.is_empty() {
+                    base.into()
+                } else {
+                    format!(
+                        "{base}, and its launches {} (where the launch trace found the longest \
+                         launches of the kernels with the most GPU time)",
+                        added.join(", ")
+                    )
+                }
+            }
             Sample::PerConfig(n) => format!("the first {n} of each launch configuration"),
         }
     }
@@ -138,7 +178,7 @@ impl Sample {
     /// The name machine formats give it.
     pub fn name(self) -> &'static str {
         match self {
-            Sample::Spread => "spread",
+            Sample::Spread(_) => "spread",
             Sample::PerConfig(_) => "per-config",
         }
     }

@@ -150,7 +150,11 @@ pub fn build_args(
         log_file.display().to_string(),
     ]);
     match (opts.sample, &opts.kernel_name) {
-        (Some(Sample::Spread), name) => args.extend(spread_args(name.as_deref(), &opts.extra_args)),
+        (Some(s @ Sample::Spread(_)), name) => args.extend(spread_args(
+            name.as_deref(),
+            &s.invocations(),
+            &opts.extra_args,
+        )),
         (_, Some(k)) => args.extend(["--kernel-name".into(), k.clone()]),
         (_, None) => {}
     }
@@ -169,7 +173,7 @@ pub fn build_args(
                 n.to_string(),
             ]);
         }
-        (Some(Sample::Spread), _) => {}
+        (Some(Sample::Spread(_)), _) => {}
         (None, Some(n)) => args.extend(["--launch-count".into(), n.to_string()]),
         (None, None) => {}
     }
@@ -186,10 +190,12 @@ pub fn build_args(
 /// (by function name). Without one, launches are counted per demangled name: by function
 /// name, two instances of one template share a count, and the second one launched is
 /// never profiled (docs/runs/2026-11-30-kernel-id-names.txt).
-fn spread_args(kernel_name: Option<&str>, extra_args: &[String]) -> Vec<String> {
-    let invocations: Vec<String> = Sample::spread_invocations()
-        .map(|n| n.to_string())
-        .collect();
+fn spread_args(
+    kernel_name: Option<&str>,
+    invocations: &[u64],
+    extra_args: &[String],
+) -> Vec<String> {
+    let invocations: Vec<String> = invocations.iter().map(u64::to_string).collect();
     let mut args = Vec::new();
     if kernel_name.is_none() && !has_kernel_name_base(extra_args) {
         args.extend(DEMANGLED_BASE.map(String::from));
@@ -263,7 +269,7 @@ pub fn choose_sample(choice: &LaunchChoice, extra_args: &[String]) -> Option<Sam
     match (choice.per_config, choice.kernel_name) {
         (Some(n), _) => Some(Sample::PerConfig(n)),
         (None, Some(k)) if !fits_kernel_id(k) => Some(Sample::PerConfig(DEFAULT_PER_CONFIG)),
-        (None, _) => Some(Sample::Spread),
+        (None, _) => Some(Sample::SPREAD),
     }
 }
 
