@@ -840,6 +840,11 @@ pub static DERIVED: &[Derived] = &[
         ]
     ),
     derived!(
+        "dram_headroom",
+        "1 - dram_throughput_pct / 100: the most of a kernel's time a fix that moves the same bytes through DRAM can save (it cannot beat moving them at peak bandwidth); 1 when the export has no DRAM throughput (no bound known)",
+        ["dram_throughput_pct"]
+    ),
+    derived!(
         "busiest_throughput_pct",
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]
@@ -1409,6 +1414,8 @@ fn derive_throughput(m: &mut Metrics) {
         .filter_map(|k| get(m, k))
         .reduce(f64::max);
     put(m, "memory_throughput_floor_pct", floor);
+    let dram = get(m, "dram_throughput_pct").map_or(0.0, |d| d.clamp(0.0, 100.0));
+    put(m, "dram_headroom", Some(1.0 - dram / 100.0));
     if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
         put(m, "busiest_throughput_pct", Some(sm.max(mem)));
     }

@@ -1,0 +1,235 @@
+//! Does time at stake predict what a fix saves? The zoo (fixtures/h200-zoo, one H200
+//! capture) holds kernels with a flaw beside the same work done right, as CAPTURES.md
+//! describes them: each pair is a before and an after. For each, the saving the fix
+//! realised (the durations ncu measured), the time at stake gpulint gives the flaw, and
+//! ncu's own largest "Estimated Speedup" (its guided analysis in full_details.csv). The
+//! table in docs/time-at-stake.md is this test's output, so it stays true.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+const ZOO: &str = "h200-zoo/full_raw_base.csv";
+/// The corpus's matrix multiplications (samples/corpus/matmul_variants.cu), one capture.
+const MATMUL: &str = "h200-corpus/full_matmul_variants.csv";
+
+/// Capture, before launch, after launch, what the fix is, and the rules it answers.
+const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
+    (
+        ZOO,
+        1,
+        0,
+        "strided copy, stride 2 -> coalesced",
+        &["uncoalesced-load", "uncoalesced-store"],
+    ),
+    (
+        ZOO,
+        2,
+        0,
+        "strided copy, stride 4 -> coalesced",
+        &["uncoalesced-load", "uncoalesced-store"],
+    ),
+    (
+        ZOO,
+        3,
+        0,
+        "strided copy, stride 8 -> coalesced",
+        &["uncoalesced-load", "uncoalesced-store"],
+    ),
+    (
+        ZOO,
+        4,
+        0,
+        "strided copy, stride 16 -> coalesced",
+        &["uncoalesced-load", "uncoalesced-store"],
+    ),
+    (
+        ZOO,
+        5,
+        0,
+        "strided copy, stride 32 -> coalesced",
+        &["uncoalesced-load", "uncoalesced-store"],
+    ),
+    (
+        ZOO,
+        6,
+        0,
+        "copy of `in + 1` -> aligned",
+        &["misaligned-access"],
+    ),
+    (
+        ZOO,
+        9,
+        10,
+        "array of structs -> struct of arrays",
+        &["uncoalesced-load"],
+    ),
+    (
+        ZOO,
+        11,
+        0,
+        "per-thread chunks -> grid-stride",
+        &["uncoalesced-load", "uncoalesced-store"],
+    ),
+    (
+        ZOO,
+        12,
+        0,
+        "grid of 8 blocks -> a full grid",
+        &["small-grid"],
+    ),
+    (ZOO, 13, 0, "32-thread blocks -> 256", &["block-size"]),
+    (
+        ZOO,
+        18,
+        20,
+        "naive transpose -> tile [32][33]",
+        &["uncoalesced-store"],
+    ),
+    (
+        ZOO,
+        19,
+        20,
+        "tile [32][32] -> [32][33]",
+        &["bank-conflicts"],
+    ),
+    (
+        ZOO,
+        22,
+        21,
+        "spilling `__launch_bounds__` -> none",
+        &["local-memory"],
+    ),
+    // GL502's documented fix is register tiling (more arithmetic per load instruction);
+    // the zoo's 16x16 shared tiles still load once per FMA.
+    (
+        MATMUL,
+        2,
+        4,
+        "naive matmul -> register tiles",
+        &["load-store-bound"],
+    ),
+];
+
+/// ncu's largest whole-kernel ("global") estimated speedup per launch, in %.
+fn ncu_estimates() -> BTreeMap<u64, f64> {
+    let path = common::fixture("h200-zoo/full_details.csv");
+    // Rows without a rule end early: ncu writes them with fewer fields.
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(path)
+        .unwrap();
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (id, kind, scope, value) = (
+        col("ID"),
+        col("Rule Type"),
+        col("Estimated Speedup Type"),
+        col("Estimated Speedup"),
+    );
+    let mut best: BTreeMap<u64, f64> = BTreeMap::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        let Some(Ok(v)) = row.get(value).map(str::parse::<f64>) else {
+            continue;
+        };
+        if &row[kind] == "OPT" && &row[scope] == "global" {
+            let e = best.entry(row[id].parse().unwrap()).or_insert(0.0);
+            *e = e.max(v);
+        }
+    }
+    best
+}
+
+/// A capture's report per launch: durations by launch, and the findings.
+fn report(capture: &str) -> (BTreeMap<u64, f64>, Vec<serde_json::Value>) {
+    let file = format!("fixtures/{capture}");
+    let out = common::gpulint(&[
+        "check",
+        &file,
+        "--per-launch",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let duration = r["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["launch"].as_u64().unwrap(),
+                k["metrics"]["duration_ns"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    (duration, r["findings"].as_array().unwrap().clone())
+}
+
+/// The table, and the mean absolute errors of gpulint's and ncu's figures in points (ncu's
+/// over the pairs it estimated: the zoo's).
+fn table() -> (String, f64, f64, usize) {
+    let ncu = ncu_estimates();
+    let mut text = String::from(
+        "| capture, before -> after (launch IDs) | fix | realised saving | time at stake | ncu's estimate |\n\
+         | --- | --- | ---: | ---: | ---: |\n",
+    );
+    let (mut ours_err, mut ncu_err, mut estimated) = (0.0, 0.0, 0);
+    for &(capture, before, after, fix, rules) in PAIRS {
+        let (duration, findings) = report(capture);
+        let realised = 100.0 * (1.0 - duration[&after] / duration[&before]);
+        let stake_ns: f64 = findings
+            .iter()
+            .filter(|f| f["launch"] == before && rules.contains(&f["rule"].as_str().unwrap()))
+            .map(|f| f["time_at_stake_ns"].as_f64().unwrap())
+            .sum();
+        let ours = (100.0 * stake_ns / duration[&before]).min(100.0);
+        ours_err += (ours - realised).abs();
+        let theirs = match (capture, ncu.get(&before)) {
+            (ZOO, Some(e)) => {
+                ncu_err += (e - realised).abs();
+                estimated += 1;
+                format!("{e:.1}%")
+            }
+            _ => "-".into(),
+        };
+        let at = capture.split('/').next_back().unwrap_or(capture);
+        text.push_str(&format!(
+            "| {at} {before} -> {after} | {fix} ({}) | {realised:.1}% | {ours:.1}% | {theirs} |\n",
+            rules.join(", ")
+        ));
+    }
+    let n = PAIRS.len() as f64;
+    (
+        text,
+        ours_err / n,
+        ncu_err / estimated.max(1) as f64,
+        estimated,
+    )
+}
+
+#[test]
+fn the_docs_table_of_stake_against_realised_saving_is_current() {
+    let (table, ours, theirs, estimated) = table();
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/time-at-stake.md"
+    ))
+    .unwrap();
+    let section = doc
+        .split("<!-- pairs: begin -->\n")
+        .nth(1)
+        .and_then(|s| s.split("<!-- pairs: end -->").next())
+        .expect("docs/time-at-stake.md has the pairs table between its markers");
+    let summary = format!(
+        "Mean absolute error: time at stake {ours:.1} points over the {} pairs; ncu's estimate \
+         {theirs:.1} points over the {estimated} it estimated.\n",
+        PAIRS.len()
+    );
+    assert_eq!(
+        section,
+        format!("{table}\n{summary}"),
+        "docs/time-at-stake.md is out of date; the table is now:\n{table}\n{summary}"
+    );
+}
