@@ -376,3 +376,34 @@ fn derived_throughputs_match_ncus_own_launch_by_launch() {
         off.join("\n")
     );
 }
+
+/// A verdict whose number sits near its bar says so, in both captures of the program: the
+/// CG solver's small vector kernels run their busiest unit at 32-34% against
+/// latency-bound's 40%, where a capture a few points off decides the other way.
+#[test]
+fn a_verdict_near_its_bar_says_so() {
+    for capture in CAPTURES {
+        let r = report("cg_solver", capture);
+        let near: Vec<&Value> = r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["rule"] == "latency-bound")
+            .filter(|f| {
+                f["notes"].as_array().unwrap().iter().any(|n| {
+                    n.as_str()
+                        .unwrap()
+                        .starts_with("near the limit: the busiest unit runs at 3")
+                })
+            })
+            .collect();
+        assert!(!near.is_empty(), "{capture}: {r}");
+        for f in near {
+            let busiest = f["evidence"]["sm_throughput_pct"]
+                .as_f64()
+                .unwrap()
+                .max(f["evidence"]["memory_throughput_pct"].as_f64().unwrap());
+            assert!((32.0..40.0).contains(&busiest), "{capture}: {f}");
+        }
+    }
+}
