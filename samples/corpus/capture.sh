@@ -30,6 +30,7 @@ programs=(
   "occupancy_tie||3"
   "matmul_variants|2048|7"
   "cg_solver|1024 4|42"
+  "reduction|24|6"
 )
 
 log "== machine"
