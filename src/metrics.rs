@@ -845,6 +845,11 @@ pub static DERIVED: &[Derived] = &[
         ["dram_throughput_pct"]
     ),
     derived!(
+        "l1_pipe_headroom",
+        "1 - the busier of issue slots and DRAM, over the L1 data pipe's utilisation: the most of a kernel's time that relieving its load/store pipe (bank conflicts, loads per FMA) can save before the next busiest unit sets the time; 1 when the export lacks the pipe's utilisation (no bound known)",
+        ["l1_data_pipe_pct", "issue_slots_pct", "dram_throughput_pct"]
+    ),
+    derived!(
         "busiest_throughput_pct",
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]
@@ -1416,6 +1421,13 @@ fn derive_throughput(m: &mut Metrics) {
     put(m, "memory_throughput_floor_pct", floor);
     let dram = get(m, "dram_throughput_pct").map_or(0.0, |d| d.clamp(0.0, 100.0));
     put(m, "dram_headroom", Some(1.0 - dram / 100.0));
+    // Time follows the busiest unit: the pipe's share above the next busiest is what a fix
+    // that only relieves the pipe can take.
+    let next = get(m, "issue_slots_pct").unwrap_or(0.0).max(dram);
+    let l1_headroom = get(m, "l1_data_pipe_pct")
+        .filter(|p| *p > 0.0)
+        .map_or(1.0, |p| (1.0 - next / p).clamp(0.0, 1.0));
+    put(m, "l1_pipe_headroom", Some(l1_headroom));
     if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
         put(m, "busiest_throughput_pct", Some(sm.max(mem)));
     }

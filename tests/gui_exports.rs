@@ -74,13 +74,14 @@ fn differing_metrics(gui: &Profile, cli: &Profile, at_least: usize) -> BTreeSet<
 /// Every metric gpulint reads from a `--set full` export is on the GUI's Raw page, equal
 /// to ncu's but where the GUI's rounding took digits: instruction rates per cycle (0.08
 /// inst/cycle), multiplied into counts, and particlefilter's DRAM reads and durations in
-/// a column of larger ones. The warning names exactly those columns.
+/// a column of larger ones. The warning names exactly those columns. A ratio of two tiny
+/// percentages rounded to 0.02 and 0.05 (LU's L1 pipe headroom) moves with them.
 #[test]
 fn the_raw_page_reads_as_ncus_own_raw_page() {
     let rounded = [
         (
             "lud",
-            vec!["inst_ffma", "inst_hfma"],
+            vec!["inst_ffma", "inst_hfma", "l1_pipe_headroom"],
             "8 value(s) kept fewer than 3 significant digits \
              (smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed 4, \
              smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed 4)",
@@ -138,11 +139,12 @@ fn the_summary_page_is_judged_as_far_as_its_columns_allow() {
     let gui = profile("h200-gui/lud_summary.csv");
     let cli = profile("h200-gui/lud_cli_raw.csv");
     assert_eq!(gui.page, Page::GuiSummary);
-    // dram_headroom is 1 (no bound known) where DRAM throughput is unknown (the page has
-    // none), as mostly_serial is 0 where threads per instruction are.
+    // dram_headroom and l1_pipe_headroom are 1 (no bound known) where DRAM throughput and
+    // the L1 pipe are unknown (the page has neither), as mostly_serial is 0 where threads
+    // per instruction are.
     assert_eq!(
         differing_metrics(&gui, &cli, 4),
-        BTreeSet::from(["dram_headroom"])
+        BTreeSet::from(["dram_headroom", "l1_pipe_headroom"])
     );
     // 0.03% of peak to two decimals is exact enough: no warning.
     assert_eq!(gui.warnings().count(), 0, "{:?}", gui.notes);
@@ -194,10 +196,10 @@ fn the_summary_page_says_what_its_rounding_hides() {
     let gui = profile("h200-gui/particlefilter_summary.csv");
     let cli = profile("h200-gui/particlefilter_cli_raw.csv");
     // mostly_serial is 0 where threads per instruction are unknown (the page has none),
-    // dram_headroom 1 where DRAM throughput is.
+    // dram_headroom and l1_pipe_headroom 1 where DRAM throughput and the L1 pipe are.
     assert_eq!(
         differing_metrics(&gui, &cli, 4),
-        BTreeSet::from(["dram_headroom", "mostly_serial"])
+        BTreeSet::from(["dram_headroom", "l1_pipe_headroom", "mostly_serial"])
     );
     assert_eq!(gui.launches[0].metrics["duration_ns"], 0.0);
     assert_eq!(cli.launches[0].metrics["duration_ns"], 3360.0);

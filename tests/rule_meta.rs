@@ -128,6 +128,21 @@ fn latency_threshold_is_one_number() {
 }
 
 #[test]
+fn issue_thresholds_are_one_pair_of_numbers() {
+    // The roofline's issue-bound tag and GL503 must call the same kernels issue-bound.
+    let rules = rules::load(None).unwrap();
+    let gl503 = rules.iter().find(|r| r.slug == "issue-bound").unwrap();
+    assert_eq!(
+        gl503.params["min_issue_pct"],
+        gpulint::roofline::ISSUE_BUSY_PCT
+    );
+    assert_eq!(
+        gl503.params["max_math_pct"],
+        gpulint::roofline::ISSUE_MAX_MATH_PCT
+    );
+}
+
+#[test]
 fn load_store_thresholds_are_one_pair_of_numbers() {
     // The roofline's load/store tag and GL502 must call the same kernels load/store-bound.
     let rules = rules::load(None).unwrap();

@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 const ZOO: &str = "h200-zoo/full_raw_base.csv";
 /// The corpus's matrix multiplications (samples/corpus/matmul_variants.cu), one capture.
 const MATMUL: &str = "h200-corpus/full_matmul_variants.csv";
+/// The corpus's integer sums (samples/corpus/reduction.cu), one capture.
+const REDUCTION: &str = "h200-corpus/full_reduction.csv";
 
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
@@ -108,6 +110,20 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         4,
         "naive matmul -> register tiles",
         &["load-store-bound"],
+    ),
+    (
+        REDUCTION,
+        0,
+        2,
+        "divergent tree -> sequential addressing",
+        &["issue-bound"],
+    ),
+    (
+        REDUCTION,
+        1,
+        2,
+        "strided shared index -> sequential addressing",
+        &["bank-conflicts"],
     ),
 ];
 

@@ -89,6 +89,10 @@ pub struct Roofline {
     /// while the kernel runs far below its DRAM-roofline roof (GL502's case).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_store_pipe_pct: Option<f64>,
+    /// The SM's issue slots' utilisation, when instructions are the roof the kernel hits:
+    /// busy, with little arithmetic and no memory unit as busy (GL503's case).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issue_slots_pct: Option<f64>,
 }
 
 /// Below this share of peak in both compute and memory throughput, latency is not hidden.
@@ -100,6 +104,10 @@ const TENSOR_BUSY_PCT: f64 = 10.0;
 /// keeps them equal).
 pub const LOAD_STORE_BUSY_PCT: f64 = 80.0;
 pub const LOAD_STORE_MAX_ROOF_PCT: f64 = 50.0;
+/// Issue slots at least this busy, above every memory unit, with FP and tensor work under
+/// [`ISSUE_MAX_MATH_PCT`] of peak, are the roof (GL503's thresholds; a test keeps them equal).
+pub const ISSUE_BUSY_PCT: f64 = 60.0;
+pub const ISSUE_MAX_MATH_PCT: f64 = 5.0;
 
 /// Places one launch. `None` when the export lacks the FLOP counters, DRAM bytes or
 /// duration, or no peak is known for the device.
@@ -148,6 +156,14 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
     };
     let load_store_pipe_pct = m("l1_data_pipe_pct")
         .filter(|p| *p >= LOAD_STORE_BUSY_PCT && pct_of_roof < LOAD_STORE_MAX_ROOF_PCT);
+    let math = m("flop_pct_of_peak")
+        .unwrap_or(0.0)
+        .max(m("tensor_pipe_pct").unwrap_or(0.0));
+    let issue_slots_pct = m("issue_slots_pct").filter(|p| {
+        *p >= ISSUE_BUSY_PCT
+            && m("memory_throughput_pct").is_some_and(|mem| mem < *p)
+            && math < ISSUE_MAX_MATH_PCT
+    });
     Some(Roofline {
         flops,
         precision,
@@ -164,6 +180,7 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
         peaks_from,
         tensor_pipe_pct: tensor,
         load_store_pipe_pct,
+        issue_slots_pct,
     })
 }
 
@@ -252,6 +269,11 @@ impl Roofline {
         if let Some(p) = self.load_store_pipe_pct {
             line.push_str(&format!(", load/store pipe {p:.0}% busy: the roof it hits"));
         }
+        if let Some(p) = self.issue_slots_pct {
+            line.push_str(&format!(
+                ", issue slots {p:.0}% busy: instructions, not bytes, are the roof it hits"
+            ));
+        }
         line
     }
 
@@ -261,6 +283,8 @@ impl Roofline {
             "latency-bound"
         } else if self.load_store_pipe_pct.is_some() {
             "load/store-bound"
+        } else if self.issue_slots_pct.is_some() {
+            "issue-bound"
         } else {
             self.bound.label()
         }
