@@ -18,7 +18,7 @@ const FEWER_PER_CONFIG: u64 = 3;
 /// every launch (3 per configuration would be nearly all), and a breadth-first search
 /// launches one configuration whose frontier, and time, grows late (its first 3 launches
 /// miss the ones that matter). A sample the user chose (`--launches-per-config`) stays.
-pub fn fewer_launches(chosen: Sample, every: &ingest::Profile, verbose: bool) -> Sample {
+pub fn choose_for_time(chosen: Sample, every: &ingest::Profile, verbose: bool) -> Sample {
     if chosen != Sample::SPREAD {
         return chosen;
     }
@@ -210,7 +210,7 @@ mod tests {
         let bfs = every_launch("h200-corpus/min_bfs.csv");
         let late = configurations_whose_time_comes_late(&bfs, FEWER_PER_CONFIG);
         assert!(late.contains(&"Kernel".to_string()), "{late:?}");
-        let chosen = fewer_launches(Sample::SPREAD, &bfs, false);
+        let chosen = choose_for_time(Sample::SPREAD, &bfs, false);
         assert!(matches!(chosen, Sample::Spread(_)), "{chosen:?}");
         assert!(chosen.invocations().contains(&8));
     }
@@ -245,7 +245,7 @@ mod tests {
             every_launch_counted_by: None,
         };
         assert_eq!(time_carriers(&every), [6, 0, 0, 0, 0, 0, 0, 0]);
-        let chosen = fewer_launches(Sample::SPREAD, &every, false);
+        let chosen = choose_for_time(Sample::SPREAD, &every, false);
         assert_eq!(chosen, Sample::Spread([6, 0, 0, 0, 0, 0, 0, 0]));
         assert_eq!(chosen.invocations()[..6], [1, 2, 3, 4, 6, 8]);
         assert!(
@@ -277,7 +277,7 @@ mod tests {
                 "{program}"
             );
             assert_eq!(
-                fewer_launches(Sample::SPREAD, &every, false),
+                choose_for_time(Sample::SPREAD, &every, false),
                 Sample::PerConfig(FEWER_PER_CONFIG),
                 "{program}"
             );

@@ -110,7 +110,7 @@ fn plan_sample(
 ) -> Sample {
     // With -k, counts of the other kernels would weigh in the choice.
     let planned = match opts.kernel_name {
-        None => crate::sampling::fewer_launches(chosen, &every.profile, verbose),
+        None => crate::sampling::choose_for_time(chosen, &every.profile, verbose),
         Some(_) => chosen,
     };
     opts.sample = Some(planned);
