@@ -3,11 +3,14 @@ as in any real training run. Each step also makes its input batch from a transpo
 view (`.t().contiguous()`), a call-site mistake that launches an uncoalesced copy every
 step. Profiled by `gpulint run` to test how repeated launches fold (issue #6): one row
 and one finding per kernel, with the launch count and the range of the evidence."""
+import sys
+
 import torch
 
 torch.manual_seed(0)
 dev = "cuda"
-steps = 60
+# Steps (argument 1, default 60): about 24 launches each.
+steps = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 model = torch.nn.Sequential(
     torch.nn.Linear(1024, 4096),
     torch.nn.GELU(),
