@@ -57,7 +57,6 @@ pub struct Progress {
 pub struct Source {
     pub page: Page,
     pub notes: Vec<String>,
-    pub launches: u64,
 }
 
 /// Where each cell of a row goes: the page's columns, told from the header.
@@ -237,11 +236,7 @@ fn read_text<R: BufRead + Send>(
         ));
     }
     closing_notes(&mut state, skipped, &mut notes);
-    Ok(Source {
-        page,
-        notes,
-        launches: state.launches,
-    })
+    Ok(Source { page, notes })
 }
 
 /// A GUI export the user transposed (one column per launch): read whole, turned back,
@@ -284,12 +279,11 @@ fn read_text_output(
     input: impl BufRead,
     sink: &mut dyn FnMut(Launch) -> Result<()>,
 ) -> Result<Source> {
-    let (mut notes, launches) = text_output::read(file, first, skipped, input, sink)?;
+    let (mut notes, _) = text_output::read(file, first, skipped, input, sink)?;
     notes.extend(errors_note);
     Ok(Source {
         page: Page::Text,
         notes,
-        launches,
     })
 }
 

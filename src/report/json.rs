@@ -12,13 +12,6 @@ use serde_json::{Value, json};
 
 use super::Report;
 
-/// The whole document as a string.
-pub fn render(r: &Report) -> String {
-    let mut out = Vec::new();
-    write(r, &mut out).expect("writing to memory");
-    String::from_utf8(out).expect("serde_json writes UTF-8")
-}
-
 /// Writes the document to `out`.
 pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let counted =

@@ -10,7 +10,8 @@ pub struct DeviceShape {
     pub max_warps_per_sm: u32,
     /// FP32 lanes per SM at the device's compute capability (CUDA C++ Programming Guide,
     /// arithmetic instruction throughput): the SM count times these, times two FLOPs per
-    /// FMA, times the boost clock, is the datasheet's FP32 peak.
+    /// FMA, times the boost clock, is the datasheet's FP32 peak. Read by the table's own
+    /// check of its SM counts (tests below).
     pub fp32_lanes_per_sm: u32,
     pub source: &'static str,
 }

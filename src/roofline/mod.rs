@@ -234,7 +234,11 @@ fn peaks(
     } else {
         g.fp32_flops
     };
-    Some((f, g.dram_bytes_per_s, format!("table: {}", g.name)))
+    Some((
+        f,
+        g.dram_bytes_per_s,
+        format!("table: {} ({})", g.name, g.source),
+    ))
 }
 
 /// "58.3 TFLOP/s", "4.12 TB/s": SI prefixes for the human report.
