@@ -268,3 +268,30 @@ fn gpu_names_must_be_unambiguous_and_a_mismatch_is_said() {
         "{text}"
     );
 }
+
+/// The roofline's tags move with the rules' parameters: `--param
+/// latency-bound.max_busy_pct=5` stops tagging the zoo's copy of 3 launches (memory 19% of
+/// the roof, busiest unit under 40%) latency-bound in the roofline line and the kernel list
+/// alike, as the rule stops calling it so.
+#[test]
+fn the_roofline_tags_follow_the_rules_parameters() {
+    let report = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "fixtures/h200-zoo/full_raw_base.csv",
+            "--color",
+            "never",
+            "--exit-zero",
+        ];
+        args.extend(extra);
+        String::from_utf8(common::gpulint(&args).stdout).unwrap()
+    };
+    let tagged = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("copy_coalesced") && l.contains("latency-bound"))
+            .count()
+    };
+    assert_eq!(tagged(&report(&[])), 2, "{}", report(&[]));
+    let moved = report(&["--param", "latency-bound.max_busy_pct=5"]);
+    assert_eq!(tagged(&moved), 0, "{moved}");
+}

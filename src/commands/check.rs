@@ -160,10 +160,11 @@ pub fn lint_and_report(
     }
     let gpu = gpu_override(args.gpu.as_deref())?;
     super::shared::warn_gpu_mismatch(gpu, profiles);
+    let bars = bars_of(rules);
     let rooflines: Vec<_> = profiles
         .iter()
         .flat_map(|p| p.launches.iter())
-        .map(|l| crate::roofline::place(l, gpu))
+        .map(|l| crate::roofline::place_with(l, gpu, &bars))
         .collect();
     if let Some(path) = &args.svg {
         let placed: Vec<_> = profiles
@@ -175,7 +176,7 @@ pub fn lint_and_report(
         let inputs: Vec<String> = profiles.iter().map(|p| p.file.clone()).collect();
         write_svg(path, &placed, &inputs)?;
     }
-    let kernels = kernel_rows(profiles, args.per_launch, gpu);
+    let kernels = kernel_rows(profiles, args.per_launch, gpu, &bars);
     let report = Report {
         profiles,
         findings: &analysis.findings,
@@ -213,6 +214,16 @@ fn judged_too_little(coverage: &rules::engine::Coverage, min_pct: Option<f64>) -
         coverage.summary().unwrap_or_default()
     );
     true
+}
+
+/// The roofline's bars from the enabled rules' parameters.
+pub(super) fn bars_of(rules: &[Rule]) -> crate::roofline::Bars {
+    crate::roofline::Bars::with(|slug, name| {
+        rules
+            .iter()
+            .find(|r| r.slug == slug)
+            .and_then(|r| r.params.get(name).copied())
+    })
 }
 
 /// Never a clean report for a file nothing could be judged on; and a selection of rules
@@ -304,6 +315,7 @@ pub(super) fn kernel_rows(
     profiles: &[Profile],
     per_launch: bool,
     gpu: Option<&'static crate::roofline::gpus::GpuPeaks>,
+    bars: &crate::roofline::Bars,
 ) -> Vec<(crate::fold::KernelView, Option<crate::roofline::Roofline>)> {
     crate::fold::kernel_views(
         profiles
@@ -313,7 +325,7 @@ pub(super) fn kernel_rows(
     )
     .into_iter()
     .map(|v| {
-        let roof = crate::roofline::place(&v.entry, gpu);
+        let roof = crate::roofline::place_with(&v.entry, gpu, bars);
         (v, roof)
     })
     .collect()

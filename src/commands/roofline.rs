@@ -18,7 +18,7 @@ pub fn roofline_command(
     let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
     super::shared::warn_gpu_mismatch(gpu, &profiles);
-    let rows = kernel_rows(&profiles, false, gpu);
+    let rows = kernel_rows(&profiles, false, gpu, &crate::roofline::Bars::default());
     let placed: Vec<Placed> = rows
         .iter()
         .filter_map(|(v, roof)| roof.clone().map(|r| (&v.entry, r)))

@@ -109,9 +109,60 @@ pub const LOAD_STORE_MAX_ROOF_PCT: f64 = 50.0;
 pub const ISSUE_BUSY_PCT: f64 = 60.0;
 pub const ISSUE_MAX_MATH_PCT: f64 = 5.0;
 
+/// The bars the roofline's tags share with the rules that name the same bounds
+/// (latency-bound, load-store-bound, issue-bound): their parameters, so that
+/// `--param latency-bound.max_busy_pct=30` moves the tag with the rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bars {
+    pub latency_busy_pct: f64,
+    pub load_store_busy_pct: f64,
+    pub load_store_max_roof_pct: f64,
+    pub issue_busy_pct: f64,
+    pub issue_max_math_pct: f64,
+}
+
+impl Default for Bars {
+    fn default() -> Self {
+        Bars {
+            latency_busy_pct: LATENCY_BOUND_PCT,
+            load_store_busy_pct: LOAD_STORE_BUSY_PCT,
+            load_store_max_roof_pct: LOAD_STORE_MAX_ROOF_PCT,
+            issue_busy_pct: ISSUE_BUSY_PCT,
+            issue_max_math_pct: ISSUE_MAX_MATH_PCT,
+        }
+    }
+}
+
+impl Bars {
+    /// The bars from the rules' parameters (`param(slug, name)`), each rule's default where
+    /// it is not enabled.
+    pub fn with(param: impl Fn(&str, &str) -> Option<f64>) -> Bars {
+        let d = Bars::default();
+        Bars {
+            latency_busy_pct: param("latency-bound", "max_busy_pct").unwrap_or(d.latency_busy_pct),
+            load_store_busy_pct: param("load-store-bound", "min_pipe_pct")
+                .unwrap_or(d.load_store_busy_pct),
+            load_store_max_roof_pct: param("load-store-bound", "max_arith_pct")
+                .unwrap_or(d.load_store_max_roof_pct),
+            issue_busy_pct: param("issue-bound", "min_issue_pct").unwrap_or(d.issue_busy_pct),
+            issue_max_math_pct: param("issue-bound", "max_math_pct")
+                .unwrap_or(d.issue_max_math_pct),
+        }
+    }
+}
+
+/// Places one launch with the rules' default bars ([`place_with`]).
+pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<Roofline> {
+    place_with(launch, gpu_override, &Bars::default())
+}
+
 /// Places one launch. `None` when the export lacks the FLOP counters, DRAM bytes or
 /// duration, or no peak is known for the device.
-pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<Roofline> {
+pub fn place_with(
+    launch: &Launch,
+    gpu_override: Option<&gpus::GpuPeaks>,
+    bars: &Bars,
+) -> Option<Roofline> {
     let m = |k: &str| launch.metrics.get(k).copied();
     let (precision, flops) = counted_flops(launch)?;
     let dram_bytes = m("dram_bytes_read")? + m("dram_bytes_write")?;
@@ -132,7 +183,7 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
     // Issuing at least as busily as a latency-bound kernel never does, with almost no
     // counted FLOPs: without the tensor-pipe metric that may be a tensor-core GEMM.
     let unseen_work = m("tensor_pipe_pct").is_none()
-        && m("sm_throughput_pct").is_some_and(|p| p >= LATENCY_BOUND_PCT)
+        && m("sm_throughput_pct").is_some_and(|p| p >= bars.latency_busy_pct)
         && achieved_flops < 0.1 * peak_flops;
     let bound = if tensor.is_some() || arithmetic_intensity >= ridge {
         Bound::Compute
@@ -151,18 +202,18 @@ pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<R
         (None, Bound::Compute) => (precision, achieved_flops / peak_flops * 100.0),
     };
     let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
-        (Some(sm), Some(mem)) => sm.max(mem) < LATENCY_BOUND_PCT,
+        (Some(sm), Some(mem)) => sm.max(mem) < bars.latency_busy_pct,
         _ => false,
     };
     let load_store_pipe_pct = m("l1_data_pipe_pct")
-        .filter(|p| *p >= LOAD_STORE_BUSY_PCT && pct_of_roof < LOAD_STORE_MAX_ROOF_PCT);
+        .filter(|p| *p >= bars.load_store_busy_pct && pct_of_roof < bars.load_store_max_roof_pct);
     let math = m("flop_pct_of_peak")
         .unwrap_or(0.0)
         .max(m("tensor_pipe_pct").unwrap_or(0.0));
     let issue_slots_pct = m("issue_slots_pct").filter(|p| {
-        *p >= ISSUE_BUSY_PCT
+        *p >= bars.issue_busy_pct
             && m("memory_throughput_pct").is_some_and(|mem| mem < *p)
-            && math < ISSUE_MAX_MATH_PCT
+            && math < bars.issue_max_math_pct
     });
     Some(Roofline {
         flops,
