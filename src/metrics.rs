@@ -275,6 +275,18 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "cc_major",
+        "the device's compute capability, major version (8 and later have TF32 and BF16 tensor cores)",
+        [n("device__attribute_compute_capability_major")],
+        []
+    ),
+    metric!(
+        "cc_minor",
+        "the device's compute capability, minor version (0 on the data-center chips: A100, H100, H200, B200)",
+        [n("device__attribute_compute_capability_minor")],
+        []
+    ),
+    metric!(
         "threads_per_inst",
         "active threads per executed warp instruction (32 = no divergence)",
         [n("smsp__thread_inst_executed_per_inst_executed.ratio")],

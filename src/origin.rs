@@ -22,6 +22,10 @@ pub enum Kind {
 struct OriginsFile {
     #[serde(default)]
     library_internal_rules: Vec<String>,
+    /// The rules an origin's general `call` text answers (access patterns); the others
+    /// keep their own fix.
+    #[serde(default)]
+    call_rules: Vec<String>,
     #[serde(default)]
     origin: Vec<OriginFile>,
 }
@@ -74,6 +78,7 @@ pub struct Origin {
 pub struct Origins {
     pub list: Vec<Origin>,
     pub library_internal_rules: Vec<String>,
+    pub call_rules: Vec<String>,
     /// Kernel name -> index into `list`: reports ask about the same names many times,
     /// and each answer costs every pattern of every origin.
     memo: std::cell::RefCell<std::collections::HashMap<String, Option<usize>>>,
@@ -133,6 +138,7 @@ fn parse(origin_file: &str, text: &str) -> Result<Origins> {
     Ok(Origins {
         list,
         library_internal_rules: file.library_internal_rules,
+        call_rules: file.call_rules,
         memo: Default::default(),
     })
 }
@@ -153,6 +159,9 @@ pub fn load(extra_dir: Option<&str>) -> Result<Origins> {
             user.list.append(&mut origins.list);
             if user.library_internal_rules.is_empty() {
                 user.library_internal_rules = origins.library_internal_rules;
+            }
+            if user.call_rules.is_empty() {
+                user.call_rules = origins.call_rules;
             }
             origins = user;
         }
@@ -216,19 +225,24 @@ impl Origins {
         let rule = rule.to_string();
         match o.kind {
             Kind::Helper => Adjustment::Drop,
+            // The library's internals are not the user's to edit: the help names the call
+            // to change, so that it never says what the rule says to a kernel's author.
             Kind::Library if self.library_internal_rules.contains(&rule) => Adjustment::Keep {
                 to_info: true,
-                note: o.internal.clone(),
-                fix: None,
+                note: None,
+                fix: o.internal.clone(),
             },
             Kind::Library => {
                 let call_fix = o.call_fixes.iter().find(|c| {
                     c.rules.contains(&rule) && c.name.as_ref().is_none_or(|n| n.is_match(kernel))
                 });
+                // The general call text is about access patterns: a rule with its own call
+                // to name (a precision switch, say) keeps its fix.
+                let general = o.call.clone().filter(|_| self.call_rules.contains(&rule));
                 Adjustment::Keep {
                     to_info: false,
                     note: None,
-                    fix: call_fix.map(|c| c.fix.clone()).or_else(|| o.call.clone()),
+                    fix: call_fix.map(|c| c.fix.clone()).or(general),
                 }
             }
             Kind::Generated => Adjustment::Keep {

@@ -35,7 +35,7 @@ fn the_worked_example_in_docs_rules_md_works() {
     .unwrap();
     let rules = dir.path().join("my-rules");
     std::fs::create_dir(&rules).unwrap();
-    std::fs::write(rules.join("GL601-divergent-warps.toml"), rule).unwrap();
+    std::fs::write(rules.join("GL701-divergent-warps.toml"), rule).unwrap();
     let rules = rules.to_str().unwrap();
 
     let out = common::gpulint(&["test-rules", rules]);
@@ -43,25 +43,25 @@ fn the_worked_example_in_docs_rules_md_works() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("2 passed, 0 failed"), "{text}");
 
-    let out = common::gpulint(&["explain", "GL601", "--rules", rules]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("divergent-warps (GL601)"));
+    let out = common::gpulint(&["explain", "GL701", "--rules", rules]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("divergent-warps (GL701)"));
     let out = common::gpulint(&[
         "check",
         "fixtures/h200-corpus/min_particlefilter.csv",
         "--rules",
         rules,
         "--select",
-        "GL601",
+        "GL701",
         "--format",
         "concise",
     ]);
     let text = common::transcript(&out);
     assert!(
-        text.contains("GL601] divergent-warps normalize_weights_kernel"),
+        text.contains("GL701] divergent-warps normalize_weights_kernel"),
         "{text}"
     );
     assert!(
-        !text.contains("GL601] divergent-warps likelihood_kernel"),
+        !text.contains("GL701] divergent-warps likelihood_kernel"),
         "{text}"
     );
 }

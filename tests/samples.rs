@@ -105,9 +105,10 @@ fn zero_useful_bytes_on_real_traffic_is_not_a_finding() {
         .unwrap();
     assert_eq!(gemm.metrics["bytes_per_sector_ld"], 0.0);
     assert!(!gemm.metrics.contains_key("excess_sector_share_ld"));
+    // Its FP32-on-the-FMA-units finding (GL601) is about precision, not its accesses.
     let noisy: Vec<_> = lint(&p)
         .into_iter()
-        .filter(|f| f.kernel.starts_with("sm80_xmma_gemm"))
+        .filter(|f| f.kernel.starts_with("sm80_xmma_gemm") && f.rule != "fp32-gemm-on-cuda-cores")
         .collect();
     assert!(noisy.is_empty(), "{noisy:?}");
 }

@@ -14,6 +14,8 @@ const ZOO: &str = "h200-zoo/full_raw_base.csv";
 const MATMUL: &str = "h200-corpus/full_matmul_variants.csv";
 /// The corpus's integer sums (samples/corpus/reduction.cu), one capture.
 const REDUCTION: &str = "h200-corpus/full_reduction.csv";
+/// One linear layer's GEMM in FP32 then with TF32 allowed (samples/apps/torch_precision.py).
+const PRECISION: &str = "h200-samples/precision_pairs.csv";
 
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
@@ -124,6 +126,13 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         2,
         "strided shared index -> sequential addressing",
         &["bank-conflicts"],
+    ),
+    (
+        PRECISION,
+        0,
+        2,
+        "FP32 GEMM on the FMA units -> TF32 allowed",
+        &["fp32-gemm-on-cuda-cores"],
     ),
 ];
 

@@ -296,6 +296,7 @@ impl<'a> Linter<'a> {
             if self.slots[slot].ignored[i]
                 || (rule.defer_to_other_findings && explained)
                 || rule.judges_failed_launches != failed
+                || !rule.applies_to(&launch.name)
             {
                 continue;
             }
@@ -458,6 +459,9 @@ pub enum Judgement {
 
 /// Judges one launch.
 pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
+    if !rule.applies_to(&launch.name) {
+        return Judgement::Quiet { partial: None };
+    }
     let lookup = |name: &str| {
         launch
             .metrics

@@ -77,6 +77,10 @@ struct RuleFile {
     /// Reported by `gpulint diff` only (regressions); the linter never runs it.
     #[serde(default)]
     diff_only: bool,
+    /// A regular expression on the kernel's name: the rule applies only to kernels it
+    /// matches (a library's FP32 GEMMs, say).
+    #[serde(default)]
+    kernel_pattern: Option<String>,
     doc: Doc,
     #[serde(default)]
     tests: Tests,
@@ -170,6 +174,8 @@ pub struct Rule {
     pub judges_failed_launches: bool,
     pub names_source_lines: bool,
     pub diff_only: bool,
+    /// The kernels the rule applies to, by name; every kernel when `None`.
+    pub kernel_pattern: Option<regex::Regex>,
     pub doc: Doc,
     pub tests: Tests,
     /// Where the rule came from: `rules/x.toml` (embedded) or a path under `--rules`.
@@ -177,6 +183,13 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// Whether the rule applies to a kernel of this name (its `kernel_pattern`).
+    pub fn applies_to(&self, kernel: &str) -> bool {
+        self.kernel_pattern
+            .as_ref()
+            .is_none_or(|p| p.is_match(kernel))
+    }
+
     /// Does `selector` (a code, a code prefix, a slug or `ALL`) pick this rule?
     pub fn matches(&self, selector: &str) -> bool {
         selector.eq_ignore_ascii_case("ALL")
@@ -253,16 +266,7 @@ fn check_names(
 
 /// Parses and checks one rule file.
 pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
-    let file: RuleFile = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
-        let msg = format!("malformed rule file: {}", e.message());
-        match line {
-            Some(l) => Error::at(origin, l, None, msg),
-            None => Error::in_file(origin, msg),
-        }
-    })?;
+    let file = read_rule_file(origin, text)?;
     check_fields(origin, &file)?;
     let params = &file.params;
     let when = condition(origin, "when", &file.when, params)?;
@@ -305,6 +309,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
             })
         })
         .transpose()?;
+    let kernel_pattern = kernel_pattern(origin, file.kernel_pattern.as_deref())?;
     Ok(Rule {
         code: file.code,
         slug: file.slug,
@@ -326,10 +331,38 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         judges_failed_launches: file.judges_failed_launches,
         names_source_lines: file.names_source_lines,
         diff_only: file.diff_only,
+        kernel_pattern,
         doc: file.doc,
         tests: file.tests,
         origin: origin.to_string(),
     })
+}
+
+/// The TOML of a rule file, or an error at its line.
+fn read_rule_file(origin: &str, text: &str) -> Result<RuleFile> {
+    toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1) as u64);
+        let msg = format!("malformed rule file: {}", e.message());
+        match line {
+            Some(l) => Error::at(origin, l, None, msg),
+            None => Error::in_file(origin, msg),
+        }
+    })
+}
+
+fn kernel_pattern(origin: &str, pattern: Option<&str>) -> Result<Option<regex::Regex>> {
+    pattern
+        .map(|p| {
+            regex::Regex::new(p).map_err(|e| {
+                Error::in_file(
+                    origin,
+                    format!("field `kernel_pattern`: not a regular expression: {e}"),
+                )
+            })
+        })
+        .transpose()
 }
 
 /// The plain checks on a rule file's fields: code and slug shapes, non-empty docs, known
