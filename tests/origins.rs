@@ -276,3 +276,55 @@ fn a_tensor_core_gemm_is_never_called_memory_bound() {
         }
     }
 }
+
+/// Every kernel name of the PyTorch 2.11 captures in fixtures/names (eager training and
+/// Inductor, as ncu 2025.3.1 printed them on the H200) has its origin: none is taken for
+/// the user's code. And the forms issue #27 met on another PyTorch 2.11 build: ATen's
+/// kernels without `at::`, its softmax warp kernels in an anonymous namespace, and CUB's
+/// algorithms inside PyTorch.
+#[test]
+fn todays_framework_kernel_names_have_their_origin() {
+    let origins = gpulint::origin::load(None).unwrap();
+    let dir = common::fixture("names");
+    let mut names = 0;
+    for file in [
+        "torch_train_pytorch2.11_cu130.txt",
+        "torch_compile_pytorch2.11_cu130.txt",
+    ] {
+        for name in std::fs::read_to_string(dir.join(file)).unwrap().lines() {
+            let o = origins.describe(name);
+            assert_ne!(o.kind, gpulint::origin::Kind::User, "{file}: {name}");
+            names += 1;
+        }
+    }
+    assert_eq!(names, 24);
+    for (name, origin) in [
+        (
+            "void native::<unnamed>::cunn_SoftMaxBackward<4, float, float, float, native::<unnamed>::LogSoftMaxBackwardEpilogue>(T3 *, const T2 *, const T2 *, long)",
+            "PyTorch ATen",
+        ),
+        (
+            "void native::elementwise_kernel<128, 4, void native::gpu_kernel_impl<native::BinaryFunctor<float, float, float, native::binary_internal::MulFunctor<float>>>(TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)",
+            "PyTorch ATen",
+        ),
+        (
+            "void <unnamed>::softmax_warp_forward<float, float, float, 10, false, false>(T2 *, const T1 *, int, int, int, const bool *, int, bool)",
+            "PyTorch ATen",
+        ),
+        (
+            "void radix_sort::DeviceRadixSortOnesweepKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<long, long, unsigned int>::Policy900, false, long, long, unsigned int, int, int, at_cuda_detail::cub::detail::identity_decomposer_t>(int *, int *, unsigned int *, const unsigned int *, const long *, long *, const long *, long *, int, int, int, T7)",
+            "CUB",
+        ),
+        (
+            "void scan::DeviceScanKernel<at_cuda_detail::cub::DeviceScanPolicy<long, std::plus<long>>::Policy900, const long *, long *, at_cuda_detail::cub::ScanTileState<long, true>, std::plus<long>, at_cuda_detail::cub::NullType, int, long>(T2, T3, T4, int, T5, T6, T7)",
+            "CUB",
+        ),
+        (
+            "void cub::DeviceReduceKernel<cub::DeviceReducePolicy<float, int, cub::Sum>::Policy600, float *, float *, int, cub::Sum>(T2, T3, T4, cub::GridEvenShare<T4>, T5)",
+            "CUB",
+        ),
+    ] {
+        let o = origins.describe(name);
+        assert_eq!(o.name, origin, "{name}");
+    }
+}
