@@ -1,0 +1,347 @@
+//! Derived quantities, computed from the canonical keys a launch has: never from a
+//! missing one.
+
+use super::*;
+
+/// Sectors one warp-wide request needs at best for this many useful bytes: a kernel
+/// average, so a small tolerance keeps 4.02 from rounding up to 5.
+pub(super) fn ideal_sectors(useful_bytes: f64) -> f64 {
+    (useful_bytes / 32.0 - 0.05).ceil().max(1.0)
+}
+
+pub(super) fn get(m: &Metrics, k: &str) -> Option<f64> {
+    m.get(k).copied()
+}
+
+/// Sets a derived key unless the export had it; a non-finite value is no value.
+pub(super) fn put(m: &mut Metrics, k: &str, v: Option<f64>) {
+    if let Some(v) = v.filter(|v| v.is_finite()) {
+        let k = key(k).unwrap_or_else(|| panic!("derived metric `{k}` is not in DERIVED"));
+        m.entry(k).or_insert(v);
+    }
+}
+
+/// Adds every derived quantity whose inputs the launch has, in dependency order.
+pub(super) fn derive(m: &mut Metrics) {
+    for dir in ["ld", "st"] {
+        derive_access(m, dir);
+    }
+    derive_traffic_shares(m);
+    derive_launch_shape(m);
+    derive_local_and_shared(m);
+    derive_throughput(m);
+    derive_row_segments(m);
+    derive_grid_fill(m);
+    derive_warp_states(m);
+}
+
+/// Sectors per request, the fewest sectors the useful bytes need, the excess, and
+/// whether the average mixes access patterns, for loads or stores.
+pub(super) fn derive_access(m: &mut Metrics, dir: &str) {
+    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    };
+    let spr = ratio(
+        get(m, &format!("sectors_{dir}")),
+        get(m, &format!("requests_{dir}")),
+    );
+    put(m, &format!("sectors_per_request_{dir}"), spr);
+    let spr = get(m, &format!("sectors_per_request_{dir}"));
+    let bps = get(m, &format!("bytes_per_sector_{dir}"));
+    // A zero useful-bytes ratio on real traffic means the SASS byte counter did not see
+    // these accesses (cp.async / LDGSTS and TMA copies bypass it): unknown, not 0%.
+    let sectors = get(m, &format!("sectors_{dir}"));
+    let bps = bps.filter(|b| *b > 0.0 || sectors.is_none_or(|s| s == 0.0));
+    if let (Some(spr), Some(bps)) = (spr, bps) {
+        let useful = bps * spr;
+        let ideal = ideal_sectors(useful);
+        put(m, &format!("useful_bytes_per_request_{dir}"), Some(useful));
+        put(m, &format!("ideal_sectors_per_request_{dir}"), Some(ideal));
+        put(
+            m,
+            &format!("excess_sectors_per_request_{dir}"),
+            Some((spr - ideal).max(0.0)),
+        );
+        put(
+            m,
+            &format!("excess_sector_share_{dir}"),
+            (spr > 0.0).then(|| ((spr - ideal) / spr).max(0.0)),
+        );
+    }
+    if let Some(bps) = bps {
+        put(
+            m,
+            &format!("efficiency_{dir}_pct"),
+            Some(bps / 32.0 * 100.0),
+        );
+    }
+    // No global access of this kind at all: nothing is wasted.
+    if sectors == Some(0.0) {
+        for k in [
+            "excess_sector_share",
+            "excess_sectors_per_request",
+            "ideal_sectors_per_request",
+        ] {
+            put(m, &format!("{k}_{dir}"), Some(0.0));
+        }
+    }
+    if let Some(spr) = get(m, &format!("sectors_per_request_{dir}")) {
+        // Uniform access patterns give these averages; anything else mixes patterns.
+        const PURE: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 5.0, 9.0, 17.0];
+        let pure = PURE.iter().any(|p| (spr - p).abs() <= 0.15);
+        put(
+            m,
+            &format!("mixed_access_{dir}"),
+            Some(if pure { 0.0 } else { 1.0 }),
+        );
+    }
+}
+
+/// The shares of the kernel's global sectors that are loads and stores.
+pub(super) fn derive_traffic_shares(m: &mut Metrics) {
+    if let (Some(ld), Some(st)) = (get(m, "sectors_ld"), get(m, "sectors_st")) {
+        let total = ld + st;
+        let share = |x: f64| Some(if total > 0.0 { x / total } else { 0.0 });
+        put(m, "global_share_ld", share(ld));
+        put(m, "global_share_st", share(st));
+    }
+}
+
+/// Warps per block, the lanes of a partial warp, shared memory per block, and the
+/// binding occupancy limit.
+pub(super) fn derive_launch_shape(m: &mut Metrics) {
+    if let Some(b) = get(m, "block_size") {
+        put(m, "warps_per_block", Some((b / 32.0).ceil()));
+        put(m, "partial_warp_lanes", Some(b % 32.0));
+    }
+    let limits: Option<Vec<f64>> = [
+        "limit_warps",
+        "limit_blocks",
+        "limit_registers",
+        "limit_shared_mem",
+    ]
+    .iter()
+    .map(|k| get(m, k))
+    .collect();
+    put(
+        m,
+        "occupancy_limit_min",
+        limits.map(|l| l.into_iter().fold(f64::INFINITY, f64::min)),
+    );
+    if let (Some(st), Some(dy)) = (
+        get(m, "shared_mem_static_per_block"),
+        get(m, "shared_mem_dynamic_per_block"),
+    ) {
+        put(m, "shared_mem_per_block", Some(st + dy));
+    }
+}
+
+/// Local-memory traffic against global, and bank conflicts against shared wavefronts.
+pub(super) fn derive_local_and_shared(m: &mut Metrics) {
+    // ncu prints "no data" for the spill overhead when there was no spill request (0 of
+    // 0 requests): no spills is no overhead, not an unknown one.
+    if get(m, "local_spill_requests") == Some(0.0) {
+        put(m, "local_spill_overhead_pct", Some(0.0));
+    }
+    if let (Some(l_ld), Some(l_st)) = (get(m, "local_sectors_ld"), get(m, "local_sectors_st")) {
+        let local = l_ld + l_st;
+        put(m, "local_sectors", Some(local));
+        if let (Some(ld), Some(st)) = (get(m, "sectors_ld"), get(m, "sectors_st")) {
+            let total = local + ld + st;
+            put(
+                m,
+                "local_share",
+                Some(if total > 0.0 { local / total } else { 0.0 }),
+            );
+        }
+    }
+    if let (Some(w_ld), Some(w_st)) = (
+        get(m, "shared_wavefronts_ld"),
+        get(m, "shared_wavefronts_st"),
+    ) {
+        put(m, "shared_wavefronts", Some(w_ld + w_st));
+        if let (Some(c_ld), Some(c_st)) = (get(m, "bank_conflicts_ld"), get(m, "bank_conflicts_st"))
+        {
+            put(m, "bank_conflicts", Some(c_ld + c_st));
+            // No shared-memory traffic: no conflicts, rather than an unknown share.
+            let share = if w_ld + w_st > 0.0 {
+                (c_ld + c_st) / (w_ld + w_st)
+            } else {
+                0.0
+            };
+            put(m, "bank_conflict_share", Some(share));
+        }
+    }
+}
+
+/// Compute and memory throughput from their parts when ncu's combined figures are
+/// missing, the least memory is busy, and the busier of compute and memory.
+pub(super) fn derive_throughput(m: &mut Metrics) {
+    from_parts(
+        m,
+        "sm_throughput_pct",
+        COMPUTE_PARTS,
+        "sm_throughput_subunits",
+    );
+    from_parts(
+        m,
+        "memory_throughput_pct",
+        MEMORY_PARTS,
+        "memory_throughput_subunits",
+    );
+    // Every one of these is a sub-unit of gpu__compute_memory_throughput: never above it.
+    let floor = ["memory_throughput_pct", "dram_throughput_pct"]
+        .iter()
+        .chain(MEMORY_PARTS)
+        .filter_map(|k| get(m, k))
+        .reduce(f64::max);
+    put(m, "memory_throughput_floor_pct", floor);
+    let dram = get(m, "dram_throughput_pct").map_or(0.0, |d| d.clamp(0.0, 100.0));
+    put(m, "dram_headroom", Some(1.0 - dram / 100.0));
+    // Time follows the busiest unit: the pipe's share above the next busiest is what a fix
+    // that only relieves the pipe can take.
+    let next = get(m, "issue_slots_pct").unwrap_or(0.0).max(dram);
+    let l1_headroom = get(m, "l1_data_pipe_pct")
+        .filter(|p| *p > 0.0)
+        .map_or(1.0, |p| (1.0 - next / p).clamp(0.0, 1.0));
+    put(m, "l1_pipe_headroom", Some(l1_headroom));
+    if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
+        put(m, "busiest_throughput_pct", Some(sm.max(mem)));
+    }
+    derive_flop_share(m);
+}
+
+/// Fills `key` with the maximum of the sub-units present when the export lacks ncu's own
+/// figure and has the first sub-unit, and records how many were taken in `count_key`:
+/// the JSON and `gpulint keys` then say the number is that lower bound, not ncu's.
+/// Older captures with other stand-ins get neither (the rules that read it are skipped).
+pub(super) fn from_parts(
+    m: &mut Metrics,
+    key: &'static str,
+    parts: &[&str],
+    count_key: &'static str,
+) {
+    if m.contains_key(key) || get(m, parts[0]).is_none() {
+        return;
+    }
+    let present: Vec<f64> = parts.iter().filter_map(|p| get(m, p)).collect();
+    put(m, key, present.iter().copied().reduce(f64::max));
+    put(m, count_key, Some(present.len() as f64));
+}
+
+/// FP32 or FP64 arithmetic.
+#[derive(Debug, Clone, Copy)]
+pub enum Precision {
+    Fp32,
+    Fp64,
+}
+
+/// FLOPs of one precision from its thread-instruction counts: add + mul + 2 x fma; `None`
+/// when a count is missing. The roofline and `flop_pct_of_peak` both count this way.
+pub fn flops(m: &Metrics, precision: Precision) -> Option<f64> {
+    let [add, mul, fma] = match precision {
+        Precision::Fp32 => ["inst_fadd", "inst_fmul", "inst_ffma"],
+        Precision::Fp64 => ["inst_dadd", "inst_dmul", "inst_dfma"],
+    };
+    Some(get(m, add)? + get(m, mul)? + 2.0 * get(m, fma)?)
+}
+
+/// How much of the FP32 (or FP64) peak the kernel's arithmetic reaches: what the roofline
+/// calls % of roof for a compute-bound kernel, from the profile's own peaks and clock.
+pub(super) fn derive_flop_share(m: &mut Metrics) {
+    let seconds = get(m, "duration_ns").map(|d| d * 1e-9).filter(|s| *s > 0.0);
+    let clock = get(m, "sm_clock_hz");
+    let share = |precision: Precision, peak: &str| -> Option<f64> {
+        let flops = flops(m, precision)?;
+        let peak = 2.0 * get(m, peak)? * clock?;
+        let seconds = seconds?;
+        (peak > 0.0).then(|| flops / seconds / peak * 100.0)
+    };
+    let fp32 = share(Precision::Fp32, "ffma_peak_per_cycle");
+    let fp64 = share(Precision::Fp64, "dfma_peak_per_cycle");
+    if let Some(fp32) = fp32 {
+        put(
+            m,
+            "flop_pct_of_peak",
+            Some(fp64.map_or(fp32, |d| d.max(fp32))),
+        );
+    }
+}
+
+/// Serial code and the stall reasons: what a latency-bound kernel waits on.
+pub(super) fn derive_warp_states(m: &mut Metrics) {
+    // A guard, not a measurement: without the counter nothing counts as serial.
+    let serial = match (get(m, "threads_per_inst"), get(m, "block_size")) {
+        (Some(t), Some(b)) if b > 0.0 => t < 0.25 * b.min(32.0),
+        _ => false,
+    };
+    put(m, "mostly_serial", Some(if serial { 1.0 } else { 0.0 }));
+    let stalls: Option<Vec<f64>> = STALL_KEYS.iter().map(|k| get(m, k)).collect();
+    if let Some(stalls) = stalls {
+        put(m, "stall_total", Some(stalls.iter().sum()));
+        let causes = STALL_KEYS
+            .iter()
+            .zip(&stalls)
+            .filter(|(k, _)| !k.ends_with("selected"))
+            .map(|(_, v)| *v);
+        put(m, "stall_top", Some(causes.fold(0.0, f64::max)));
+    }
+}
+
+/// Misalignment adds one sector per contiguous row segment a request covers: a warp of
+/// a 16x16 block covers two 64-byte rows, so a one-element halo offset turns 4 sectors
+/// into 6; a 16-thread block's request covers one row, 2 sectors into 3.
+pub(super) fn derive_row_segments(m: &mut Metrics) {
+    let get = |m: &Metrics, k: &str| m.get(k).copied();
+    let (Some(dim_x), Some(block)) = (get(m, "block_dim_x"), get(m, "block_size")) else {
+        return;
+    };
+    if dim_x < 1.0 {
+        return;
+    }
+    let lanes = block.min(32.0);
+    let segments = if dim_x >= 32.0 {
+        1.0
+    } else {
+        (lanes / dim_x).ceil().max(1.0)
+    };
+    m.insert(
+        key("row_segments_per_request").expect("in DERIVED"),
+        segments,
+    );
+    for dir in ["ld", "st"] {
+        let excess = get(m, &format!("excess_sectors_per_request_{dir}"));
+        let ideal = get(m, &format!("ideal_sectors_per_request_{dir}"));
+        if let (Some(excess), Some(ideal)) = (excess, ideal) {
+            // One extra sector per segment, each segment at least two sectors wide (a
+            // one-sector segment that takes two is as much a stride as a shift).
+            let per_segment = excess / segments;
+            let misaligned = ideal >= 2.0 * segments && (0.5..=1.2).contains(&per_segment);
+            let k = key(&format!("misaligned_{dir}")).expect("in DERIVED");
+            m.insert(k, if misaligned { 1.0 } else { 0.0 });
+        }
+    }
+}
+
+/// The warps a grid provides against the warp slots of the whole device.
+pub(super) fn derive_grid_fill(m: &mut Metrics) {
+    let get = |m: &Metrics, k: &str| m.get(k).copied();
+    let (Some(blocks), Some(block)) = (get(m, "grid_blocks"), get(m, "block_size")) else {
+        return;
+    };
+    let warps_per_block = (block / 32.0).ceil();
+    let grid_warps = blocks * warps_per_block;
+    m.insert(key("grid_warps").expect("in DERIVED"), grid_warps);
+    // Exports without the device attribute (details pages) still carry the warp limit.
+    let per_sm =
+        get(m, "max_warps_per_sm").or_else(|| get(m, "limit_warps").map(|l| l * warps_per_block));
+    if let (Some(sms), Some(per_sm)) = (get(m, "sm_count"), per_sm)
+        && sms * per_sm > 0.0
+    {
+        let slots = sms * per_sm;
+        m.insert(key("warp_slots").expect("in DERIVED"), slots);
+        let fill = (grid_warps / slots * 100.0).min(100.0);
+        m.insert(key("grid_slot_fill_pct").expect("in DERIVED"), fill);
+    }
+}

@@ -1,0 +1,314 @@
+//! Canonical metric names: one short key per quantity, whichever export it came from.
+//!
+//! A key resolves from the first ncu metric name the export has, then from the
+//! details-page label. Equivalent counters go by one key, so rules never care which
+//! form of export they read. Derived quantities (sectors per request, excess sectors,
+//! the binding occupancy limit) exist only when all their inputs do: a missing input is
+//! never read as zero.
+
+mod catalogue;
+mod derived;
+mod plan;
+mod sections;
+
+pub use catalogue::*;
+use derived::*;
+pub use derived::{Precision, flops};
+pub use plan::*;
+pub use sections::*;
+
+use std::collections::{BTreeMap, HashSet};
+
+/// Whether a key is a count (sectors, requests, bytes, instructions, wavefronts, the
+/// duration) rather than a rate, share or ratio: ncu sums counters over the GPU
+/// (`.sum`), and a few derived keys add counts up.
+pub fn is_count(key: &str) -> bool {
+    const DERIVED_COUNTS: &[&str] = &[
+        "local_spill_requests",
+        "local_sectors",
+        "shared_wavefronts",
+        "bank_conflicts",
+        "grid_warps",
+        "warp_slots",
+    ];
+    DERIVED_COUNTS.contains(&key)
+        || def(key).is_some_and(|d| d.sources.first().is_some_and(|s| s.name.ends_with(".sum")))
+}
+
+/// Looks a metric up by key.
+pub fn def(key: &str) -> Option<&'static MetricDef> {
+    METRICS.iter().find(|m| m.key == key)
+}
+
+/// The ncu metric names gpulint can read: what ingest keeps from a raw page, and what
+/// `gpulint run` asks ncu to collect.
+pub fn source_names() -> impl Iterator<Item = &'static str> {
+    METRICS
+        .iter()
+        .flat_map(|m| m.sources.iter())
+        .flat_map(|s| std::iter::once(s.name).chain(s.times))
+}
+
+/// The values one launch carries, keyed by ncu metric name or by `Section/Label`.
+pub type RawValues<'a> = rustc_hash::FxHashMap<&'a str, f64>;
+
+/// A launch's canonical and derived metrics. Keys are the static names of
+/// [`METRICS`] and [`DERIVED`], so a launch's map holds no strings of its own.
+pub type Metrics = BTreeMap<&'static str, f64>;
+
+/// The static name of a canonical or derived metric.
+pub fn key(name: &str) -> Option<&'static str> {
+    static KEYS: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(|| {
+        METRICS
+            .iter()
+            .map(|m| m.key)
+            .chain(DERIVED.iter().map(|d| d.key))
+            .collect()
+    });
+    keys.get(name).copied()
+}
+
+/// Resolves canonical metrics for one launch, then adds the derived ones.
+pub fn resolve(raw: &RawValues) -> Metrics {
+    let mut out = Metrics::new();
+    for def in METRICS {
+        if let Some(v) = resolve_one(def, raw) {
+            out.insert(def.key, v);
+        }
+    }
+    derive(&mut out);
+    out
+}
+
+/// Gives a launch whose export lacks them the device's SM count and warps per SM (from
+/// gpulint's GPU table, by device name), and what they let be derived. Returns the keys
+/// it filled.
+pub fn fill_device_shape(
+    m: &mut Metrics,
+    sm_count: f64,
+    max_warps_per_sm: f64,
+) -> Vec<&'static str> {
+    let mut filled = Vec::new();
+    for (name, value) in [
+        ("sm_count", sm_count),
+        ("max_warps_per_sm", max_warps_per_sm),
+    ] {
+        if !m.contains_key(name) {
+            let k = key(name).expect("a metric");
+            m.insert(k, value);
+            filled.push(k);
+        }
+    }
+    if !filled.is_empty() {
+        derive_grid_fill(m);
+    }
+    filled
+}
+
+fn resolve_one(def: &MetricDef, raw: &RawValues) -> Option<f64> {
+    for src in def.sources {
+        if let Some(v) = raw.get(src.name) {
+            match src.times {
+                None => return Some(*v),
+                Some(cycles) => {
+                    if let Some(c) = raw.get(cycles) {
+                        return Some(v * c);
+                    }
+                }
+            }
+        }
+    }
+    def.labels.iter().find_map(|l| raw.get(*l).copied())
+}
+
+/// How a kernel is launched rather than what it did: the device's SMs and warp slots, and
+/// the serial-code guard (a property of the kernel's code).
+const LAUNCH_ATTRIBUTES: &[&str] = &["sm_count", "max_warps_per_sm", "threads_per_inst"];
+
+/// What sets the blocks per SM: true of another launch only with the same block,
+/// registers and shared memory.
+const OCCUPANCY_ATTRIBUTES: &[&str] = &[
+    "registers_per_thread",
+    "shared_mem_static_per_block",
+    "shared_mem_dynamic_per_block",
+    "limit_blocks",
+    "limit_warps",
+    "limit_registers",
+    "limit_shared_mem",
+    "theoretical_occupancy_pct",
+];
+
+/// The metrics of a launch known only by its shape (one a launch trace saw and ncu did
+/// not profile), for the launch-shape rules: the attributes of a profiled launch `like`
+/// it, with its own grid, block and duration. The occupancy limits are `like`'s only when
+/// `same_resources` (same block, registers and shared memory); otherwise they are absent.
+pub fn launch_shape_metrics(
+    like: &Metrics,
+    grid: [u64; 3],
+    block: [u64; 3],
+    duration_ns: Option<f64>,
+    same_resources: bool,
+) -> Metrics {
+    let mut m: Metrics = like
+        .iter()
+        .filter(|(k, _)| {
+            LAUNCH_ATTRIBUTES.contains(k) || (same_resources && OCCUPANCY_ATTRIBUTES.contains(k))
+        })
+        .map(|(k, v)| (*k, *v))
+        .collect();
+    let product = |d: [u64; 3]| d.iter().product::<u64>() as f64;
+    put(&mut m, "grid_blocks", Some(product(grid)));
+    put(&mut m, "block_size", Some(product(block)));
+    put(&mut m, "block_dim_x", Some(block[0] as f64));
+    put(&mut m, "duration_ns", duration_ns);
+    derive(&mut m);
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// LU's perimeter kernel as the GUI's Summary page gives it: 14 blocks of 32 threads,
+    /// no SM count. The table's shape fills the gap; an export's own count is kept.
+    #[test]
+    fn a_device_shape_fills_only_what_the_export_lacks() {
+        let mut raw = RawValues::default();
+        raw.insert("launch__grid_size", 14.0);
+        raw.insert("launch__block_size", 32.0);
+        let mut m = resolve(&raw);
+        assert!(!m.contains_key("grid_slot_fill_pct"));
+        assert_eq!(
+            fill_device_shape(&mut m, 132.0, 64.0),
+            ["sm_count", "max_warps_per_sm"]
+        );
+        assert_eq!(m["warp_slots"], 8448.0);
+        assert!((m["grid_slot_fill_pct"] - 14.0 / 8448.0 * 100.0).abs() < 1e-9);
+        assert!(fill_device_shape(&mut m, 40.0, 32.0).is_empty());
+        assert_eq!(m["sm_count"], 132.0);
+    }
+
+    /// LU's internal kernel as ncu profiled its first launch on the H200 (63x63 blocks of
+    /// 16x16), standing for a traced tail launch of 4x4 blocks.
+    #[test]
+    fn a_traced_launch_takes_the_attributes_but_not_the_grid_of_the_launch_like_it() {
+        let profiled: Metrics = [
+            ("sm_count", 132.0),
+            ("max_warps_per_sm", 64.0),
+            ("threads_per_inst", 32.0),
+            ("registers_per_thread", 32.0),
+            ("limit_blocks", 32.0),
+            ("limit_warps", 8.0),
+            ("limit_registers", 8.0),
+            ("limit_shared_mem", 32.0),
+            ("theoretical_occupancy_pct", 100.0),
+            ("achieved_occupancy_pct", 91.0),
+            ("grid_blocks", 3969.0),
+            ("duration_ns", 9000.0),
+        ]
+        .into_iter()
+        .collect();
+        let m = launch_shape_metrics(&profiled, [4, 4, 1], [16, 16, 1], Some(2500.0), true);
+        assert_eq!(m["grid_blocks"], 16.0);
+        assert_eq!(m["duration_ns"], 2500.0);
+        assert_eq!(m["limit_warps"], 8.0);
+        assert_eq!(m["occupancy_limit_min"], 8.0);
+        // 16 blocks of 8 warps on 132 SMs of 64 warp slots.
+        assert_eq!(m["grid_warps"], 128.0);
+        assert!((m["grid_slot_fill_pct"] - 128.0 / 8448.0 * 100.0).abs() < 1e-9);
+        // What the profiled launch measured is not the traced launch's.
+        assert!(!m.contains_key("achieved_occupancy_pct"));
+        let other = launch_shape_metrics(&profiled, [4, 4, 1], [32, 8, 1], None, false);
+        for key in [
+            "limit_warps",
+            "occupancy_limit_min",
+            "theoretical_occupancy_pct",
+        ] {
+            assert!(!other.contains_key(key), "{key}");
+        }
+        assert_eq!(other["sm_count"], 132.0);
+        assert!(!other.contains_key("duration_ns"));
+    }
+
+    #[test]
+    fn a_missing_metric_names_the_sections_that_give_it() {
+        assert_eq!(sections_giving("sm_count"), Some(vec!["LaunchStats"]));
+        assert_eq!(
+            sections_giving("theoretical_occupancy_pct"),
+            Some(vec!["Occupancy"])
+        );
+        assert_eq!(sections_giving("bank_conflict_share"), None);
+        // Every label's section has an identifier to pass to `--section`.
+        for m in METRICS {
+            for label in m.labels {
+                let shown = label.split('/').next().unwrap();
+                assert!(
+                    SECTION_IDS.iter().any(|(name, _)| *name == shown),
+                    "{label}"
+                );
+            }
+        }
+    }
+
+    fn raw<'a>(pairs: &[(&'a str, f64)]) -> RawValues<'a> {
+        pairs.iter().copied().collect()
+    }
+
+    #[test]
+    fn equivalent_counters_resolve_to_one_key() {
+        let a = resolve(&raw(&[(
+            "sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
+            10.0,
+        )]));
+        let b = resolve(&raw(&[
+            (
+                "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed",
+                2.0,
+            ),
+            ("smsp__cycles_elapsed.avg", 5.0),
+        ]));
+        assert_eq!(a.get("inst_ffma"), Some(&10.0));
+        assert_eq!(b.get("inst_ffma"), Some(&10.0));
+    }
+
+    #[test]
+    fn missing_inputs_give_no_derived_value() {
+        let m = resolve(&raw(&[(
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            8.0,
+        )]));
+        assert!(!m.contains_key("sectors_per_request_ld"));
+        assert!(!m.contains_key("excess_sector_share_ld"));
+    }
+
+    #[test]
+    fn excess_sectors_follow_the_physics() {
+        // (bytes per sector, sectors per request) -> excess share
+        let cases = [
+            (32.0, 4.0, 0.0),   // stride-1 floats
+            (25.6, 5.0, 0.2),   // 4 bytes off: one extra sector in five
+            (4.0, 32.0, 0.875), // stride >= 8 words
+            (32.0, 16.0, 0.0),  // float4, coalesced
+            (4.0, 1.0, 0.0),    // broadcast: one sector is the least possible
+            (8.0, 4.0, 0.75),   // 1-byte loads at 4-byte spacing
+        ];
+        for (bps, spr, want) in cases {
+            let m = resolve(&raw(&[
+                (
+                    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio",
+                    bps,
+                ),
+                (
+                    "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+                    spr,
+                ),
+            ]));
+            let got = m["excess_sector_share_ld"];
+            assert!(
+                (got - want).abs() < 1e-9,
+                "bps {bps} spr {spr}: {got} != {want}"
+            );
+        }
+    }
+}
