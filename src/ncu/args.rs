@@ -1,0 +1,187 @@
+//! ncu's command line: the metrics, the sample's launch filter, the output, the program.
+
+use super::*;
+
+/// Where ncu writes what it collects.
+pub enum Output<'a> {
+    /// The raw page as CSV, in base units, to `--log-file`.
+    RawCsv,
+    /// A report file, imported as the raw page afterwards: ncu then writes a line per
+    /// profiled launch to `--log-file`, which the progress line counts (with `--csv` it
+    /// writes none), for the same time (docs/runs/2026-11-30-tail-and-progress.txt).
+    Report {
+        path: &'a Path,
+        /// With the SourceCounters section too (`--source`): the source page can only be
+        /// exported from a report.
+        source: bool,
+    },
+}
+
+/// ncu's arguments, up to and including the program and its arguments.
+pub fn build_args(
+    opts: &NcuOptions,
+    metrics: &[&str],
+    output: Output,
+    log_file: &Path,
+    program: &[String],
+) -> Vec<String> {
+    let mut args: Vec<String> = match output {
+        Output::RawCsv => ["--csv", "--page", "raw", "--print-units", "base"]
+            .map(String::from)
+            .to_vec(),
+        Output::Report { path, source } => {
+            let mut args: Vec<String> = Vec::new();
+            if source {
+                args.extend(["--section".into(), "SourceCounters".into()]);
+            }
+            args.extend(["-o".into(), path.display().to_string()]);
+            args
+        }
+    };
+    args.extend([
+        "--metrics".into(),
+        metrics.join(","),
+        "--log-file".into(),
+        log_file.display().to_string(),
+    ]);
+    match (opts.sample, &opts.kernel_name) {
+        (Some(s @ Sample::Spread(_)), name) => args.extend(spread_args(
+            name.as_deref(),
+            &s.invocations(),
+            &opts.extra_args,
+        )),
+        (_, Some(k)) => args.extend(["--kernel-name".into(), k.clone()]),
+        (_, None) => {}
+    }
+    if let Some(n) = opts.launch_skip {
+        args.extend(["--launch-skip".into(), n.to_string()]);
+    }
+    match (opts.sample, opts.launch_count) {
+        (Some(Sample::PerConfig(n)), _) => {
+            if opts.kernel_name.is_none() && !has_kernel_name_base(&opts.extra_args) {
+                args.extend(DEMANGLED_BASE.map(String::from));
+            }
+            args.extend([
+                "--filter-mode".into(),
+                "per-launch-config".into(),
+                "--launch-count".into(),
+                n.to_string(),
+            ]);
+        }
+        (Some(Sample::Spread(_)), _) => {}
+        (None, Some(n)) => args.extend(["--launch-count".into(), n.to_string()]),
+        (None, None) => {}
+    }
+    if opts.target_processes_all {
+        args.extend(["--target-processes".into(), "all".into()]);
+    }
+    args.extend(opts.extra_args.iter().cloned());
+    args.extend(program.iter().cloned());
+    args
+}
+
+/// The spread: `--kernel-id` with a regex of launch numbers, counted per kernel. ncu ignores
+/// `--kernel-name` beside `--kernel-id`, so a name goes into the id, matched as `-k` would
+/// (by function name). Without one, launches are counted per demangled name: by function
+/// name, two instances of one template share a count, and the second one launched is
+/// never profiled (docs/runs/2026-11-30-kernel-id-names.txt).
+pub(super) fn spread_args(
+    kernel_name: Option<&str>,
+    invocations: &[u64],
+    extra_args: &[String],
+) -> Vec<String> {
+    let invocations: Vec<String> = invocations.iter().map(u64::to_string).collect();
+    let mut args = Vec::new();
+    if kernel_name.is_none() && !has_kernel_name_base(extra_args) {
+        args.extend(DEMANGLED_BASE.map(String::from));
+    }
+    args.extend([
+        "--kernel-id".into(),
+        format!("::{}:{}", kernel_name.unwrap_or(""), invocations.join("|")),
+    ]);
+    args
+}
+
+/// Launches counted per demangled name: by ncu's default, the function name, two instances
+/// of one template share a count, for `--kernel-id` and for the configurations of
+/// `--filter-mode per-launch-config` alike (PyTorch's `vectorized_elementwise_kernel<4,
+/// FillFunctor>` and `<4, GeluCUDAKernelImpl>`: docs/runs/2026-12-01-per-config-names.txt).
+pub(super) const DEMANGLED_BASE: [&str; 2] = ["--kernel-name-base", "demangled"];
+
+pub(super) fn has_kernel_name_base(extra_args: &[String]) -> bool {
+    extra_args
+        .iter()
+        .any(|a| a.split('=').next() == Some("--kernel-name-base"))
+}
+
+/// Whether a `-k` pattern can stand in `--kernel-id`, whose fields are separated by `:`.
+pub(super) fn fits_kernel_id(kernel_name: &str) -> bool {
+    !kernel_name
+        .strip_prefix("regex:")
+        .unwrap_or(kernel_name)
+        .contains(':')
+}
+
+/// ncu options with which the user chose launches themselves: gpulint's sample would
+/// change their meaning (`--launch-count` counts per configuration in its filter mode).
+pub(super) const LAUNCH_CHOOSING_ARGS: &[&str] = &[
+    "--filter-mode",
+    "--launch-count",
+    "-c",
+    "--launch-skip",
+    "-s",
+    "--launch-skip-before-match",
+    "--kernel-id",
+    "--range-filter",
+    "--nvtx-include",
+    "--nvtx-exclude",
+];
+
+/// What the user asked for, or left to gpulint.
+pub struct LaunchChoice<'a> {
+    pub per_config: Option<u64>,
+    pub all_launches: bool,
+    pub launch_skip: Option<u64>,
+    pub launch_count: Option<u64>,
+    pub kernel_name: Option<&'a str>,
+}
+
+/// Which launches to profile: `None` (every launch) when the user asked for all, or chose
+/// launches with ncu's own options; per configuration when asked, or when a `-k` pattern
+/// holds a `:` that `--kernel-id` cannot carry; otherwise the spread.
+pub fn choose_sample(choice: &LaunchChoice, extra_args: &[String]) -> Option<Sample> {
+    let chosen = extra_args.iter().any(|a| {
+        let name = a.split('=').next().unwrap_or(a);
+        LAUNCH_CHOOSING_ARGS.contains(&name)
+    });
+    if choice.all_launches
+        || choice.launch_skip.is_some()
+        || choice.launch_count.is_some()
+        || chosen
+    {
+        return None;
+    }
+    match (choice.per_config, choice.kernel_name) {
+        (Some(n), _) => Some(Sample::PerConfig(n)),
+        (None, Some(k)) if !fits_kernel_id(k) => Some(Sample::PerConfig(DEFAULT_PER_CONFIG)),
+        (None, _) => Some(Sample::SPREAD),
+    }
+}
+
+/// Launches per configuration when a `-k` pattern rules out the spread.
+pub(super) const DEFAULT_PER_CONFIG: u64 = 3;
+
+pub(super) fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
+            {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

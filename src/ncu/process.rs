@@ -1,0 +1,172 @@
+//! Waiting on ncu and the program, and stopping them: Ctrl-C, a hung run, the process tree.
+
+use super::*;
+
+/// Set by Ctrl-C, which reaches ncu and the program too (one process group). The handler is
+/// installed once per process: a second `ctrlc::set_handler` fails, and a run after the
+/// first (the traced run, then ncu) would never see the flag it made.
+pub(crate) fn interrupted() -> &'static AtomicBool {
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    static HANDLER: std::sync::Once = std::sync::Once::new();
+    HANDLER.call_once(|| {
+        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    });
+    &INTERRUPTED
+}
+
+/// Waits for ncu. After Ctrl-C, ncu normally stops by itself (the terminal signals the
+/// whole process group); if it has not within 3 s, it gets SIGTERM, then SIGKILL, so
+/// gpulint always gets to clean up. A child that `hung` says is hung gets SIGTERM at once
+/// (ncu then shuts its target down and writes the report of what it profiled), SIGKILL
+/// 15 s later. Also says whether it was stopped as hung.
+pub(crate) fn wait_or_stop_when(
+    child: &mut std::process::Child,
+    interrupted: &AtomicBool,
+    hung: &mut dyn FnMut() -> bool,
+) -> Result<(std::process::ExitStatus, bool)> {
+    // When the stop began, and how long to wait before SIGTERM and then SIGKILL.
+    let mut since: Option<(std::time::Instant, Duration, Duration)> = None;
+    // The processes signalled: the child's whole tree (ncu runs the program under
+    // launchers of its own), taken when the stop begins.
+    let mut tree: Vec<u32> = Vec::new();
+    let mut termed = false;
+    let mut stopped_as_hung = false;
+    let mut exited = None;
+    loop {
+        if exited.is_none() {
+            exited = child
+                .try_wait()
+                .map_err(|e| Error::new(format!("waiting for ncu or the program: {e}")))?;
+        }
+        // A hung tree is waited for whole: no process of it is left behind.
+        let tree_gone = !stopped_as_hung || tree.iter().all(|&p| !process_exists(p));
+        if let Some(status) = exited.filter(|_| tree_gone) {
+            return Ok((status, stopped_as_hung));
+        }
+        if since.is_none() {
+            let now = std::time::Instant::now();
+            if interrupted.load(Ordering::SeqCst) {
+                since = Some((now, Duration::from_secs(3), Duration::from_secs(6)));
+            } else if hung() {
+                since = Some((now, Duration::ZERO, Duration::from_secs(15)));
+                stopped_as_hung = true;
+                tree = process_tree(child.id());
+            }
+        }
+        if let Some((t, term_after, kill_after)) = since {
+            if !termed && t.elapsed() >= term_after {
+                if tree.is_empty() {
+                    tree = process_tree(child.id());
+                }
+                signal(&tree, "-TERM");
+                termed = true;
+            } else if t.elapsed() > kill_after {
+                signal(&tree, "-KILL");
+                let _ = child.kill();
+                if let Some(status) = exited {
+                    return Ok((status, stopped_as_hung));
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `pid` and every process descended from it, from /proc (parents before children).
+pub(crate) fn process_tree(pid: u32) -> Vec<u32> {
+    let mut parent_of: Vec<(u32, u32)> = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(id) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        if let Some(ppid) = ppid {
+            parent_of.push((id, ppid));
+        }
+    }
+    let mut tree = vec![pid];
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        tree.extend(
+            parent_of
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
+        i += 1;
+    }
+    tree
+}
+
+pub(super) fn process_exists(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit_once(')')
+            .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+    })
+}
+
+/// Sends `signal` (`-TERM`, `-KILL`) to each process of `pids`.
+pub(crate) fn signal(pids: &[u32], signal: &str) {
+    if pids.is_empty() {
+        return;
+    }
+    let _ = Command::new("kill")
+        .arg(signal)
+        .args(pids.iter().map(u32::to_string))
+        .stderr(std::process::Stdio::null())
+        .status();
+}
+
+/// Tells an ncu run that hangs: its log, where ncu writes a line as each chosen launch is
+/// profiled, says nothing new for `grace`, 20 s plus three times the whole traced run of
+/// the program. The program then outlived its expected time by a wide margin with no
+/// profiling: seen with ncu 2025.3.1 on programs that fork after starting CUDA (right
+/// after the fork) and on ones that exec (after the last launch).
+pub struct HangWatch {
+    pub(super) launches: u64,
+    pub(super) traced_run_time: Duration,
+    pub(super) grace: Duration,
+    pub(super) log_len: std::cell::Cell<u64>,
+    pub(super) quiet_since: std::cell::Cell<Option<std::time::Instant>>,
+}
+
+impl HangWatch {
+    pub fn new(launches: u64, traced_run_time: Duration) -> HangWatch {
+        HangWatch {
+            launches,
+            traced_run_time,
+            grace: Duration::from_secs(20) + traced_run_time * 3,
+            log_len: std::cell::Cell::new(0),
+            quiet_since: std::cell::Cell::new(None),
+        }
+    }
+
+    pub(super) fn hung(&self, log: &Path) -> bool {
+        let len = std::fs::metadata(log).map_or(0, |m| m.len());
+        let now = std::time::Instant::now();
+        if len != self.log_len.get() || self.quiet_since.get().is_none() {
+            self.log_len.set(len);
+            self.quiet_since.set(Some(now));
+            return false;
+        }
+        self.quiet_since
+            .get()
+            .is_some_and(|t| now.duration_since(t) >= self.grace)
+    }
+
+    /// Launches profiled so far, by the log.
+    pub(super) fn profiled(&self, log: &Path) -> u64 {
+        profiled_so_far(&std::fs::read_to_string(log).unwrap_or_default()).launches
+    }
+}
