@@ -332,7 +332,9 @@ fn run_ncu(
         (Some(w), Some(log)) => w.hung(log),
         _ => false,
     };
-    let (status, stopped) = wait_or_stop_when(&mut child, interrupted, &mut hung)?;
+    // ncu, stopped as hung, writes its report before it exits: 15 s for that.
+    let (status, stopped) =
+        wait_or_stop_when(&mut child, interrupted, &mut hung, Duration::from_secs(15))?;
     if let Some(p) = progress {
         p.stop();
     }

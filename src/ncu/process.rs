@@ -14,15 +14,17 @@ pub(crate) fn interrupted() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
-/// Waits for ncu. After Ctrl-C, ncu normally stops by itself (the terminal signals the
-/// whole process group); if it has not within 3 s, it gets SIGTERM, then SIGKILL, so
-/// gpulint always gets to clean up. A child that `hung` says is hung gets SIGTERM at once
-/// (ncu then shuts its target down and writes the report of what it profiled), SIGKILL
-/// 15 s later. Also says whether it was stopped as hung.
+/// Waits for ncu, or for the traced program. After Ctrl-C, the child normally stops by
+/// itself (the terminal signals the whole process group); if it has not within 3 s, it
+/// gets SIGTERM, then SIGKILL, so gpulint always gets to clean up. A child that `hung` says
+/// is hung gets SIGTERM at once (ncu then shuts its target down and writes the report of
+/// what it profiled), SIGKILL `kill_after_hung` later. Also says whether it was stopped as
+/// hung.
 pub(crate) fn wait_or_stop_when(
     child: &mut std::process::Child,
     interrupted: &AtomicBool,
     hung: &mut dyn FnMut() -> bool,
+    kill_after_hung: Duration,
 ) -> Result<(std::process::ExitStatus, bool)> {
     // When the stop began, and how long to wait before SIGTERM and then SIGKILL.
     let mut since: Option<(std::time::Instant, Duration, Duration)> = None;
@@ -48,7 +50,7 @@ pub(crate) fn wait_or_stop_when(
             if interrupted.load(Ordering::SeqCst) {
                 since = Some((now, Duration::from_secs(3), Duration::from_secs(6)));
             } else if hung() {
-                since = Some((now, Duration::ZERO, Duration::from_secs(15)));
+                since = Some((now, Duration::ZERO, kill_after_hung));
                 stopped_as_hung = true;
                 tree = process_tree(child.id());
             }

@@ -205,31 +205,19 @@ pub struct Ended {
     pub stopped_after_cuda: bool,
 }
 
-/// Waits for the traced program. Ctrl-C stops it as [`super::wait_or_stop_when`] does; a
-/// program whose own block of the trace has closed (the tracer's `# end of process PID`
-/// line) and that has not exited `grace` later is sent SIGTERM, then SIGKILL.
+/// Waits for the traced program, through [`super::wait_or_stop_when`]: Ctrl-C stops it as
+/// it stops ncu, and a program whose own block of the trace has closed (the tracer's `# end
+/// of process PID` line) and that has not exited `grace` later is stopped as hung: its tree
+/// gets SIGTERM, then SIGKILL 3 s later (it has no report to write, unlike ncu).
 pub fn wait_with_watchdog(
     child: &mut std::process::Child,
     trace: &Path,
     grace: Duration,
 ) -> Result<Ended, String> {
-    let interrupted = super::interrupted();
     let done_line = format!("# end of process {}\n", child.id());
     let mut done_since: Option<Instant> = None;
-    let mut interrupted_since: Option<Instant> = None;
-    let mut termed = false;
-    let mut tree = Vec::new();
     let mut trace_len = 0;
-    loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(|e| format!("waiting for the traced program: {e}"))?
-        {
-            return Ok(Ended {
-                status,
-                stopped_after_cuda: done_since.is_some() && termed,
-            });
-        }
+    let mut hung = || {
         // Only a trace that grew is read again.
         let len = std::fs::metadata(trace).map_or(0, |m| m.len());
         if done_since.is_none() && len != trace_len {
@@ -239,24 +227,19 @@ pub fn wait_with_watchdog(
                 done_since = Some(Instant::now());
             }
         }
-        let stop_since = if interrupted.load(Ordering::SeqCst) {
-            Some(*interrupted_since.get_or_insert_with(Instant::now) + Duration::from_secs(3))
-        } else {
-            done_since.map(|t| t + grace)
-        };
-        if let Some(from) = stop_since.filter(|t| Instant::now() >= *t) {
-            // The program's whole tree: a launcher's ranks too.
-            if !termed {
-                tree = super::process_tree(child.id());
-                super::signal(&tree, "-TERM");
-                termed = true;
-            } else if from.elapsed() > Duration::from_secs(3) {
-                super::signal(&tree, "-KILL");
-                let _ = child.kill();
-            }
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+        done_since.is_some_and(|t| t.elapsed() >= grace)
+    };
+    let (status, stopped) = super::wait_or_stop_when(
+        child,
+        super::interrupted(),
+        &mut hung,
+        Duration::from_secs(3),
+    )
+    .map_err(|e| format!("waiting for the traced program: {e}"))?;
+    Ok(Ended {
+        status,
+        stopped_after_cuda: stopped,
+    })
 }
 
 #[cfg(test)]
