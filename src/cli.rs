@@ -333,20 +333,6 @@ pub enum Format {
     Sarif,
 }
 
-/// A percentage from 0 to 100 (a trailing `%` allowed).
-fn percent(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim()
-        .trim_end_matches('%')
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number"))?;
-    if (0.0..=100.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} is not a percentage from 0 to 100"))
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormat {
     Human,
@@ -404,7 +390,7 @@ pub struct ReportArgs {
     pub exit_zero: bool,
     /// Exit 1 when fewer than PCT% of the rules that apply could judge the profile (an
     /// export too thin to judge fails instead of passing). CI gates: 100.
-    #[arg(long, value_name = "PCT", value_parser = percent)]
+    #[arg(long, value_name = "PCT", value_parser = percentage)]
     pub min_judged: Option<f64>,
     /// The rule selection, `--min-share`, `-j` and `-v`: what `baseline` and `diff` take.
     #[command(flatten)]
@@ -438,7 +424,7 @@ pub struct ReportArgs {
 }
 
 /// Which rules run, with which thresholds: every command that lints takes these.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct RuleArgs {
     /// Run only these rules (codes, code prefixes such as GL1, slugs, or ALL): a comma
     /// list, or the option repeated.

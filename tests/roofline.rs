@@ -295,3 +295,37 @@ fn the_roofline_tags_follow_the_rules_parameters() {
     let moved = report(&["--param", "latency-bound.max_busy_pct=5"]);
     assert_eq!(tagged(&moved), 0, "{moved}");
 }
+
+/// `gpulint roofline` tags kernels with the bars `check` uses, gpulint.toml's included.
+#[test]
+fn the_roofline_command_reads_the_configs_bars() {
+    let dir = common::scratch_dir("roofline-config");
+    std::fs::write(
+        dir.join("gpulint.toml"),
+        "[params.latency-bound]\nmax_busy_pct = 5\n",
+    )
+    .unwrap();
+    let zoo = common::fixture("h200-zoo/full_raw_base.csv");
+    let run = |cwd: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+            .args(["roofline", zoo.to_str().unwrap()])
+            .current_dir(cwd)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tagged = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("latency-bound"))
+            .map(String::from)
+            .collect()
+    };
+    let default = tagged(&run(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))));
+    let configured = tagged(&run(&dir));
+    // Only the grid of 8 blocks, whose busiest unit is under 1%, stays under a 5% bar.
+    assert!(default.len() > configured.len(), "{default:?}");
+    assert_eq!(configured.len(), 1, "{configured:?}");
+    assert!(configured[0].contains("copy_gridstride"), "{configured:?}");
+}

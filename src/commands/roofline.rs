@@ -18,7 +18,9 @@ pub fn roofline_command(
     let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
     super::shared::warn_gpu_mismatch(gpu, &profiles);
-    let rows = kernel_rows(&profiles, false, gpu, &crate::roofline::Bars::default());
+    // The tags' bars from the rules as gpulint.toml sets them, as `check` would.
+    let (rules, _) = super::shared::enabled_rules(&crate::cli::RuleArgs::default())?;
+    let rows = kernel_rows(&profiles, false, gpu, &super::check::bars_of(&rules));
     let placed: Vec<Placed> = rows
         .iter()
         .filter_map(|(v, roof)| roof.clone().map(|r| (&v.entry, r)))
