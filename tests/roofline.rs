@@ -329,3 +329,52 @@ fn the_roofline_command_reads_the_configs_bars() {
     assert_eq!(configured.len(), 1, "{configured:?}");
     assert!(configured[0].contains("copy_gridstride"), "{configured:?}");
 }
+
+/// A kernel with no FP work has no place on the FLOP roofline; its instruction issue rate
+/// against the SM's issue ceiling is the other axis it is judged on (the instruction
+/// roofline). The reduction steps of samples/corpus/reduction.cu on the H200: from 77%
+/// (the divergent tree, tagged issue-bound) down to 20% (eight elements per thread).
+#[test]
+fn kernels_without_fp_work_are_placed_against_the_issue_ceiling() {
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-corpus/min_reduction.csv",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let roof = |prefix: &str| {
+        r["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"].as_str().unwrap().starts_with(prefix))
+            .unwrap()["roofline"]
+            .clone()
+    };
+    let divergent = roof("reduce_divergent");
+    assert!((divergent["instruction_pct_of_roof"].as_f64().unwrap() - 76.7).abs() < 0.1);
+    assert!(divergent["issue_slots_pct"].is_number(), "{divergent}");
+    let many = roof("reduce_many_per_thread");
+    assert!((many["instruction_pct_of_roof"].as_f64().unwrap() - 20.0).abs() < 0.1);
+    assert!(many["issue_slots_pct"].is_null(), "{many}");
+    // FP kernels keep their FLOP roofline alone.
+    let zoo = common::gpulint(&[
+        "roofline",
+        "fixtures/h200-zoo/full_raw_base.csv",
+        "--format",
+        "json",
+    ]);
+    let z: serde_json::Value = serde_json::from_slice(&zoo.stdout).unwrap();
+    let fma = z
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"].as_str().unwrap().starts_with("fma_heavy"))
+        .unwrap();
+    assert!(
+        fma["roofline"]["instruction_pct_of_roof"].is_null(),
+        "{fma}"
+    );
+}

@@ -93,6 +93,11 @@ pub struct Roofline {
     /// busy, with little arithmetic and no memory unit as busy (GL503's case).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub issue_slots_pct: Option<f64>,
+    /// For a kernel with no FP work, where the FLOP roofline has nothing to place: its
+    /// instruction issue rate as a share of the SM's issue ceiling (warp instructions per
+    /// cycle over elapsed cycles), the instruction roofline's vertical coordinate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instruction_pct_of_roof: Option<f64>,
 }
 
 /// Below this share of peak in both compute and memory throughput, latency is not hidden.
@@ -232,6 +237,7 @@ pub fn place_with(
         tensor_pipe_pct: tensor,
         load_store_pipe_pct,
         issue_slots_pct,
+        instruction_pct_of_roof: m("issue_slots_pct").filter(|_| flops <= 0.0),
     })
 }
 
@@ -328,6 +334,8 @@ impl Roofline {
             line.push_str(&format!(
                 ", issue slots {p:.0}% busy: instructions, not bytes, are the roof it hits"
             ));
+        } else if let Some(p) = self.instruction_pct_of_roof {
+            line.push_str(&format!(", instructions at {p:.0}% of the issue ceiling"));
         }
         line
     }
