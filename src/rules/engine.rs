@@ -270,10 +270,12 @@ impl<'a> Linter<'a> {
             file: file.to_string(),
             base,
             findings: vec![None; self.rules.len()],
+            // Switched off for this kernel by the config, or not one the rule applies to
+            // (its `kernel_pattern`): decided once per kernel, not per launch.
             ignored: self
                 .rules
                 .iter()
-                .map(|r| (self.ignored)(&launch.name, r))
+                .map(|r| (self.ignored)(&launch.name, r) || !r.applies_to(&launch.name))
                 .collect(),
             skips: Vec::new(),
         });
@@ -296,11 +298,10 @@ impl<'a> Linter<'a> {
             if self.slots[slot].ignored[i]
                 || (rule.defer_to_other_findings && explained)
                 || rule.judges_failed_launches != failed
-                || !rule.applies_to(&launch.name)
             {
                 continue;
             }
-            let judgement = check(rule, launch, file);
+            let judgement = judge(rule, launch, file);
             self.note_coverage(i, &judgement);
             match judgement {
                 Judgement::Fires(mut f) => {
@@ -457,11 +458,16 @@ pub enum Judgement {
     Skipped(String),
 }
 
-/// Judges one launch.
+/// Judges one launch; quiet on a kernel the rule does not apply to (`kernel_pattern`).
 pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
     if !rule.applies_to(&launch.name) {
         return Judgement::Quiet { partial: None };
     }
+    judge(rule, launch, file)
+}
+
+/// Judges one launch of a kernel the rule applies to.
+fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
     let lookup = |name: &str| {
         launch
             .metrics
