@@ -9,46 +9,8 @@ use crate::error::Result;
 use crate::ingest;
 use crate::ncu::{NcuOptions, tracer};
 use crate::report;
+use crate::sampling::EveryLaunch;
 use std::collections::HashMap;
-
-/// Every launch of the run, in launch order: from the launch tracer (a launch trace), or
-/// from ncu's timing pass (a raw page, whose launches carry every launch attribute).
-pub struct EveryLaunch {
-    pub profile: ingest::Profile,
-    /// How long the program ran under the launch tracer.
-    pub program_time: Option<std::time::Duration>,
-}
-
-impl EveryLaunch {
-    /// Whether the launch tracer counted them: its launches have only their shape,
-    /// duration, registers and shared memory.
-    pub fn traced(&self) -> bool {
-        self.profile.page == ingest::Page::Trace
-    }
-
-    /// Keeps only the launches of kernels the sample profiled (when `-k` chose them).
-    pub fn retain_kernels(&mut self, sampled: &[ingest::Launch]) {
-        let kept: std::collections::HashSet<&str> =
-            sampled.iter().map(|l| l.name.as_str()).collect();
-        self.profile
-            .launches
-            .retain(|l| kept.contains(l.name.as_str()));
-    }
-
-    /// What counted the launches: `launch trace` or `timing pass`.
-    pub fn counter(&self) -> &'static str {
-        if self.traced() {
-            "launch trace"
-        } else {
-            "timing pass"
-        }
-    }
-
-    /// The same, for notes: "the launch trace".
-    pub fn counted_by(&self) -> String {
-        format!("the {}", self.counter())
-    }
-}
 
 /// Counts every launch: with the launch tracer when there is one and it is wanted
 /// (`declined` says why not: `--no-launch-trace`, or `launch-trace = false` in

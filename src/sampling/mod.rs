@@ -1,11 +1,57 @@
 //! Which launches `gpulint run` profiles, from the count of every launch the launch trace
 //! (or a timing pass) made before ncu ran: the spread of launch numbers or the first few of
 //! each configuration, whichever profiles fewer launches while still taking the launches
-//! that carry the GPU time.
+//! that carry the GPU time; then the sampled launches reconciled with the count
+//! (`reconcile`), and what the report says of the sample (`notes`).
+
+mod notes;
+mod reconcile;
+
+pub use notes::add_sample_notes;
+pub use reconcile::{apply_timing, in_program_order, most_alike};
 
 use std::collections::HashMap;
 
 use crate::ingest::{self, ExtraLaunches, Sample};
+
+/// Every launch of the run, in launch order: from the launch tracer (a launch trace), or
+/// from ncu's timing pass (a raw page, whose launches carry every launch attribute).
+pub struct EveryLaunch {
+    pub profile: ingest::Profile,
+    /// How long the program ran under the launch tracer.
+    pub program_time: Option<std::time::Duration>,
+}
+
+impl EveryLaunch {
+    /// Whether the launch tracer counted them: its launches have only their shape,
+    /// duration, registers and shared memory.
+    pub fn traced(&self) -> bool {
+        self.profile.page == ingest::Page::Trace
+    }
+
+    /// Keeps only the launches of kernels the sample profiled (when `-k` chose them).
+    pub fn retain_kernels(&mut self, sampled: &[ingest::Launch]) {
+        let kept: std::collections::HashSet<&str> =
+            sampled.iter().map(|l| l.name.as_str()).collect();
+        self.profile
+            .launches
+            .retain(|l| kept.contains(l.name.as_str()));
+    }
+
+    /// What counted the launches: `launch trace` or `timing pass`.
+    pub fn counter(&self) -> &'static str {
+        if self.traced() {
+            "launch trace"
+        } else {
+            "timing pass"
+        }
+    }
+
+    /// The same, for notes: "the launch trace".
+    pub fn counted_by(&self) -> String {
+        format!("the {}", self.counter())
+    }
+}
 
 /// Launches per configuration when they take fewer launches than the spread.
 const FEWER_PER_CONFIG: u64 = 3;

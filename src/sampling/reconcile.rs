@@ -1,0 +1,213 @@
+//! The sampled launches reconciled with the count of every launch: numbered in the
+//! program's order, and each standing for the counted launches most like it.
+
+use std::collections::HashMap;
+
+use super::{EveryLaunch, SampleKey, sample_key, taken_of};
+use crate::ingest::{self, Sample};
+use crate::report;
+
+/// Gives each sampled launch the number the count gave it: its place in the program's
+/// launches. The spread profiled launches 1, 2, 3, 4, 8, ... of each kernel, a sample per
+/// configuration the first N of each; both runs launch the same kernels in the same order.
+/// When the sample holds more or fewer launches of a kernel than that (seen with a cuBLAS
+/// GEMM: likely ncu counts per loaded copy of a kernel), which launches it took is
+/// unknown: nothing is renumbered, and the note says why.
+pub fn in_program_order(
+    sampled: &mut [ingest::Launch],
+    every: &EveryLaunch,
+    sample: Sample,
+) -> std::result::Result<(), String> {
+    let timed = &every.profile;
+    let mut timed_ids: HashMap<SampleKey, Vec<u64>> = HashMap::new();
+    for t in &timed.launches {
+        timed_ids
+            .entry(sample_key(sample, t))
+            .or_default()
+            .push(t.id);
+    }
+    let mut sampled_count: HashMap<SampleKey, u64> = HashMap::new();
+    for l in sampled.iter() {
+        *sampled_count.entry(sample_key(sample, l)).or_default() += 1;
+    }
+    let unmatched: Vec<String> = sampled_count
+        .iter()
+        .filter(|(key, n)| {
+            let launched = timed_ids.get(*key).map_or(0, |ids| ids.len() as u64);
+            **n != taken_of(sample, launched)
+        })
+        .map(|(key, _)| report::short_name(&key.0))
+        .collect();
+    if !unmatched.is_empty() {
+        return Err(format!(
+            "the sample holds another number of launches of {} than it takes of the launches \
+             {} counted (ncu may count a kernel's launches per loaded copy of it): launch \
+             numbers are the sample's, and launch shapes are judged on the sampled launches",
+            unmatched.join(", "),
+            every.counted_by()
+        ));
+    }
+    let spread = sample.invocations();
+    let mut seen: HashMap<SampleKey, usize> = HashMap::new();
+    for l in sampled {
+        let key = sample_key(sample, l);
+        let nth = seen.entry(key.clone()).or_default();
+        let position = match sample {
+            Sample::Spread(_) => spread.get(*nth).map(|n| *n as usize - 1),
+            Sample::PerConfig(_) => Some(*nth),
+        };
+        *nth += 1;
+        // A launch the count did not see (a program that varies run to run) keeps
+        // its place in the sample.
+        if let Some(&id) = position.and_then(|p| timed_ids.get(&key)?.get(p)) {
+            l.id = id;
+            l.last_id = id;
+        }
+    }
+    Ok(())
+}
+
+/// Gives each sampled entry the counted launches that it stands for, and
+/// their mean duration, so shares and time at stake count every launch. A timed launch
+/// goes to the sampled entry of its kernel most like it: its own configuration when that
+/// was sampled, else the same block and the nearest grid (a spread samples few of LU's
+/// 63 shrinking grids). Returns the note saying so.
+pub fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String {
+    let timed = &every.profile;
+    // Per sampled entry: launches it stands for, their summed time, and whether every
+    // one of them had a duration.
+    let mut stands_for = vec![(0u64, 0.0f64, true); sample.launches.len()];
+    let mut left_out = 0;
+    for t in &timed.launches {
+        let Some(i) = most_alike(&sample.launches, t) else {
+            left_out += t.count;
+            continue;
+        };
+        stands_for[i].0 += t.count;
+        match t.metrics.get("duration_ns") {
+            Some(d) => stands_for[i].1 += d * t.count as f64,
+            None => stands_for[i].2 = false,
+        }
+    }
+    for (l, &(count, time, timed_all)) in sample.launches.iter_mut().zip(&stands_for) {
+        // A configuration the count never saw keeps what the sample measured.
+        if count == 0 {
+            continue;
+        }
+        l.profiled = Some(l.count);
+        l.count = count;
+        if timed_all {
+            l.metrics.insert("duration_ns", time / count as f64);
+        }
+    }
+    let total = timed.launch_count();
+    let by = every.counted_by();
+    if !every.traced() && total >= crate::ncu::MAX_TIMED_LAUNCHES {
+        return format!(
+            "{}the timing pass stopped at {total} launches: later ones are not counted",
+            ingest::WARNING
+        );
+    }
+    if left_out > 0 {
+        return format!(
+            "{}{by} measured {total} launches, {left_out} of them of kernels the sample did \
+             not profile: those are not counted",
+            ingest::WARNING
+        );
+    }
+    format!(
+        "{by} measured all {total} launches; each of the {} sampled configurations stands for \
+         those of its kernel most like it",
+        sample.launches.len()
+    )
+}
+
+/// The sampled entry of `timed`'s kernel most like it: the same grid and block, else the
+/// same block and the nearest grid (by ratio of blocks), else the nearest grid.
+pub fn most_alike(sampled: &[ingest::Launch], timed: &ingest::Launch) -> Option<usize> {
+    let blocks = |g: Option<[u64; 3]>| g.map(|g| g.iter().product::<u64>().max(1) as f64);
+    let distance = |l: &ingest::Launch| {
+        let grids = match (blocks(l.grid), blocks(timed.grid)) {
+            (Some(a), Some(b)) => (a / b).ln().abs(),
+            _ => f64::INFINITY,
+        };
+        // Grids of as many blocks, (128,1,1) and (64,2,1), are still other grids.
+        (l.block != timed.block, l.grid != timed.grid, grids)
+    };
+    sampled
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.name == timed.name)
+        .min_by(|(_, a), (_, b)| {
+            let (a, b) = (distance(a), distance(b));
+            (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2))
+        })
+        .map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// From the timing pass of LU on the H200 (every launch), the launches each sample
+    /// profiles: 22 for the spread and 129 per configuration, as the H200 runs profiled
+    /// (fixtures/h200-corpus/spread_lud.csv, sample_lud.csv).
+    fn launch(id: u64, name: &str) -> ingest::Launch {
+        ingest::Launch::of_shape(id, name.into(), [8, 16, 1], [128, 1, 1], 1)
+    }
+
+    /// A GEMM launched 60 times, alternating with another kernel: the spread takes its
+    /// launches 1, 2, 3, 4, 8, 16, 32, which are the program's launches 0, 2, 4, 6, 14, 30, 62.
+    /// When the sample holds 11 of them instead (as a cuBLAS GEMM's did on the H200,
+    /// docs/runs/2026-11-30-torch-spread.txt), nothing is renumbered.
+    #[test]
+    fn sampled_launches_are_renumbered_only_when_the_counts_agree() {
+        let timed = ingest::Profile {
+            file: "timing".into(),
+            page: ingest::Page::Raw,
+            launches: (0..120)
+                .map(|i| launch(i, if i % 2 == 0 { "gemm" } else { "relu" }))
+                .collect(),
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+            sample: None,
+            profiled_launches: None,
+            every_launch_counted_by: None,
+        };
+        let mut spread: Vec<ingest::Launch> = (0..14)
+            .map(|i| launch(100 + i, if i % 2 == 0 { "gemm" } else { "relu" }))
+            .collect();
+        let timed = EveryLaunch {
+            profile: timed,
+            program_time: None,
+        };
+        assert_eq!(
+            in_program_order(&mut spread, &timed, Sample::SPREAD),
+            Ok(())
+        );
+        let gemm: Vec<u64> = spread
+            .iter()
+            .filter(|l| l.name == "gemm")
+            .map(|l| l.id)
+            .collect();
+        assert_eq!(gemm, [0, 2, 4, 6, 14, 30, 62]);
+        let mut eleven: Vec<ingest::Launch> = (0..11).map(|i| launch(i, "gemm")).collect();
+        let refused = in_program_order(&mut eleven, &timed, Sample::SPREAD).unwrap_err();
+        assert!(refused.contains("of gemm"), "{refused}");
+        assert_eq!(eleven[10].id, 10);
+    }
+
+    /// A cuBLAS-style GEMM sampled with grids (64,2,1) and (128,1,1), as in the PyTorch
+    /// loop on the H200: a launch of either grid goes to its own entry, though both grids
+    /// have 128 blocks; a grid of 100 blocks to the nearest.
+    #[test]
+    fn a_counted_launch_goes_to_its_own_grid_first() {
+        let grid = |g: [u64; 3]| ingest::Launch::of_shape(0, "gemm".into(), g, [256, 1, 1], 1);
+        let sampled = [grid([64, 2, 1]), grid([128, 1, 1]), grid([16, 1, 1])];
+        assert_eq!(most_alike(&sampled, &grid([128, 1, 1])), Some(1));
+        assert_eq!(most_alike(&sampled, &grid([64, 2, 1])), Some(0));
+        assert_eq!(most_alike(&sampled, &grid([20, 1, 1])), Some(2));
+        let other = ingest::Launch::of_shape(0, "other".into(), [16, 1, 1], [256, 1, 1], 1);
+        assert_eq!(most_alike(&sampled, &other), None);
+    }
+}
