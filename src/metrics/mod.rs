@@ -8,12 +8,14 @@
 
 mod catalogue;
 mod derived;
+mod derived_keys;
 mod plan;
 mod sections;
 
 pub use catalogue::*;
 use derived::*;
 pub use derived::{Precision, flops};
+pub use derived_keys::*;
 pub use plan::*;
 pub use sections::*;
 

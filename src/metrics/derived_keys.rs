@@ -1,0 +1,287 @@
+//! The derived keys: each with what it means and the keys it is computed from (the
+//! arithmetic is in `derived`), so that `gpulint run` can collect the inputs.
+
+use super::STALL_KEYS;
+
+/// A quantity computed from other metrics (the arithmetic is in `derived`).
+pub struct Derived {
+    pub key: &'static str,
+    pub doc: &'static str,
+    /// What it is computed from, so that `gpulint run` can collect the inputs.
+    pub inputs: &'static [&'static str],
+}
+
+macro_rules! derived {
+    ($key:literal, $doc:literal, [$($input:literal),* $(,)?]) => {
+        Derived { key: $key, doc: $doc, inputs: &[$($input),*] }
+    };
+}
+
+pub static DERIVED: &[Derived] = &[
+    derived!(
+        "useful_bytes_per_request_ld",
+        "bytes_per_sector_ld x sectors_per_request_ld",
+        ["bytes_per_sector_ld", "sectors_per_request_ld"]
+    ),
+    derived!(
+        "useful_bytes_per_request_st",
+        "as for loads",
+        ["bytes_per_sector_st", "sectors_per_request_st"]
+    ),
+    derived!(
+        "ideal_sectors_per_request_ld",
+        "fewest 32-byte sectors that hold the useful bytes of one request",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld"
+        ]
+    ),
+    derived!(
+        "ideal_sectors_per_request_st",
+        "as for loads",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st"
+        ]
+    ),
+    derived!(
+        "excess_sectors_per_request_ld",
+        "sectors_per_request_ld - ideal_sectors_per_request_ld",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld"
+        ]
+    ),
+    derived!(
+        "excess_sectors_per_request_st",
+        "as for loads",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st"
+        ]
+    ),
+    derived!(
+        "excess_sector_share_ld",
+        "share of fetched load sectors that carry no useful byte",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld"
+        ]
+    ),
+    derived!(
+        "excess_sector_share_st",
+        "as for loads",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st"
+        ]
+    ),
+    derived!(
+        "efficiency_ld_pct",
+        "bytes_per_sector_ld / 32, in %",
+        ["bytes_per_sector_ld"]
+    ),
+    derived!("efficiency_st_pct", "as for loads", ["bytes_per_sector_st"]),
+    derived!(
+        "global_share_ld",
+        "share of the kernel's global sectors that are loads",
+        ["sectors_ld", "sectors_st"]
+    ),
+    derived!(
+        "global_share_st",
+        "share of the kernel's global sectors that are stores",
+        ["sectors_ld", "sectors_st"]
+    ),
+    derived!(
+        "mixed_access_ld",
+        "1 when sectors per load request is no single access pattern's value: an average over different load instructions",
+        ["sectors_per_request_ld"]
+    ),
+    derived!(
+        "mixed_access_st",
+        "the same for stores",
+        ["sectors_per_request_st"]
+    ),
+    derived!("warps_per_block", "ceil(block_size / 32)", ["block_size"]),
+    derived!(
+        "partial_warp_lanes",
+        "threads in the last, partly filled warp of a block (0 when full)",
+        ["block_size"]
+    ),
+    derived!(
+        "occupancy_limit_min",
+        "fewest blocks per SM over the warp, block, register and shared-memory limits",
+        [
+            "limit_warps",
+            "limit_blocks",
+            "limit_registers",
+            "limit_shared_mem"
+        ]
+    ),
+    derived!(
+        "shared_mem_per_block",
+        "static + dynamic shared memory per block, bytes",
+        [
+            "shared_mem_static_per_block",
+            "shared_mem_dynamic_per_block"
+        ]
+    ),
+    derived!(
+        "local_sectors",
+        "local_sectors_ld + local_sectors_st",
+        ["local_sectors_ld", "local_sectors_st"]
+    ),
+    derived!(
+        "local_share",
+        "share of L1 global+local sectors that are local memory",
+        [
+            "local_sectors_ld",
+            "local_sectors_st",
+            "sectors_ld",
+            "sectors_st"
+        ]
+    ),
+    derived!(
+        "shared_wavefronts",
+        "shared_wavefronts_ld + shared_wavefronts_st",
+        ["shared_wavefronts_ld", "shared_wavefronts_st"]
+    ),
+    derived!(
+        "bank_conflicts",
+        "bank_conflicts_ld + bank_conflicts_st",
+        ["bank_conflicts_ld", "bank_conflicts_st"]
+    ),
+    derived!(
+        "bank_conflict_share",
+        "bank conflicts / shared-memory wavefronts (0 without shared-memory traffic)",
+        [
+            "bank_conflicts_ld",
+            "bank_conflicts_st",
+            "shared_wavefronts_ld",
+            "shared_wavefronts_st"
+        ]
+    ),
+    derived!(
+        "sm_throughput_subunits",
+        "present only when sm_throughput_pct is not ncu's sm__throughput but the maximum of this many of its sub-units (the *_inst_pct, issue_slots_pct, mio_queue_read_pct and shared_pipe_pct keys): a lower bound, equal to ncu's within 0.05 points on 268 of 268 H200 launches",
+        [
+            "issue_slots_pct",
+            "lsu_inst_pct",
+            "adu_inst_pct",
+            "mio_inst_pct",
+            "mio_queue_read_pct",
+            "shared_pipe_pct"
+        ]
+    ),
+    derived!(
+        "memory_throughput_subunits",
+        "present only when memory_throughput_pct is not ncu's gpu__compute_memory_throughput but the maximum of this many of its sub-units (l1_data_pipe_pct, l2_input_pct, l2_tag_pct, l2_throughput_pct, dram_active_pct): a lower bound, within 2.4 points of ncu's on 268 of 268 H200 launches",
+        [
+            "l1_data_pipe_pct",
+            "l2_input_pct",
+            "l2_tag_pct",
+            "l2_throughput_pct",
+            "dram_active_pct"
+        ]
+    ),
+    derived!(
+        "memory_throughput_floor_pct",
+        "the least the memory system is busy, % of peak: memory_throughput_pct where known, else the busiest of the sub-units the export has (DRAM, L2 sectors, L1 data pipe, ...); for exports that carry only some of them",
+        [
+            "dram_throughput_pct",
+            "l2_throughput_pct",
+            "l1_data_pipe_pct"
+        ]
+    ),
+    derived!(
+        "dram_headroom",
+        "1 - dram_throughput_pct / 100: the most of a kernel's time a fix that moves the same bytes through DRAM can save (it cannot beat moving them at peak bandwidth); 1 when the export has no DRAM throughput (no bound known)",
+        ["dram_throughput_pct"]
+    ),
+    derived!(
+        "l1_pipe_headroom",
+        "1 - the busier of issue slots and DRAM, over the L1 data pipe's utilisation: the most of a kernel's time that relieving its load/store pipe (bank conflicts, loads per FMA) can save before the next busiest unit sets the time; 1 when the export lacks the pipe's utilisation (no bound known)",
+        ["l1_data_pipe_pct", "issue_slots_pct", "dram_throughput_pct"]
+    ),
+    derived!(
+        "busiest_throughput_pct",
+        "max(sm_throughput_pct, memory_throughput_pct)",
+        ["sm_throughput_pct", "memory_throughput_pct"]
+    ),
+    derived!(
+        "flop_pct_of_peak",
+        "FP32 FLOP/s (add + mul + 2 x fma) as % of the FP32 peak (2 x ffma_peak_per_cycle x sm_clock_hz), or the FP64 share of the FP64 peak where that is larger",
+        [
+            "inst_fadd",
+            "inst_fmul",
+            "inst_ffma",
+            "ffma_peak_per_cycle",
+            "sm_clock_hz",
+            "duration_ns"
+        ]
+    ),
+    derived!(
+        "row_segments_per_request",
+        "contiguous row segments one warp-wide request covers: 32 / block_dim_x lanes per row when blockDim.x < 32 (2 for 16x16 blocks), else 1",
+        ["block_dim_x", "block_size"]
+    ),
+    derived!(
+        "misaligned_ld",
+        "1 when global loads take about one sector per row segment more than their bytes need (sector-straddling rows, not a stride); 0 otherwise",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "sectors_ld",
+            "block_dim_x",
+            "block_size"
+        ]
+    ),
+    derived!(
+        "misaligned_st",
+        "the same for global stores",
+        [
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st",
+            "block_dim_x",
+            "block_size"
+        ]
+    ),
+    derived!(
+        "grid_warps",
+        "warps the grid launches: grid_blocks x warps_per_block",
+        ["grid_blocks", "block_size"]
+    ),
+    derived!(
+        "warp_slots",
+        "warps the device can hold at once: sm_count x max_warps_per_sm (or the warp limit's blocks x warps per block)",
+        ["sm_count", "max_warps_per_sm"]
+    ),
+    derived!(
+        "grid_slot_fill_pct",
+        "grid_warps / warp_slots in %, at most 100: how much of the machine the grid can keep busy",
+        ["grid_blocks", "block_size", "sm_count", "max_warps_per_sm"]
+    ),
+    derived!(
+        "mostly_serial",
+        "1 when fewer than a quarter of the lanes a warp has (min(block_size, 32)) are active per executed instruction: one thread, or a few, does the work; 0 when more are, or when the export lacks threads_per_inst (absent evidence suppresses nothing)",
+        ["threads_per_inst", "block_size"]
+    ),
+    Derived {
+        key: "stall_total",
+        doc: "warp cycles per issued instruction over the stall reasons gpulint collects",
+        inputs: &STALL_KEYS,
+    },
+    // Computed with stall_total, from the same nine reasons.
+    Derived {
+        key: "stall_top",
+        doc: "the largest stall reason that is a cause (all but selected and not_selected), cycles per issued instruction",
+        inputs: &STALL_KEYS,
+    },
+];
