@@ -9,6 +9,7 @@ pub mod number;
 mod raw;
 mod row;
 pub mod source;
+mod start;
 pub mod stream;
 mod text_output;
 pub mod trace;
