@@ -72,7 +72,8 @@ pub fn analyze(
     rules: &[Rule],
     settings: &Settings,
 ) -> Result<Analysis> {
-    let origins = crate::origin::load(settings.rules_dir.as_deref())?;
+    let mut origins = crate::origin::load(settings.rules_dir.as_deref())?;
+    origins.learn_launching_objects(profiles.iter().flat_map(|p| &p.launches));
     let mut findings = outcome.findings;
     apply_origins(&origins, &mut findings);
     attach_source_lines(profiles, rules, &mut findings);
@@ -112,6 +113,7 @@ fn apply_origins(origins: &crate::origin::Origins, findings: &mut Vec<Finding>) 
                 f.severity = f.severity.min(Severity::Info);
             }
             f.notes.extend(note);
+            f.notes.extend(origins.evidence_note(&f.kernel));
             if let Some(fix) = fix {
                 f.fix = fix;
             }

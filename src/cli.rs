@@ -291,6 +291,10 @@ pub struct NcuArgs {
     /// of the sampled launches.
     #[arg(long, conflicts_with = "time_all_launches")]
     pub no_launch_trace: bool,
+    /// Keep the launch trace here: every launch's shape and duration, and the library or
+    /// program that launched it. `gpulint check` reads it like an export.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_launch_trace")]
+    pub save_trace: Option<String>,
     /// Follow child processes too (MPI launchers, Python).
     #[arg(long)]
     pub target_processes_all: bool,

@@ -289,6 +289,7 @@ mod tests {
             profiled: None,
             last_id: id,
             spread: BTreeMap::new(),
+            launched_from: None,
         }
     }
 

@@ -37,6 +37,8 @@ struct OriginFile {
     kind: Kind,
     patterns: Vec<String>,
     #[serde(default)]
+    objects: Vec<String>,
+    #[serde(default)]
     internal: Option<String>,
     #[serde(default)]
     note: Option<String>,
@@ -67,6 +69,10 @@ pub struct Origin {
     pub name: String,
     pub kind: Kind,
     pub patterns: Vec<Regex>,
+    /// Patterns on the path of the shared object that launched the kernel (the launch
+    /// trace's evidence): a library shipped as objects. Empty for header-only libraries
+    /// and generated code, which any object may hold.
+    pub objects: Vec<Regex>,
     pub internal: Option<String>,
     pub note: Option<String>,
     /// The fix for call-site findings that no `call_fix` names more precisely.
@@ -79,16 +85,28 @@ pub struct Origins {
     pub list: Vec<Origin>,
     pub library_internal_rules: Vec<String>,
     pub call_rules: Vec<String>,
-    /// Kernel name -> index into `list`: reports ask about the same names many times,
-    /// and each answer costs every pattern of every origin.
-    memo: std::cell::RefCell<std::collections::HashMap<String, Option<usize>>>,
+    /// Kernel name -> the object that launched it, from the launch trace.
+    launched_from: std::collections::HashMap<String, std::sync::Arc<str>>,
+    /// Kernel name -> index into `list`, and whether the launching object decided it:
+    /// reports ask about the same names many times, and each answer costs every pattern
+    /// of every origin.
+    memo: std::cell::RefCell<std::collections::HashMap<String, Decision>>,
 }
 
-/// What a kernel is, as reports show it.
+/// An index into [`Origins::list`] (none: the user's), and whether the launching object
+/// (true) or the name (false) decided it.
+type Decision = (Option<usize>, bool);
+
+/// What a kernel is, as reports show it, and what said so.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct KernelOrigin {
     pub kind: Kind,
     pub name: String,
+    /// `launched_from` when the launch trace named the object that launched the kernel,
+    /// else `name`: the kernel's name matched the origin's patterns, or none did.
+    pub evidence: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launched_from: Option<String>,
 }
 
 fn regex(origin: &str, field: &str, p: &str) -> Result<Regex> {
@@ -111,6 +129,11 @@ fn parse(origin_file: &str, text: &str) -> Result<Origins> {
                     .patterns
                     .iter()
                     .map(|p| regex(origin_file, "origin.patterns", p))
+                    .collect::<Result<_>>()?,
+                objects: o
+                    .objects
+                    .iter()
+                    .map(|p| regex(origin_file, "origin.objects", p))
                     .collect::<Result<_>>()?,
                 call_fixes: o
                     .call_fix
@@ -139,6 +162,7 @@ fn parse(origin_file: &str, text: &str) -> Result<Origins> {
         list,
         library_internal_rules: file.library_internal_rules,
         call_rules: file.call_rules,
+        launched_from: Default::default(),
         memo: Default::default(),
     })
 }
@@ -170,30 +194,95 @@ pub fn load(extra_dir: Option<&str>) -> Result<Origins> {
 }
 
 impl Origins {
-    pub fn classify(&self, kernel: &str) -> Option<&Origin> {
-        if let Some(hit) = self.memo.borrow().get(kernel) {
-            return hit.map(|i| &self.list[i]);
+    /// Takes the launch trace's evidence: which object launched each kernel. It outranks
+    /// the name for every origin shipped as objects (`objects`).
+    pub fn learn_launching_objects<'a>(
+        &mut self,
+        launches: impl Iterator<Item = &'a crate::ingest::Launch>,
+    ) {
+        for l in launches {
+            if let Some(object) = &l.launched_from {
+                self.launched_from
+                    .entry(l.name.clone())
+                    .or_insert_with(|| object.clone());
+            }
         }
+        self.memo.borrow_mut().clear();
+    }
+
+    /// The kernel's origin: the one whose `objects` match the object that launched it;
+    /// else the first whose name patterns match, among those any object may hold when
+    /// the launching object is known and is no library's.
+    pub fn classify(&self, kernel: &str) -> Option<&Origin> {
+        self.decide(kernel).0.map(|i| &self.list[i])
+    }
+
+    fn decide(&self, kernel: &str) -> Decision {
+        if let Some(&hit) = self.memo.borrow().get(kernel) {
+            return hit;
+        }
+        let object = self.launched_from.get(kernel);
+        let by_object = object.and_then(|path| {
+            self.list
+                .iter()
+                .position(|o| o.objects.iter().any(|p| p.is_match(path)))
+        });
         let name = kernel.trim();
         let name = name.strip_prefix("void ").unwrap_or(name);
-        let hit = self
-            .list
-            .iter()
-            .position(|o| o.patterns.iter().any(|p| p.is_match(name)));
+        let by_name = || {
+            self.list.iter().position(|o| {
+                (object.is_none() || o.objects.is_empty())
+                    && o.patterns.iter().any(|p| p.is_match(name))
+            })
+        };
+        let hit = match by_object {
+            Some(i) => (Some(i), true),
+            // A known object that no library claims: header-only library code or
+            // generated code by name, else the user's own (the object says so).
+            None => match by_name() {
+                Some(i) => (Some(i), false),
+                None => (None, object.is_some()),
+            },
+        };
         self.memo.borrow_mut().insert(kernel.to_string(), hit);
-        hit.map(|i| &self.list[i])
+        hit
     }
 
     pub fn describe(&self, kernel: &str) -> KernelOrigin {
-        match self.classify(kernel) {
-            Some(o) => KernelOrigin {
-                kind: o.kind,
-                name: o.name.clone(),
-            },
-            None => KernelOrigin {
-                kind: Kind::User,
-                name: "user".into(),
-            },
+        let object = self.launched_from.get(kernel);
+        let (hit, by_object) = self.decide(kernel);
+        let origin = hit.map(|i| &self.list[i]);
+        KernelOrigin {
+            kind: origin.map_or(Kind::User, |o| o.kind),
+            name: origin.map_or_else(|| "user".into(), |o| o.name.clone()),
+            evidence: if by_object { "launched_from" } else { "name" },
+            launched_from: object.map(|o| o.to_string()),
+        }
+    }
+
+    /// What said whose kernel it is, for a finding's notes: `None` when only the name did,
+    /// and on the user's own kernels unless their name alone would have said otherwise.
+    pub fn evidence_note(&self, kernel: &str) -> Option<String> {
+        let o = self.describe(kernel);
+        let object = o.launched_from.as_deref()?;
+        let file = object.rsplit('/').next().unwrap_or(object);
+        match (o.evidence, o.kind) {
+            ("launched_from", Kind::User) => {
+                let name = kernel.trim().trim_start_matches("void ");
+                let named = self
+                    .list
+                    .iter()
+                    .find(|o| o.patterns.iter().any(|p| p.is_match(name)))?;
+                Some(format!(
+                    "origin: yours, launched from {file}, though its name is like {}'s",
+                    named.name
+                ))
+            }
+            ("launched_from", _) => Some(format!("origin: {} (launched from {file})", o.name)),
+            _ => Some(format!(
+                "origin: {} by its name; launched from {file}",
+                o.name
+            )),
         }
     }
 
@@ -273,6 +362,58 @@ pub enum Adjustment {
 mod tests {
     use super::*;
 
+    /// The launch trace's object outranks the name for libraries shipped as objects, and
+    /// a known object no library claims makes a library-sounding name the user's; header-
+    /// only libraries are still found by name in any object.
+    #[test]
+    fn the_launching_object_outranks_the_name() {
+        let mut o = load(None).unwrap();
+        let launch = |name: &str, object: &str| {
+            let mut l = crate::ingest::Launch::of_shape(0, name.into(), [1; 3], [32, 1, 1], 1);
+            l.launched_from = Some(object.into());
+            l
+        };
+        let launches = [
+            launch(
+                "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x64_8x5_nn_align1>(Params)",
+                "/venv/lib/python3.12/site-packages/nvidia/cublas/lib/libcublasLt.so.13",
+            ),
+            launch("elementwise_kernel_with_index", "/home/me/build/my_prog"),
+            launch(
+                "void cub::DeviceReduceKernel<Policy, float *>(float *)",
+                "/home/me/build/my_prog",
+            ),
+            launch("softmax_rows(float *)", "/venv/lib/libtorch_cuda.so"),
+        ];
+        o.learn_launching_objects(launches.iter());
+        let got = |i: usize| {
+            let d = o.describe(&launches[i].name);
+            (d.name, d.evidence)
+        };
+        assert_eq!(got(0), ("cuBLAS".into(), "launched_from"));
+        assert_eq!(got(1), ("user".into(), "launched_from"));
+        assert_eq!(got(2), ("CUB".into(), "name"));
+        assert_eq!(got(3), ("PyTorch ATen".into(), "launched_from"));
+        // Without the trace (an export), the name decides.
+        let names_only = load(None).unwrap();
+        assert_eq!(names_only.describe(&launches[0].name).name, "CUTLASS");
+        assert_eq!(names_only.describe(&launches[1].name).name, "PyTorch ATen");
+        assert_eq!(names_only.describe(&launches[1].name).evidence, "name");
+        assert_eq!(
+            o.evidence_note(&launches[0].name).as_deref(),
+            Some("origin: cuBLAS (launched from libcublasLt.so.13)")
+        );
+        assert_eq!(names_only.evidence_note(&launches[0].name), None);
+        assert_eq!(
+            o.evidence_note(&launches[1].name).as_deref(),
+            Some("origin: yours, launched from my_prog, though its name is like PyTorch ATen's")
+        );
+        assert_eq!(
+            o.evidence_note(&launches[2].name).as_deref(),
+            Some("origin: CUB by its name; launched from my_prog")
+        );
+    }
+
     #[test]
     fn names_from_real_profiles_get_their_origin() {
         let o = load(None).unwrap();
@@ -341,7 +482,8 @@ mod tests {
             ),
         ];
         for (name, (k, n)) in cases {
-            assert_eq!(kind(name), KernelOrigin { kind: k, name: n }, "{name}");
+            let got = kind(name);
+            assert_eq!((got.kind, got.name), (k, n), "{name}");
         }
     }
 }

@@ -47,7 +47,8 @@ fn build() -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
     std::fs::create_dir_all(&dir).unwrap();
     let (tracer, cupti, driver) = (
         dir.join("tracer.so"),
-        dir.join("cupti.so"),
+        // Named as CUPTI is, so that the tracer skips its frames on a launch's stack.
+        dir.join("libcupti-stand-in.so"),
         dir.join("driver"),
     );
     let shared = ["-shared", "-fPIC", "-O2"];
@@ -94,15 +95,26 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
                 .ends_with(", dropped records: 0"),
         "{text}"
     );
-    // As written, not only as read back: the reader sorts too.
+    // As written, not only as read back: the reader sorts too. Each launched kernel names
+    // the object that launched it (the stand-in driver, past CUPTI's frames); the kernel
+    // whose launch call the tracer never saw names none.
+    let driver_path = std::fs::canonicalize(&driver).unwrap();
+    let launched = format!("\"{}\"", driver_path.display());
     let rows: Vec<&str> = text.lines().skip(2).collect();
     assert!(
         rows[1].starts_with("8,")
-            && rows[1].ends_with(",\"axpy(float const*, float*, float, int)\"")
+            && rows[1].ends_with(&format!(
+                ",\"axpy(float const*, float*, float, int)\",{launched}"
+            )),
+        "{}",
+        rows[1]
     );
-    assert!(rows[2].starts_with("8,") && rows[2].ends_with(",\"step(float*, int)\""));
     assert!(
-        rows[3].ends_with(",\"jit_\"\"fused\"\", 2\""),
+        rows[2].starts_with("8,")
+            && rows[2].ends_with(&format!(",\"step(float*, int)\",{launched}"))
+    );
+    assert!(
+        rows[3].ends_with(",\"jit_\"\"fused\"\", 2\",\"\""),
         "{}",
         rows[3]
     );
@@ -124,6 +136,11 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
         (1024 + 512) as f64
     );
     assert_eq!(profile.launches[0].metrics["registers_per_thread"], 32.0);
+    assert_eq!(
+        profile.launches[0].launched_from.as_deref(),
+        Some(driver_path.to_str().unwrap())
+    );
+    assert_eq!(profile.launches[3].launched_from, None);
 
     // A second process appends its own block: the two merge, each closed by its line.
     assert_eq!(run_traced(&driver, &tracer, Some(&cupti), &out), Some(0));
@@ -154,10 +171,11 @@ fn a_forked_child_leaves_the_trace_to_its_parent() {
         .output()
         .unwrap();
     assert!(run.status.success());
-    let child: u32 = String::from_utf8_lossy(&run.stdout)
-        .trim()
-        .strip_prefix("child ")
-        .unwrap()
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let child: u32 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("child "))
+        .unwrap_or_else(|| panic!("{stdout}"))
         .parse()
         .unwrap();
     let text = std::fs::read_to_string(&out).unwrap();

@@ -48,10 +48,13 @@ pub fn count(
         .and_then(|(text, time)| {
             let file = format!("launch trace of {}", program[0]);
             let profile = ingest::trace::read(&text, &file).map_err(|e| e.to_string())?;
-            Ok((profile, time))
+            Ok((profile, time, text))
         });
     let why_not = match traced {
-        Ok((profile, time)) => {
+        Ok((profile, time, text)) => {
+            if let Some(dest) = &asked.save_trace {
+                crate::atomic_file::write(std::path::Path::new(dest), text.as_bytes())?;
+            }
             return Ok(Some(EveryLaunch {
                 profile,
                 program_time: Some(time),
@@ -64,7 +67,7 @@ pub fn count(
             "interrupted; the program was stopped",
         ));
     }
-    if verbose {
+    if verbose || asked.save_trace.is_some() {
         eprintln!("gpulint: no launch trace: {why_not}");
     }
     if !asked.time_all_launches {

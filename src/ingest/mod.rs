@@ -88,6 +88,9 @@ pub struct Launch {
     pub last_id: u64,
     /// Lowest and highest value of each metric that varied across the folded launches.
     pub spread: BTreeMap<&'static str, [f64; 2]>,
+    /// The shared object (library, or the program) whose code launched the kernel, as the
+    /// launch tracer saw it; `None` in exports, which do not say.
+    pub launched_from: Option<std::sync::Arc<str>>,
 }
 
 impl Launch {
@@ -106,6 +109,7 @@ impl Launch {
             profiled: None,
             last_id: id,
             spread: Default::default(),
+            launched_from: None,
         }
     }
 }
@@ -362,6 +366,7 @@ pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
         profiled: None,
         last_id: p.id,
         spread: BTreeMap::new(),
+        launched_from: None,
     }
 }
 

@@ -103,7 +103,37 @@ pub fn read(
         let input = std::io::BufReader::new(std::io::Cursor::new(text));
         return read_text(file, input, size, opts, sink);
     }
+    if super::trace::is_trace(peek(file, &mut input)?) {
+        return read_trace(file, input, sink);
+    }
     read_text(file, input, size, opts, sink)
+}
+
+fn peek<'a>(file: &str, input: &'a mut impl BufRead) -> Result<&'a [u8]> {
+    input
+        .fill_buf()
+        .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))
+}
+
+/// A launch trace kept by `gpulint run --save-trace`: every launch's shape and duration,
+/// and the object that launched it (small: read whole).
+fn read_trace(
+    file: &str,
+    mut input: impl Read,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
+    let mut text = String::new();
+    input
+        .read_to_string(&mut text)
+        .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
+    let profile = super::trace::read(&text, file)?;
+    for launch in profile.launches {
+        sink(launch)?;
+    }
+    Ok(Source {
+        page: Page::Trace,
+        notes: profile.notes,
+    })
 }
 
 /// Windows PowerShell writes `ncu ... > out.csv` as UTF-16 with a byte-order mark:

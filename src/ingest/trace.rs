@@ -3,9 +3,11 @@
 //! memory and duration. It counts what ncu's sample leaves out, at the cost of running
 //! the program once.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use super::{Launch, Page, Profile};
 use crate::error::{Error, Result};
-use crate::metrics::Metrics;
 
 #[derive(Debug, serde::Deserialize)]
 struct Row {
@@ -21,10 +23,19 @@ struct Row {
     registers_per_thread: u64,
     shared_memory_bytes: u64,
     name: String,
+    /// Empty when the tracer could not tell (a CUPTI without the callback API, a CUDA
+    /// graph's kernels); absent from traces of tracers before it.
+    #[serde(default)]
+    launched_from: String,
 }
 
 /// The first line of every trace, with the version of its columns.
 const MAGIC: &str = "# gpulint launch trace 1,";
+
+/// Whether these first bytes of a file are a launch trace's.
+pub fn is_trace(head: &[u8]) -> bool {
+    head.starts_with(MAGIC.as_bytes())
+}
 
 /// Reads a trace into launches numbered 0, 1, 2, ... in launch order (as ncu numbers
 /// them), with their duration, registers per thread and shared memory per block (static
@@ -58,23 +69,12 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
              (a CUPTI older than the driver?)",
         ));
     }
-    let mut launches = Vec::new();
-    for (id, (line, row)) in rows.into_iter().enumerate() {
-        let metrics = Metrics::from([
-            (
-                "duration_ns",
-                row.end_ns.saturating_sub(row.start_ns) as f64,
-            ),
-            ("registers_per_thread", row.registers_per_thread as f64),
-            ("shared_mem_per_block", row.shared_memory_bytes as f64),
-        ]);
-        let grid = [row.grid_x, row.grid_y, row.grid_z];
-        let block = [row.block_x, row.block_y, row.block_z];
-        launches.push(Launch {
-            metrics,
-            ..Launch::of_shape(id as u64, row.name, grid, block, line)
-        });
-    }
+    let mut objects = HashMap::new();
+    let launches = rows
+        .into_iter()
+        .enumerate()
+        .map(|(id, (line, row))| launch(id as u64, line, row, &mut objects))
+        .collect();
     let mut notes = Vec::new();
     if process_count > 1 {
         notes.push(format!(
@@ -92,6 +92,47 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
         profiled_launches: None,
         every_launch_counted_by: None,
     })
+}
+
+/// One traced launch: its shape and duration as ncu names them, so that what derives from
+/// them (whole warps) is derived. `objects` shares one copy of each launching object's path.
+fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>) -> Launch {
+    let launched_from = (!row.launched_from.is_empty()).then(|| {
+        objects
+            .entry(row.launched_from.clone())
+            .or_insert_with(|| row.launched_from.as_str().into())
+            .clone()
+    });
+    let raw: crate::metrics::RawValues = [
+        (
+            "gpu__time_duration.sum",
+            row.end_ns.saturating_sub(row.start_ns) as f64,
+        ),
+        (
+            "launch__registers_per_thread",
+            row.registers_per_thread as f64,
+        ),
+        (
+            "launch__block_size",
+            (row.block_x * row.block_y * row.block_z) as f64,
+        ),
+        (
+            "launch__grid_size",
+            (row.grid_x * row.grid_y * row.grid_z) as f64,
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let mut metrics = crate::metrics::resolve(&raw);
+    // Static and dynamic together: the tracer records their sum.
+    metrics.insert("shared_mem_per_block", row.shared_memory_bytes as f64);
+    let grid = [row.grid_x, row.grid_y, row.grid_z];
+    let block = [row.block_x, row.block_y, row.block_z];
+    Launch {
+        metrics,
+        launched_from,
+        ..Launch::of_shape(id, row.name, grid, block, line)
+    }
 }
 
 /// Each process's block of the trace, with the line number (from 1) of its first line.

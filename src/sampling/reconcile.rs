@@ -84,6 +84,11 @@ pub fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String
             continue;
         };
         stands_for[i].0 += t.count;
+        if sample.launches[i].launched_from.is_none() {
+            sample.launches[i]
+                .launched_from
+                .clone_from(&t.launched_from);
+        }
         match t.metrics.get("duration_ns") {
             Some(d) => stands_for[i].1 += d * t.count as f64,
             None => stands_for[i].2 = false,

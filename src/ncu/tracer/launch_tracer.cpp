@@ -9,16 +9,23 @@
 // replays nor serializes the kernels, so counting every launch costs about what running the
 // program does.
 //
+// It also records, once per kernel, the shared object that launched it: the first caller
+// outside CUDA's own libraries on the stack of the launch call (libtorch_cuda.so,
+// libcublasLt.so, a Triton launcher, the program itself). That says whose kernel it is
+// better than its name does.
+//
 // It needs no CUDA header: it loads CUPTI from the path in GPULINT_CUPTI and declares the
 // little of CUPTI's C interface it uses, so any C++ compiler builds it:
 //   c++ -shared -fPIC -O2 -std=c++17 launch_tracer.cpp -ldl -o launch_tracer.so
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <execinfo.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -47,6 +54,22 @@ Result (*next_record)(uint8_t* buffer, size_t valid, Activity** record);
 Result (*flush_all)(uint32_t flag);
 Result (*dropped_records)(void* context, uint32_t stream, size_t* dropped);
 
+// The callback API (cupti_callbacks.h), for the launch calls' call stacks.
+constexpr uint32_t kDomainDriver = 1;
+constexpr uint32_t kDomainRuntime = 2;
+constexpr uint32_t kApiEnter = 0;
+struct CallbackData {
+  uint32_t callback_site;
+  const char* function_name;
+  const void* function_params;
+  void* function_return_value;
+  const char* symbol_name;
+};
+using Callback = void (*)(void* userdata, uint32_t domain, uint32_t cbid, const void* data);
+Result (*subscribe)(void** subscriber, Callback callback, void* userdata);
+Result (*enable_callback)(uint32_t enable, void* subscriber, uint32_t domain, uint32_t cbid);
+Result (*callback_name)(uint32_t domain, uint32_t cbid, const char** name);
+
 // Loads libcupti from `path` and finds each entry point; false when one is missing.
 bool load(const char* path) {
   void* lib = path && *path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : nullptr;
@@ -59,7 +82,10 @@ bool load(const char* path) {
          find(enable, "cuptiActivityEnable") &&
          find(next_record, "cuptiActivityGetNextRecord") &&
          find(flush_all, "cuptiActivityFlushAll") &&
-         find(dropped_records, "cuptiActivityGetNumDroppedRecords");
+         find(dropped_records, "cuptiActivityGetNumDroppedRecords") &&
+         // Optional: without them launches are recorded with no launching object.
+         (find(subscribe, "cuptiSubscribe"), find(enable_callback, "cuptiEnableCallback"),
+          find(callback_name, "cuptiGetCallbackName"), true);
 }
 }  // namespace cupti
 
@@ -101,6 +127,7 @@ struct Launch {
   uint16_t registers_per_thread;
   int32_t shared_memory;
   const std::string* name;
+  const std::string* launched_from;
 };
 
 std::mutex recorded_lock;
@@ -110,6 +137,75 @@ std::unordered_map<std::string, std::string> demangled_names;
 uint64_t dropped_records = 0;
 // The process that initialised CUPTI; a forked child (another pid) leaves CUPTI alone.
 pid_t traced_pid = 0;
+
+// Mangled kernel name -> the shared object whose code made its first launch call.
+std::mutex objects_lock;
+std::unordered_map<std::string, std::string> launching_objects;
+// The name last seen at each symbol-name pointer: CUPTI passes the same one for every
+// launch of a function, so a launch after the first costs a lookup and a compare.
+std::unordered_map<const void*, std::string> looked_up;
+std::string own_object;
+const std::string unknown_object;
+
+bool is_cuda_own(const char* path) {
+  return path == own_object || strstr(path, "libcupti") || strstr(path, "libcuda.so") ||
+         strstr(path, "libcudart") || strstr(path, "libcudadebugger");
+}
+
+// The first object on the call stack that is not CUDA's, cupti's or the tracer's: the
+// library or program that called the launch API. The program itself, which dladdr names
+// as it was started (`./prog`), gets its real path.
+std::string launching_object() {
+  void* frames[48];
+  int depth = backtrace(frames, 48);
+  for (int i = 0; i < depth; ++i) {
+    Dl_info info{};
+    if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
+    if (is_cuda_own(info.dli_fname)) continue;
+    if (info.dli_fname[0] == '/') return info.dli_fname;
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    return n > 0 ? std::string(self, n) : std::string(info.dli_fname);
+  }
+  return "";
+}
+
+void on_launch(void*, uint32_t, uint32_t, const void* data) {
+  const auto* call = static_cast<const cupti::CallbackData*>(data);
+  if (call->callback_site != cupti::kApiEnter || !call->symbol_name) return;
+  std::lock_guard<std::mutex> guard(objects_lock);
+  std::string& seen = looked_up[call->symbol_name];
+  if (seen == call->symbol_name) return;
+  seen = call->symbol_name;
+  if (getpid() != traced_pid) return;
+  if (launching_objects.count(call->symbol_name)) return;
+  launching_objects.emplace(call->symbol_name, launching_object());
+}
+
+// Subscribes to the launch calls of the driver and runtime APIs (by name: their ids differ
+// between CUDA versions). A CUPTI without the callback API records no launching object.
+void watch_launch_calls() {
+  if (!cupti::subscribe || !cupti::enable_callback || !cupti::callback_name) return;
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void*>(&watch_launch_calls), &self) && self.dli_fname)
+    own_object = self.dli_fname;
+  void* subscriber = nullptr;
+  if (cupti::subscribe(&subscriber, on_launch, nullptr) != cupti::kSuccess) return;
+  for (uint32_t domain : {cupti::kDomainDriver, cupti::kDomainRuntime}) {
+    for (uint32_t cbid = 1; cbid < 2048; ++cbid) {
+      const char* name = nullptr;
+      if (cupti::callback_name(domain, cbid, &name) != cupti::kSuccess || !name) continue;
+      if (strstr(name, "Launch") && !strstr(name, "HostFunc") && !strstr(name, "Graph"))
+        cupti::enable_callback(1, subscriber, domain, cbid);
+    }
+  }
+}
+
+const std::string* object_of(const char* mangled) {
+  std::lock_guard<std::mutex> guard(objects_lock);
+  auto found = launching_objects.find(mangled);
+  return found == launching_objects.end() ? &unknown_object : &found->second;
+}
 
 constexpr size_t kBufferBytes = 4 << 20;
 
@@ -138,7 +234,7 @@ void buffer_completed(void*, uint32_t, uint8_t* buffer, size_t, size_t valid) {
     const auto* k = reinterpret_cast<const KernelRecord*>(record);
     Launch l{k->correlation_id, k->device_id, k->stream_id, k->start, k->end, {}, {},
              k->registers_per_thread, k->static_shared_memory + k->dynamic_shared_memory,
-             demangled(k->name ? k->name : "?")};
+             demangled(k->name ? k->name : "?"), object_of(k->name ? k->name : "?")};
     std::copy(k->grid, k->grid + 3, l.grid);
     std::copy(k->block, k->block + 3, l.block);
     recorded.push_back(l);
@@ -177,7 +273,7 @@ void write_trace() {
           static_cast<long>(getpid()), static_cast<unsigned long long>(dropped_records));
   fprintf(out,
           "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,"
-          "block_z,registers_per_thread,shared_memory_bytes,name\n");
+          "block_z,registers_per_thread,shared_memory_bytes,name,launched_from\n");
   for (const Launch& l : recorded) {
     fprintf(out, "%u,%u,%u,%llu,%llu,%d,%d,%d,%d,%d,%d,%u,%d,", l.correlation_id, l.device_id,
             l.stream_id, static_cast<unsigned long long>(l.start),
@@ -185,6 +281,8 @@ void write_trace() {
             l.block[1], l.block[2], static_cast<unsigned>(l.registers_per_thread),
             l.shared_memory);
     write_quoted(out, *l.name);
+    fputc(',', out);
+    write_quoted(out, *l.launched_from);
     fputc('\n', out);
   }
   // gpulint's watchdog reads this: the process is done with CUDA, whatever it does next.
@@ -200,6 +298,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (!cupti::load(getenv("GPULINT_CUPTI"))) return 0;
   if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
   if (cupti::enable(cupti::kKindConcurrentKernel) != cupti::kSuccess) return 0;
+  watch_launch_calls();
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.
   atexit(write_trace);

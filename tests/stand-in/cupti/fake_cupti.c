@@ -1,5 +1,7 @@
-/* A stand-in for CUPTI's library in tests/tracer.rs: the five entry points gpulint's launch
- * tracer loads, delivering on flush the kernel records a program with one plain launch, one
+/* A stand-in for CUPTI's library in tests/tracer.rs: the entry points gpulint's launch
+ * tracer loads. The callback API's three call the tracer's callback when the stand-in
+ * driver makes a launch (fake_launch), for the launch calls the tracer enabled by name.
+ * The activity API's five deliver on flush the kernel records a program with one plain launch, one
  * CUDA graph launch of two kernels and a kernel of an unusual name would give, out of order
  * and with a memory-copy record among them, laid out as CUpti_ActivityKernel's leading
  * fields are (offsets checked against CUDA 13.0's header on the H200,
@@ -85,4 +87,56 @@ int cuptiActivityGetNumDroppedRecords(void *context, uint32_t stream, size_t *dr
     (void)context, (void)stream;
     *dropped = 0;
     return 0;
+}
+
+/* The callback API: driver-domain ids 1-3 and runtime-domain id 1, named as CUPTI names them. */
+typedef void (*Callback)(void *userdata, uint32_t domain, uint32_t cbid, const void *data);
+static Callback callback;
+static int enabled[3][4];
+
+struct CallbackData {
+    uint32_t callback_site;
+    const char *function_name;
+    const void *function_params;
+    void *function_return_value;
+    const char *symbol_name;
+};
+
+int cuptiSubscribe(void **subscriber, Callback c, void *userdata) {
+    (void)userdata;
+    *subscriber = &callback;
+    callback = c;
+    return 0;
+}
+
+int cuptiGetCallbackName(uint32_t domain, uint32_t cbid, const char **name) {
+    static const char *driver[] = {0, "cuLaunchKernel", "cuMemAlloc_v2", "cuGraphLaunch"};
+    static const char *runtime[] = {0, "cudaLaunchKernel_v7000", 0, 0};
+    if (cbid < 1 || cbid > 3 || domain < 1 || domain > 2) return 1;
+    *name = domain == 1 ? driver[cbid] : runtime[cbid];
+    return *name ? 0 : 1;
+}
+
+int cuptiEnableCallback(uint32_t enable, void *subscriber, uint32_t domain, uint32_t cbid) {
+    (void)subscriber;
+    if (domain > 2 || cbid > 3) return 1;
+    enabled[domain][cbid] = (int)enable;
+    return 0;
+}
+
+/* Called by the stand-in driver: a cuLaunchKernel of `symbol`, entered then exited, and a
+ * cuMemAlloc and a cuGraphLaunch, which the tracer must not have enabled. Returns how many
+ * calls reached the tracer. */
+int fake_launch(const char *symbol) {
+    int calls = 0;
+    struct CallbackData data = {0, "cuLaunchKernel", NULL, NULL, symbol};
+    for (uint32_t cbid = 1; cbid <= 3; ++cbid) {
+        if (!enabled[1][cbid] || !callback) continue;
+        data.callback_site = 0;
+        callback(NULL, 1, cbid, &data);
+        data.callback_site = 1;
+        callback(NULL, 1, cbid, &data);
+        ++calls;
+    }
+    return calls;
 }

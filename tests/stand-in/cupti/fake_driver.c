@@ -1,6 +1,7 @@
 /* A stand-in for the CUDA driver in tests/tracer.rs: loads the library named by
  * CUDA_INJECTION64_PATH and calls its InitializeInjection, as the driver does at cuInit,
- * then exits, which runs the handlers the library registered. With FAKE_DRIVER_FORK set it
+ * then launches three kernels through the stand-in CUPTI's fake_launch (when GPULINT_CUPTI
+ * names it), and exits, which runs the handlers the library registered. With FAKE_DRIVER_FORK set it
  * first forks a child that leaves through exit(), which runs those handlers in the child
  * too, as a program that forks after starting CUDA does. */
 #include <dlfcn.h>
@@ -19,6 +20,15 @@ int main(void) {
     if (!initialize || initialize() != 1) {
         fprintf(stderr, "InitializeInjection failed\n");
         return 3;
+    }
+    void *cupti = getenv("GPULINT_CUPTI") ? dlopen(getenv("GPULINT_CUPTI"), RTLD_NOW) : NULL;
+    int (*launch)(const char *) = cupti ? (int (*)(const char *))dlsym(cupti, "fake_launch") : NULL;
+    if (launch) {
+        const char *kernels[] = {"_Z5scaleILi4EEvPffi", "_Z4axpyPKfPffi", "_Z4stepPfi",
+                                 "_Z4axpyPKfPffi"};
+        int calls = 0;
+        for (int i = 0; i < 4; ++i) calls += launch(kernels[i]);
+        printf("launch calls traced: %d\n", calls);
     }
     if (getenv("FAKE_DRIVER_FORK")) {
         pid_t child = fork();
