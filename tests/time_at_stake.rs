@@ -14,6 +14,9 @@ const ZOO: &str = "h200-zoo/full_raw_base.csv";
 const MATMUL: &str = "h200-corpus/full_matmul_variants.csv";
 /// The corpus's integer sums (samples/corpus/reduction.cu), one capture.
 const REDUCTION: &str = "h200-corpus/full_reduction.csv";
+/// Compute-side flaws and their fixes (samples/corpus/compute_classes.cu), gpulint's list
+/// with the pipe metrics: ALU and XU utilisation are in it.
+const COMPUTE: &str = "h200-corpus/min_compute_classes.csv";
 /// One linear layer's GEMM in FP32 then with TF32 allowed (samples/apps/torch_precision.py).
 const PRECISION: &str = "h200-samples/precision_pairs.csv";
 
@@ -126,6 +129,34 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         2,
         "strided shared index -> sequential addressing",
         &["bank-conflicts"],
+    ),
+    (
+        COMPUTE,
+        0,
+        1,
+        "`/` and `%` by run-time sizes -> shifts and masks",
+        &["issue-bound"],
+    ),
+    (
+        COMPUTE,
+        2,
+        3,
+        "integer hash in a rolled loop -> unrolled",
+        &["pipe-bound"],
+    ),
+    (
+        COMPUTE,
+        4,
+        5,
+        "exp(a) * exp(b) / sqrt(x) -> exp(a + b) * rsqrt(x)",
+        &["pipe-bound"],
+    ),
+    (
+        COMPUTE,
+        6,
+        7,
+        "branch by element parity -> one path per warp",
+        &["divergent-warps"],
     ),
     (
         PRECISION,

@@ -31,6 +31,7 @@ programs=(
   "matmul_variants|2048|7"
   "cg_solver|1024 4|42"
   "reduction|24|6"
+  "compute_classes|26 1|9"
 )
 
 log "== machine"
@@ -40,7 +41,7 @@ ncu --version | tail -1 | tee -a "$out/summary.txt"
 log "== build: nvcc -O3 -arch=sm_90 -lineinfo"
 for p in "${programs[@]}"; do
   name=${p%%|*}
-  nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$name" "$here/$name.cu" &
+  nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$name" "$here/$name.cu" 2>"$out/build_$name.err" &
 done
 wait
 metrics=$("$gl" metrics)

@@ -12,8 +12,8 @@
 //      one path.
 //   5. byte_histogram: a 256-bin histogram of bytes in shared memory: no floating-point work
 //      at all (placed by instructions, not FLOPs).
-// Each kernel runs 5 times; the program prints each one's median time (cudaEvent).
-//   usage: compute_classes [LOG2_N]   (default 26: 64 Mi elements)
+// Each kernel runs REPEATS times; the program prints each one's median time (cudaEvent).
+//   usage: compute_classes [LOG2_N [REPEATS]]   (default 26: 64 Mi elements, 5 times)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -151,13 +151,15 @@ __global__ void byte_histogram(const unsigned* in, unsigned* bins, unsigned n) {
   for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) atomicAdd(&bins[b], local[b]);
 }
 
+int repeats = 5;
+
 template <typename F>
 float median_ms(F launch) {
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
   std::vector<float> ms;
-  for (int r = 0; r < 5; ++r) {
+  for (int r = 0; r < repeats; ++r) {
     CHECK(cudaEventRecord(start));
     launch();
     CHECK(cudaEventRecord(stop));
@@ -179,6 +181,7 @@ std::vector<T> fetch(const T* d, unsigned n) {
 
 int main(int argc, char** argv) {
   unsigned log_n = argc > 1 ? std::atoi(argv[1]) : 26;
+  if (argc > 2) repeats = std::max(1, std::atoi(argv[2]));
   unsigned n = 1u << log_n, log_w = log_n / 2;
   unsigned block = 256, grid = (n + block - 1) / block;
   std::vector<unsigned> host(n);
@@ -224,11 +227,11 @@ int main(int argc, char** argv) {
   same("branch_divergent", "branch_uniform", fetch(out_a, dn) == fetch(out_b, dn), a, b);
 
   CHECK(cudaMemset(bins, 0, 256 * 4));
-  float h = median_ms([&] { byte_histogram<<<132 * 8, block>>>(in, bins, n); });
+  float hist_ms = median_ms([&] { byte_histogram<<<132 * 8, block>>>(in, bins, n); });
   std::vector<unsigned> counts = fetch(bins, 256);
   unsigned long long total = 0;
   for (unsigned c : counts) total += c;
-  std::printf("%-18s %8.3f ms   counted %llu bytes of %llu\n", "byte_histogram", h, total / 5,
+  std::printf("%-18s %8.3f ms   counted %llu bytes of %llu\n", "byte_histogram", hist_ms, total / repeats,
               4ull * n);
   return 0;
 }

@@ -218,6 +218,30 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "alu_pipe_pct",
+        "ALU pipe instructions (integer add, logic, shifts, compares), % of peak over elapsed cycles (a sub-unit of sm__throughput)",
+        [n(
+            "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_elapsed"
+        )],
+        []
+    ),
+    metric!(
+        "xu_pipe_pct",
+        "XU pipe instructions (special functions, conversions, the reciprocal in integer division), % of peak over elapsed cycles (a sub-unit of sm__throughput)",
+        [n(
+            "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_elapsed"
+        )],
+        []
+    ),
+    metric!(
+        "fp64_pipe_pct",
+        "FP64 pipe instructions, % of peak over elapsed cycles (a sub-unit of sm__throughput)",
+        [n(
+            "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_elapsed"
+        )],
+        []
+    ),
+    metric!(
         "adu_inst_pct",
         "address-divergence-unit instructions, % of peak over elapsed cycles (a sub-unit of sm__throughput)",
         [n(

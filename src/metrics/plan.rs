@@ -37,6 +37,9 @@ pub const COMPUTE_PARTS: &[&str] = &[
     "mio_inst_pct",
     "mio_queue_read_pct",
     "shared_pipe_pct",
+    "alu_pipe_pct",
+    "xu_pipe_pct",
+    "fp64_pipe_pct",
 ];
 
 /// As [`COMPUTE_PARTS`], for gpu__compute_memory_throughput: within 2.4 points on all 268

@@ -585,8 +585,13 @@ fn holds<'r>(
         .iter()
         .find(|k| !launch.metrics.contains_key(k.as_str()))
     {
+        let or_fallback = if *k == primary_missing {
+            String::new()
+        } else {
+            format!(" (or `{k}` for the fallback check)")
+        };
         return Err(Judgement::Skipped(format!(
-            "needs `{primary_missing}` (or `{k}` for the fallback check), which this export does not have{}",
+            "needs `{primary_missing}`{or_fallback}, which this export does not have{}",
             where_to_get(k)
         )));
     }
