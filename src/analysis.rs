@@ -91,6 +91,7 @@ pub fn analyze(
         gpu_time_ns,
         settings.min_share,
     );
+    one_warning_per_program_wide_fix(&mut findings, rules);
     rank(&mut findings);
     Ok(Analysis {
         findings,
@@ -121,6 +122,49 @@ fn apply_origins(origins: &crate::origin::Origins, findings: &mut Vec<Finding>) 
             true
         }
     });
+}
+
+/// A rule whose fix is one switch for the whole program (`program_wide_fix`, such as a
+/// precision setting) warns once per profile: on the kernel with the most time at stake.
+/// Its other findings become info, each pointing to that one, which counts them.
+fn one_warning_per_program_wide_fix(findings: &mut [Finding], rules: &[Rule]) {
+    let stake = |f: &Finding| f.time_at_stake_ns.unwrap_or(0.0);
+    for rule in rules.iter().filter(|r| r.program_wide_fix) {
+        let mut files: Vec<&str> = Vec::new();
+        for f in findings.iter().filter(|f| f.rule == rule.slug) {
+            if !files.contains(&f.file.as_str()) {
+                files.push(f.file.as_str());
+            }
+        }
+        let files: Vec<String> = files.into_iter().map(str::to_string).collect();
+        for file in files {
+            let mut same: Vec<usize> = (0..findings.len())
+                .filter(|&i| {
+                    let f = &findings[i];
+                    f.rule == rule.slug && f.file == file && f.severity > Severity::Info
+                })
+                .collect();
+            if same.len() < 2 {
+                continue;
+            }
+            same.sort_by(|&a, &b| stake(&findings[b]).total_cmp(&stake(&findings[a])));
+            let (first, rest) = (same[0], &same[1..]);
+            let lead = crate::report::short_name(&findings[first].kernel);
+            let rest_stake: f64 = rest.iter().map(|&i| stake(&findings[i])).sum();
+            for &i in rest {
+                findings[i].severity = Severity::Info;
+                findings[i].notes.push(format!(
+                    "the same program-wide fix as the {} warning on {lead}",
+                    rule.code
+                ));
+            }
+            findings[first].notes.push(format!(
+                "{} more kernel(s) get the same fix, {} us more at stake: listed as info",
+                rest.len(),
+                crate::rules::template::format_number(rest_stake / 1000.0, Some(1))
+            ));
+        }
+    }
 }
 
 /// Each kernel's share of the profile's GPU time in %, by name, over all its launches,

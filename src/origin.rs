@@ -222,18 +222,30 @@ impl Origins {
             return hit;
         }
         let object = self.launched_from.get(kernel);
+        let name = kernel.trim();
+        let name = name.strip_prefix("void ").unwrap_or(name);
+        let named = |o: &Origin| o.patterns.iter().any(|p| p.is_match(name));
+        // A helper is told by what it does, whichever library launched it (XLA's autotuner
+        // kernels come from the XLA plugin, like its fusions).
+        if let Some(i) = self
+            .list
+            .iter()
+            .position(|o| o.kind == Kind::Helper && named(o))
+        {
+            self.memo
+                .borrow_mut()
+                .insert(kernel.to_string(), (Some(i), false));
+            return (Some(i), false);
+        }
         let by_object = object.and_then(|path| {
             self.list
                 .iter()
                 .position(|o| o.objects.iter().any(|p| p.is_match(path)))
         });
-        let name = kernel.trim();
-        let name = name.strip_prefix("void ").unwrap_or(name);
         let by_name = || {
-            self.list.iter().position(|o| {
-                (object.is_none() || o.objects.is_empty())
-                    && o.patterns.iter().any(|p| p.is_match(name))
-            })
+            self.list
+                .iter()
+                .position(|o| (object.is_none() || o.objects.is_empty()) && named(o))
         };
         let hit = match by_object {
             Some(i) => (Some(i), true),
@@ -328,10 +340,24 @@ impl Origins {
                 // The general call text is about access patterns: a rule with its own call
                 // to name (a precision switch, say) keeps its fix.
                 let general = o.call.clone().filter(|_| self.call_rules.contains(&rule));
-                Adjustment::Keep {
-                    to_info: false,
-                    note: None,
-                    fix: call_fix.map(|c| c.fix.clone()).or(general),
+                match call_fix.map(|c| c.fix.clone()).or(general) {
+                    Some(fix) => Adjustment::Keep {
+                        to_info: false,
+                        note: None,
+                        fix: Some(fix),
+                    },
+                    // An access-pattern finding no call explains is the library's own:
+                    // never the rule's advice to a kernel's author.
+                    None if self.call_rules.contains(&rule) => Adjustment::Keep {
+                        to_info: true,
+                        note: None,
+                        fix: o.internal.clone(),
+                    },
+                    None => Adjustment::Keep {
+                        to_info: false,
+                        note: None,
+                        fix: None,
+                    },
                 }
             }
             Kind::Generated => Adjustment::Keep {

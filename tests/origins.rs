@@ -290,6 +290,9 @@ fn todays_framework_kernel_names_have_their_origin() {
     for file in [
         "torch_train_pytorch2.11_cu130.txt",
         "torch_compile_pytorch2.11_cu130.txt",
+        "torch_attention_pytorch2.11_cu130.txt",
+        "torch_sdpa_tf32_pytorch2.11_cu130.txt",
+        "jax_jit_jax0.11.2_cu13.txt",
     ] {
         for name in std::fs::read_to_string(dir.join(file)).unwrap().lines() {
             let o = origins.describe(name);
@@ -297,7 +300,7 @@ fn todays_framework_kernel_names_have_their_origin() {
             names += 1;
         }
     }
-    assert_eq!(names, 24);
+    assert_eq!(names, 24 + 39 + 30 + 15);
     for (name, origin) in [
         (
             "void native::<unnamed>::cunn_SoftMaxBackward<4, float, float, float, native::<unnamed>::LogSoftMaxBackwardEpilogue>(T3 *, const T2 *, const T2 *, long)",
@@ -327,4 +330,138 @@ fn todays_framework_kernel_names_have_their_origin() {
         let o = origins.describe(name);
         assert_eq!(o.name, origin, "{name}");
     }
+}
+
+/// The launch tracer's evidence on real H200 runs (`gpulint run --save-trace`): PyTorch with
+/// SDPA and TF32 (libtorch_cuda.so, libcublasLt.so) and JAX (the XLA CUDA plugin, cuBLAS).
+/// Every kernel's origin comes from the object that launched it, helpers stay helpers by
+/// name, and the user is never blamed for a library's kernel.
+#[test]
+fn the_launching_object_names_the_library_on_real_traces() {
+    let expect = |file: &str, object_origin: &[(&str, &str)]| {
+        let out = common::gpulint(&[
+            "check",
+            &format!("fixtures/h200-samples/{file}"),
+            "--format",
+            "json",
+            "--exit-zero",
+        ]);
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let kernels = r["kernels"].as_array().unwrap();
+        assert!(!kernels.is_empty(), "{file}");
+        for k in kernels {
+            let o = &k["origin"];
+            if o["kind"] == "helper" {
+                assert_eq!(o["name"], "XLA autotuner", "{file}: {k}");
+                continue;
+            }
+            assert_eq!(o["evidence"], "launched_from", "{file}: {k}");
+            let object = o["launched_from"].as_str().unwrap();
+            let want = object_origin
+                .iter()
+                .find(|(lib, _)| object.contains(lib))
+                .unwrap_or_else(|| panic!("{file}: unexpected object {object}"))
+                .1;
+            assert_eq!(o["name"], want, "{file}: {}", k["name"]);
+        }
+        r
+    };
+    let torch = expect(
+        "torch_attention_fixed.trace.csv",
+        &[
+            ("/libtorch_cuda.so", "PyTorch ATen"),
+            ("/libcublasLt.so", "cuBLAS"),
+        ],
+    );
+    // SDPA's memory-efficient attention is PyTorch's, whatever its CUTLASS-like name says.
+    let fmha = torch["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"].as_str().unwrap().starts_with("fmha_cutlassF"))
+        .expect("the fused attention kernel");
+    assert_eq!(fmha["origin"]["name"], "PyTorch ATen");
+    let jax = expect(
+        "jax_jit.trace.csv",
+        &[
+            ("/xla_cuda_plugin.so", "XLA"),
+            ("/libcublasLt.so", "cuBLAS"),
+        ],
+    );
+    // XLA's autotuner kernels come from the plugin too, but are helpers by what they do.
+    let helper = jax["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"].as_str().unwrap().contains("xla_fp_comparison"))
+        .expect("the autotuner's comparison kernel");
+    assert_eq!(helper["origin"]["kind"], "helper");
+}
+
+/// Attention written by hand in FP32 (samples/apps/torch_attention.py on the H200): one
+/// warning for the precision switch (its ten other GEMMs are info pointing to it), one for
+/// `scaled_dot_product_attention` (forward and backward softmax), and none asking the user
+/// to edit a library kernel. The training loop without attention gets no SDPA advice.
+#[test]
+fn manual_attention_gets_the_framework_calls_once_each() {
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-samples/torch_attention.csv",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = r["findings"].as_array().unwrap();
+    let count = |rule: &str, severity: &str| {
+        findings
+            .iter()
+            .filter(|f| f["rule"] == rule && f["severity"] == severity)
+            .count()
+    };
+    assert_eq!(count("fp32-gemm-on-cuda-cores", "warning"), 1);
+    assert_eq!(count("fp32-gemm-on-cuda-cores", "info"), 10);
+    assert_eq!(count("manual-attention", "warning"), 1);
+    let sdpa = findings
+        .iter()
+        .find(|f| f["rule"] == "manual-attention" && f["severity"] == "warning")
+        .unwrap();
+    assert!(
+        sdpa["fix"]
+            .as_str()
+            .unwrap()
+            .contains("scaled_dot_product_attention"),
+        "{sdpa}"
+    );
+    // Every warning on a library kernel names a call, not an edit of the library.
+    for f in findings.iter().filter(|f| f["severity"] == "warning") {
+        assert_ne!(f["origin"]["kind"], "user", "{f}");
+        let fix = f["fix"].as_str().unwrap();
+        assert!(
+            ["torch", "ATen", "TF32", "layout", "scaled_dot_product"]
+                .iter()
+                .any(|w| fix.contains(w)),
+            "{fix}"
+        );
+    }
+    let warnings = findings
+        .iter()
+        .filter(|f| f["severity"] == "warning")
+        .count();
+    assert!(warnings <= 5, "{warnings} warnings");
+    let train = common::gpulint(&[
+        "check",
+        "fixtures/h200-samples/torch_train.csv",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let train: serde_json::Value = serde_json::from_slice(&train.stdout).unwrap();
+    assert!(
+        train["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["rule"] != "manual-attention")
+    );
 }

@@ -24,7 +24,8 @@ fn each_rule_on_the_launches_it_fires_on() {
                 .or_insert_with(|| gpulint::ingest::read_path(&path).unwrap());
             let id: u64 = id.parse().unwrap();
             let launch = p.launches.iter().find(|l| l.id == id).unwrap();
-            let engine::Judgement::Fires(f) = engine::check(&rule, launch, spec) else {
+            let judgement = engine::check_in_profile(&rule, launch, &p.launches, spec);
+            let engine::Judgement::Fires(f) = judgement else {
                 panic!("{} does not fire on {spec}", rule.slug);
             };
             let _ = writeln!(

@@ -258,6 +258,18 @@ fn refuse_unjudged(
         );
         return Ok(());
     }
+    // A launch trace holds launch shapes, durations and origins by design: read for those,
+    // not judged by the metric rules.
+    if profiles
+        .iter()
+        .all(|p| p.page == crate::ingest::Page::Trace)
+    {
+        eprintln!(
+            "gpulint: note: a launch trace has launch shapes, durations and the objects that \
+             launched the kernels; the rules that read ncu's metrics need a profile (`gpulint run`)"
+        );
+        return Ok(());
+    }
     let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
     let (sections, helped) = sections_that_would_judge(profiles, &lint_rules);
     let by_section = if sections.is_empty() {

@@ -210,6 +210,11 @@ pub static DERIVED: &[Derived] = &[
         ["l1_data_pipe_pct", "issue_slots_pct", "dram_throughput_pct"]
     ),
     derived!(
+        "context_launches",
+        "launches, in the same profile, of the kernels a rule's `context_kernels` names (only such rules have it; they judge once the profile is read)",
+        []
+    ),
+    derived!(
         "busiest_throughput_pct",
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]

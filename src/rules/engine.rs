@@ -220,6 +220,19 @@ pub struct Linter<'a> {
     /// Per rule (in `rules` order): whether it judged any launch, and was skipped on any.
     judged_any: Vec<bool>,
     skipped_any: Vec<bool>,
+    /// Launches of rules with `context_kernels`, judged once the whole profile is read.
+    deferred: Vec<Deferred>,
+    /// Per (rule, file): the launches of its context kernels seen so far.
+    context_launches: HashMap<(usize, String), u64>,
+}
+
+/// A launch a rule judges in [`Linter::finish`], when its context is known.
+struct Deferred {
+    rule: usize,
+    slot: usize,
+    nth: usize,
+    file: String,
+    launch: Launch,
 }
 
 impl<'a> Linter<'a> {
@@ -242,6 +255,8 @@ impl<'a> Linter<'a> {
             bases: HashMap::new(),
             judged_any: Vec::new(),
             skipped_any: Vec::new(),
+            deferred: Vec::new(),
+            context_launches: HashMap::new(),
         }
     }
 
@@ -301,28 +316,79 @@ impl<'a> Linter<'a> {
             {
                 continue;
             }
+            if rule.context.is_some() {
+                self.deferred.push(Deferred {
+                    rule: i,
+                    slot,
+                    nth,
+                    file: file.to_string(),
+                    launch: launch.clone(),
+                });
+                continue;
+            }
             let judgement = judge(rule, launch, file);
-            self.note_coverage(i, &judgement);
-            match judgement {
-                Judgement::Fires(mut f) => {
-                    self.outcome.judged += 1;
-                    explained = true;
-                    f.nth_of_kernel = nth;
-                    self.add_finding(slot, i, *f);
-                }
-                Judgement::Quiet { partial: None } => self.outcome.judged += 1,
-                Judgement::Quiet {
-                    partial: Some(reason),
-                } => {
-                    self.outcome.judged += 1;
-                    self.add_skip(slot, i, launch, reason);
-                }
-                Judgement::Skipped(reason) => self.add_skip(slot, i, launch, reason),
+            explained |= self.record(i, slot, nth, launch, judgement);
+        }
+        self.count_context(file, launch);
+    }
+
+    /// Counts `launch` for the rules whose context kernels it is one of.
+    fn count_context(&mut self, file: &str, launch: &Launch) {
+        for (i, rule) in self.rules.iter().enumerate() {
+            if rule.context.as_ref().is_some_and(|c| c.counts(launch)) {
+                *self
+                    .context_launches
+                    .entry((i, file.to_string()))
+                    .or_default() += launch.count;
             }
         }
     }
 
+    /// Records what `rule` made of a launch; true when it fired.
+    fn record(
+        &mut self,
+        rule: usize,
+        slot: usize,
+        nth: usize,
+        launch: &Launch,
+        judgement: Judgement,
+    ) -> bool {
+        self.note_coverage(rule, &judgement);
+        match judgement {
+            Judgement::Fires(mut f) => {
+                self.outcome.judged += 1;
+                f.nth_of_kernel = nth;
+                self.add_finding(slot, rule, *f);
+                return true;
+            }
+            Judgement::Quiet { partial: None } => self.outcome.judged += 1,
+            Judgement::Quiet {
+                partial: Some(reason),
+            } => {
+                self.outcome.judged += 1;
+                self.add_skip(slot, rule, launch, reason);
+            }
+            Judgement::Skipped(reason) => self.add_skip(slot, rule, launch, reason),
+        }
+        false
+    }
+
+    /// Judges the deferred launches with their profile's context.
+    fn judge_deferred(&mut self) {
+        for mut d in std::mem::take(&mut self.deferred) {
+            let seen = self
+                .context_launches
+                .get(&(d.rule, d.file.clone()))
+                .copied()
+                .unwrap_or(0);
+            d.launch.metrics.insert("context_launches", seen as f64);
+            let judgement = judge(self.rules[d.rule], &d.launch, &d.file);
+            self.record(d.rule, d.slot, d.nth, &d.launch, judgement);
+        }
+    }
+
     pub fn finish(mut self) -> Outcome {
+        self.judge_deferred();
         for f in &mut self.outcome.findings {
             f.evidence_range.retain(|_, [lo, hi]| lo < hi);
         }
@@ -464,6 +530,22 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         return Judgement::Quiet { partial: None };
     }
     judge(rule, launch, file)
+}
+
+/// As [`check`], for a launch of `profile`: a rule with `context_kernels` counts its
+/// context in the profile's launches first, as the linter does once the profile is read.
+pub fn check_in_profile(rule: &Rule, launch: &Launch, profile: &[Launch], file: &str) -> Judgement {
+    let Some(context) = &rule.context else {
+        return check(rule, launch, file);
+    };
+    let seen: u64 = profile
+        .iter()
+        .filter(|l| context.counts(l))
+        .map(|l| l.count)
+        .sum();
+    let mut launch = launch.clone();
+    launch.metrics.insert("context_launches", seen as f64);
+    check(rule, &launch, file)
 }
 
 /// Judges one launch of a kernel the rule applies to.

@@ -36,6 +36,32 @@ impl Severity {
 }
 
 /// A rule file, as written.
+/// `context_kernels`: the kernels whose launches `context_launches` counts.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContextFile {
+    pattern: String,
+    /// Only launches whose grid has a z of 2 or more (batched GEMMs: one slice per batch
+    /// and attention head).
+    #[serde(default)]
+    batched: bool,
+}
+
+/// Other kernels of the same profile a rule's judgement depends on.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub pattern: regex::Regex,
+    pub batched: bool,
+}
+
+impl Context {
+    /// Whether `launch` is one of the kernels `context_launches` counts.
+    pub fn counts(&self, launch: &crate::ingest::Launch) -> bool {
+        (!self.batched || launch.grid.is_some_and(|g| g[2] >= 2))
+            && self.pattern.is_match(&launch.name)
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RuleFile {
@@ -66,6 +92,14 @@ struct RuleFile {
     /// Stay quiet on a launch that another rule already flags.
     #[serde(default)]
     defer_to_other_findings: bool,
+    /// The fix is one switch for the whole program (a precision setting): one warning per
+    /// profile, on the kernel with the most at stake; the others are info and point to it.
+    #[serde(default)]
+    program_wide_fix: bool,
+    /// Other kernels of the profile the judgement needs (`context_launches` counts their
+    /// launches): the rule judges after the whole profile is read.
+    #[serde(default)]
+    context_kernels: Option<ContextFile>,
     /// Judge only launches that failed (grid or block of zero); every other rule
     /// skips them.
     #[serde(default)]
@@ -171,6 +205,8 @@ pub struct Rule {
     pub notes: Vec<Note>,
     pub fallback: Option<Fallback>,
     pub defer_to_other_findings: bool,
+    pub program_wide_fix: bool,
+    pub context: Option<Context>,
     pub judges_failed_launches: bool,
     pub names_source_lines: bool,
     pub diff_only: bool,
@@ -309,6 +345,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
             })
         })
         .transpose()?;
+    let context = context(origin, file.context_kernels.as_ref())?;
     let kernel_pattern = kernel_pattern(origin, file.kernel_pattern.as_deref())?;
     Ok(Rule {
         code: file.code,
@@ -328,6 +365,8 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         notes,
         fallback,
         defer_to_other_findings: file.defer_to_other_findings,
+        program_wide_fix: file.program_wide_fix,
+        context,
         judges_failed_launches: file.judges_failed_launches,
         names_source_lines: file.names_source_lines,
         diff_only: file.diff_only,
@@ -350,6 +389,22 @@ fn read_rule_file(origin: &str, text: &str) -> Result<RuleFile> {
             None => Error::in_file(origin, msg),
         }
     })
+}
+
+/// A rule's `context_kernels`, its pattern compiled.
+fn context(origin: &str, file: Option<&ContextFile>) -> Result<Option<Context>> {
+    file.map(|c| {
+        Ok(Context {
+            pattern: regex::Regex::new(&c.pattern).map_err(|e| {
+                Error::in_file(
+                    origin,
+                    format!("field `context_kernels.pattern`: not a regular expression: {e}"),
+                )
+            })?,
+            batched: c.batched,
+        })
+    })
+    .transpose()
 }
 
 fn kernel_pattern(origin: &str, pattern: Option<&str>) -> Result<Option<regex::Regex>> {

@@ -65,7 +65,8 @@ fn judge(
         .iter()
         .find(|l| l.id == id)
         .ok_or_else(|| format!("{} has no launch {id}", path.display()))?;
-    match (should_fire, engine::check(rule, launch, &profile.file)) {
+    let judgement = engine::check_in_profile(rule, launch, &profile.launches, &profile.file);
+    match (should_fire, judgement) {
         (true, Judgement::Fires(_)) | (false, Judgement::Quiet { .. }) => Ok(()),
         (true, other) => Err(format!("should fire, but: {}", describe(&other))),
         (false, other) => Err(format!("should stay quiet, but: {}", describe(&other))),
