@@ -155,6 +155,15 @@ impl NewFinding {
             self.rule
         )
     }
+
+    /// The one wording of a fixed finding (in `fixed_findings`): the baseline's, gone.
+    pub fn describe_fixed(&self) -> String {
+        format!(
+            "{}: {} fixed, in the baseline and gone from the candidate",
+            crate::kernel::short_name(&self.kernel),
+            self.rule
+        )
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -170,6 +179,9 @@ pub struct DiffReport {
     pub new_kernels: Vec<String>,
     pub vanished_kernels: Vec<String>,
     pub new_findings: Vec<NewFinding>,
+    /// The baseline's findings the candidate no longer has (on its kernels, or with a
+    /// kernel that vanished): what a change fixed. Never a failure.
+    pub fixed_findings: Vec<NewFinding>,
     pub config_changes: Vec<ConfigChange>,
     /// Gated metrics of paired kernels that the baseline has and the candidate lacks: not
     /// compared, so they fail the gate (a thin export must not pass unseen).
@@ -356,10 +368,28 @@ pub fn caveats(base: &Baseline, cand: &Baseline) -> Vec<String> {
     out
 }
 
+/// The rules of `these` that `others` lacks, as findings on `kernel`.
+fn only_in(
+    these: &[String],
+    others: &[String],
+    kernel: &str,
+    both_ran: &dyn Fn(&String) -> bool,
+) -> Vec<NewFinding> {
+    these
+        .iter()
+        .filter(|r| !others.contains(r) && both_ran(r))
+        .map(|rule| NewFinding {
+            kernel: kernel.to_string(),
+            rule: rule.clone(),
+        })
+        .collect()
+}
+
 pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> DiffReport {
     let (pairs, new, vanished) = match_kernels(base, cand);
     let mut rows = Vec::new();
     let mut new_findings = Vec::new();
+    let mut fixed_findings = Vec::new();
     let mut config_changes = Vec::new();
     let mut unmeasured = Vec::new();
     // A rule only one side ran can neither appear nor vanish.
@@ -398,13 +428,14 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
                 verdict: judge(gate, bs.mean, cs.mean),
             });
         }
-        for rule in c
-            .findings
-            .iter()
-            .filter(|r| !b.findings.contains(r) && both_ran(r))
-        {
-            new_findings.push(NewFinding {
-                kernel: ck.to_string(),
+        new_findings.extend(only_in(&c.findings, &b.findings, ck, &both_ran));
+        fixed_findings.extend(only_in(&b.findings, &c.findings, ck, &both_ran));
+    }
+    // A vanished kernel's findings went with it.
+    for key in &vanished {
+        for rule in base.kernels[*key].findings.iter().filter(|r| both_ran(r)) {
+            fixed_findings.push(NewFinding {
+                kernel: key.to_string(),
                 rule: rule.clone(),
             });
         }
@@ -423,6 +454,7 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
         new_kernels: new.iter().map(|s| s.to_string()).collect(),
         vanished_kernels: vanished.iter().map(|s| s.to_string()).collect(),
         new_findings,
+        fixed_findings,
         config_changes,
         unmeasured,
         caveats: caveats(base, cand),
@@ -477,6 +509,29 @@ mod tests {
                 .map(|(k, e)| (k.to_string(), e))
                 .collect(),
         }
+    }
+
+    /// A finding the baseline had and the candidate lacks is fixed, also when its kernel
+    /// vanished; it never fails the gate.
+    #[test]
+    fn findings_the_candidate_lost_are_fixed() {
+        let b = baseline(vec![
+            ("k", entry("k", 100, 32.0, &["uncoalesced-load"])),
+            ("gone", entry("gone", 100, 4.0, &["small-grid"])),
+        ]);
+        let c = baseline(vec![("k", entry("k", 100, 4.0, &[]))]);
+        let r = diff(&b, &c, &default_gates(false), false);
+        let fixed: Vec<(&str, &str)> = r
+            .fixed_findings
+            .iter()
+            .map(|f| (f.kernel.as_str(), f.rule.as_str()))
+            .collect();
+        assert_eq!(fixed, [("k", "uncoalesced-load"), ("gone", "small-grid")]);
+        assert!(!r.failed());
+        assert_eq!(
+            r.fixed_findings[0].describe_fixed(),
+            "k: uncoalesced-load fixed, in the baseline and gone from the candidate"
+        );
     }
 
     #[test]

@@ -497,6 +497,9 @@ fn diff_changes(d: &crate::diff::DiffReport, out: &mut String) {
     for nf in &d.new_findings {
         let _ = writeln!(out, "{}", nf.describe());
     }
+    for fixed in &d.fixed_findings {
+        let _ = writeln!(out, "{}", fixed.describe_fixed());
+    }
     for c in &d.config_changes {
         let _ = writeln!(
             out,
@@ -536,11 +539,12 @@ fn diff_verdict(d: &crate::diff::DiffReport, color: bool, out: &mut String) {
     };
     let _ = writeln!(
         out,
-        "{verdict}: {} regressed, {} improved, {} unchanged, {} new finding(s)",
+        "{verdict}: {} regressed, {} improved, {} unchanged, {} new finding(s), {} fixed",
         t.get("regressed").unwrap_or(&0),
         t.get("improved").unwrap_or(&0),
         t.get("unchanged").unwrap_or(&0),
-        d.new_findings.len()
+        d.new_findings.len(),
+        d.fixed_findings.len()
     );
     let reasons = d.reasons();
     if !reasons.is_empty() {

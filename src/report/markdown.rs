@@ -74,12 +74,13 @@ pub fn render_diff(d: &DiffReport) -> String {
     let t = crate::diff::tally(d);
     let _ = writeln!(
         out,
-        "**{}**: {} regressed, {} improved, {} unchanged; {} new finding(s); {} new and {} vanished kernel(s).\n",
+        "**{}**: {} regressed, {} improved, {} unchanged; {} new finding(s), {} fixed; {} new and {} vanished kernel(s).\n",
         if d.failed() { "FAIL" } else { "PASS" },
         t.get("regressed").unwrap_or(&0),
         t.get("improved").unwrap_or(&0),
         t.get("unchanged").unwrap_or(&0),
         d.new_findings.len(),
+        d.fixed_findings.len(),
         d.new_kernels.len(),
         d.vanished_kernels.len()
     );
@@ -112,6 +113,9 @@ pub fn render_diff(d: &DiffReport) -> String {
     }
     for nf in &d.new_findings {
         let _ = writeln!(out, "- {}", cell(&nf.describe()));
+    }
+    for fixed in &d.fixed_findings {
+        let _ = writeln!(out, "- {}", cell(&fixed.describe_fixed()));
     }
     for (_, line) in d.unmeasured_lines() {
         let _ = writeln!(out, "- {}", cell(&line));
