@@ -486,3 +486,40 @@ fn percentage(s: &str) -> Result<f64, String> {
         Err(format!("{s} is not between 0 and 100"))
     }
 }
+
+impl NcuArgs {
+    /// What ncu is asked for: the command line's options, the config's ncu arguments, and
+    /// the sample unless the user chose launches themselves.
+    pub fn ncu_options(
+        &self,
+        report: &ReportArgs,
+        extra_args: Vec<String>,
+    ) -> crate::ncu::NcuOptions {
+        let choice = crate::ncu::LaunchChoice {
+            per_config: self.launches_per_config,
+            all_launches: self.all_launches,
+            launch_skip: self.launch_skip,
+            launch_count: self.launch_count,
+            kernel_name: self.kernel_name.as_deref(),
+        };
+        let sample = crate::ncu::choose_sample(&choice, &extra_args);
+        crate::ncu::NcuOptions {
+            ncu: self.ncu.clone(),
+            kernel_name: self.kernel_name.clone(),
+            launch_skip: self.launch_skip,
+            launch_count: self.launch_count,
+            sample,
+            target_processes_all: self.target_processes_all,
+            extra_args,
+            save_csv: self.save_csv.clone(),
+            roofline: !self.no_roofline,
+            source: self.source,
+            chip: self.chip.clone(),
+            // Machine formats own stdout; the program's output would corrupt them.
+            program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
+            expected_launches: None,
+            traced_run_time: None,
+            verbose: report.gate.read.verbose,
+        }
+    }
+}

@@ -8,9 +8,7 @@ use crate::cli::{NcuArgs, ReportArgs};
 use crate::error::Result;
 use crate::ingest;
 use crate::ncu::{NcuOptions, tracer};
-use crate::report;
 use crate::sampling::EveryLaunch;
-use std::collections::HashMap;
 
 /// Counts every launch: with the launch tracer when there is one and it is wanted
 /// (`declined` says why not: `--no-launch-trace`, or `launch-trace = false` in
@@ -101,109 +99,4 @@ fn timing_pass(
         None,
     )?;
     Ok(timed.into_iter().next().expect("one input, one profile"))
-}
-
-/// Gives the traced launches the names ncu gave the sampled ones: the C++ runtime and ncu
-/// demangle differently (`float*` and `float *`; PyTorch's `at::native::` is `at::` in
-/// ncu). The sample holds the first launch of every kernel it profiled, so the kernels'
-/// first launches pair up in launch order, each pair with one function name, grid and
-/// block. Returns the sampled kernels no traced kernel pairs with.
-pub fn adopt_sampled_names(
-    traced: &mut [ingest::Launch],
-    sampled: &[ingest::Launch],
-) -> Vec<String> {
-    let firsts = |launches: &[ingest::Launch]| -> Vec<usize> {
-        let mut seen = std::collections::HashSet::new();
-        (0..launches.len())
-            .filter(|&i| seen.insert(launches[i].name.clone()))
-            .collect()
-    };
-    let traced_firsts = firsts(traced);
-    let mut names: HashMap<String, String> = HashMap::new();
-    let mut unpaired = Vec::new();
-    let mut next = 0;
-    for s in firsts(sampled).into_iter().map(|i| &sampled[i]) {
-        let identifier = crate::kernel::function_identifier(&s.name);
-        let pair = traced_firsts[next..].iter().position(|&t| {
-            let t = &traced[t];
-            t.grid == s.grid
-                && t.block == s.block
-                && crate::kernel::function_identifier(&t.name) == identifier
-        });
-        match pair {
-            Some(k) => {
-                names.insert(traced[traced_firsts[next + k]].name.clone(), s.name.clone());
-                next += k + 1;
-            }
-            None => unpaired.push(report::short_name(&s.name)),
-        }
-    }
-    for l in traced.iter_mut() {
-        if let Some(name) = names.get(&l.name) {
-            l.name.clone_from(name);
-        }
-    }
-    unpaired
-}
-
-/// The metrics a traced launch gets for the launch-shape rules: its grid, block and
-/// duration, with the launch attributes of the sampled entry `like` it (the occupancy
-/// limits only when its block, registers and shared memory are the same).
-pub fn traced_launch_metrics(
-    traced: &ingest::Launch,
-    like: &ingest::Launch,
-) -> crate::metrics::Metrics {
-    let same = |key: &str| {
-        let value = traced.metrics.get(key);
-        value.is_some() && like.metrics.get(key) == value
-    };
-    let same_resources =
-        traced.block == like.block && same("registers_per_thread") && same("shared_mem_per_block");
-    crate::metrics::launch_shape_metrics(
-        &like.metrics,
-        traced.grid.unwrap_or([0; 3]),
-        traced.block.unwrap_or([0; 3]),
-        traced.metrics.get("duration_ns").copied(),
-        same_resources,
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn launch(id: u64, name: &str, grid: u64) -> ingest::Launch {
-        ingest::Launch::of_shape(id, name.into(), [grid, 1, 1], [256, 1, 1], 1)
-    }
-
-    /// Two instances of one template, named as the C++ runtime and ncu write them, and a
-    /// kernel the sample left out (`-k`): each instance pairs with its own, in launch
-    /// order; a sampled kernel whose first launch no traced kernel matches is returned.
-    #[test]
-    fn traced_kernels_take_the_names_of_the_sampled_ones_they_pair_with() {
-        let mut traced = vec![
-            launch(0, "void scale<1>(float*, int)", 64),
-            launch(1, "helper(float const*)", 8),
-            launch(2, "void scale<1>(float*, int)", 64),
-            launch(3, "void scale<4>(float*, int)", 64),
-        ];
-        let sampled = vec![
-            launch(0, "void scale<1>(float *, int)", 64),
-            launch(2, "void scale<1>(float *, int)", 64),
-            launch(3, "void scale<4>(float *, int)", 64),
-            launch(9, "reduce(const float *)", 1),
-        ];
-        let unpaired = adopt_sampled_names(&mut traced, &sampled);
-        let names: Vec<&str> = traced.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "void scale<1>(float *, int)",
-                "helper(float const*)",
-                "void scale<1>(float *, int)",
-                "void scale<4>(float *, int)"
-            ]
-        );
-        assert_eq!(unpaired, ["reduce"]);
-    }
 }

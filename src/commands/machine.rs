@@ -14,7 +14,7 @@ pub fn metrics(
 ) -> Result<u8> {
     let (rules, _) = enabled_rules(selection)?;
     let chip = chip.map(crate::ncu::chip_by_name).transpose()?;
-    let plan = crate::ncu::metric_plan(&rules, roofline, chip);
+    let plan = crate::ncu::metric_plan(&crate::rules::metric_keys(&rules), roofline, chip);
     if let (Some(c), false) = (chip, plan.unavailable.is_empty()) {
         eprintln!(
             "gpulint: chip {} has no metric for {}; the rules and roofline that read them would be skipped",

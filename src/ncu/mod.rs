@@ -26,7 +26,6 @@ use crate::chips::Chip;
 use crate::error::{Error, Result};
 use crate::ingest::{self, Sample};
 use crate::metrics;
-use crate::rules::Rule;
 
 /// What the user asked of the ncu run.
 #[derive(Debug, Clone, Default)]
@@ -58,15 +57,11 @@ pub struct NcuOptions {
     pub verbose: bool,
 }
 
-/// The metrics `--metrics` gets: what the rules read, the duration and occupancy every
-/// report shows, and the roofline's inputs unless they are not wanted.
-pub fn metric_list(rules: &[Rule], roofline: bool) -> Vec<&'static str> {
-    metric_plan(rules, roofline, None).metrics
-}
-
-/// As [`metric_list`], for one chip: only metrics that exist there.
-pub fn metric_plan(rules: &[Rule], roofline: bool, chip: Option<Chip>) -> metrics::Plan {
-    let mut keys: Vec<String> = rules.iter().flat_map(|r| r.metric_keys()).collect();
+/// The metrics `--metrics` gets on `chip` (only those that exist there): the metric keys
+/// the rules read (`rule_keys`), the duration and occupancy every report shows, and the
+/// roofline's inputs unless they are not wanted.
+pub fn metric_plan(rule_keys: &[String], roofline: bool, chip: Option<Chip>) -> metrics::Plan {
+    let mut keys: Vec<String> = rule_keys.to_vec();
     keys.extend(["duration_ns", "theoretical_occupancy_pct"].map(String::from));
     if roofline {
         keys.extend(crate::roofline::METRIC_KEYS.iter().map(|k| k.to_string()));
@@ -156,14 +151,14 @@ pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
 pub fn profile(
     opts: &NcuOptions,
     prepared: &Prepared,
-    rules: &[Rule],
+    rule_keys: &[String],
     program: &[String],
 ) -> Result<RunInfo> {
     let (ncu, chip) = (prepared.ncu.clone(), prepared.chip);
     let first = &program[0];
     // Removed when dropped: on every return path, and after Ctrl-C below.
     let log = temp_csv("gpulint-ncu-")?;
-    let plan = metric_plan(rules, opts.roofline, chip);
+    let plan = metric_plan(rule_keys, opts.roofline, chip);
     if opts.verbose && !plan.unavailable.is_empty() {
         eprintln!(
             "gpulint: chip {} has no metric for {}; the rules and roofline that read them are skipped",
@@ -428,6 +423,19 @@ pub fn check_ncu_output(log: &str, status: Option<i32>) -> Result<()> {
             tail.join("\n")
         }
     )))
+}
+
+/// Says how the profiled program ended, when not with status 0.
+pub fn say_program_status(status: Option<i32>, program: &str) {
+    match status {
+        Some(0) => {}
+        Some(code) => eprintln!(
+            "gpulint: {program} exited with status {code}; its kernels profiled before that are linted"
+        ),
+        None => eprintln!(
+            "gpulint: {program} was killed by a signal; its kernels profiled before that are linted"
+        ),
+    }
 }
 
 #[cfg(test)]

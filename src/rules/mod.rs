@@ -218,6 +218,12 @@ pub struct Rule {
     pub origin: String,
 }
 
+/// Every metric key the rules read, in any expression, template or evidence list: what
+/// `gpulint run` asks ncu for.
+pub fn metric_keys(rules: &[Rule]) -> Vec<String> {
+    rules.iter().flat_map(Rule::metric_keys).collect()
+}
+
 impl Rule {
     /// Whether the rule applies to a kernel of this name (its `kernel_pattern`).
     pub fn applies_to(&self, kernel: &str) -> bool {

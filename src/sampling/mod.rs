@@ -4,10 +4,15 @@
 //! that carry the GPU time; then the sampled launches reconciled with the count
 //! (`reconcile`), and what the report says of the sample (`notes`).
 
+mod merge;
 mod notes;
 mod reconcile;
 
-pub use notes::add_sample_notes;
+pub use merge::{
+    adopt_sampled_names, judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch,
+    traced_launch_metrics,
+};
+pub use notes::{add_sample_notes, say_replay_passes};
 pub use reconcile::{apply_timing, in_program_order, most_alike};
 
 use std::collections::HashMap;

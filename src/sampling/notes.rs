@@ -116,3 +116,16 @@ fn capped_kernels_note(profile: &ingest::Profile, cap: u64) -> Option<String> {
         )
     })
 }
+/// `--verbose`: the replay passes ncu took for each profiled entry.
+pub fn say_replay_passes(profile: &ingest::Profile) {
+    for l in &profile.launches {
+        if let Some(p) = l.metrics.get("replay_passes") {
+            eprintln!(
+                "gpulint: launch {} {} ({}x): {p} replay pass(es)",
+                l.id,
+                report::short_name(&l.name),
+                l.count
+            );
+        }
+    }
+}
