@@ -5,8 +5,14 @@ mod common;
 
 use common::{gpulint, transcript};
 
+/// The README and the pages of docs/ it links to, as one text.
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+    let root = env!("CARGO_MANIFEST_DIR");
+    ["README.md", "docs/usage.md", "docs/results.md"]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{root}/{f}")).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The number written just before `words` in `text` ("53 metrics" -> 53).
