@@ -9,8 +9,6 @@ needed columns are read (`--all-columns` reads every column, as a first attempt 
 import json
 import sys
 
-import pandas as pd
-
 KEY = ["Kernel Name", "Grid Size", "Block Size"]
 # Sectors per request, per launch, from the L1 counters (a --set full raw page has no
 # ratio column for it), averaged per kernel as gpulint does.
@@ -37,6 +35,8 @@ LIMITS = {
 
 
 def main():
+    import pandas as pd  # here, so that bench/polars_ratios.py can share the columns
+
     path = sys.argv[1]
     all_columns = "--all-columns" in sys.argv[2:]
     counters = [c for pair in SECTORS.values() for c in pair]

@@ -1,21 +1,26 @@
-"""Scale benchmark (issue #6): gpulint against a pandas script on one large raw-page
-export, side by side, in one run, on this machine.
+"""Scale benchmark (issues #6, #29): gpulint against polars and pandas scripts, and against
+gpulint built at an earlier commit, on one large raw-page export, side by side, in one run,
+on this machine.
 
 1. Builds a ~512 MiB raw-page CSV by replicating the rows of a real `--set full` H200
    export (fixtures/h200-zoo/full_raw_base.csv) with fresh launch IDs.
 2. Runs, interleaved over several rounds so drift hits every contender alike:
      gpulint check FILE --format json            (default: one parsing thread per core)
      gpulint check FILE --format json --jobs 1   (what the second core buys)
-     python bench/pandas_ratios.py FILE          (only the needed columns)
+     python bench/polars_ratios.py FILE          (only the needed columns, every core)
+     python bench/pandas_ratios.py FILE          (only the needed columns; when pandas is
+                                                  installed)
      python bench/pandas_ratios.py FILE --all-columns   (with --naive)
+     gpulint at REV check FILE --format json     (with --against REV: a git worktree of
+                                                  REV, built into target/bench/)
    and records wall time and peak RSS of each (GNU time's %M).
-3. Checks that gpulint and pandas agree on every kernel's ratios and launch count.
-4. Prints throughput (MiB/s), peak RSS and the ratios against pandas.
+3. Checks that gpulint and polars agree on every kernel's ratios and launch count.
+4. Prints throughput (MiB/s), peak RSS and the ratios against polars, pandas and REV.
 
-    python3 bench/scale.py [--size-mib 512] [--rounds 3] [--naive] [--keep]
+    python3 bench/scale.py [--size-mib 512] [--rounds 3] [--against REV] [--naive] [--keep]
 
-Needs pandas (`pip install pandas`), GNU time (`apt-get install time`) and a release
-build (`cargo build --release`, which this script runs).
+Needs polars (`pip install polars`), optionally pandas, GNU time (`apt-get install time`)
+and a release build (`cargo build --release`, which this script runs).
 """
 
 import argparse
@@ -113,12 +118,33 @@ def compare(gpulint_json, pandas_json):
     return None
 
 
+def build_at(rev):
+    """gpulint built at `rev` (a commit or tag), in a git worktree under target/bench."""
+    tree = os.path.join(ROOT, "target", "bench", f"tree-{rev}")
+    if not os.path.isdir(tree):
+        subprocess.run(["git", "worktree", "add", "--detach", tree, rev], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    target = os.path.join(ROOT, "target", "bench", "rev-target")
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=tree, check=True,
+                   env=dict(os.environ, CARGO_TARGET_DIR=target))
+    return os.path.join(target, "release", "gpulint")
+
+
+def have(module):
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size-mib", type=int, default=512)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--naive", action="store_true", help="also pandas reading every column")
     ap.add_argument("--keep", action="store_true", help="keep the generated export")
+    ap.add_argument("--against", metavar="REV", help="also gpulint built at this commit")
     args = ap.parse_args()
 
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
@@ -129,11 +155,16 @@ def main():
     size = os.path.getsize(export)
     mib = size / 2**20
 
+    check = ["check", export, "--format", "json", "--exit-zero"]
     contenders = {
-        "gpulint": [GPULINT, "check", export, "--format", "json", "--exit-zero"],
-        "gpulint --jobs 1": [GPULINT, "check", export, "--format", "json", "--exit-zero", "--jobs", "1"],
-        "pandas (needed columns)": [sys.executable, os.path.join(ROOT, "bench", "pandas_ratios.py"), export],
+        "gpulint": [GPULINT] + check,
+        "gpulint --jobs 1": [GPULINT] + check + ["--jobs", "1"],
+        "polars (needed columns)": [sys.executable, os.path.join(ROOT, "bench", "polars_ratios.py"), export],
     }
+    if args.against:
+        contenders[f"gpulint at {args.against}"] = [build_at(args.against)] + check
+    if have("pandas"):
+        contenders["pandas (needed columns)"] = [sys.executable, os.path.join(ROOT, "bench", "pandas_ratios.py"), export]
     if args.naive:
         contenders["pandas (all columns)"] = contenders["pandas (needed columns)"] + ["--all-columns"]
 
@@ -152,13 +183,14 @@ def main():
             outputs[name] = out
             print(f"round {round_no + 1}: {name:<26} {seconds:7.2f} s  {rss:8.1f} MiB", flush=True)
 
-    problem = compare(outputs["gpulint"], outputs["pandas (needed columns)"])
+    problem = compare(outputs["gpulint"], outputs["polars (needed columns)"])
     print()
     print(f"export: {mib:.0f} MiB, {launches} launches, 28 kernels x {launches // 28} repeats, "
           f"{SOURCE.split(os.sep)[-1]} rows")
     print(f"machine: {os.cpu_count()} cores ({platform.processor() or platform.machine()}), "
           f"{platform.system()} {platform.release()}, Python {platform.python_version()}, "
-          f"pandas {__import__('pandas').__version__}")
+          f"polars {__import__('polars').__version__}"
+          + (f", pandas {__import__('pandas').__version__}" if have("pandas") else ""))
     print(f"agreement on every kernel's ratios, launch count and limiter: "
           f"{'yes' if problem is None else 'NO: ' + problem}")
     print()
@@ -169,16 +201,19 @@ def main():
         rss = max(r for _, r in runs)
         summary[name] = (secs, rss)
         print(f"{name:<26} {secs:9.2f} {mib / secs:8.1f} {rss:13.1f}")
-    base_s, base_rss = summary["pandas (needed columns)"]
     print()
-    for name in contenders:
-        if name.startswith("gpulint"):
+    others = [n for n in contenders if not n.startswith("gpulint")]
+    if args.against:
+        others.append(f"gpulint at {args.against}")
+    for base in others:
+        base_s, base_rss = summary[base]
+        for name in ["gpulint", "gpulint --jobs 1"]:
             s, r = summary[name]
             # Each round's own ratio too: the machine is shared, and a round where only
             # one contender was disturbed shows in the spread.
-            per_round = [p[0] / g[0] for g, p in zip(results[name], results["pandas (needed columns)"])]
-            print(f"{name}: {base_s / s:.1f}x pandas (needed columns) throughput "
-                  f"(rounds: {', '.join(f'{x:.1f}x' for x in per_round)}), "
+            per_round = [p[0] / g[0] for g, p in zip(results[name], results[base])]
+            print(f"{name}: {base_s / s:.2f}x {base}'s throughput "
+                  f"(rounds: {', '.join(f'{x:.2f}x' for x in per_round)}), "
                   f"{r / base_rss:.2f} of its peak memory")
     if not args.keep:
         os.remove(export)

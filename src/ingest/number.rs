@@ -123,6 +123,12 @@ pub fn parse_plain_number(s: &str, style: NumberStyle) -> Option<f64> {
         NumberStyle::PointDecimal => (',', '.'),
         NumberStyle::CommaDecimal => ('.', ','),
     };
+    let s = s.trim();
+    // Most cells are plain ("1234", "12.5"): parsed without building a cleaned copy.
+    let plain = |b: u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'e' | b'E');
+    if decimal == '.' && !s.is_empty() && s.bytes().all(|b| plain(b) || b == b'.') {
+        return s.parse::<f64>().ok();
+    }
     let mut cleaned = String::with_capacity(s.len());
     for ch in s.trim().chars() {
         if ch == group {

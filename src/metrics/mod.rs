@@ -71,11 +71,64 @@ pub fn key(name: &str) -> Option<&'static str> {
     keys.get(name).copied()
 }
 
-/// Resolves canonical metrics for one launch, then adds the derived ones.
+/// Where each source name and label of [`METRICS`] leads: (index of the metric, rank of
+/// the source: earlier sources, then labels, win). Metrics with a per-cycle source, whose
+/// value needs a second column, are left to [`resolve_one`] (`per_cycle`).
+struct SourceIndex {
+    by_name: rustc_hash::FxHashMap<&'static str, Vec<(u16, u16)>>,
+    per_cycle: Vec<usize>,
+}
+
+fn source_index() -> &'static SourceIndex {
+    static INDEX: std::sync::OnceLock<SourceIndex> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = SourceIndex {
+            by_name: Default::default(),
+            per_cycle: Vec::new(),
+        };
+        for (d, def) in METRICS.iter().enumerate() {
+            if def.sources.iter().any(|s| s.times.is_some()) {
+                index.per_cycle.push(d);
+                continue;
+            }
+            let names = def
+                .sources
+                .iter()
+                .map(|s| s.name)
+                .chain(def.labels.iter().copied());
+            for (rank, name) in names.enumerate() {
+                index
+                    .by_name
+                    .entry(name)
+                    .or_default()
+                    .push((d as u16, rank as u16));
+            }
+        }
+        index
+    })
+}
+
+/// Resolves canonical metrics for one launch, then adds the derived ones. Walks the
+/// launch's values (tens) rather than every metric's sources (hundreds): what a long
+/// export spends its time on.
 pub fn resolve(raw: &RawValues) -> Metrics {
+    let index = source_index();
+    let mut best = vec![(u16::MAX, 0.0); METRICS.len()];
+    for (name, v) in raw {
+        for &(d, rank) in index.by_name.get(name).map_or(&[][..], Vec::as_slice) {
+            if rank < best[d as usize].0 {
+                best[d as usize] = (rank, *v);
+            }
+        }
+    }
+    for &d in &index.per_cycle {
+        if let Some(v) = resolve_one(&METRICS[d], raw) {
+            best[d] = (0, v);
+        }
+    }
     let mut out = Metrics::new();
-    for def in METRICS {
-        if let Some(v) = resolve_one(def, raw) {
+    for (def, &(rank, v)) in METRICS.iter().zip(&best) {
+        if rank != u16::MAX {
             out.insert(def.key, v);
         }
     }
