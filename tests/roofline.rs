@@ -187,20 +187,32 @@ fn roofline_command_csv_and_svg() {
         .collect();
     assert_eq!(section.len(), list.lines().count());
     for (from_check, from_list) in section.iter().zip(list.lines()) {
-        let placement = |l: &str| l[l.find("AI ").unwrap()..].to_string();
+        let placement = |l: &str| {
+            let at = l.find("AI ").or_else(|| l.find("no FP work")).unwrap();
+            l[at..].to_string()
+        };
         assert_eq!(placement(from_check), placement(from_list));
     }
     assert!(list.contains("no FP work") && !list.contains("0.00 FLOP/s"));
 
     let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-    assert_eq!(chart.matches("<polyline").count(), 1, "one roof");
-    // Kernels with FP work and DRAM traffic are points; every kernel is in the legend.
+    // The FLOP roofline, and the instruction roofline of the copies (no FP work).
+    assert_eq!(chart.matches("<polyline").count(), 2, "one roof per chart");
+    assert!(chart.contains("Instruction roofline (kernels with no FP work)"));
+    // Kernels with FP work and DRAM traffic are points on the first; those without, on the
+    // second; every kernel is in the legend.
     let plotted = rows
         .iter()
         .filter(|r| r[5].parse::<f64>().unwrap() > 0.0)
         .count();
-    assert_eq!(chart.matches("<circle").count(), plotted);
+    let (flop_chart, instruction_chart) = chart.split_once("<g transform").unwrap();
+    assert_eq!(flop_chart.matches("<circle").count(), plotted);
+    assert_eq!(
+        instruction_chart.matches("<circle").count(),
+        rows.len() - plotted,
+        "{instruction_chart}"
+    );
     // Points and legend are numbered by launch ID, as the text report is.
     assert!(
         chart.contains(">25</tspan> fma_heavy<")
@@ -376,5 +388,59 @@ fn kernels_without_fp_work_are_placed_against_the_issue_ceiling() {
     assert!(
         fma["roofline"]["instruction_pct_of_roof"].is_null(),
         "{fma}"
+    );
+}
+
+/// Kernels without FP work are placed on the instruction roofline in every output: the
+/// compute-side pairs of samples/corpus/compute_classes.cu on the H200. The integer
+/// kernels whose SM issues far more than DRAM moves are instruction-bound (never "memory-
+/// bound at 6% of roof"); the shift-and-mask torus and the histogram, nearer the DRAM roof,
+/// stay memory-bound; the special-function kernels have FP work and keep the FLOP roofline.
+#[test]
+fn integer_kernels_are_placed_on_the_instruction_roofline() {
+    let file = "fixtures/h200-corpus/min_compute_classes.csv";
+    let json = common::gpulint(&["roofline", file, "--format", "json"]);
+    let kernels: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let bound = |id: u64| {
+        let k = kernels
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["launch"] == id)
+            .unwrap();
+        k["roofline"]["bound"].as_str().unwrap().to_string()
+    };
+    let bounds: Vec<String> = (0..9).map(bound).collect();
+    assert_eq!(
+        bounds,
+        [
+            "instruction",
+            "memory",
+            "instruction",
+            "instruction",
+            "compute",
+            "compute",
+            "instruction",
+            "instruction",
+            "memory"
+        ]
+    );
+    let divergent = &kernels[6]["roofline"]["instruction_roofline"];
+    assert!(divergent["warp_instructions_per_sector"].as_f64().unwrap() > 50.0);
+    let human = String::from_utf8(common::gpulint(&["check", file]).stdout).unwrap();
+    assert!(
+        human.contains("branch_divergent       no FP work:") || human.contains("instruction-bound"),
+        "{human}"
+    );
+    assert!(!human.contains("memory-bound, 6% of roof"), "{human}");
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("r.svg");
+    common::gpulint(&["roofline", file, "--svg", svg.to_str().unwrap()]);
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    let (_, instruction_chart) = chart.split_once("<g transform").unwrap();
+    assert_eq!(instruction_chart.matches("<circle").count(), 7);
+    assert!(
+        instruction_chart.contains("(launch 6)"),
+        "{instruction_chart}"
     );
 }

@@ -143,6 +143,22 @@ fn issue_thresholds_are_one_pair_of_numbers() {
 }
 
 #[test]
+fn pipe_threshold_is_one_number() {
+    // The roofline's pipe-bound tag, GL504 and GL503's deferral to it agree.
+    let rules = rules::load(None).unwrap();
+    let param =
+        |slug: &str, name: &str| rules.iter().find(|r| r.slug == slug).unwrap().params[name];
+    assert_eq!(
+        param("pipe-bound", "min_pipe_pct"),
+        gpulint::roofline::PIPE_BUSY_PCT
+    );
+    assert_eq!(
+        param("issue-bound", "pipe_bound_pct"),
+        gpulint::roofline::PIPE_BUSY_PCT
+    );
+}
+
+#[test]
 fn load_store_thresholds_are_one_pair_of_numbers() {
     // The roofline's load/store tag and GL502 must call the same kernels load/store-bound.
     let rules = rules::load(None).unwrap();

@@ -41,6 +41,9 @@ pub enum Bound {
     /// The SM is busy with work the FLOP counters do not see and the export lacks the
     /// tensor-pipe metric: a tensor-core kernel cannot be told from a memory-bound one.
     Unknown,
+    /// No FP work, and the issue slots nearer their ceiling than DRAM is to its roof: on the
+    /// instruction roofline, instructions set the time.
+    Instruction,
 }
 
 impl Bound {
@@ -50,6 +53,7 @@ impl Bound {
             Bound::Memory => "memory",
             Bound::Compute => "compute",
             Bound::Unknown => "unknown",
+            Bound::Instruction => "instruction",
         }
     }
 
@@ -59,6 +63,7 @@ impl Bound {
             Bound::Memory => "memory-bound",
             Bound::Compute => "compute-bound",
             Bound::Unknown => "bound unknown (no tensor-pipe metric)",
+            Bound::Instruction => "instruction-bound",
         }
     }
 }
@@ -93,11 +98,62 @@ pub struct Roofline {
     /// busy, with little arithmetic and no memory unit as busy (GL503's case).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub issue_slots_pct: Option<f64>,
+    /// The busier of the ALU and XU pipes, when that pipe is the roof the kernel hits
+    /// (pipe-bound's case): then the issue slots are not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipe_pct: Option<f64>,
     /// For a kernel with no FP work, where the FLOP roofline has nothing to place: its
     /// instruction issue rate as a share of the SM's issue ceiling (warp instructions per
     /// cycle over elapsed cycles), the instruction roofline's vertical coordinate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instruction_pct_of_roof: Option<f64>,
+    /// The instruction roofline's coordinates (NERSC's, Ding & Williams 2019), for a kernel
+    /// with no FP work: warp instructions per DRAM sector (32 bytes) and per second, and the
+    /// issue ceiling (4 warp instructions a cycle per SM). Needs the SM count and clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instruction_roofline: Option<InstructionRoofline>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct InstructionRoofline {
+    pub warp_instructions_per_sector: f64,
+    pub warp_instructions_per_s: f64,
+    pub peak_warp_instructions_per_s: f64,
+}
+
+/// How many points nearer its ceiling than DRAM is to its roof the issue rate must be for a
+/// kernel without FP work to be called instruction-bound (torus_shift in
+/// samples/corpus/compute_classes.cu read 41/47 and 50/44 in two H200 runs).
+const INSTRUCTION_MARGIN_PCT: f64 = 10.0;
+
+/// `work` per unit of DRAM traffic; infinite with no traffic.
+fn per_byte(work: f64, traffic: f64) -> f64 {
+    if traffic > 0.0 {
+        work / traffic
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Warp instructions each SM can issue per cycle: one per scheduler, four schedulers since
+/// Volta.
+const ISSUE_PER_SM_CYCLE: f64 = 4.0;
+
+/// A no-FP kernel's place on the instruction roofline, from its issue slots' utilisation,
+/// the device's SMs and clock, its duration and its DRAM bytes.
+fn instruction_roofline(
+    launch: &Launch,
+    seconds: f64,
+    dram_bytes: f64,
+) -> Option<InstructionRoofline> {
+    let m = |k: &str| launch.metrics.get(k).copied();
+    let peak = m("sm_count")? * ISSUE_PER_SM_CYCLE * m("sm_clock_hz")?;
+    let achieved = m("issue_slots_pct")? / 100.0 * peak;
+    Some(InstructionRoofline {
+        warp_instructions_per_sector: per_byte(achieved * seconds, dram_bytes / 32.0),
+        warp_instructions_per_s: achieved,
+        peak_warp_instructions_per_s: peak,
+    })
 }
 
 /// Below this share of peak in both compute and memory throughput, latency is not hidden.
@@ -113,6 +169,9 @@ pub const LOAD_STORE_MAX_ROOF_PCT: f64 = 50.0;
 /// [`ISSUE_MAX_MATH_PCT`] of peak, are the roof (GL503's thresholds; a test keeps them equal).
 pub const ISSUE_BUSY_PCT: f64 = 60.0;
 pub const ISSUE_MAX_MATH_PCT: f64 = 5.0;
+/// The ALU or XU pipe at least this busy is the roof rather than the issue slots
+/// (pipe-bound's `min_pipe_pct`, issue-bound's `pipe_bound_pct`; a test keeps them equal).
+pub const PIPE_BUSY_PCT: f64 = 70.0;
 
 /// The bars the roofline's tags share with the rules that name the same bounds
 /// (latency-bound, load-store-bound, issue-bound): their parameters, so that
@@ -124,6 +183,7 @@ pub struct Bars {
     pub load_store_max_roof_pct: f64,
     pub issue_busy_pct: f64,
     pub issue_max_math_pct: f64,
+    pub pipe_busy_pct: f64,
 }
 
 impl Default for Bars {
@@ -134,6 +194,7 @@ impl Default for Bars {
             load_store_max_roof_pct: LOAD_STORE_MAX_ROOF_PCT,
             issue_busy_pct: ISSUE_BUSY_PCT,
             issue_max_math_pct: ISSUE_MAX_MATH_PCT,
+            pipe_busy_pct: PIPE_BUSY_PCT,
         }
     }
 }
@@ -152,6 +213,7 @@ impl Bars {
             issue_busy_pct: param("issue-bound", "min_issue_pct").unwrap_or(d.issue_busy_pct),
             issue_max_math_pct: param("issue-bound", "max_math_pct")
                 .unwrap_or(d.issue_max_math_pct),
+            pipe_busy_pct: param("pipe-bound", "min_pipe_pct").unwrap_or(d.pipe_busy_pct),
         }
     }
 }
@@ -177,11 +239,7 @@ pub fn place_with(
     }
     let (peak_flops, peak_bytes_per_s, peaks_from) = peaks(launch, precision, gpu_override)?;
     let ridge = peak_flops / peak_bytes_per_s;
-    let arithmetic_intensity = if dram_bytes > 0.0 {
-        flops / dram_bytes
-    } else {
-        f64::INFINITY
-    };
+    let arithmetic_intensity = per_byte(flops, dram_bytes);
     let achieved_flops = flops / seconds;
     let achieved_bytes_per_s = dram_bytes / seconds;
     let tensor = m("tensor_pipe_pct").filter(|p| *p >= TENSOR_BUSY_PCT);
@@ -201,25 +259,27 @@ pub fn place_with(
         // The FP32/FP64 counters miss tensor-core work, so intensity reads low: a busy
         // tensor pipe makes the kernel compute-bound, and its utilisation is the measure.
         (Some(t), _) => ("tensor", t),
-        (None, Bound::Memory | Bound::Unknown) => {
+        (None, Bound::Memory | Bound::Unknown | Bound::Instruction) => {
             (precision, achieved_bytes_per_s / peak_bytes_per_s * 100.0)
         }
         (None, Bound::Compute) => (precision, achieved_flops / peak_flops * 100.0),
     };
-    let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
-        (Some(sm), Some(mem)) => sm.max(mem) < bars.latency_busy_pct,
-        _ => false,
+    // No FP work: the FLOP roofline has nothing to place, so the instruction roofline
+    // decides, by whichever ceiling the kernel is nearer: issue slots or DRAM. A near tie
+    // (within INSTRUCTION_MARGIN_PCT) stays memory-bound: two captures of one kernel
+    // differ by that much, and the verdict must not flip between them.
+    let instruction_pct_of_roof = m("issue_slots_pct").filter(|_| flops <= 0.0 && tensor.is_none());
+    let flop_roof_pct = pct_of_roof;
+    let (bound, pct_of_roof) = match instruction_pct_of_roof {
+        Some(issue) if issue >= pct_of_roof + INSTRUCTION_MARGIN_PCT => (Bound::Instruction, issue),
+        _ => (bound, pct_of_roof),
     };
-    let load_store_pipe_pct = m("l1_data_pipe_pct")
-        .filter(|p| *p >= bars.load_store_busy_pct && pct_of_roof < bars.load_store_max_roof_pct);
-    let math = m("flop_pct_of_peak")
-        .unwrap_or(0.0)
-        .max(m("tensor_pipe_pct").unwrap_or(0.0));
-    let issue_slots_pct = m("issue_slots_pct").filter(|p| {
-        *p >= bars.issue_busy_pct
-            && m("memory_throughput_pct").is_some_and(|mem| mem < *p)
-            && math < bars.issue_max_math_pct
-    });
+    let Tags {
+        latency_bound,
+        load_store_pipe_pct,
+        issue_slots_pct,
+        pipe_pct,
+    } = tags(launch, bars, flop_roof_pct);
     Some(Roofline {
         flops,
         precision,
@@ -237,8 +297,52 @@ pub fn place_with(
         tensor_pipe_pct: tensor,
         load_store_pipe_pct,
         issue_slots_pct,
-        instruction_pct_of_roof: m("issue_slots_pct").filter(|_| flops <= 0.0),
+        pipe_pct,
+        instruction_pct_of_roof,
+        instruction_roofline: instruction_pct_of_roof
+            .and_then(|_| instruction_roofline(launch, seconds, dram_bytes)),
     })
+}
+
+/// The roofs a kernel hits besides DRAM and the FP units (latency-bound, load-store-bound
+/// and issue-bound's cases), with the thresholds of those rules.
+struct Tags {
+    latency_bound: bool,
+    load_store_pipe_pct: Option<f64>,
+    issue_slots_pct: Option<f64>,
+    pipe_pct: Option<f64>,
+}
+
+fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
+    let m = |k: &str| launch.metrics.get(k).copied();
+    let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
+        (Some(sm), Some(mem)) => sm.max(mem) < bars.latency_busy_pct,
+        _ => false,
+    };
+    let load_store_pipe_pct = m("l1_data_pipe_pct")
+        .filter(|p| *p >= bars.load_store_busy_pct && flop_roof_pct < bars.load_store_max_roof_pct);
+    let math = m("flop_pct_of_peak")
+        .unwrap_or(0.0)
+        .max(m("tensor_pipe_pct").unwrap_or(0.0));
+    let pipe = match (m("alu_pipe_pct"), m("xu_pipe_pct")) {
+        (Some(alu), Some(xu)) => Some(alu.max(xu)),
+        _ => None,
+    };
+    let pipe_pct = pipe.filter(|p| {
+        *p >= bars.pipe_busy_pct && m("memory_throughput_pct").is_some_and(|mem| mem < *p)
+    });
+    let issue_slots_pct = m("issue_slots_pct").filter(|p| {
+        *p >= bars.issue_busy_pct
+            && m("memory_throughput_pct").is_some_and(|mem| mem < *p)
+            && math < bars.issue_max_math_pct
+            && pipe_pct.is_none()
+    });
+    Tags {
+        latency_bound,
+        load_store_pipe_pct,
+        issue_slots_pct,
+        pipe_pct,
+    }
 }
 
 /// The FLOPs of the dominant precision: FP32 and FP64 as add + mul + 2 x fma; FP16 with
@@ -314,13 +418,31 @@ impl Roofline {
         } else {
             "no FP work".into()
         };
-        let mut line = format!(
-            "AI {ai} (ridge {:.1}), {}, {:.0}% of roof: {flops}, {}",
-            self.ridge,
-            self.bound.label(),
-            self.pct_of_roof,
-            si(self.achieved_bytes_per_s, "B/s"),
-        );
+        let mut line = match (self.instruction_pct_of_roof, self.instruction_roofline) {
+            // No FP work: placed on the instruction roofline instead.
+            (Some(issue), instructions) => {
+                let dram = self.achieved_bytes_per_s / self.peak_bytes_per_s * 100.0;
+                let per_sector = instructions.map_or(String::new(), |i| {
+                    format!(
+                        "{:.2} warp instructions per DRAM sector, ",
+                        i.warp_instructions_per_sector
+                    )
+                });
+                format!(
+                    "no FP work: {per_sector}instructions at {issue:.0}% of the issue ceiling, \
+                     DRAM at {dram:.0}% of its roof ({}): {}",
+                    si(self.achieved_bytes_per_s, "B/s"),
+                    self.bound.label()
+                )
+            }
+            (None, _) => format!(
+                "AI {ai} (ridge {:.1}), {}, {:.0}% of roof: {flops}, {}",
+                self.ridge,
+                self.bound.label(),
+                self.pct_of_roof,
+                si(self.achieved_bytes_per_s, "B/s"),
+            ),
+        };
         if self.latency_bound {
             line.push_str(", latency-bound");
         }
@@ -330,12 +452,13 @@ impl Roofline {
         if let Some(p) = self.load_store_pipe_pct {
             line.push_str(&format!(", load/store pipe {p:.0}% busy: the roof it hits"));
         }
-        if let Some(p) = self.issue_slots_pct {
+        if let (Some(p), None) = (self.issue_slots_pct, self.instruction_pct_of_roof) {
             line.push_str(&format!(
                 ", issue slots {p:.0}% busy: instructions, not bytes, are the roof it hits"
             ));
-        } else if let Some(p) = self.instruction_pct_of_roof {
-            line.push_str(&format!(", instructions at {p:.0}% of the issue ceiling"));
+        }
+        if let Some(p) = self.pipe_pct {
+            line.push_str(&format!(", ALU/XU pipe {p:.0}% busy: the roof it hits"));
         }
         line
     }
@@ -346,6 +469,8 @@ impl Roofline {
             "latency-bound"
         } else if self.load_store_pipe_pct.is_some() {
             "load/store-bound"
+        } else if self.pipe_pct.is_some() {
+            "pipe-bound"
         } else if self.issue_slots_pct.is_some() {
             "issue-bound"
         } else {

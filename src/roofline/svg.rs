@@ -1,6 +1,8 @@
 //! The roofline chart as plain SVG: log-log axes, the bandwidth slope and the compute
 //! ceiling, and one numbered point per kernel with a legend, so long templated C++ names
-//! never overlap the plot.
+//! never overlap the plot. Kernels with no FP work get a second chart below: the
+//! instruction roofline (warp instructions/s against warp instructions per DRAM sector,
+//! under the issue ceiling and the DRAM slope).
 
 use std::fmt::Write;
 
@@ -54,6 +56,7 @@ fn bound_color(b: Bound) -> &'static str {
         Bound::Memory => "#2471a3",
         Bound::Compute => "#1e8449",
         Bound::Unknown => "#7f8c8d",
+        Bound::Instruction => "#d35400",
     }
 }
 
@@ -76,10 +79,12 @@ pub fn render(points: &[Point]) -> String {
         y_lo: y_hi - 6.5,
         y_hi,
     };
+    let instructions = points.iter().any(|p| p.roof.instruction_roofline.is_some());
+    let height = if instructions { 2.0 * H } else { H };
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" viewBox="0 0 {W} {height}" font-family="sans-serif" font-size="12">"#
     );
     // Browsers show the document's title and each point's on hover; the image itself
     // says nothing only a browser can do.
@@ -87,21 +92,95 @@ pub fn render(points: &[Point]) -> String {
         s,
         "<title>Roofline (DRAM) by gpulint: hover a point for its kernel and launch</title>"
     );
-    let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+    let _ = writeln!(s, r#"<rect width="{W}" height="{height}" fill="white"/>"#);
     let _ = writeln!(
         s,
         r#"<text x="{LEFT}" y="24" font-size="15" font-weight="bold">Roofline (DRAM): FLOP/s against FLOP per DRAM byte</text>"#
     );
-    axes(&mut s, &sc);
+    axes(&mut s, &sc, FLOP_AXES);
     roof(&mut s, &sc, peak_flops, peak_bw);
-    plot_points(&mut s, &sc, points);
+    plot_points(&mut s, &sc, points, flop_coordinates);
     legend(&mut s, points);
+    if instructions {
+        let _ = writeln!(s, r#"<g transform="translate(0,{H})">"#);
+        instruction_chart(&mut s, points);
+        s.push_str("</g>\n");
+    }
     s.push_str("</svg>\n");
     s
 }
 
+/// The axis titles of one chart.
+type Titles = (&'static str, &'static str);
+const FLOP_AXES: Titles = ("arithmetic intensity (FLOP/byte, log)", "FLOP/s (log)");
+const INSTRUCTION_AXES: Titles = (
+    "instruction intensity (warp instructions per 32-byte DRAM sector, log)",
+    "warp instructions/s (log)",
+);
+
+fn flop_coordinates(r: &Roofline) -> Option<(f64, f64)> {
+    plottable(r).then_some((r.arithmetic_intensity, r.achieved_flops))
+}
+
+fn instruction_coordinates(r: &Roofline) -> Option<(f64, f64)> {
+    let i = r.instruction_roofline?;
+    let x = i.warp_instructions_per_sector;
+    (x.is_finite() && x > 0.0 && i.warp_instructions_per_s > 0.0)
+        .then_some((x, i.warp_instructions_per_s))
+}
+
+/// The instruction roofline (NERSC's, Ding & Williams 2019) of the kernels with no FP work:
+/// the issue ceiling (4 warp instructions a cycle per SM) and DRAM's sectors per second.
+fn instruction_chart(s: &mut String, points: &[Point]) {
+    let peak = |f: fn(&Roofline) -> f64| points.iter().map(|p| f(p.roof)).fold(0.0, f64::max);
+    let peak_ips = peak(|r| {
+        r.instruction_roofline
+            .map_or(0.0, |i| i.peak_warp_instructions_per_s)
+    });
+    let peak_sectors = peak(|r| r.peak_bytes_per_s) / 32.0;
+    let y_hi = peak_ips.max(1.0).log10().ceil() + 0.5;
+    let sc = Scale {
+        x_lo: -2.0,
+        x_hi: 4.0,
+        y_lo: y_hi - 6.5,
+        y_hi,
+    };
+    let _ = writeln!(
+        s,
+        r#"<text x="{LEFT}" y="24" font-size="15" font-weight="bold">Instruction roofline (kernels with no FP work)</text>"#
+    );
+    axes(s, &sc, INSTRUCTION_AXES);
+    if peak_ips > 0.0 && peak_sectors > 0.0 {
+        let ridge = peak_ips / peak_sectors;
+        let start = 10f64.powf(sc.x_lo);
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#c0392b" stroke-width="2.5"/>"##,
+            sc.x(start),
+            sc.y(start * peak_sectors),
+            sc.x(ridge),
+            sc.y(peak_ips),
+            sc.x(10f64.powf(sc.x_hi)),
+            sc.y(peak_ips)
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" text-anchor="end">issue ceiling {} warp instructions/s, ridge {ridge:.1} per sector</text>"##,
+            RIGHT - 6.0,
+            sc.y(peak_ips) - 7.0,
+            super::si(peak_ips, "")
+        );
+    }
+    plot_points(s, &sc, points, instruction_coordinates);
+    let _ = writeln!(
+        s,
+        r##"<text x="{LEFT}" y="{}" font-size="11" fill="#555">orange: instruction-bound, blue: memory-bound; numbers: launch IDs</text>"##,
+        H - 12.0
+    );
+}
+
 /// Grid lines, decade labels and axis titles.
-fn axes(s: &mut String, sc: &Scale) {
+fn axes(s: &mut String, sc: &Scale, (x_title, y_title): Titles) {
     // Grid and axes.
     for d in (sc.x_lo as i32)..=(sc.x_hi as i32) {
         let px = sc.x(10f64.powi(d));
@@ -136,13 +215,13 @@ fn axes(s: &mut String, sc: &Scale) {
     );
     let _ = writeln!(
         s,
-        r#"<text x="{}" y="{}" text-anchor="middle">arithmetic intensity (FLOP/byte, log)</text>"#,
+        r#"<text x="{}" y="{}" text-anchor="middle">{x_title}</text>"#,
         (LEFT + RIGHT) / 2.0,
         BOTTOM + 38.0
     );
     let _ = writeln!(
         s,
-        r#"<text x="20" y="{}" text-anchor="middle" transform="rotate(-90 20 {})">FLOP/s (log)</text>"#,
+        r#"<text x="20" y="{}" text-anchor="middle" transform="rotate(-90 20 {})">{y_title}</text>"#,
         (TOP + BOTTOM) / 2.0,
         (TOP + BOTTOM) / 2.0
     );
@@ -184,17 +263,22 @@ fn roof(s: &mut String, sc: &Scale, peak_flops: f64, peak_bw: f64) {
     }
 }
 
-/// One numbered point per plottable kernel.
-fn plot_points(s: &mut String, sc: &Scale, points: &[Point]) {
+/// One numbered point per kernel that `coordinates` places.
+fn plot_points(
+    s: &mut String,
+    sc: &Scale,
+    points: &[Point],
+    coordinates: fn(&Roofline) -> Option<(f64, f64)>,
+) {
     // Points, numbered by launch ID as the text report numbers them. A kernel with no FP work or no DRAM traffic has no place on log
     // axes: the legend says so instead of piling such points in a corner.
     let mut placed: Vec<(f64, f64)> = Vec::new();
     for p in points {
         let r = p.roof;
-        if !plottable(r) {
+        let Some((x, y)) = coordinates(r) else {
             continue;
-        }
-        let (px, py) = (sc.x(r.arithmetic_intensity), sc.y(r.achieved_flops));
+        };
+        let (px, py) = (sc.x(x), sc.y(y));
         let color = bound_color(r.bound);
         let _ = writeln!(
             s,
