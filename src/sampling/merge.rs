@@ -1,6 +1,6 @@
-//! The sample merged with the count of every launch: traced kernels named as ncu names
-//! them, sampled launches renumbered and weighted by the launches they stand for, and the
-//! launch-shape rules judged on every counted launch.
+//! The sample planned from the count of every launch, and merged with it: traced kernels
+//! named as ncu names them, sampled launches renumbered and weighted by the launches they
+//! stand for, and the launch-shape rules judged on every counted launch.
 
 use std::collections::HashMap;
 
