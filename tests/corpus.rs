@@ -33,11 +33,20 @@ fn expectations() -> Vec<Expectation> {
 }
 
 /// The JSON report of one capture.
+/// `gpulint check --format json` of one capture; each capture is checked once per test
+/// binary, however many expectations ask about its kernels.
 fn report(program: &str, capture: &str) -> Value {
+    static CACHE: std::sync::Mutex<BTreeMap<String, Value>> =
+        std::sync::Mutex::new(BTreeMap::new());
     let file = format!("fixtures/h200-corpus/{capture}_{program}.csv");
+    if let Some(r) = CACHE.lock().unwrap().get(&file) {
+        return r.clone();
+    }
     let out = common::gpulint(&["check", &file, "--format", "json", "--exit-zero"]);
     assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
-    serde_json::from_slice(&out.stdout).unwrap()
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    CACHE.lock().unwrap().insert(file, r.clone());
+    r
 }
 
 /// The kernel's name without return type, parameters or template arguments.
