@@ -106,6 +106,13 @@ fn malformed_rule_files_name_the_file_and_field() {
             ),
             "field `message`",
         ),
+        (
+            good.replace(
+                "code = \"GL204\"",
+                "code = \"GL204\"\ncontext_kernels = { pattern = 'gemm' }",
+            ),
+            "needs a `kernel_pattern`",
+        ),
     ];
     for (text, want) in cases {
         let err = rules::parse_rule("rules/bad.toml", &text)

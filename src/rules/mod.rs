@@ -352,6 +352,14 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         })
         .transpose()?;
     let context = context(origin, file.context_kernels.as_ref())?;
+    // Its launches wait for the whole profile: only the kernels it names, never all.
+    if context.is_some() && file.kernel_pattern.is_none() {
+        return Err(Error::in_file(
+            origin,
+            "field `context_kernels`: a rule that judges with other kernels' launches needs a \
+             `kernel_pattern` (it keeps the launches it judges until the profile is read)",
+        ));
+    }
     let kernel_pattern = kernel_pattern(origin, file.kernel_pattern.as_deref())?;
     Ok(Rule {
         code: file.code,
