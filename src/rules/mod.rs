@@ -351,15 +351,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
             })
         })
         .transpose()?;
-    let context = context(origin, file.context_kernels.as_ref())?;
-    // Its launches wait for the whole profile: only the kernels it names, never all.
-    if context.is_some() && file.kernel_pattern.is_none() {
-        return Err(Error::in_file(
-            origin,
-            "field `context_kernels`: a rule that judges with other kernels' launches needs a \
-             `kernel_pattern` (it keeps the launches it judges until the profile is read)",
-        ));
-    }
+    let context = context(origin, &file)?;
     let kernel_pattern = kernel_pattern(origin, file.kernel_pattern.as_deref())?;
     Ok(Rule {
         code: file.code,
@@ -406,19 +398,29 @@ fn read_rule_file(origin: &str, text: &str) -> Result<RuleFile> {
 }
 
 /// A rule's `context_kernels`, its pattern compiled.
-fn context(origin: &str, file: Option<&ContextFile>) -> Result<Option<Context>> {
-    file.map(|c| {
-        Ok(Context {
-            pattern: regex::Regex::new(&c.pattern).map_err(|e| {
-                Error::in_file(
-                    origin,
-                    format!("field `context_kernels.pattern`: not a regular expression: {e}"),
-                )
-            })?,
-            batched: c.batched,
+fn context(origin: &str, rule: &RuleFile) -> Result<Option<Context>> {
+    // Its launches wait for the whole profile: only the kernels it names, never all.
+    if rule.context_kernels.is_some() && rule.kernel_pattern.is_none() {
+        return Err(Error::in_file(
+            origin,
+            "field `context_kernels`: a rule that judges with other kernels' launches needs a \
+             `kernel_pattern` (it keeps the launches it judges until the profile is read)",
+        ));
+    }
+    rule.context_kernels
+        .as_ref()
+        .map(|c| {
+            Ok(Context {
+                pattern: regex::Regex::new(&c.pattern).map_err(|e| {
+                    Error::in_file(
+                        origin,
+                        format!("field `context_kernels.pattern`: not a regular expression: {e}"),
+                    )
+                })?,
+                batched: c.batched,
+            })
         })
-    })
-    .transpose()
+        .transpose()
 }
 
 fn kernel_pattern(origin: &str, pattern: Option<&str>) -> Result<Option<regex::Regex>> {
