@@ -28,7 +28,8 @@ pub(super) fn not_collected(name: &str) -> bool {
 }
 
 /// Sub-units of ncu's sm__throughput whose maximum equals it (within 0.05 points) on
-/// all 268 launches of the H200 `--set full` captures in fixtures/; `issue_slots_pct`
+/// all 268 launches of the H200 `--set full` captures in fixtures/, and the ALU, XU and
+/// FP64 pipes that ALU- and XU-bound kernels need (compute_classes.cu); `issue_slots_pct`
 /// first, the one every chip has. Never above ncu's figure: a lower bound by definition.
 pub const COMPUTE_PARTS: &[&str] = &[
     "issue_slots_pct",
