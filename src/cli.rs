@@ -121,6 +121,10 @@ pub enum Command {
     /// List the metric keys rule conditions can use, with their meaning and ncu names.
     #[command(after_help = EXIT_STATUS_PLAIN)]
     Keys,
+    /// List the GPUs gpulint knows (for exports that do not say): chip, SMs, peaks, and the
+    /// datasheet each figure comes from.
+    #[command(after_help = EXIT_STATUS_PLAIN)]
+    Gpus,
     /// Print one rule's documentation.
     #[command(after_help = EXIT_STATUS_PLAIN)]
     Explain {

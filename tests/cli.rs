@@ -786,3 +786,22 @@ fn one_vocabulary_across_commands() {
     let same = gpulint(&["diff", base, base, "--format", "concise"]);
     assert_eq!(String::from_utf8(same.stdout).unwrap(), "PASS\n");
 }
+
+/// `gpulint gpus` prints the one device table: every entry, with its chip and the sources
+/// of its figures.
+#[test]
+fn gpus_lists_every_device_with_its_sources() {
+    let out = gpulint(&["gpus"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table = gpulint::roofline::gpus::GPUS;
+    assert_eq!(text.matches("\n  peaks: ").count(), table.len(), "{text}");
+    for g in table {
+        assert!(
+            text.contains(&format!("{} (chip {}", g.name, g.chip)),
+            "{text}"
+        );
+        assert!(text.contains(g.source), "{}", g.name);
+    }
+    assert!(text.contains("132 SMs, 64 warps per SM"), "{text}");
+}

@@ -62,6 +62,7 @@ fn dispatch(command: Command) -> Result<u8> {
         Command::Explain { rule, rules } => rules_docs::explain_rule(&rule, rules.as_deref()),
         Command::TestRules { dir } => rules_docs::test_rules(&dir),
         Command::Keys => rules_docs::keys(),
+        Command::Gpus => rules_docs::gpus(),
         Command::Run {
             ncu,
             report,

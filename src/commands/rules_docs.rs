@@ -80,6 +80,35 @@ pub fn keys() -> Result<u8> {
     Ok(0)
 }
 
+/// `gpulint gpus`: the GPU table, an entry a block: the name and what it matches, the chip,
+/// the SMs and warp slots where known, the peaks, and the sources.
+pub fn gpus() -> Result<u8> {
+    let mut text = String::new();
+    for g in crate::roofline::gpus::GPUS {
+        let shape = g
+            .shape
+            .as_ref()
+            .map_or("SMs: not in the table".to_string(), |s| {
+                format!(
+                    "{} SMs, {} warps per SM ({})",
+                    s.sms, s.max_warps_per_sm, s.source
+                )
+            });
+        text.push_str(&format!(
+            "{} (chip {}, matches \"{}\")\n  FP32 {}, FP64 {}, DRAM {}\n  peaks: {}\n  {shape}\n",
+            g.name,
+            g.chip,
+            g.matches.join(" "),
+            crate::roofline::si(g.fp32_flops, "FLOP/s"),
+            crate::roofline::si(g.fp64_flops, "FLOP/s"),
+            crate::roofline::si(g.dram_bytes_per_s, "B/s"),
+            g.source,
+        ));
+    }
+    emit(&text)?;
+    Ok(0)
+}
+
 /// The rule table as Markdown, for the README (a test keeps them equal).
 pub fn rules_markdown(rules: &[Rule]) -> String {
     let mut s = String::from("| code | slug | severity | fires on |\n| --- | --- | --- | --- |\n");
