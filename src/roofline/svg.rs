@@ -151,18 +151,7 @@ fn instruction_chart(s: &mut String, points: &[Point]) {
     );
     axes(s, &sc, INSTRUCTION_AXES);
     if peak_ips > 0.0 && peak_sectors > 0.0 {
-        let ridge = peak_ips / peak_sectors;
-        let start = 10f64.powf(sc.x_lo);
-        let _ = writeln!(
-            s,
-            r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#c0392b" stroke-width="2.5"/>"##,
-            sc.x(start),
-            sc.y(start * peak_sectors),
-            sc.x(ridge),
-            sc.y(peak_ips),
-            sc.x(10f64.powf(sc.x_hi)),
-            sc.y(peak_ips)
-        );
+        let ridge = roof_line(s, &sc, peak_ips, peak_sectors);
         let _ = writeln!(
             s,
             r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" text-anchor="end">issue ceiling {} warp instructions/s, ridge {ridge:.1} per sector</text>"##,
@@ -227,21 +216,29 @@ fn axes(s: &mut String, sc: &Scale, (x_title, y_title): Titles) {
     );
 }
 
+/// The roof of either chart: the memory slope (`slope` per unit of intensity) up to the
+/// ridge, then the flat `ceiling`. Returns the ridge.
+fn roof_line(s: &mut String, sc: &Scale, ceiling: f64, slope: f64) -> f64 {
+    let ridge = ceiling / slope;
+    let start = 10f64.powf(sc.x_lo);
+    let _ = writeln!(
+        s,
+        r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#c0392b" stroke-width="2.5"/>"##,
+        sc.x(start),
+        sc.y(start * slope),
+        sc.x(ridge),
+        sc.y(ceiling),
+        sc.x(10f64.powf(sc.x_hi)),
+        sc.y(ceiling)
+    );
+    ridge
+}
+
 /// The bandwidth slope up to the ridge, then the compute ceiling.
 fn roof(s: &mut String, sc: &Scale, peak_flops: f64, peak_bw: f64) {
     if peak_flops > 0.0 && peak_bw > 0.0 {
-        let ridge = peak_flops / peak_bw;
+        let ridge = roof_line(s, sc, peak_flops, peak_bw);
         let start = 10f64.powf(sc.x_lo);
-        let _ = writeln!(
-            s,
-            r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#c0392b" stroke-width="2.5"/>"##,
-            sc.x(start),
-            sc.y(start * peak_bw),
-            sc.x(ridge),
-            sc.y(peak_flops),
-            sc.x(10f64.powf(sc.x_hi)),
-            sc.y(peak_flops)
-        );
         let _ = writeln!(
             s,
             r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" text-anchor="end">peak {}, ridge {:.1} FLOP/B</text>"##,
