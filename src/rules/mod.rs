@@ -4,6 +4,8 @@
 
 pub mod engine;
 pub mod expr;
+mod finding;
+mod judge;
 pub mod selftest;
 pub mod template;
 

@@ -1,0 +1,157 @@
+//! What the rules produce: a finding (with its launches, evidence and time at stake), a
+//! skip, and the outcome of linting with its coverage.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Serialize;
+
+use super::Severity;
+use crate::ingest::Launch;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub rule: String,
+    pub code: String,
+    pub severity: Severity,
+    /// The first launch the finding covers.
+    pub launch: u64,
+    /// How many launches of this kernel (same name, in one file) it covers.
+    pub launch_count: u64,
+    /// Of those, how many were profiled, when every launch was counted (launch trace or
+    /// timing pass) and the sample left some out; absent when all were.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        rename = "profiled_launch_count"
+    )]
+    pub profiled_count: Option<u64>,
+    /// How many launch configurations (grid and block) the launches it covers had.
+    pub configurations: usize,
+    /// Fewest and most blocks in the grids of the launches it covers.
+    pub grid_blocks: Option<[u64; 2]>,
+    /// The launches it covers, when more than one: at most the first
+    /// [`LISTED_LAUNCHES`]; `launch_count` counts them all.
+    #[serde(skip_serializing_if = "Vec::is_empty", rename = "launch_ids")]
+    pub launches: Vec<u64>,
+    pub kernel: String,
+    pub message: String,
+    pub fix: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// What the rule read, on the launch the message describes.
+    pub evidence: BTreeMap<String, f64>,
+    /// Lowest and highest value of each piece of evidence that differed across the
+    /// launches covered.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub evidence_range: BTreeMap<String, [f64; 2]>,
+    /// The kernel's duration times the share the pathology costs, at most (see
+    /// docs/time-at-stake.md). Summed over merged launches. Absent without a duration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_at_stake_ns: Option<f64>,
+    /// GPU time of the launches it covers, summed over merged launches: what a rule's
+    /// share floor weighs. Absent without a duration.
+    #[serde(skip)]
+    pub covered_time_ns: Option<f64>,
+    /// The CUDA source line behind it, when a source page was read (`--source`,
+    /// `--source-page`): where code scanning shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceLocation>,
+    /// Whose kernel it is (set after the rules ran, see [`crate::origin`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<crate::origin::KernelOrigin>,
+    pub file: String,
+    pub line: u64,
+    #[serde(skip)]
+    pub grid: Option<[u64; 3]>,
+    #[serde(skip)]
+    pub block: Option<[u64; 3]>,
+    /// The (grid, block) configurations it covers, once merged (empty per launch).
+    #[serde(skip)]
+    pub covered: HashSet<Configuration>,
+    /// Which launch of this kernel (by base name, counting from 0) in its file `launch`
+    /// is: the source page lists its blocks in that order.
+    #[serde(skip)]
+    pub nth_of_kernel: usize,
+}
+
+/// A line of CUDA source, as the source page names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceLocation {
+    pub file: String,
+    pub line: u64,
+}
+
+/// A launch configuration: grid and block.
+pub type Configuration = (Option<[u64; 3]>, Option<[u64; 3]>);
+
+/// Launch IDs a merged finding lists; more are counted, not listed.
+pub const LISTED_LAUNCHES: usize = 8;
+
+impl Finding {
+    /// Whether this finding is about `launch` (a launch, or a folded entry of one
+    /// kernel configuration). A merged finding covers every configuration of its kernel
+    /// it held on; an unmerged one (`--per-launch`), its own launch.
+    pub fn covers(&self, file: &str, launch: &Launch) -> bool {
+        self.file == file
+            && self.kernel == launch.name
+            && if self.covered.is_empty() {
+                self.launch == launch.id
+            } else {
+                self.covered.contains(&(launch.grid, launch.block))
+            }
+    }
+}
+
+/// A rule that could not judge a kernel's launches, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skip {
+    pub rule: String,
+    /// The first launch skipped.
+    pub launch: u64,
+    /// How many launches of this kernel were skipped for this reason.
+    pub launch_count: u64,
+    pub kernel: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub findings: Vec<Finding>,
+    pub skips: Vec<Skip>,
+    /// Rule checks that could judge their launch, fully or by a fallback.
+    pub judged: usize,
+    pub coverage: Coverage,
+}
+
+/// Which rules could judge the profile: what a report must show so that an export too
+/// thin to judge never passes unseen.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Coverage {
+    /// Slugs of the rules that judged at least one launch.
+    pub judged: Vec<String>,
+    /// Slugs of the rules that applied to some launch but could judge none.
+    pub not_judged: Vec<String>,
+}
+
+impl Coverage {
+    /// The share of the rules that applied which could judge, in %; `None` when no rule
+    /// applied.
+    pub fn judged_pct(&self) -> Option<f64> {
+        let all = self.judged.len() + self.not_judged.len();
+        (all > 0).then(|| 100.0 * self.judged.len() as f64 / all as f64)
+    }
+
+    /// "7 of 29 rules could judge; 22 could not (missing metrics): a, b, ...", or `None`
+    /// when every rule that applied could judge. The one wording of every format.
+    pub fn summary(&self) -> Option<String> {
+        if self.not_judged.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "{} of {} rules could judge; {} could not for missing metrics: {}",
+            self.judged.len(),
+            self.judged.len() + self.not_judged.len(),
+            self.not_judged.len(),
+            self.not_judged.join(", ")
+        ))
+    }
+}

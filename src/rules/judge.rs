@@ -1,0 +1,207 @@
+//! One rule on one launch: a finding where its condition holds, quiet where it does not,
+//! a skip (with where to get the metric) where the export lacks what it reads.
+
+use std::collections::{BTreeMap, HashSet};
+
+use super::expr::EvalError;
+use super::finding::Finding;
+use super::{Rule, Severity};
+use crate::ingest::Launch;
+
+/// What one rule says of one launch.
+#[derive(Debug)]
+pub enum Judgement {
+    Fires(Box<Finding>),
+    /// No finding. `partial` says why the judgement was only partial (the fallback
+    /// check ran because the export lacks the primary metrics).
+    Quiet {
+        partial: Option<String>,
+    },
+    /// The export lacks what the rule reads.
+    Skipped(String),
+}
+
+/// Judges one launch; quiet on a kernel the rule does not apply to (`kernel_pattern`).
+pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
+    if !rule.applies_to(&launch.name) {
+        return Judgement::Quiet { partial: None };
+    }
+    judge(rule, launch, file)
+}
+
+/// As [`check`], for a launch of `profile`: a rule with `context_kernels` counts its
+/// context in the profile's launches first, as the linter does once the profile is read.
+pub fn check_in_profile(rule: &Rule, launch: &Launch, profile: &[Launch], file: &str) -> Judgement {
+    let Some(context) = &rule.context else {
+        return check(rule, launch, file);
+    };
+    let seen: u64 = profile
+        .iter()
+        .filter(|l| context.counts(l))
+        .map(|l| l.count)
+        .sum();
+    let mut launch = launch.clone();
+    launch.metrics.insert("context_launches", seen as f64);
+    check(rule, &launch, file)
+}
+
+/// Judges one launch of a kernel the rule applies to.
+pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
+    let lookup = |name: &str| {
+        launch
+            .metrics
+            .get(name)
+            .copied()
+            .or_else(|| rule.params.get(name).copied())
+    };
+    let (message, evidence_keys, mut notes) = match holds(rule, launch, &lookup) {
+        Ok(fired) => fired,
+        Err(judgement) => return judgement,
+    };
+    for note in &rule.notes {
+        if note.when.expr.eval(&lookup).is_ok_and(|v| v != 0.0) {
+            notes.push(note.text.render(&lookup));
+        }
+    }
+    let severity = match &rule.info_when {
+        Some(c) if c.expr.eval(&lookup).is_ok_and(|v| v != 0.0) => Severity::Info,
+        _ => rule.severity,
+    };
+    let evidence = evidence_keys
+        .iter()
+        .filter_map(|k| {
+            launch
+                .metrics
+                .get(k.as_str())
+                .map(|v| (k.clone(), round(*v)))
+        })
+        .collect();
+    let time_at_stake_ns = match (
+        launch.metrics.get("duration_ns"),
+        rule.stake.expr.eval(&lookup),
+    ) {
+        // A folded entry (a summary's kernel, a timed sample) stands for `count` launches.
+        (Some(d), Ok(share)) => Some((d * launch.count as f64 * share.clamp(0.0, 1.0)).round()),
+        _ => None,
+    };
+    Judgement::Fires(Box::new(Finding {
+        rule: rule.slug.clone(),
+        code: rule.code.clone(),
+        severity,
+        launch: launch.id,
+        launch_count: launch.count,
+        profiled_count: launch.profiled,
+        configurations: 1,
+        grid_blocks: launch.grid.map(|g| {
+            let n = g[0] * g[1] * g[2];
+            [n, n]
+        }),
+        launches: Vec::new(),
+        kernel: launch.name.clone(),
+        message,
+        fix: rule.fix.clone(),
+        notes,
+        evidence,
+        evidence_range: BTreeMap::new(),
+        time_at_stake_ns,
+        covered_time_ns: launch
+            .metrics
+            .get("duration_ns")
+            .map(|d| d * launch.count as f64),
+        source: None,
+        origin: None,
+        file: file.to_string(),
+        line: launch.line,
+        grid: launch.grid,
+        block: launch.block,
+        covered: HashSet::new(),
+        nth_of_kernel: 0,
+    }))
+}
+
+/// Which ncu sections would give a missing metric, for the skip note.
+fn where_to_get(key: &str) -> String {
+    match crate::metrics::sections_giving(key) {
+        Some(ids) if !ids.is_empty() => {
+            let flags: Vec<String> = ids.iter().map(|id| format!("--section {id}")).collect();
+            format!(" (ncu's `{}` gives it)", flags.join(" "))
+        }
+        _ => " (collect it with `ncu --metrics $(gpulint metrics)` or `gpulint run`)".to_string(),
+    }
+}
+
+/// The message, evidence keys and notes when the rule's condition holds (or its
+/// fallback's, with the fallback's note); otherwise the judgement to return.
+fn holds<'r>(
+    rule: &'r Rule,
+    launch: &Launch,
+    lookup: &dyn Fn(&str) -> Option<f64>,
+) -> std::result::Result<(String, &'r Vec<String>, Vec<String>), Judgement> {
+    let missing_primary = rule
+        .reads
+        .iter()
+        .find(|k| !launch.metrics.contains_key(k.as_str()));
+    let primary = match missing_primary {
+        Some(k) => Err(EvalError::Missing(k.clone())),
+        None => rule.when.expr.eval(lookup),
+    };
+    let primary_missing = match primary {
+        Ok(v) if v != 0.0 => return Ok((rule.message.render(lookup), &rule.evidence, Vec::new())),
+        Ok(_) => return Err(Judgement::Quiet { partial: None }),
+        Err(EvalError::Missing(name)) => name,
+        Err(e @ EvalError::DivisionByZero(_)) => {
+            return Err(Judgement::Skipped(format!("cannot judge: {e}")));
+        }
+    };
+    let Some(fb) = &rule.fallback else {
+        return Err(Judgement::Skipped(format!(
+            "needs `{primary_missing}`, which this export does not have{}",
+            where_to_get(&primary_missing)
+        )));
+    };
+    if let Some(k) = fb
+        .reads
+        .iter()
+        .find(|k| !launch.metrics.contains_key(k.as_str()))
+    {
+        let or_fallback = if *k == primary_missing {
+            String::new()
+        } else {
+            format!(" (or `{k}` for the fallback check)")
+        };
+        return Err(Judgement::Skipped(format!(
+            "needs `{primary_missing}`{or_fallback}, which this export does not have{}",
+            where_to_get(k)
+        )));
+    }
+    match fb.when.expr.eval(lookup) {
+        Ok(v) if v != 0.0 => Ok((
+            fb.message.render(lookup),
+            &fb.evidence,
+            vec![fb.note.clone()],
+        )),
+        Ok(_) => Err(Judgement::Quiet {
+            partial: Some(format!(
+                "judged by the fallback check only (no finding): the export lacks `{primary_missing}`"
+            )),
+        }),
+        Err(EvalError::Missing(m)) => Err(Judgement::Skipped(format!(
+            "needs `{m}`, which this export does not have{}",
+            where_to_get(&m)
+        ))),
+        Err(e @ EvalError::DivisionByZero(_)) => {
+            Err(Judgement::Skipped(format!("cannot judge: {e}")))
+        }
+    }
+}
+
+/// Keeps JSON stable and readable: counters stay exact, ratios keep six significant
+/// digits, more than ncu prints.
+fn round(v: f64) -> f64 {
+    if v.fract() == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let digits = 6 - v.abs().log10().ceil() as i32;
+    let scale = 10f64.powi(digits.clamp(-12, 12));
+    (v * scale).round() / scale
+}
