@@ -2,6 +2,7 @@
 //! stdout with any of them mixed into the program's own output. The form is told from the
 //! content.
 
+mod chunks;
 mod details;
 mod fields;
 mod gui;
