@@ -34,6 +34,22 @@ LIMITS = {
 }
 
 
+def kernel_entry(key, launches, value):
+    """One kernel's JSON entry, as gpulint's JSON is compared with it: `key` is (name, grid,
+    block), `value(column)` a per-kernel mean (NaN when absent). Shared with polars_ratios.py."""
+    limits = {name: value(col) for name, col in LIMITS.items()}
+    entry = {
+        "name": key[0],
+        "grid": key[1],
+        "block": key[2],
+        "launches": launches,
+        "occupancy_limiter": min(limits, key=lambda k: limits[k]),
+    }
+    entry.update({name: value(name) for name in SECTORS})
+    entry.update({name: value(col) for name, col in RATIOS.items()})
+    return entry
+
+
 def main():
     import pandas as pd  # here, so that bench/polars_ratios.py can share the columns
 
@@ -57,19 +73,10 @@ def main():
     grouped = df.groupby(KEY, sort=False)
     means = grouped[columns].mean()
     counts = grouped.size()
-    out = []
-    for key, row in means.iterrows():
-        limits = {name: row[col] for name, col in LIMITS.items()}
-        entry = {
-            "name": key[0],
-            "grid": key[1],
-            "block": key[2],
-            "launches": int(counts[key]),
-            "occupancy_limiter": min(limits, key=lambda k: limits[k]),
-        }
-        entry.update({name: row[name] for name in SECTORS})
-        entry.update({name: row[col] for name, col in RATIOS.items()})
-        out.append(entry)
+    out = [
+        kernel_entry(key, int(counts[key]), lambda col, row=row: row[col])
+        for key, row in means.iterrows()
+    ]
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

@@ -10,7 +10,7 @@ import sys
 
 import polars as pl
 
-from pandas_ratios import KEY, LIMITS, RATIOS, SECTORS
+from pandas_ratios import KEY, LIMITS, RATIOS, SECTORS, kernel_entry
 
 
 def number(col):
@@ -40,19 +40,16 @@ def main():
     grouped = df.group_by(KEY, maintain_order=True).agg(
         [pl.col(c).mean() for c in columns] + [pl.len().alias("launches")]
     )
-    out = []
-    for row in grouped.iter_rows(named=True):
-        limits = {name: row[col] for name, col in LIMITS.items()}
-        entry = {
-            "name": row[KEY[0]],
-            "grid": row[KEY[1]],
-            "block": row[KEY[2]],
-            "launches": row["launches"],
-            "occupancy_limiter": min(limits, key=lambda k: limits[k]),
-        }
-        entry.update({name: row[name] if row[name] is not None else float("nan") for name in SECTORS})
-        entry.update({name: row[col] for name, col in RATIOS.items()})
-        out.append(entry)
+    # polars writes an absent mean as None; pandas and gpulint's comparison expect NaN.
+    def value(row, col):
+        return float("nan") if row[col] is None else row[col]
+
+    out = [
+        kernel_entry(
+            tuple(row[k] for k in KEY), row["launches"], lambda col, row=row: value(row, col)
+        )
+        for row in grouped.iter_rows(named=True)
+    ]
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 
