@@ -130,13 +130,11 @@ fn apply_origins(origins: &crate::origin::Origins, findings: &mut Vec<Finding>) 
 fn one_warning_per_program_wide_fix(findings: &mut [Finding], rules: &[Rule]) {
     let stake = |f: &Finding| f.time_at_stake_ns.unwrap_or(0.0);
     for rule in rules.iter().filter(|r| r.program_wide_fix) {
-        let mut files: Vec<&str> = Vec::new();
-        for f in findings.iter().filter(|f| f.rule == rule.slug) {
-            if !files.contains(&f.file.as_str()) {
-                files.push(f.file.as_str());
-            }
-        }
-        let files: Vec<String> = files.into_iter().map(str::to_string).collect();
+        let files: std::collections::BTreeSet<String> = findings
+            .iter()
+            .filter(|f| f.rule == rule.slug)
+            .map(|f| f.file.clone())
+            .collect();
         for file in files {
             let mut same: Vec<usize> = (0..findings.len())
                 .filter(|&i| {
