@@ -46,7 +46,7 @@ pub fn is_trace(head: &[u8]) -> bool {
 /// process, meets them. A trace that cannot stand for every launch is refused (see
 /// [`refuse_partial`]), and so is one without a launch.
 pub fn read(text: &str, file: &str) -> Result<Profile> {
-    if !text.starts_with(MAGIC) {
+    if !is_trace(text.as_bytes()) {
         return Err(Error::at(
             file,
             1,
