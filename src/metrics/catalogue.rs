@@ -304,6 +304,22 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "branch_instructions",
+        "branch warp instructions executed (BRA, BRX, JMP, RET and the like): a rolled loop executes one per iteration",
+        [
+            n("sm__sass_inst_executed_op_branch.sum"),
+            n("smsp__inst_executed_op_branch.sum"),
+            n("smsp__sass_inst_executed_op_branch.sum")
+        ],
+        []
+    ),
+    metric!(
+        "warp_instructions",
+        "warp instructions executed",
+        [n("smsp__inst_executed.sum"), n("sm__inst_executed.sum")],
+        []
+    ),
+    metric!(
         "threads_per_inst",
         "active threads per executed warp instruction (32 = no divergence)",
         [n("smsp__thread_inst_executed_per_inst_executed.ratio")],

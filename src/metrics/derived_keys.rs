@@ -158,6 +158,11 @@ pub static DERIVED: &[Derived] = &[
         ["bank_conflicts_ld", "bank_conflicts_st"]
     ),
     derived!(
+        "branch_inst_pct",
+        "branch instructions, % of the warp instructions executed: in a loop-bound kernel each branch comes with a counter update and a compare, so about three times this share is loop control",
+        ["branch_instructions", "warp_instructions"]
+    ),
+    derived!(
         "bank_conflict_share",
         "bank conflicts / shared-memory wavefronts (0 without shared-memory traffic)",
         [

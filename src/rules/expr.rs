@@ -38,6 +38,8 @@ pub enum Func {
     Abs,
     Ceil,
     Floor,
+    /// `has(key)`: 1 when the export has the metric, 0 when not.
+    Has,
 }
 
 /// Why an evaluation gave no value.
@@ -98,6 +100,10 @@ impl Expr {
                     Op::And | Op::Or => unreachable!("handled above"),
                 }
             }
+            // Presence, not value: the one call that reads an absent metric without error.
+            Expr::Call(Func::Has, args) => {
+                truth(matches!(&args[0], Expr::Var(name) if lookup(name).is_some()))
+            }
             Expr::Call(func, args) => {
                 let vals = args
                     .iter()
@@ -109,6 +115,7 @@ impl Expr {
                     Func::Abs => vals[0].abs(),
                     Func::Ceil => vals[0].ceil(),
                     Func::Floor => vals[0].floor(),
+                    Func::Has => unreachable!("has() is evaluated without its argument's value"),
                 }
             }
         })
@@ -346,9 +353,10 @@ impl Parser {
                     "abs" => (Func::Abs, Some(1)),
                     "ceil" => (Func::Ceil, Some(1)),
                     "floor" => (Func::Floor, Some(1)),
+                    "has" => (Func::Has, Some(1)),
                     _ => {
                         return Err(format!(
-                            "unknown function `{name}` (known: min, max, abs, ceil, floor)"
+                            "unknown function `{name}` (known: min, max, abs, ceil, floor, has)"
                         ));
                     }
                 };
@@ -373,6 +381,9 @@ impl Parser {
                         arity.unwrap_or(2),
                         args.len()
                     ));
+                }
+                if func == Func::Has && !matches!(args[0], Expr::Var(_)) {
+                    return Err(format!("`has` takes a metric key, got `{}`", args[0]));
                 }
                 Ok(Expr::Call(func, args))
             }
@@ -430,6 +441,15 @@ mod tests {
             EvalError::DivisionByZero("b".into()).to_string(),
             "`b` is zero on this launch"
         );
+    }
+
+    #[test]
+    fn has_tells_an_absent_metric_from_a_zero() {
+        assert_eq!(eval("has(a)", &[("a", 0.0)]), Ok(1.0));
+        assert_eq!(eval("has(a)", &[]), Ok(0.0));
+        assert_eq!(eval("!has(a) && b > 1", &[("b", 2.0)]), Ok(1.0));
+        assert!(parse("has(a + 1)").unwrap_err().contains("metric key"));
+        assert!(parse("has(a, b)").unwrap_err().contains("takes 1"));
     }
 
     #[test]
