@@ -286,10 +286,9 @@ pub(super) fn derive_warp_states(m: &mut Metrics) {
     put(m, "mostly_serial", Some(if serial { 1.0 } else { 0.0 }));
     if let (Some(branches), Some(all)) =
         (get(m, "branch_instructions"), get(m, "warp_instructions"))
+        && all > 0.0
     {
-        if all > 0.0 {
-            put(m, "branch_inst_pct", Some(100.0 * branches / all));
-        }
+        put(m, "branch_inst_pct", Some(100.0 * branches / all));
     }
     let stalls: Option<Vec<f64>> = STALL_KEYS.iter().map(|k| get(m, k)).collect();
     if let Some(stalls) = stalls {
