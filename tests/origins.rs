@@ -281,7 +281,8 @@ fn a_tensor_core_gemm_is_never_called_memory_bound() {
 /// Inductor, as ncu 2025.3.1 printed them on the H200) has its origin: none is taken for
 /// the user's code. And the forms issue #27 met on another PyTorch 2.11 build: ATen's
 /// kernels without `at::`, its softmax warp kernels in an anonymous namespace, and CUB's
-/// algorithms inside PyTorch.
+/// algorithms inside PyTorch. Then Thrust and CUB as the H200 machine's nvcc names them (no `cub::` left in the names),
+/// cuDNN 9's convolutions and attention, and the flash-attention kernels PyTorch bundles.
 #[test]
 fn todays_framework_kernel_names_have_their_origin() {
     let origins = gpulint::origin::load(None).unwrap();
@@ -293,6 +294,8 @@ fn todays_framework_kernel_names_have_their_origin() {
         "torch_attention_pytorch2.11_cu130.txt",
         "torch_sdpa_tf32_pytorch2.11_cu130.txt",
         "jax_jit_jax0.11.2_cu13.txt",
+        "thrust_h200_nvcc.txt",
+        "torch_libraries_pytorch2.11_cu130.txt",
     ] {
         for name in std::fs::read_to_string(dir.join(file)).unwrap().lines() {
             let o = origins.describe(name);
@@ -300,7 +303,7 @@ fn todays_framework_kernel_names_have_their_origin() {
             names += 1;
         }
     }
-    assert_eq!(names, 24 + 39 + 30 + 15);
+    assert_eq!(names, 24 + 39 + 30 + 15 + 13 + 28);
     for (name, origin) in [
         (
             "void native::<unnamed>::cunn_SoftMaxBackward<4, float, float, float, native::<unnamed>::LogSoftMaxBackwardEpilogue>(T3 *, const T2 *, const T2 *, long)",
@@ -325,6 +328,30 @@ fn todays_framework_kernel_names_have_their_origin() {
         (
             "void cub::DeviceReduceKernel<cub::DeviceReducePolicy<float, int, cub::Sum>::Policy600, float *, float *, int, cub::Sum>(T2, T3, T4, cub::GridEvenShare<T4>, T5)",
             "CUB",
+        ),
+        (
+            "void radix_sort::DeviceRadixSortOnesweepKernel<radix::policy_hub<unsigned int, NullType, unsigned long long>::Policy1000, 0, unsigned int, NullType, unsigned long long, int, int, identity_decomposer_t>(T7 *, T7 *, T5 *, const T5 *, T3 *, const T3 *, T4 *, const T4 *, T6, int, int, T8)",
+            "CUB",
+        ),
+        (
+            "void for_each::static_kernel<for_each::policy_500_t, unsigned long, __uninitialized_fill::functor<thrust::device_ptr<unsigned int>, unsigned int>>(T2, T3)",
+            "CUB",
+        ),
+        (
+            "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0",
+            "cuDNN",
+        ),
+        (
+            "void fusion::compute_dot_do_o_specialized<1, 64>(const void *, const void *, void *, void *, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int, float, int)",
+            "cuDNN",
+        ),
+        (
+            "void cutlass__5x_cudnn::Kernel<cutlass_tensorop_s1688dgrad_optimized_tf32_256x64_16x4_nhwc_unity_stride_align4>(T1::Params)",
+            "cuDNN",
+        ),
+        (
+            "void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<64, 128, 128, 4, 0, 0, cutlass::bfloat16_t, Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t>>, 0, 1, 0, 0, 1, 1, 0, 0>(pytorch_flash::Flash_fwd_params)",
+            "PyTorch ATen",
         ),
     ] {
         let o = origins.describe(name);
