@@ -1684,3 +1684,73 @@ fn the_traced_run_is_announced_and_gets_the_programs_input() {
     assert_eq!(std::fs::read_to_string(&ran).unwrap().lines().count(), 1);
     let _ = std::fs::remove_file(ran);
 }
+
+/// `gpulint run` on a PyTorch program made of chains of small kernels
+/// (samples/apps/torch_chain.py on the H200: the sample ncu profiled and the launch trace
+/// of the same run, docs/runs/2026-12-01-chain-timing.txt). Only the trace sees that the GPU
+/// waits 89% of its active time: GL603 warns once, with PyTorch's fix, its stakes adding up
+/// to the waiting; the per-kernel rules stay info. The fixed program gets no GL603.
+#[test]
+fn a_chain_of_small_kernels_is_launch_bound_under_run() {
+    let run = |sampled: &str, trace: &str| {
+        let (sampled, trace) = (fixture(sampled), fixture(trace));
+        let tracer = stand_in("ncu");
+        let env = [
+            ("FAKE_NCU_REPLAY", sampled.to_str().unwrap()),
+            ("FAKE_TRACE", trace.to_str().unwrap()),
+            ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+            ("GPULINT_CUPTI", tracer.as_str()),
+        ];
+        let sample = stand_in("sample");
+        let args = ["run", "--format", "json", "--exit-zero", "--", &sample];
+        json_report(&run_with("normal", &args, &env).out)
+    };
+    let written = run(
+        "h200-samples/torch_chain.csv",
+        "h200-samples/torch_chain.trace.csv",
+    );
+    let launch_bound: Vec<&serde_json::Value> = written["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "launch-bound")
+        .collect();
+    let warnings: Vec<_> = launch_bound
+        .iter()
+        .filter(|f| f["severity"] == "warning")
+        .collect();
+    assert_eq!(warnings.len(), 1, "{launch_bound:#?}");
+    assert!(launch_bound.len() >= 4, "{launch_bound:#?}");
+    let lead = warnings[0];
+    assert!(
+        lead["fix"].as_str().unwrap().contains("torch._foreach_"),
+        "{lead}"
+    );
+    assert!(
+        (lead["evidence"]["program_wait_pct"].as_f64().unwrap() - 89.1).abs() < 0.1,
+        "{lead}"
+    );
+    // The waits before the flagged launches: 82.4 ms of the trace's 82.4 ms of waiting.
+    let stake: f64 = launch_bound
+        .iter()
+        .map(|f| f["time_at_stake_ns"].as_f64().unwrap())
+        .sum();
+    assert!((stake / 1e6 - 82.4).abs() < 0.5, "{stake}");
+    let other_warnings: Vec<_> = written["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "warning" && f["rule"] != "launch-bound")
+        .collect();
+    assert!(other_warnings.is_empty(), "{other_warnings:#?}");
+    let fixed = run(
+        "h200-samples/torch_chain_fixed.csv",
+        "h200-samples/torch_chain_fixed.trace.csv",
+    );
+    let any = fixed["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["rule"] == "launch-bound");
+    assert!(!any, "{}", fixed["findings"]);
+}

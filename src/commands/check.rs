@@ -271,6 +271,11 @@ fn refuse_unjudged(
         return Ok(());
     }
     let files: Vec<&str> = profiles.iter().map(|p| p.file.as_str()).collect();
+    // No ncu section gives what only the launch trace has.
+    let lint_rules: Vec<&Rule> = lint_rules
+        .into_iter()
+        .filter(|r| r.launch_trace_key().is_none())
+        .collect();
     let (sections, helped) = sections_that_would_judge(profiles, &lint_rules);
     let by_section = if sections.is_empty() {
         String::new()

@@ -13,6 +13,7 @@ pub mod source;
 mod start;
 pub mod stream;
 mod text_output;
+pub mod timeline;
 pub mod trace;
 
 use std::borrow::Cow;

@@ -6,12 +6,16 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::timeline::{self, RunTimeline, Span};
 use super::{Launch, Page, Profile};
 use crate::error::{Error, Result};
 
 #[derive(Debug, serde::Deserialize)]
 struct Row {
     correlation: u64,
+    /// Absent from no trace the tracer wrote, but optional so that hand-trimmed traces read.
+    #[serde(default)]
+    device: u64,
     start_ns: u64,
     end_ns: u64,
     grid_x: u64,
@@ -69,11 +73,25 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
              (a CUPTI older than the driver?)",
         ));
     }
+    let spans: Vec<Span> = rows
+        .iter()
+        .map(|(_, r)| Span {
+            device: r.device,
+            start_ns: r.start_ns,
+            end_ns: r.end_ns,
+        })
+        .collect();
+    let (waits, run) = timeline::waits(&spans);
     let mut objects = HashMap::new();
     let launches = rows
         .into_iter()
+        .zip(waits)
         .enumerate()
-        .map(|(id, (line, row))| launch(id as u64, line, row, &mut objects))
+        .map(|(id, ((line, row), wait))| {
+            let mut l = launch(id as u64, line, row, &mut objects);
+            add_timeline(&mut l.metrics, wait, &run);
+            l
+        })
         .collect();
     let mut notes = Vec::new();
     if process_count > 1 {
@@ -134,6 +152,30 @@ fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>)
         ..Launch::of_shape(id, row.name, grid, block, line)
     }
 }
+
+/// The timeline's metrics on each traced launch: its own wait, and the run's (the same on
+/// every launch, so that a rule judging one launch sees the whole run). In the order of
+/// [`TIMELINE_KEYS`].
+fn add_timeline(metrics: &mut crate::metrics::Metrics, wait_ns: f64, run: &RunTimeline) {
+    let values = [
+        wait_ns,
+        run.wait_pct(),
+        run.launches as f64,
+        run.short_launch_pct,
+    ];
+    for (key, value) in TIMELINE_KEYS.into_iter().zip(values) {
+        metrics.insert(key, value);
+    }
+}
+
+/// The metrics only a launch trace has: what a traced launch carries into the sampled
+/// profile.
+pub const TIMELINE_KEYS: [&str; 4] = [
+    "launch_wait_ns",
+    "program_wait_pct",
+    "program_launches",
+    "program_short_launch_pct",
+];
 
 /// Each process's block of the trace, with the line number (from 1) of its first line.
 fn blocks(text: &str) -> Vec<(u64, &str)> {

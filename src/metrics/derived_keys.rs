@@ -220,6 +220,26 @@ pub static DERIVED: &[Derived] = &[
         []
     ),
     derived!(
+        "launch_wait_ns",
+        "from the launch trace: how long the GPU sat idle before this launch, since the last kernel on its device ended; 0 when the gap was over 100 us (the host doing other work, not launching) or kernels overlapped",
+        []
+    ),
+    derived!(
+        "program_wait_pct",
+        "from the launch trace, over the whole run: the launches' waits (launch_wait_ns) as % of the time the GPU was active, running kernels or waiting for the next launch",
+        []
+    ),
+    derived!(
+        "program_launches",
+        "from the launch trace: kernel launches in the whole run",
+        []
+    ),
+    derived!(
+        "program_short_launch_pct",
+        "from the launch trace: launches of kernels that ran under 10 us, % of all the run's launches",
+        []
+    ),
+    derived!(
         "busiest_throughput_pct",
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]

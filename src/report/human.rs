@@ -78,12 +78,14 @@ fn profile_summary(r: &Report, out: &mut String) {
     );
     sample_line(r, out);
     for (name, time, n, roof) in kernels.iter().take(5) {
+        // The largest stake among the kernel's warnings, as each finding states it: a
+        // launch-bound stake counts waiting and may exceed the kernel's own time.
         let stake: f64 = r
             .findings
             .iter()
             .filter(|f| f.kernel == *name && f.severity >= Severity::Warning)
             .filter_map(|f| f.time_at_stake_ns)
-            .fold(0.0, |a, b| a + b);
+            .fold(0.0, f64::max);
         let bound = roof.map_or("-", |x| x.label());
         let _ = writeln!(
             out,
@@ -93,7 +95,7 @@ fn profile_summary(r: &Report, out: &mut String) {
             n,
             short_name(name),
             origin_tag(r, name),
-            micros(stake.min(*time))
+            micros(stake)
         );
     }
     if !r.helpers.is_empty() {
@@ -409,6 +411,14 @@ fn closing(r: &Report, out: &mut String) {
     } else {
         "; --verbose says why"
     };
+    if r.verbose && !r.coverage.needs_launch_trace.is_empty() {
+        let _ = writeln!(
+            out,
+            "not judged, for want of gpulint's launch trace (`gpulint run`, or `gpulint check` \
+             on the file of `gpulint run --save-trace`): {}",
+            r.coverage.needs_launch_trace.join(", ")
+        );
+    }
     if let Some(summary) = r.coverage.summary() {
         let _ = writeln!(out, "{summary}{why}");
     } else if !r.skips.is_empty() {

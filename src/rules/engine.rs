@@ -75,6 +75,7 @@ pub struct Linter<'a> {
     /// Per rule (in `rules` order): whether it judged any launch, and was skipped on any.
     judged_any: Vec<bool>,
     skipped_any: Vec<bool>,
+    needs_trace_any: Vec<bool>,
     /// Launches of rules with `context_kernels`, judged once the whole profile is read.
     deferred: Vec<Deferred>,
     /// Per (rule, file): the launches of its context kernels seen so far.
@@ -110,6 +111,7 @@ impl<'a> Linter<'a> {
             bases: HashMap::new(),
             judged_any: Vec::new(),
             skipped_any: Vec::new(),
+            needs_trace_any: Vec::new(),
             deferred: Vec::new(),
             context_launches: HashMap::new(),
         }
@@ -224,6 +226,8 @@ impl<'a> Linter<'a> {
                 self.add_skip(slot, rule, launch, reason);
             }
             Judgement::Skipped(reason) => self.add_skip(slot, rule, launch, reason),
+            // Said once in the coverage (`needs_launch_trace`), not per launch.
+            Judgement::NotApplicable(_) => {}
         }
         false
     }
@@ -254,6 +258,8 @@ impl<'a> Linter<'a> {
                 coverage.judged.push(rule.slug.clone());
             } else if self.skipped_any.get(i).copied().unwrap_or(false) {
                 coverage.not_judged.push(rule.slug.clone());
+            } else if self.needs_trace_any.get(i).copied().unwrap_or(false) {
+                coverage.needs_launch_trace.push(rule.slug.clone());
             }
         }
         coverage.judged.sort();
@@ -266,9 +272,11 @@ impl<'a> Linter<'a> {
         if self.judged_any.len() < self.rules.len() {
             self.judged_any.resize(self.rules.len(), false);
             self.skipped_any.resize(self.rules.len(), false);
+            self.needs_trace_any.resize(self.rules.len(), false);
         }
         match judgement {
             Judgement::Skipped(_) => self.skipped_any[rule] = true,
+            Judgement::NotApplicable(_) => self.needs_trace_any[rule] = true,
             _ => self.judged_any[rule] = true,
         }
     }

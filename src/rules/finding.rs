@@ -130,6 +130,10 @@ pub struct Coverage {
     pub judged: Vec<String>,
     /// Slugs of the rules that applied to some launch but could judge none.
     pub not_judged: Vec<String>,
+    /// Slugs of the rules that read what only gpulint's launch trace has, on a profile
+    /// without one (an ncu export): not a gap in the export, so not in the share above.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub needs_launch_trace: Vec<String>,
 }
 
 impl Coverage {

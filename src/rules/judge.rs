@@ -19,6 +19,10 @@ pub enum Judgement {
     },
     /// The export lacks what the rule reads.
     Skipped(String),
+    /// The rule reads what only gpulint's launch trace has, and this launch comes from an
+    /// ncu export: not a gap in the export, so it does not count against its coverage.
+    /// `--verbose` still says why.
+    NotApplicable(String),
 }
 
 /// Judges one launch; quiet on a kernel the rule does not apply to (`kernel_pattern`).
@@ -81,7 +85,10 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         rule.stake.expr.eval(&lookup),
     ) {
         // A folded entry (a summary's kernel, a timed sample) stands for `count` launches.
-        (Some(d), Ok(share)) => Some((d * launch.count as f64 * share.clamp(0.0, 1.0)).round()),
+        (Some(d), Ok(share)) => {
+            let most = if rule.stake_is_waiting { f64::MAX } else { 1.0 };
+            Some((d * launch.count as f64 * share.clamp(0.0, most)).round())
+        }
         _ => None,
     };
     Judgement::Fires(Box::new(Finding {
@@ -121,6 +128,11 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
 
 /// Which ncu sections would give a missing metric, for the skip note.
 fn where_to_get(key: &str) -> String {
+    if crate::ingest::trace::TIMELINE_KEYS.contains(&key) {
+        return " (only gpulint's launch trace has it: `gpulint run`, or `gpulint check` on \
+                the file `gpulint run --save-trace` wrote)"
+            .to_string();
+    }
     match crate::metrics::sections_giving(key) {
         Some(ids) if !ids.is_empty() => {
             let flags: Vec<String> = ids.iter().map(|id| format!("--section {id}")).collect();
@@ -153,6 +165,15 @@ fn holds<'r>(
             return Err(Judgement::Skipped(format!("cannot judge: {e}")));
         }
     };
+    if let Some(key) = rule
+        .launch_trace_key()
+        .filter(|k| !launch.metrics.contains_key(k))
+    {
+        return Err(Judgement::NotApplicable(format!(
+            "needs `{key}`, which an ncu export does not have{}",
+            where_to_get(key)
+        )));
+    }
     let Some(fb) = &rule.fallback else {
         return Err(Judgement::Skipped(format!(
             "needs `{primary_missing}`, which this export does not have{}",

@@ -84,6 +84,10 @@ struct RuleFile {
     params: BTreeMap<String, f64>,
     message: String,
     stake: String,
+    /// The stake is the GPU's idle wait before the launches, not a share of the kernel's
+    /// own time: it may exceed 1 (a 2 us kernel after a 10 us wait puts 10 us at stake).
+    #[serde(default)]
+    stake_is_waiting: bool,
     fix: String,
     #[serde(default)]
     evidence: Vec<String>,
@@ -202,6 +206,8 @@ pub struct Rule {
     pub message: Template,
     /// The share of the kernel's time the finding puts at stake, 0 to 1.
     pub stake: Condition,
+    /// See `RuleFile::stake_is_waiting`: the stake's share is not capped at 1.
+    pub stake_is_waiting: bool,
     pub fix: String,
     pub evidence: Vec<String>,
     pub notes: Vec<Note>,
@@ -227,6 +233,15 @@ pub fn metric_keys(rules: &[Rule]) -> Vec<String> {
 }
 
 impl Rule {
+    /// The first key the rule reads that only gpulint's launch trace has, if any: such a
+    /// rule does not apply to an ncu export.
+    pub fn launch_trace_key(&self) -> Option<&str> {
+        self.reads
+            .iter()
+            .map(String::as_str)
+            .find(|k| crate::ingest::trace::TIMELINE_KEYS.contains(k))
+    }
+
     /// Whether the rule applies to a kernel of this name (its `kernel_pattern`).
     pub fn applies_to(&self, kernel: &str) -> bool {
         self.kernel_pattern
@@ -368,6 +383,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         params: file.params,
         message,
         stake,
+        stake_is_waiting: file.stake_is_waiting,
         fix: file.fix,
         evidence: file.evidence,
         notes,

@@ -78,5 +78,6 @@ fn describe(j: &Judgement) -> String {
         Judgement::Fires(f) => format!("fires: {}", f.message),
         Judgement::Quiet { .. } => "stays quiet".into(),
         Judgement::Skipped(why) => format!("skipped: {why}"),
+        Judgement::NotApplicable(why) => format!("not applicable: {why}"),
     }
 }

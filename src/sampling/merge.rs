@@ -176,13 +176,19 @@ pub fn traced_launch_metrics(
     };
     let same_resources =
         traced.block == like.block && same("registers_per_thread") && same("shared_mem_per_block");
-    crate::metrics::launch_shape_metrics(
+    let mut metrics = crate::metrics::launch_shape_metrics(
         &like.metrics,
         traced.grid.unwrap_or([0; 3]),
         traced.block.unwrap_or([0; 3]),
         traced.metrics.get("duration_ns").copied(),
         same_resources,
-    )
+    );
+    for key in ingest::trace::TIMELINE_KEYS {
+        if let Some(&v) = traced.metrics.get(key) {
+            metrics.insert(key, v);
+        }
+    }
+    metrics
 }
 
 #[cfg(test)]
