@@ -296,7 +296,7 @@ fn a_real_training_loop_folds_without_losing_a_launch() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["sources"][0]["launch_count"], 1450);
     // The five FP32 GEMM kernels on the FMA units (GL601, each once over its launches): one
-    // switch fixes them all, so one warning and four info; and the transposing copy.
+    // switch fixes them all, so one warning and four info.
     let precision = |severity: &str| {
         v["findings"]
             .as_array()
@@ -306,20 +306,21 @@ fn a_real_training_loop_folds_without_losing_a_launch() {
             .count()
     };
     assert_eq!((precision("warning"), precision("info")), (1, 4));
-    let warnings: Vec<&serde_json::Value> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["severity"] == "warning" && f["rule"] != "fp32-gemm-on-cuda-cores")
-        .collect();
-    assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert_eq!(warnings[0]["rule"], "uncoalesced-load");
-    assert_eq!(warnings[0]["launch_count"], 60);
-    assert!(
-        warnings[0]["fix"]
-            .as_str()
+    let others = |severity: &str| -> Vec<&serde_json::Value> {
+        v["findings"]
+            .as_array()
             .unwrap()
-            .contains(".contiguous()")
-    );
+            .iter()
+            .filter(|f| f["severity"] == severity && f["rule"] != "fp32-gemm-on-cuda-cores")
+            .collect()
+    };
+    assert!(others("warning").is_empty(), "{:?}", others("warning"));
+    // The transposing copy (0.79% of the GPU time) is info, still with the layout call.
+    let copy = others("info")
+        .into_iter()
+        .find(|f| f["rule"] == "uncoalesced-load")
+        .expect("the transposing copy");
+    assert_eq!(copy["launch_count"], 60);
+    assert!(copy["fix"].as_str().unwrap().contains(".contiguous()"));
     assert!(v["kernels"].as_array().unwrap().len() < 40);
 }
