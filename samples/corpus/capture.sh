@@ -32,6 +32,7 @@ programs=(
   "cg_solver|1024 4|42"
   "reduction|24|6"
   "compute_classes|26 1|9"
+  "occupancy_pairs|24 1|3"
 )
 
 log "== machine"
