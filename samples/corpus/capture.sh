@@ -16,7 +16,8 @@ log() { echo "$*" | tee -a "$out/summary.txt"; }
 now() { python3 -c 'import time; print(time.time())'; }
 since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
 
-# program, its arguments, launches to capture
+# program, its arguments, launches to capture, and the binary when another program's
+# (the same program at another size, captured under its own name)
 programs=(
   "lud|2048|30"
   "gaussian|1024|40"
@@ -33,6 +34,7 @@ programs=(
   "reduction|24|6"
   "compute_classes|26 1|9"
   "occupancy_pairs|24 1|3"
+  "occupancy_pairs_l2|20 1|3|occupancy_pairs"
 )
 
 log "== machine"
@@ -42,6 +44,7 @@ ncu --version | tail -1 | tee -a "$out/summary.txt"
 log "== build: nvcc -O3 -arch=sm_90 -lineinfo"
 for p in "${programs[@]}"; do
   name=${p%%|*}
+  [ -f "$here/$name.cu" ] || continue
   nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$name" "$here/$name.cu" 2>"$out/build_$name.err" &
 done
 wait
@@ -51,13 +54,14 @@ log "metrics: $(echo "$metrics" | tr ',' '\n' | wc -l)"
 
 log "== captures"
 for p in "${programs[@]}"; do
-  IFS='|' read -r name args count <<<"$p"
+  IFS='|' read -r name args count bin <<<"$p"
+  bin=${bin:-$name}
   # ONLY="a b" captures just those programs.
   [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
-  t0=$(now); "$build/$name" $args >"$out/$name.stdout" 2>&1; bare=$(since "$t0")
+  t0=$(now); "$build/$bin" $args >"$out/$name.stdout" 2>&1; bare=$(since "$t0")
   t0=$(now)
   "${ncu[@]}" --csv --page raw --print-units base --metrics "$metrics" --launch-count "$count" \
-    --log-file "$out/min_$name.csv" "$build/$name" $args >/dev/null 2>"$out/min_$name.err"
+    --log-file "$out/min_$name.csv" "$build/$bin" $args >/dev/null 2>"$out/min_$name.err"
   min=$(since "$t0")
   if [ -n "${SKIP_FULL:-}" ]; then
     log "$name ($args): bare ${bare}s, minimal ${min}s, rows $(($(wc -l <"$out/min_$name.csv") - 2))"
@@ -65,7 +69,7 @@ for p in "${programs[@]}"; do
   fi
   t0=$(now)
   "${ncu[@]}" --set full --csv --page raw --print-units base --launch-count "$count" \
-    --log-file "$out/full_$name.csv" "$build/$name" $args >/dev/null 2>"$out/full_$name.err"
+    --log-file "$out/full_$name.csv" "$build/$bin" $args >/dev/null 2>"$out/full_$name.err"
   full=$(since "$t0")
   log "$name ($args): bare ${bare}s, minimal ${min}s, set full ${full}s, rows $(($(wc -l <"$out/min_$name.csv") - 2)) / $(($(wc -l <"$out/full_$name.csv") - 2))"
 done
