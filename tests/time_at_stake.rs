@@ -19,6 +19,10 @@ const REDUCTION: &str = "h200-corpus/full_reduction.csv";
 const COMPUTE: &str = "h200-corpus/min_compute_classes.csv";
 /// One linear layer's GEMM in FP32 then with TF32 allowed (samples/apps/torch_precision.py).
 const PRECISION: &str = "h200-samples/precision_pairs.csv";
+/// A pointer chase with a worst-case shared buffer and with the one it uses
+/// (samples/corpus/occupancy_pairs.cu), 16 Mi elements (DRAM) and 1 Mi (L2-resident).
+const OCCUPANCY: &str = "h200-corpus/full_occupancy_pairs.csv";
+const OCCUPANCY_L2: &str = "h200-corpus/full_occupancy_pairs_l2.csv";
 
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
@@ -164,6 +168,20 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         2,
         "FP32 GEMM on the FMA units -> TF32 allowed",
         &["fp32-gemm-on-cuda-cores"],
+    ),
+    (
+        OCCUPANCY,
+        0,
+        1,
+        "100 KiB shared buffer -> the 1 KiB used, 16 Mi elements",
+        &["shared-memory-limited-occupancy"],
+    ),
+    (
+        OCCUPANCY_L2,
+        0,
+        1,
+        "100 KiB shared buffer -> the 1 KiB used, 1 Mi elements",
+        &["shared-memory-limited-occupancy"],
     ),
 ];
 
