@@ -35,6 +35,7 @@ programs=(
   "compute_classes|26 1|9"
   "occupancy_pairs|24 1|3"
   "occupancy_pairs_l2|20 1|3|occupancy_pairs"
+  "latency_pairs|16 1|2"
 )
 
 log "== machine"
