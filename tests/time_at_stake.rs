@@ -23,6 +23,9 @@ const PRECISION: &str = "h200-samples/precision_pairs.csv";
 /// (samples/corpus/occupancy_pairs.cu), 16 Mi elements (DRAM) and 1 Mi (L2-resident).
 const OCCUPANCY: &str = "h200-corpus/full_occupancy_pairs.csv";
 const OCCUPANCY_L2: &str = "h200-corpus/full_occupancy_pairs_l2.csv";
+/// Warps walking linked lists in L2, one list at a time and four together
+/// (samples/corpus/latency_pairs.cu).
+const LATENCY: &str = "h200-corpus/full_latency_pairs.csv";
 
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
@@ -183,6 +186,13 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         "100 KiB shared buffer -> the 1 KiB used, 1 Mi elements",
         &["shared-memory-limited-occupancy"],
     ),
+    (
+        LATENCY,
+        0,
+        1,
+        "one linked list at a time per warp -> four together",
+        &["latency-bound"],
+    ),
 ];
 
 /// ncu's largest whole-kernel ("global") estimated speedup per launch, in %.
@@ -257,7 +267,8 @@ fn table() -> (String, f64, f64, usize) {
             .iter()
             .filter(|f| f["launch"] == before && rules.contains(&f["rule"].as_str().unwrap()))
             .map(|f| f["time_at_stake_ns"].as_f64().unwrap())
-            .sum();
+            // Not .sum(): an empty f64 sum is -0.0, and no finding is a stake of 0.
+            .fold(0.0, |a, b| a + b);
         let ours = (100.0 * stake_ns / duration[&before]).min(100.0);
         ours_err += (ours - realised).abs();
         let theirs = match (capture, ncu.get(&before)) {

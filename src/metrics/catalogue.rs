@@ -286,6 +286,14 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "l2_output_pct",
+        "L2 output to the crossbar, cycles active, % of peak (a sub-unit of gpu__compute_memory_throughput): the unit a warp's dependent L2 hits keep busy",
+        [n(
+            "lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed"
+        )],
+        []
+    ),
+    metric!(
         "l2_tag_pct",
         "L2 tag requests, % of peak over elapsed cycles (a sub-unit of gpu__compute_memory_throughput)",
         [n("lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed")],

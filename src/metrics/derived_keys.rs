@@ -186,10 +186,11 @@ pub static DERIVED: &[Derived] = &[
     ),
     derived!(
         "memory_throughput_subunits",
-        "present only when memory_throughput_pct is not ncu's gpu__compute_memory_throughput but the maximum of this many of its sub-units (l1_data_pipe_pct, l2_input_pct, l2_tag_pct, l2_throughput_pct, dram_active_pct): a lower bound, within 2.4 points of ncu's on 268 of 268 H200 launches",
+        "present only when memory_throughput_pct is not ncu's gpu__compute_memory_throughput but the maximum of this many of its sub-units (l1_data_pipe_pct, l2_input_pct, l2_output_pct, l2_tag_pct, l2_throughput_pct, dram_active_pct): a lower bound, within 2.4 points of ncu's on 268 of 268 H200 launches",
         [
             "l1_data_pipe_pct",
             "l2_input_pct",
+            "l2_output_pct",
             "l2_tag_pct",
             "l2_throughput_pct",
             "dram_active_pct"

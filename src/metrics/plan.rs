@@ -44,10 +44,13 @@ pub const COMPUTE_PARTS: &[&str] = &[
 ];
 
 /// As [`COMPUTE_PARTS`], for gpu__compute_memory_throughput: within 2.4 points on all 268
-/// launches (L1 data pipe, DRAM, L2 input, tags and sectors). `l1_data_pipe_pct` first.
+/// launches (L1 data pipe, DRAM, L2 input, tags and sectors). `l1_data_pipe_pct` first. L2's
+/// output to the crossbar joined after warps walking linked lists in L2 kept it at 50% while
+/// the others read 35% (samples/corpus/latency_pairs.cu).
 pub const MEMORY_PARTS: &[&str] = &[
     "l1_data_pipe_pct",
     "l2_input_pct",
+    "l2_output_pct",
     "l2_tag_pct",
     "l2_throughput_pct",
     "dram_active_pct",
