@@ -18,4 +18,5 @@ pub mod origin;
 pub mod report;
 pub mod roofline;
 pub mod rules;
+pub mod sample;
 pub mod sampling;

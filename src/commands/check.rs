@@ -77,7 +77,7 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
             if skipped.len() == 1 { "s" } else { "" }
         );
     }
-    lint_and_report(&profiles, outcome, &rules, report)
+    lint_and_report(&profiles, outcome, &rules, report, Default::default())
 }
 
 /// The files to read, each once: the same file given twice would count its launches
@@ -142,6 +142,7 @@ pub fn lint_and_report(
     outcome: rules::engine::Outcome,
     rules: &[Rule],
     args: &ReportArgs,
+    sample: crate::sample::SampleInfo,
 ) -> Result<u8> {
     let analysis = analyze(
         profiles,
@@ -195,6 +196,7 @@ pub fn lint_and_report(
         top: args.top,
         color: use_color(args.color),
         verbose: args.gate.read.verbose,
+        sample,
     };
     render(&report, args.format, rules)?;
     let too_thin = judged_too_little(&analysis.coverage, args.min_judged);

@@ -5,8 +5,9 @@ use super::every_launch;
 use super::shared::{enabled_rules, load_as};
 use crate::cli::{NcuArgs, ReportArgs};
 use crate::error::Result;
-use crate::ingest::{self, Sample};
+use crate::ingest;
 use crate::rules::{self, Rule};
+use crate::sample::{Sample, SampleInfo};
 use crate::sampling::{EveryLaunch, add_sample_notes};
 
 pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
@@ -58,6 +59,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     let Loaded {
         mut profiles,
         in_program_order,
+        sample: sample_info,
     } = load_profiled(
         &info,
         timing,
@@ -66,7 +68,6 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         &mut linter,
     )?;
     profiles[0].source_blocks = info.source_blocks;
-    profiles[0].sample = sample;
     add_sample_notes(&mut profiles[0], sample, every.is_some());
     if report.gate.read.verbose {
         crate::sampling::say_replay_passes(&profiles[0]);
@@ -81,7 +82,12 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
             &ignored,
         );
     }
-    lint_and_report(&profiles, outcome, &rules, report)
+    // Without every launch counted, the report still says which launches the sample took.
+    let sample_info = SampleInfo {
+        sample,
+        ..sample_info
+    };
+    lint_and_report(&profiles, outcome, &rules, report, sample_info)
 }
 
 /// Why the program is not to run under the launch tracer, when the user said so.
@@ -114,10 +120,11 @@ fn load_profiled(
         return Ok(Loaded {
             profiles,
             in_program_order: false,
+            sample: SampleInfo::default(),
         });
     };
     let mut profiles = load_as(&inputs, true, jobs, None)?;
-    let in_program_order =
+    let (sample, in_program_order) =
         crate::sampling::stand_for_every_launch(&mut profiles[0], every, sample, kernel_filter);
     for l in &profiles[0].launches {
         linter.add(&info.name, l);
@@ -125,6 +132,7 @@ fn load_profiled(
     Ok(Loaded {
         profiles,
         in_program_order,
+        sample,
     })
 }
 
@@ -133,4 +141,6 @@ fn load_profiled(
 struct Loaded {
     profiles: Vec<ingest::Profile>,
     in_program_order: bool,
+    /// What the reports say of the sample, when every launch was counted.
+    sample: SampleInfo,
 }

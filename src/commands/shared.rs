@@ -166,9 +166,6 @@ pub(super) fn load_as(
             launches: folder.finish(),
             notes: source.notes,
             source_blocks: Vec::new(),
-            sample: None,
-            profiled_launches: None,
-            every_launch_counted_by: None,
         });
     }
     Ok(profiles)

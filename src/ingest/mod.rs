@@ -116,81 +116,6 @@ impl Launch {
     }
 }
 
-/// Launch numbers a time-aware spread adds to its powers of two, 0 where none: the
-/// longest launches of the kernels that carry the GPU time, which the launch trace named
-/// before ncu ran.
-pub type ExtraLaunches = [u64; 8];
-
-/// Which launches a sampled `gpulint run` profiled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sample {
-    /// Per kernel: its first 3 launches, then its launches 4, 8, 16, 32, ... (ncu's
-    /// `--kernel-id` with an alternation of launch numbers): a kernel launched N times is
-    /// profiled about 1 + log2(N) times, whatever its grids. With launch numbers added,
-    /// those launches of every kernel too.
-    Spread(ExtraLaunches),
-    /// The first N launches of each launch configuration (ncu's `--filter-mode
-    /// per-launch-config`): unbounded when the grid changes every launch.
-    PerConfig(u64),
-}
-
-impl Sample {
-    /// The spread of powers of two alone.
-    pub const SPREAD: Sample = Sample::Spread([0; 8]);
-
-    /// The launch numbers a spread without additions profiles, in order, up to the
-    /// largest a run could reach.
-    pub fn spread_invocations() -> impl Iterator<Item = u64> {
-        [1, 2, 3].into_iter().chain((2..31).map(|k| 1u64 << k))
-    }
-
-    /// The launch numbers (per kernel, from 1) a spread profiles, sorted; none for a
-    /// sample per configuration.
-    pub fn invocations(self) -> Vec<u64> {
-        let Sample::Spread(extra) = self else {
-            return Vec::new();
-        };
-        let mut all: Vec<u64> = Self::spread_invocations()
-            .chain(extra.into_iter().filter(|&n| n > 0))
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        all
-    }
-
-    /// Which launches were profiled, for the report's sample line.
-    pub fn describe(self) -> String {
-        match self {
-            Sample::Spread(extra) => {
-                let added: Vec<String> = extra
-                    .iter()
-                    .filter(|&&n| n > 0)
-                    .map(u64::to_string)
-                    .collect();
-                let base = "launches 1, 2, 3, 4, 8, 16, ... of each kernel";
-                if added.is_empty() {
-                    base.into()
-                } else {
-                    format!(
-                        "{base}, and its launches {} (where the launch trace found the longest \
-                         launches of the kernels with the most GPU time)",
-                        added.join(", ")
-                    )
-                }
-            }
-            Sample::PerConfig(n) => format!("the first {n} of each launch configuration"),
-        }
-    }
-
-    /// The name machine formats give it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Sample::Spread(_) => "spread",
-            Sample::PerConfig(_) => "per-config",
-        }
-    }
-}
-
 /// A parsed export.
 #[derive(Debug, Clone)]
 pub struct Profile {
@@ -202,14 +127,6 @@ pub struct Profile {
     pub notes: Vec<String>,
     /// Per-source-line sectors from ncu's source page, when given (`--source`).
     pub source_blocks: Vec<source::SourceBlock>,
-    /// Which launches `gpulint run`'s sample profiled; times and shares are of those
-    /// unless every launch was counted (launch trace or timing pass).
-    pub sample: Option<Sample>,
-    /// With every launch counted, how many launches the sample profiled;
-    /// [`Profile::launch_count`] then counts every launch of the run.
-    pub profiled_launches: Option<u64>,
-    /// What counted every launch then: `launch trace` or `timing pass`.
-    pub every_launch_counted_by: Option<&'static str>,
 }
 
 impl Profile {
@@ -295,9 +212,6 @@ fn collect(
         launches,
         notes: source.notes,
         source_blocks: Vec::new(),
-        sample: None,
-        profiled_launches: None,
-        every_launch_counted_by: None,
     })
 }
 
@@ -394,13 +308,6 @@ mod tests {
         assert_eq!(parse_dim3("   15,   15,    1"), Some([15, 15, 1]));
         assert_eq!(parse_dim3("(15, 15, 1"), None);
         assert_eq!(parse_dim3("256"), None);
-    }
-
-    #[test]
-    fn the_spread_takes_the_first_launches_then_powers_of_two() {
-        let first: Vec<u64> = Sample::spread_invocations().take(7).collect();
-        assert_eq!(first, [1, 2, 3, 4, 8, 16, 32]);
-        assert_eq!(Sample::spread_invocations().last(), Some(1 << 30));
     }
 
     #[test]

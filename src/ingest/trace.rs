@@ -106,9 +106,6 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
         launches,
         notes,
         source_blocks: Vec::new(),
-        sample: None,
-        profiled_launches: None,
-        every_launch_counted_by: None,
     })
 }
 

@@ -24,8 +24,9 @@ use std::time::Duration;
 
 use crate::chips::Chip;
 use crate::error::{Error, Result};
-use crate::ingest::{self, Sample};
+use crate::ingest;
 use crate::metrics;
+use crate::sample::Sample;
 
 /// What the user asked of the ncu run.
 #[derive(Debug, Clone, Default)]

@@ -315,17 +315,17 @@ fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
 /// Under the profile line: what a sampled `gpulint run` profiled, and what the times
 /// count.
 fn sample_line(r: &Report, out: &mut String) {
-    let Some((p, sample)) = r.profiles.iter().find_map(|p| Some((p, p.sample?))) else {
+    let (Some(p), Some(sample)) = (r.profiles.first(), r.sample.sample) else {
         return;
     };
     let which = sample.describe();
-    let _ = if let Some(profiled) = p.profiled_launches {
+    let _ = if let Some(profiled) = r.sample.profiled_launches {
         writeln!(
             out,
             "  a sample: {profiled} of {} launches were profiled ({which}); times and shares \
              count every launch (the {})",
             p.launch_count(),
-            p.every_launch_counted_by.unwrap_or("timing pass")
+            r.sample.every_launch_counted_by.unwrap_or("timing pass")
         )
     } else {
         writeln!(

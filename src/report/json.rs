@@ -36,20 +36,22 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             "roofline": roof,
         })
     });
-    let sources = r.profiles.iter().map(|p| {
+    // A run has one profile, the first: the sample is its.
+    let sources = r.profiles.iter().enumerate().map(|(i, p)| {
+        let s = if i == 0 { r.sample } else { Default::default() };
         json!({
             "file": p.file,
             "page": p.page,
             "launch_count": p.launch_count(),
             "configurations": p.launches.len(),
-            "sample": p.sample.map(|s| s.name()),
-            "sampled_per_config": match p.sample {
-                Some(crate::ingest::Sample::PerConfig(n)) => Some(n),
+            "sample": s.sample.map(|s| s.name()),
+            "sampled_per_config": match s.sample {
+                Some(crate::sample::Sample::PerConfig(n)) => Some(n),
                 _ => None,
             },
-            "timed_every_launch": p.profiled_launches.is_some(),
-            "profiled_launches": p.profiled_launches,
-            "every_launch_counted_by": p.every_launch_counted_by,
+            "timed_every_launch": s.profiled_launches.is_some(),
+            "profiled_launches": s.profiled_launches,
+            "every_launch_counted_by": s.every_launch_counted_by,
         })
     });
     let helpers = r

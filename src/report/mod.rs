@@ -35,6 +35,8 @@ pub struct Report<'a> {
     pub top: Option<usize>,
     pub color: bool,
     pub verbose: bool,
+    /// What `gpulint run`'s sample profiled, for its one profile; empty for exports.
+    pub sample: crate::sample::SampleInfo,
 }
 
 impl Report<'_> {

@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 
 use super::{EveryLaunch, apply_timing, in_program_order, most_alike};
-use crate::ingest::{self, Sample};
+use crate::ingest;
 use crate::ncu::NcuOptions;
 use crate::report;
 use crate::rules::{self, Rule};
+use crate::sample::{Sample, SampleInfo};
 
 /// The sample once every launch is counted (`crate::sampling`), and what the progress
 /// line expects of it.
@@ -35,14 +36,15 @@ pub fn plan_sample(
 /// Makes the sampled profile stand for every counted launch: traced kernels take ncu's
 /// names (and, with `-k`, only the sampled kernels are counted), the sampled launches get
 /// the program's launch numbers, fold by configuration weighted by time, and take the
-/// count's launches and durations. Returns whether the launch numbers are the program's
-/// (only then do the launch-shape rules judge every counted launch).
+/// count's launches and durations. Returns what the reports say of the sample, and whether
+/// the launch numbers are the program's (only then do the launch-shape rules judge every
+/// counted launch).
 pub fn stand_for_every_launch(
     profile: &mut ingest::Profile,
     every: &mut EveryLaunch,
     sample: Sample,
     kernel_filter: bool,
-) -> bool {
+) -> (SampleInfo, bool) {
     let mut launches = std::mem::take(&mut profile.launches);
     if every.traced() {
         let unpaired = adopt_sampled_names(&mut every.profile.launches, &launches);
@@ -70,13 +72,16 @@ pub fn stand_for_every_launch(
         folder.add(l);
     }
     profile.launches = folder.finish();
-    profile.profiled_launches = Some(profile.launch_count());
-    profile.every_launch_counted_by = Some(every.counter());
+    let info = SampleInfo {
+        sample: Some(sample),
+        profiled_launches: Some(profile.launch_count()),
+        every_launch_counted_by: Some(every.counter()),
+    };
     let note = apply_timing(profile, every);
     profile.notes.push(note);
     let in_order = renumbered.is_ok();
     profile.notes.extend(renumbered.err());
-    in_order
+    (info, in_order)
 }
 
 /// With every launch counted, the launch-shape rules (block size, small grid, failed

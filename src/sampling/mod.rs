@@ -17,7 +17,8 @@ pub use reconcile::{apply_timing, in_program_order, most_alike};
 
 use std::collections::HashMap;
 
-use crate::ingest::{self, ExtraLaunches, Sample};
+use crate::ingest;
+use crate::sample::{ExtraLaunches, Sample};
 
 /// Every launch of the run, in launch order: from the launch tracer (a launch trace), or
 /// from ncu's timing pass (a raw page, whose launches carry every launch attribute).
@@ -291,9 +292,6 @@ mod tests {
             launches,
             notes: Vec::new(),
             source_blocks: Vec::new(),
-            sample: None,
-            profiled_launches: None,
-            every_launch_counted_by: None,
         };
         assert_eq!(time_carriers(&every), [6, 0, 0, 0, 0, 0, 0, 0]);
         let chosen = choose_for_time(Sample::SPREAD, &every, false);

@@ -1,8 +1,9 @@
 //! What a report says of its sample when not every launch was counted: kernels cut
 //! unevenly, shares that do not compare, kernels the sample could not bound.
 
-use crate::ingest::{self, Sample};
+use crate::ingest;
 use crate::report;
+use crate::sample::Sample;
 
 /// The warnings a sample without every launch counted deserves: kernels it cut unevenly,
 /// kernels whose shares are not comparable, kernels it could not bound.

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 
 use super::{EveryLaunch, SampleKey, sample_key, taken_of};
-use crate::ingest::{self, Sample};
+use crate::ingest;
 use crate::report;
+use crate::sample::Sample;
 
 /// Gives each sampled launch the number the count gave it: its place in the program's
 /// launches. The spread profiled launches 1, 2, 3, 4, 8, ... of each kernel, a sample per
@@ -175,9 +176,6 @@ mod tests {
                 .collect(),
             notes: Vec::new(),
             source_blocks: Vec::new(),
-            sample: None,
-            profiled_launches: None,
-            every_launch_counted_by: None,
         };
         let mut spread: Vec<ingest::Launch> = (0..14)
             .map(|i| launch(100 + i, if i % 2 == 0 { "gemm" } else { "relu" }))
