@@ -14,3 +14,11 @@ since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
 build_sample() {
   [ -x "$build/$1" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$1" "$here/$1.cu"
 }
+# Replay passes of one launch of the 2D stencil (built by build_sample) profiled with the
+# metric list $1, as gpulint reads them from ncu's raw page.
+stencil_passes() {
+  ncu --clock-control none --csv --page raw --print-units base --metrics "$1" --launch-count 1 \
+    --log-file "$out/p.csv" "$build/stencil2d" 1024 1 >/dev/null 2>&1
+  "$gl" check "$out/p.csv" --format json --exit-zero 2>/dev/null |
+    python3 -c 'import json,sys; print(int(json.load(sys.stdin)["kernels"][0]["metrics"].get("replay_passes", -1)))' 2>/dev/null || echo "?"
+}

@@ -24,12 +24,9 @@ echo "exit $?"
 # Replay passes of gpulint's list with each candidate added alone, on one launch of a small
 # kernel (capture.sh built stencil2d).
 list=$("$gl" metrics)
-passes() {
-  ncu --clock-control none --csv --page raw --print-units base --metrics "$1" --launch-count 1 \
-    --log-file "$out/p.csv" "$here/../build/corpus/stencil2d" 1024 1 >/dev/null 2>&1
-  "$gl" check "$out/p.csv" --format json --exit-zero 2>/dev/null |
-    python3 -c 'import json,sys; print(int(json.load(sys.stdin)["kernels"][0]["metrics"].get("replay_passes", -1)))' 2>/dev/null || echo "?"
-}
+# shellcheck source=samples/corpus/common.sh
+source "$here/common.sh" "$out" "$gl"
+passes() { stencil_passes "$@"; }
 echo "== passes: gpulint's list $(passes "$list")" | tee "$out/passes_each.txt"
 for m in $(echo "$pipes,$branch" | tr ',' ' '); do
   echo "+ $m: $(passes "$list,$m")" | tee -a "$out/passes_each.txt"

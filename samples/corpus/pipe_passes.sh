@@ -3,19 +3,11 @@
 # on one launch of stencil2d (issue #26: each pipe alone costs none, all eleven cost two).
 #   usage: samples/corpus/pipe_passes.sh OUT_DIR GPULINT   (from the repository root)
 set -u
-out=$(realpath -m "${1:?usage: pipe_passes.sh OUT_DIR GPULINT}")
-gl=$(realpath "${2:?usage: pipe_passes.sh OUT_DIR GPULINT}")
-here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$out" "$here/../build/corpus"
-prog="$here/../build/corpus/stencil2d"
-[ -x "$prog" ] || nvcc -O3 -arch=sm_90 -o "$prog" "$here/stencil2d.cu"
+# shellcheck source=samples/corpus/common.sh
+source "$(dirname "$0")/common.sh" "${1:?usage: pipe_passes.sh OUT_DIR GPULINT}" "${2:?usage: pipe_passes.sh OUT_DIR GPULINT}"
+build_sample stencil2d
 list=$("$gl" metrics)
-passes() {
-  ncu --clock-control none --csv --page raw --print-units base --metrics "$1" --launch-count 1 \
-    --log-file "$out/p.csv" "$prog" 1024 1 >/dev/null 2>&1
-  "$gl" check "$out/p.csv" --format json --exit-zero 2>/dev/null |
-    python3 -c 'import json,sys; print(int(json.load(sys.stdin)["kernels"][0]["metrics"].get("replay_passes", -1)))' 2>/dev/null || echo "?"
-}
+passes() { stencil_passes "$@"; }
 ie() { printf 'sm__inst_executed_pipe_%s.avg.pct_of_peak_sustained_elapsed,' "$@"; }
 pc() { printf 'sm__pipe_%s_cycles_active.avg.pct_of_peak_sustained_elapsed,' "$@"; }
 branch="sm__inst_executed.sum,sm__sass_inst_executed_op_branch.sum"
