@@ -1743,6 +1743,27 @@ fn a_chain_of_small_kernels_is_launch_bound_under_run() {
         .filter(|f| f["severity"] == "warning" && f["rule"] != "launch-bound")
         .collect();
     assert!(other_warnings.is_empty(), "{other_warnings:#?}");
+    // Judged on the traced launches, though the sampled ones lack the timeline.
+    let judged = written["coverage"]["judged"].as_array().unwrap();
+    assert!(judged.iter().any(|s| s == "launch-bound"), "{judged:?}");
+    assert_eq!(
+        written["coverage"]["needs_launch_trace"],
+        serde_json::json!([])
+    );
+    // ncu's own export of the same sample: the rule does not apply, and says why.
+    let export = common::gpulint(&[
+        "check",
+        fixture("h200-samples/torch_chain.csv").to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let export: serde_json::Value = serde_json::from_slice(&export.stdout).unwrap();
+    assert_eq!(
+        export["coverage"]["needs_launch_trace"],
+        serde_json::json!(["launch-bound"])
+    );
+    assert_eq!(export["coverage"]["judged_pct"], 100.0);
     let fixed = run(
         "h200-samples/torch_chain_fixed.csv",
         "h200-samples/torch_chain_fixed.trace.csv",

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 #[derive(Debug, serde::Deserialize)]
 struct Row {
     correlation: u64,
-    /// Absent from no trace the tracer wrote, but optional so that hand-trimmed traces read.
+    /// Every trace the tracer writes has it; optional so that hand-trimmed traces still read.
     #[serde(default)]
     device: u64,
     start_ns: u64,

@@ -63,6 +63,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let coverage = json!({
         "judged": r.coverage.judged,
         "not_judged": r.coverage.not_judged,
+        "needs_launch_trace": r.coverage.needs_launch_trace,
         "judged_pct": r.coverage.judged_pct(),
     });
     let text = serde_json::to_string_pretty(&coverage).expect("plain data");

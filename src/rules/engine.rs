@@ -72,7 +72,8 @@ pub struct Linter<'a> {
     /// Launches seen so far per file and base name, indexed by `KernelSlot::base`.
     launches_of_base: Vec<usize>,
     bases: HashMap<(String, String), usize>,
-    /// Per rule (in `rules` order): whether it judged any launch, and was skipped on any.
+    /// Per rule (in `rules` order): whether it judged any launch, was skipped on any, and
+    /// met a launch without the launch trace it reads.
     judged_any: Vec<bool>,
     skipped_any: Vec<bool>,
     needs_trace_any: Vec<bool>,

@@ -123,6 +123,18 @@ pub fn judge_launch_shapes_on_every_launch(
     outcome.findings.extend(every.findings);
     outcome.skips.retain(|s| !is_shape(&s.rule));
     outcome.skips.extend(every.skips);
+    // What judged the launch-shape rules is every launch now, not the sample: a rule that
+    // reads the trace's timeline could not judge the sampled launches, and did these.
+    let (to, from) = (&mut outcome.coverage, every.coverage);
+    for (list, more) in [
+        (&mut to.judged, from.judged),
+        (&mut to.not_judged, from.not_judged),
+        (&mut to.needs_launch_trace, from.needs_launch_trace),
+    ] {
+        list.retain(|slug| !is_shape(slug));
+        list.extend(more);
+        list.sort();
+    }
 }
 
 /// Gives the traced launches the names ncu gave the sampled ones: the C++ runtime and ncu
