@@ -91,6 +91,7 @@ pub fn analyze(
         gpu_time_ns,
         settings.min_share,
     );
+    say_mean_waits(&mut findings, rules);
     one_warning_per_program_wide_fix(&mut findings, rules);
     rank(&mut findings);
     Ok(Analysis {
@@ -122,6 +123,23 @@ fn apply_origins(origins: &crate::origin::Origins, findings: &mut Vec<Finding>) 
             true
         }
     });
+}
+
+/// A finding whose stake is waiting (`stake_is_waiting`) shows the wait before the launch
+/// with the most at stake, the longest; the mean over the launches it covers is the typical
+/// one, and their sum is the time at stake.
+fn say_mean_waits(findings: &mut [Finding], rules: &[Rule]) {
+    for f in findings.iter_mut() {
+        let waits = rules.iter().any(|r| r.slug == f.rule && r.stake_is_waiting);
+        if let (true, Some(stake)) = (waits, f.time_at_stake_ns) {
+            let n = f.launch_count.max(1);
+            f.notes.push(format!(
+                "the {n} launch(es) waited {} us each on average, {} us in all",
+                crate::rules::template::format_number(stake / n as f64 / 1000.0, Some(1)),
+                crate::rules::template::format_number(stake / 1000.0, Some(1))
+            ));
+        }
+    }
 }
 
 /// A rule whose fix is one switch for the whole program (`program_wide_fix`, such as a

@@ -1730,6 +1730,12 @@ fn a_chain_of_small_kernels_is_launch_bound_under_run() {
         (lead["evidence"]["program_wait_pct"].as_f64().unwrap() - 89.1).abs() < 0.1,
         "{lead}"
     );
+    // The evidence shows the longest wait (a start-up gap); the note the typical one.
+    let notes = lead["notes"].to_string();
+    assert!(
+        notes.contains("the 3331 launch(es) waited 12.3 us each on average"),
+        "{notes}"
+    );
     // The waits before the flagged launches: 82.4 ms of the trace's 82.4 ms of waiting.
     let stake: f64 = launch_bound
         .iter()
