@@ -123,6 +123,20 @@ mod tests {
     }
 
     #[test]
+    fn a_record_that_ends_before_it_starts_counts_as_instant() {
+        // CUPTI's clock seen going backwards: no panic, no negative time.
+        let (waits, t) = waits(&[span(10_000, 5_000), span(12_000, 13_000)]);
+        assert_eq!(waits, vec![0.0, 2_000.0]);
+        assert_eq!(t.busy_ns, 1_000.0);
+        assert_eq!(waits_of_nothing(), (Vec::new(), 0.0));
+    }
+
+    fn waits_of_nothing() -> (Vec<f64>, f64) {
+        let (w, t) = waits(&[]);
+        (w, t.wait_pct())
+    }
+
+    #[test]
     fn each_device_has_its_own_timeline() {
         let spans = [
             span(0, 2_000),
