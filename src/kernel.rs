@@ -14,11 +14,16 @@ pub struct KernelKey {
     pub block: Option<Dim3>,
 }
 
+/// The name as printed, trimmed, without the `void` ncu writes before it.
+pub fn without_return_type(full: &str) -> &str {
+    let name = full.trim();
+    name.strip_prefix("void ").unwrap_or(name)
+}
+
 /// The name without `void` and without the parameter list (the first `(` outside
 /// template arguments); template arguments stay.
 pub fn signature(full: &str) -> &str {
-    let name = full.trim();
-    let name = name.strip_prefix("void ").unwrap_or(name);
+    let name = without_return_type(full);
     // ncu writes anonymous namespaces as "(anonymous namespace)": not a parameter list.
     let mut depth = 0i32;
     for (i, ch) in name.char_indices() {

@@ -80,6 +80,14 @@ pub struct Origin {
     pub call_fixes: Vec<CallFix>,
 }
 
+impl Origin {
+    /// Whether the kernel's name (without `void`) matches one of this origin's patterns.
+    fn names(&self, kernel: &str) -> bool {
+        let name = crate::kernel::without_return_type(kernel);
+        self.patterns.iter().any(|p| p.is_match(name))
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Origins {
     pub list: Vec<Origin>,
@@ -222,39 +230,36 @@ impl Origins {
             return hit;
         }
         let object = self.launched_from.get(kernel);
-        let name = kernel.trim();
-        let name = name.strip_prefix("void ").unwrap_or(name);
-        let named = |o: &Origin| o.patterns.iter().any(|p| p.is_match(name));
         // A helper is told by what it does, whichever library launched it (XLA's autotuner
         // kernels come from the XLA plugin, like its fusions).
-        if let Some(i) = self
-            .list
-            .iter()
-            .position(|o| o.kind == Kind::Helper && named(o))
-        {
-            self.memo
-                .borrow_mut()
-                .insert(kernel.to_string(), (Some(i), false));
-            return (Some(i), false);
-        }
-        let by_object = object.and_then(|path| {
+        let helper = || {
             self.list
                 .iter()
-                .position(|o| o.objects.iter().any(|p| p.is_match(path)))
-        });
+                .position(|o| o.kind == Kind::Helper && o.names(kernel))
+        };
+        let by_object = || {
+            object.and_then(|path| {
+                self.list
+                    .iter()
+                    .position(|o| o.objects.iter().any(|p| p.is_match(path)))
+            })
+        };
         let by_name = || {
             self.list
                 .iter()
-                .position(|o| (object.is_none() || o.objects.is_empty()) && named(o))
+                .position(|o| (object.is_none() || o.objects.is_empty()) && o.names(kernel))
         };
-        let hit = match by_object {
-            Some(i) => (Some(i), true),
+        let hit = if let Some(i) = helper() {
+            (Some(i), false)
+        } else if let Some(i) = by_object() {
+            (Some(i), true)
+        } else {
             // A known object that no library claims: header-only library code or
             // generated code by name, else the user's own (the object says so).
-            None => match by_name() {
+            match by_name() {
                 Some(i) => (Some(i), false),
                 None => (None, object.is_some()),
-            },
+            }
         };
         self.memo.borrow_mut().insert(kernel.to_string(), hit);
         hit
@@ -280,11 +285,7 @@ impl Origins {
         let file = object.rsplit('/').next().unwrap_or(object);
         match (o.evidence, o.kind) {
             ("launched_from", Kind::User) => {
-                let name = kernel.trim().trim_start_matches("void ");
-                let named = self
-                    .list
-                    .iter()
-                    .find(|o| o.patterns.iter().any(|p| p.is_match(name)))?;
+                let named = self.list.iter().find(|o| o.names(kernel))?;
                 Some(format!(
                     "origin: yours, launched from {file}, though its name is like {}'s",
                     named.name
