@@ -19,10 +19,10 @@ pub enum Judgement {
     },
     /// The export lacks what the rule reads.
     Skipped(String),
-    /// The rule reads what only gpulint's launch trace has, and this launch comes from an
-    /// ncu export: not a gap in the export, so it does not count against its coverage.
-    /// `--verbose` still says why.
-    NotApplicable(String),
+    /// The rule reads this key, which only gpulint's launch trace has, and this launch
+    /// comes from an ncu export: not a gap in the export, so it does not count against its
+    /// coverage, and the report says it once (`needs_launch_trace`), not per launch.
+    NotApplicable(&'static str),
 }
 
 /// Judges one launch; quiet on a kernel the rule does not apply to (`kernel_pattern`).
@@ -128,11 +128,6 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
 
 /// Which ncu sections would give a missing metric, for the skip note.
 fn where_to_get(key: &str) -> String {
-    if crate::ingest::trace::TIMELINE_KEYS.contains(&key) {
-        return " (only gpulint's launch trace has it: `gpulint run`, or `gpulint check` on \
-                the file `gpulint run --save-trace` wrote)"
-            .to_string();
-    }
     match crate::metrics::sections_giving(key) {
         Some(ids) if !ids.is_empty() => {
             let flags: Vec<String> = ids.iter().map(|id| format!("--section {id}")).collect();
@@ -169,10 +164,7 @@ fn holds<'r>(
         .launch_trace_key()
         .filter(|k| !launch.metrics.contains_key(k))
     {
-        return Err(Judgement::NotApplicable(format!(
-            "needs `{key}`, which an ncu export does not have{}",
-            where_to_get(key)
-        )));
+        return Err(Judgement::NotApplicable(key));
     }
     let Some(fb) = &rule.fallback else {
         return Err(Judgement::Skipped(format!(

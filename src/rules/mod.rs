@@ -233,13 +233,12 @@ pub fn metric_keys(rules: &[Rule]) -> Vec<String> {
 }
 
 impl Rule {
-    /// The first key the rule reads that only gpulint's launch trace has, if any: such a
-    /// rule does not apply to an ncu export.
-    pub fn launch_trace_key(&self) -> Option<&str> {
-        self.reads
-            .iter()
-            .map(String::as_str)
-            .find(|k| crate::ingest::trace::TIMELINE_KEYS.contains(k))
+    /// A key the rule reads that only gpulint's launch trace has, if any: such a rule does
+    /// not apply to an ncu export.
+    pub fn launch_trace_key(&self) -> Option<&'static str> {
+        crate::ingest::trace::TIMELINE_KEYS
+            .into_iter()
+            .find(|k| self.reads.iter().any(|r| r == k))
     }
 
     /// Whether the rule applies to a kernel of this name (its `kernel_pattern`).

@@ -78,6 +78,8 @@ fn describe(j: &Judgement) -> String {
         Judgement::Fires(f) => format!("fires: {}", f.message),
         Judgement::Quiet { .. } => "stays quiet".into(),
         Judgement::Skipped(why) => format!("skipped: {why}"),
-        Judgement::NotApplicable(why) => format!("not applicable: {why}"),
+        Judgement::NotApplicable(key) => {
+            format!("not applicable: needs `{key}`, which only gpulint's launch trace has")
+        }
     }
 }
