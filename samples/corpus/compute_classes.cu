@@ -14,14 +14,9 @@
 //      at all (placed by instructions, not FLOPs).
 // Each kernel runs REPEATS times; the program prints each one's median time (cudaEvent).
 //   usage: compute_classes [LOG2_N [REPEATS]]   (default 26: 64 Mi elements, 5 times)
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-  std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#include "pairs_timing.cuh"
 
 // 1. A 4-neighbour sum on a torus of W x H (wrapping at the edges): the neighbours' indices
 // by run-time division / by shifts and masks (W and H are powers of two).
@@ -149,34 +144,6 @@ __global__ void byte_histogram(const unsigned* in, unsigned* bins, unsigned n) {
   }
   __syncthreads();
   for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) atomicAdd(&bins[b], local[b]);
-}
-
-int repeats = 5;
-
-template <typename F>
-float median_ms(F launch) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<float> ms;
-  for (int r = 0; r < repeats; ++r) {
-    CHECK(cudaEventRecord(start));
-    launch();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-template <typename T>
-std::vector<T> fetch(const T* d, unsigned n) {
-  std::vector<T> h(n);
-  CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
 }
 
 int main(int argc, char** argv) {

@@ -14,15 +14,10 @@
 //   no uncoalesced or misaligned finding. Full occupancy (256-thread blocks, few registers).
 // - walk_interleaved: four loads in flight per warp, 2-4x faster; the memory units busier
 //   but likely still under 40%, so latency-bound may remain, with a smaller stake.
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <numeric>
 #include <random>
-#include <vector>
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-  std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#include "pairs_timing.cuh"
 
 constexpr int LISTS = 4;
 
@@ -62,27 +57,6 @@ __global__ void walk_interleaved(const int* nodes, int* out, int warps, int hops
   for (int c = 0; c < LISTS; ++c) out[(warp * LISTS + c) * 32 + lane] = s[c];
 }
 
-int repeats = 5;
-
-template <typename F>
-float median_ms(F launch) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<float> ms;
-  for (int r = 0; r < repeats; ++r) {
-    CHECK(cudaEventRecord(start));
-    launch();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
 int main(int argc, char** argv) {
   int log_nodes = argc > 1 ? std::atoi(argv[1]) : 16;
   if (argc > 2) repeats = std::max(1, std::atoi(argv[2]));
@@ -104,9 +78,7 @@ int main(int argc, char** argv) {
   CHECK(cudaMemcpy(nodes, host.data(), n * 32 * sizeof(int), cudaMemcpyHostToDevice));
   float a = median_ms([&] { walk_serial<<<grid, block>>>(nodes, out_a, warps, hops); });
   float b = median_ms([&] { walk_interleaved<<<grid, block>>>(nodes, out_b, warps, hops); });
-  std::vector<int> ra(n * 32), rb(n * 32);
-  CHECK(cudaMemcpy(ra.data(), out_a, n * 32 * sizeof(int), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(rb.data(), out_b, n * 32 * sizeof(int), cudaMemcpyDeviceToHost));
+  std::vector<int> ra = fetch(out_a, n * 32), rb = fetch(out_b, n * 32);
   std::printf("%-18s %8.3f ms   %-18s %8.3f ms   gain %5.1f%%   %s\n", "walk_serial", a,
               "walk_interleaved", b, 100.0 * (1.0 - b / a), ra == rb ? "same result" : "DIFFERENT");
   return 0;

@@ -24,15 +24,10 @@
 //   Expected 2-3x faster than launch 0 (four times the warps in flight).
 // - launch 2: four loads in flight per warp: the memory system 2-3x busier than launch 1,
 //   which is 1.5-3x slower than it. Not latency-bound if the memory units pass 40%.
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <numeric>
 #include <random>
-#include <vector>
 
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
-  std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); std::exit(1); } } while (0)
+#include "pairs_timing.cuh"
 
 constexpr int CHAINS = 4;
 
@@ -90,33 +85,6 @@ __global__ void chase_interleaved(const int* next, const float* val, float* out,
   }
 #pragma unroll
   for (int c = 0; c < CHAINS; ++c) out[t + c * threads] = s[c];
-}
-
-int repeats = 5;
-
-template <typename F>
-float median_ms(F launch) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<float> ms;
-  for (int r = 0; r < repeats; ++r) {
-    CHECK(cudaEventRecord(start));
-    launch();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-std::vector<float> fetch(const float* d, int n) {
-  std::vector<float> h(n);
-  CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
-  return h;
 }
 
 int main(int argc, char** argv) {
