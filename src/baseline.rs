@@ -150,7 +150,7 @@ fn gated_stats(launches: &[(&str, &Launch)]) -> BTreeMap<String, Stat> {
         let (mut sum, mut n) = (0.0, 0u64);
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
         for (_, l) in launches {
-            let Some(v) = l.metrics.get(*m) else { continue };
+            let Some(v) = l.metrics.get(m) else { continue };
             sum += v * l.count as f64;
             n += l.count;
             let [lo, hi] = l.spread.get(*m).copied().unwrap_or([*v, *v]);

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::ingest::Launch;
+use crate::metrics::{KeyId, KeySet};
 
 /// Running sum, count and range of one metric, and its sum weighted by the launches'
 /// durations (for a time-weighted fold).
@@ -53,7 +54,9 @@ impl Tally {
 
 struct Entry {
     first: Launch,
-    tallies: BTreeMap<&'static str, Tally>,
+    /// The keys tallied, and their tallies in key-slot order.
+    keys: KeySet,
+    tallies: Vec<(KeyId, Tally)>,
 }
 
 /// Folds the launches of one file as they stream in.
@@ -98,7 +101,8 @@ impl Folder {
         if self.keep_all {
             self.entries.push(Entry {
                 first: launch,
-                tallies: BTreeMap::new(),
+                keys: KeySet::default(),
+                tallies: Vec::new(),
             });
             return;
         }
@@ -115,10 +119,11 @@ impl Folder {
                 .push(self.entries.len());
             let tallies = launch
                 .metrics
-                .iter()
-                .map(|(k, v)| (*k, Tally::new(*v, w)))
+                .ids()
+                .map(|(k, v)| (k, Tally::new(v, w)))
                 .collect();
             self.entries.push(Entry {
+                keys: launch.metrics.key_set(),
                 first: launch,
                 tallies,
             });
@@ -130,29 +135,21 @@ impl Folder {
         if entry.first.device.is_none() {
             entry.first.device = launch.device;
         }
-        // Launches of one kernel nearly always carry the same metrics: walk both sorted
-        // maps side by side, and look keys up only when they differ.
-        if entry.tallies.len() == launch.metrics.len()
-            && entry
-                .tallies
-                .keys()
-                .zip(launch.metrics.keys())
-                // Keys are static names: almost always the same pointer.
-                .all(|(a, b)| std::ptr::eq(*a, *b) || a == b)
-        {
-            for (t, v) in entry.tallies.values_mut().zip(launch.metrics.into_values()) {
+        // Launches of one kernel nearly always carry the same metrics: then both walk
+        // the same slots in the same order.
+        if entry.keys == launch.metrics.key_set() {
+            for ((_, t), (_, v)) in entry.tallies.iter_mut().zip(launch.metrics.ids()) {
                 t.push(v, w);
             }
             return;
         }
-        for (k, v) in launch.metrics {
-            match entry.tallies.get_mut(k) {
-                Some(t) => t.push(v, w),
-                None => {
-                    entry.tallies.insert(k, Tally::new(v, w));
-                }
+        for (k, v) in launch.metrics.ids() {
+            match entry.tallies.binary_search_by_key(&k, |(id, _)| *id) {
+                Ok(i) => entry.tallies[i].1.push(v, w),
+                Err(i) => entry.tallies.insert(i, (k, Tally::new(v, w))),
             }
         }
+        entry.keys = entry.keys.union(launch.metrics.key_set());
     }
 
     /// One entry per kernel, in the order each was first launched.
@@ -160,20 +157,24 @@ impl Folder {
         let time_weighted = self.time_weighted;
         self.entries
             .into_iter()
-            .map(|Entry { mut first, tallies }| {
-                if first.count > 1 {
-                    first.metrics = tallies
-                        .iter()
-                        .map(|(k, t)| (*k, t.mean(k, time_weighted)))
-                        .collect();
-                    first.spread = tallies
-                        .into_iter()
-                        .filter(|(_, t)| t.min < t.max)
-                        .map(|(k, t)| (k, [t.min, t.max]))
-                        .collect();
-                }
-                first
-            })
+            .map(
+                |Entry {
+                     mut first, tallies, ..
+                 }| {
+                    if first.count > 1 {
+                        first.metrics = Default::default();
+                        for (k, t) in &tallies {
+                            first.metrics.set(*k, t.mean(k.name(), time_weighted));
+                        }
+                        first.spread = tallies
+                            .into_iter()
+                            .filter(|(_, t)| t.min < t.max)
+                            .map(|(k, t)| (k.name(), [t.min, t.max]))
+                            .collect();
+                    }
+                    first
+                },
+            )
             .collect()
     }
 }
@@ -250,9 +251,9 @@ pub fn kernel_views<'a>(
             };
             v.entry.spread.insert(k, range);
             let (n, add) = (w.entry(k).or_insert(0.0), weight(l, k));
-            let m = v.entry.metrics.entry(k).or_insert(0.0);
+            let m = v.entry.metrics.get(k).copied().unwrap_or(0.0);
             if *n + add > 0.0 {
-                *m = (*m * *n + x * add) / (*n + add);
+                v.entry.metrics.insert(k, (m * *n + x * add) / (*n + add));
             }
             *n += add;
         }
@@ -280,10 +281,9 @@ mod tests {
             block: Some([block, 1, 1]),
             device: None,
             line: id + 3,
-            metrics: BTreeMap::from([
-                ("duration_ns", duration),
-                ("launch__block_size", block as f64),
-            ]),
+            metrics: [("duration_ns", duration), ("block_size", block as f64)]
+                .into_iter()
+                .collect(),
             nvidia_rules: Vec::new(),
             count: 1,
             profiled: None,
@@ -325,7 +325,7 @@ mod tests {
         assert_eq!(out[0].metrics["duration_ns"], 20.0);
         assert_eq!(out[0].spread["duration_ns"], [10.0, 30.0]);
         // A metric that did not vary has no range; the first launch's line stays.
-        assert!(!out[0].spread.contains_key("launch__block_size"));
+        assert!(!out[0].spread.contains_key("block_size"));
         assert_eq!(out[0].line, 3);
         assert!(out[1].spread.is_empty());
     }

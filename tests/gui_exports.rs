@@ -52,7 +52,7 @@ fn differing_metrics(gui: &Profile, cli: &Profile, at_least: usize) -> BTreeSet<
         let shared: Vec<&'static str> = g
             .metrics
             .keys()
-            .filter(|k| c.metrics.contains_key(*k))
+            .filter(|k| c.metrics.contains_key(k))
             .copied()
             .collect();
         assert!(shared.len() >= at_least, "launch {}: {shared:?}", g.id);
@@ -105,7 +105,7 @@ fn the_raw_page_reads_as_ncus_own_raw_page() {
             let missing: Vec<&&str> = c
                 .metrics
                 .keys()
-                .filter(|k| !g.metrics.contains_key(*k))
+                .filter(|k| !g.metrics.contains_key(k))
                 .collect();
             let rounded_away = g.metrics["duration_ns"] == 0.0;
             let expected: Vec<&&str> = if rounded_away {

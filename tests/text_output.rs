@@ -60,7 +60,7 @@ fn metrics_run_text_reads_as_the_raw_page_of_the_same_report() {
     assert!(
         given(&text.launches[0]) >= 40,
         "{:?}",
-        text.launches[0].metrics.keys()
+        text.launches[0].metrics.keys().collect::<Vec<_>>()
     );
     // knn reads 32-byte records one float at a time: the same warning from either form.
     assert_eq!(warnings(&text), warnings(&csv));

@@ -74,9 +74,11 @@ pub fn parse_cell(raw: &str, unit: &str, style: NumberStyle) -> Result<Cell, Str
     if s.is_empty() || s == "-" {
         return Ok(Cell::Absent);
     }
-    let lower = s.to_ascii_lowercase();
     // ncu writes "no data" where it could not collect a metric (seen in --set full exports).
-    if ["n/a", "nan", "-nan", "(nan)", "no data"].contains(&lower.as_str()) {
+    if ["n/a", "nan", "-nan", "(nan)", "no data"]
+        .iter()
+        .any(|absent| s.eq_ignore_ascii_case(absent))
+    {
         return Ok(Cell::Absent);
     }
     let number =
@@ -185,21 +187,27 @@ fn numerator_scale(numerator: &str) -> Option<f64> {
     if let Some(t) = time {
         return Some(t);
     }
-    let lower = numerator.to_ascii_lowercase();
     // ncu scales by powers of 1000 with an SI prefix on the base word: Kbyte, Mhz, Gcycle.
     const BASES: [&str; 11] = [
         "byte", "hz", "cycle", "inst", "sector", "warp", "thread", "request", "block", "pass",
         "bit",
     ];
+    let n = numerator.as_bytes();
     for base in BASES {
-        if let Some(prefix) = lower.strip_suffix(base) {
-            return match prefix {
-                "" => Some(1.0),
-                "k" => Some(1e3),
-                "m" => Some(1e6),
-                "g" => Some(1e9),
-                "t" => Some(1e12),
-                "p" => Some(1e15),
+        let Some(split) = n.len().checked_sub(base.len()) else {
+            continue;
+        };
+        if n[split..].eq_ignore_ascii_case(base.as_bytes()) {
+            return match n[..split] {
+                [] => Some(1.0),
+                [prefix] => match prefix.to_ascii_lowercase() {
+                    b'k' => Some(1e3),
+                    b'm' => Some(1e6),
+                    b'g' => Some(1e9),
+                    b't' => Some(1e12),
+                    b'p' => Some(1e15),
+                    _ => None,
+                },
                 _ => None,
             };
         }

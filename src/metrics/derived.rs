@@ -18,20 +18,16 @@ pub(super) fn put(m: &mut Metrics, k: &'static str, v: Option<f64>) {
     if let Some(v) = v.filter(|v| v.is_finite()) {
         // Checked in tests, not per launch: the lookup cost a tenth of deriving.
         debug_assert!(key(k).is_some(), "derived metric `{k}` is not in DERIVED");
-        m.entry(k).or_insert(v);
+        if !m.contains_key(k) {
+            m.insert(k, v);
+        }
     }
-}
-
-/// As [`put`], for a name built at run time (`sectors_per_request_{dir}`).
-pub(super) fn put_named(m: &mut Metrics, k: &str, v: Option<f64>) {
-    let k = key(k).unwrap_or_else(|| panic!("derived metric `{k}` is not in DERIVED"));
-    put(m, k, v);
 }
 
 /// Adds every derived quantity whose inputs the launch has, in dependency order.
 pub(super) fn derive(m: &mut Metrics) {
-    for dir in ["ld", "st"] {
-        derive_access(m, dir);
+    for keys in [&LOADS, &STORES] {
+        derive_access(m, keys);
     }
     derive_traffic_shares(m);
     derive_launch_shape(m);
@@ -42,66 +38,87 @@ pub(super) fn derive(m: &mut Metrics) {
     derive_warp_states(m);
 }
 
+/// The keys of one access direction, loads or stores.
+pub(super) struct AccessKeys {
+    sectors: &'static str,
+    requests: &'static str,
+    bytes_per_sector: &'static str,
+    sectors_per_request: &'static str,
+    useful_bytes_per_request: &'static str,
+    ideal_sectors_per_request: &'static str,
+    excess_sectors_per_request: &'static str,
+    excess_sector_share: &'static str,
+    efficiency_pct: &'static str,
+    mixed_access: &'static str,
+}
+
+macro_rules! access_keys {
+    ($dir:literal) => {
+        AccessKeys {
+            sectors: concat!("sectors_", $dir),
+            requests: concat!("requests_", $dir),
+            bytes_per_sector: concat!("bytes_per_sector_", $dir),
+            sectors_per_request: concat!("sectors_per_request_", $dir),
+            useful_bytes_per_request: concat!("useful_bytes_per_request_", $dir),
+            ideal_sectors_per_request: concat!("ideal_sectors_per_request_", $dir),
+            excess_sectors_per_request: concat!("excess_sectors_per_request_", $dir),
+            excess_sector_share: concat!("excess_sector_share_", $dir),
+            efficiency_pct: concat!("efficiency_", $dir, "_pct"),
+            mixed_access: concat!("mixed_access_", $dir),
+        }
+    };
+}
+
+pub(super) const LOADS: AccessKeys = access_keys!("ld");
+pub(super) const STORES: AccessKeys = access_keys!("st");
+
 /// Sectors per request, the fewest sectors the useful bytes need, the excess, and
 /// whether the average mixes access patterns, for loads or stores.
-pub(super) fn derive_access(m: &mut Metrics, dir: &str) {
+pub(super) fn derive_access(m: &mut Metrics, k: &AccessKeys) {
     let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => Some(a / b),
         _ => None,
     };
-    let spr = ratio(
-        get(m, &format!("sectors_{dir}")),
-        get(m, &format!("requests_{dir}")),
-    );
-    put_named(m, &format!("sectors_per_request_{dir}"), spr);
-    let spr = get(m, &format!("sectors_per_request_{dir}"));
-    let bps = get(m, &format!("bytes_per_sector_{dir}"));
+    let sectors = get(m, k.sectors);
+    put(m, k.sectors_per_request, ratio(sectors, get(m, k.requests)));
+    let spr = get(m, k.sectors_per_request);
     // A zero useful-bytes ratio on real traffic means the SASS byte counter did not see
     // these accesses (cp.async / LDGSTS and TMA copies bypass it): unknown, not 0%.
-    let sectors = get(m, &format!("sectors_{dir}"));
-    let bps = bps.filter(|b| *b > 0.0 || sectors.is_none_or(|s| s == 0.0));
+    let bps = get(m, k.bytes_per_sector).filter(|b| *b > 0.0 || sectors.is_none_or(|s| s == 0.0));
     if let (Some(spr), Some(bps)) = (spr, bps) {
         let useful = bps * spr;
         let ideal = ideal_sectors(useful);
-        put_named(m, &format!("useful_bytes_per_request_{dir}"), Some(useful));
-        put_named(m, &format!("ideal_sectors_per_request_{dir}"), Some(ideal));
-        put_named(
+        put(m, k.useful_bytes_per_request, Some(useful));
+        put(m, k.ideal_sectors_per_request, Some(ideal));
+        put(
             m,
-            &format!("excess_sectors_per_request_{dir}"),
+            k.excess_sectors_per_request,
             Some((spr - ideal).max(0.0)),
         );
-        put_named(
+        put(
             m,
-            &format!("excess_sector_share_{dir}"),
+            k.excess_sector_share,
             (spr > 0.0).then(|| ((spr - ideal) / spr).max(0.0)),
         );
     }
     if let Some(bps) = bps {
-        put_named(
-            m,
-            &format!("efficiency_{dir}_pct"),
-            Some(bps / 32.0 * 100.0),
-        );
+        put(m, k.efficiency_pct, Some(bps / 32.0 * 100.0));
     }
     // No global access of this kind at all: nothing is wasted.
     if sectors == Some(0.0) {
-        for k in [
-            "excess_sector_share",
-            "excess_sectors_per_request",
-            "ideal_sectors_per_request",
+        for key in [
+            k.excess_sector_share,
+            k.excess_sectors_per_request,
+            k.ideal_sectors_per_request,
         ] {
-            put_named(m, &format!("{k}_{dir}"), Some(0.0));
+            put(m, key, Some(0.0));
         }
     }
-    if let Some(spr) = get(m, &format!("sectors_per_request_{dir}")) {
+    if let Some(spr) = spr {
         // Uniform access patterns give these averages; anything else mixes patterns.
         const PURE: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 5.0, 9.0, 17.0];
         let pure = PURE.iter().any(|p| (spr - p).abs() <= 0.15);
-        put_named(
-            m,
-            &format!("mixed_access_{dir}"),
-            Some(if pure { 0.0 } else { 1.0 }),
-        );
+        put(m, k.mixed_access, Some(if pure { 0.0 } else { 1.0 }));
     }
 }
 

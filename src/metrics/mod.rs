@@ -9,6 +9,7 @@
 mod catalogue;
 mod derived;
 mod derived_keys;
+mod map;
 mod plan;
 mod sections;
 
@@ -16,10 +17,11 @@ pub use catalogue::*;
 use derived::*;
 pub use derived::{Precision, flops};
 pub use derived_keys::*;
+pub use map::{KeyId, KeySet, Metrics};
 pub use plan::*;
 pub use sections::*;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// Whether a key is a count (sectors, requests, bytes, instructions, wavefronts, the
 /// duration) rather than a rate, share or ratio: ncu sums counters over the GPU
@@ -53,10 +55,6 @@ pub fn source_names() -> impl Iterator<Item = &'static str> {
 
 /// The values one launch carries, keyed by ncu metric name or by `Section/Label`.
 pub type RawValues<'a> = rustc_hash::FxHashMap<&'a str, f64>;
-
-/// A launch's canonical and derived metrics. Keys are the static names of
-/// [`METRICS`] and [`DERIVED`], so a launch's map holds no strings of its own.
-pub type Metrics = BTreeMap<&'static str, f64>;
 
 /// The static name of a canonical or derived metric.
 pub fn key(name: &str) -> Option<&'static str> {
@@ -127,9 +125,9 @@ pub fn resolve(raw: &RawValues) -> Metrics {
         }
     }
     let mut out = Metrics::new();
-    for (def, &(rank, v)) in METRICS.iter().zip(&best) {
+    for (d, &(rank, v)) in best.iter().enumerate() {
         if rank != u16::MAX {
-            out.insert(def.key, v);
+            out.set(KeyId::of_metric(d), v);
         }
     }
     derive(&mut out);

@@ -165,7 +165,7 @@ impl<'a> Linter<'a> {
         // ncu records a launch that failed with grid and block (0,0,0) and no data.
         let failed = ["grid_blocks", "block_size"]
             .iter()
-            .any(|k| launch.metrics.get(*k) == Some(&0.0));
+            .any(|k| launch.metrics.get(k) == Some(&0.0));
         for i in 0..self.rules.len() {
             let rule = self.rules[i];
             if self.slots[slot].ignored[i]
