@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::fields::Row;
+use super::fields::{Row, Wanted};
 use super::row::{ChunkOut, Parsed, RowCtx};
 use super::{WARNING, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
@@ -22,6 +22,22 @@ pub(super) struct RawLayout {
     /// A GUI export (see [`super::gui`]): units come with the header, no units row
     /// follows, and values are rounded to 2 decimals.
     from_gui: bool,
+    /// Every column [`RawLayout::row`] reads.
+    pub(super) wanted: Wanted,
+}
+
+fn columns_read(
+    (id, name): (usize, usize),
+    shape: [Option<usize>; 3],
+    metrics: &[(usize, &'static str)],
+) -> Wanted {
+    Wanted::new(
+        [id, name]
+            .into_iter()
+            .chain(shape.into_iter().flatten())
+            .chain(metrics.iter().map(|(c, _)| *c))
+            .collect(),
+    )
 }
 
 pub(super) fn layout(
@@ -65,13 +81,19 @@ pub(super) fn layout(
             "{WARNING}the export has none of the metrics gpulint's rules read"
         ));
     }
+    let (block, grid, device) = (
+        col("Block Size"),
+        col("Grid Size"),
+        col("device__attribute_display_name"),
+    );
     Ok(RawLayout {
         columns: header.len(),
         id,
         name,
-        block: col("Block Size"),
-        grid: col("Grid Size"),
-        device: col("device__attribute_display_name"),
+        block,
+        grid,
+        device,
+        wanted: columns_read((id, name), [block, grid, device], &metrics),
         metrics,
         units: Vec::new(),
         from_gui: false,
@@ -94,6 +116,7 @@ impl RawLayout {
             block,
             grid,
             device,
+            wanted: columns_read((id, name), [grid, block, device], &metrics),
             metrics,
             units,
             from_gui: true,

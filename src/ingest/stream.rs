@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use super::chunks::{Chunk, ChunkReader, LineMap, filter_lines};
-use super::fields::{Row, SimpleRow, split_simple};
+use super::fields::{Row, SimpleRow, SparseRow, split_simple, split_wanted};
 use super::number::NumberStyle;
 pub(crate) use super::row::Parsed;
 use super::row::{
@@ -469,8 +469,13 @@ impl ChunkCtx<'_> {
 }
 
 /// The fast path: every line one row of simple fields. False, with `out` to be thrown
-/// away, at the first line that is not.
+/// away, at the first line that is not. A raw page's rows after the first chunk (which
+/// holds the units row) are split for the columns gpulint reads only.
 fn parse_simple(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) -> bool {
+    let sparse = match ctx.layout {
+        Layout::Raw(l) if !ctx.first => Some(&l.wanted),
+        _ => None,
+    };
     let mut bounds = Vec::new();
     let mut start = 0;
     let ends =
@@ -478,14 +483,31 @@ fn parse_simple(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) -> bool {
     for (index, end) in ends.enumerate() {
         let line = &text[start..end];
         start = end + 1;
-        if !split_simple(line, &mut bounds) {
-            return false;
-        }
-        let row = SimpleRow {
-            line,
-            bounds: &bounds,
+        let parsed = match sparse {
+            Some(wanted) => {
+                let Some(fields) = split_wanted(line, wanted, &mut bounds) else {
+                    return false;
+                };
+                let row = SparseRow {
+                    line,
+                    bounds: &bounds,
+                    wanted,
+                    fields,
+                };
+                ctx.row(index, index as u64 + 1, &row, out)
+            }
+            None => {
+                if !split_simple(line, &mut bounds) {
+                    return false;
+                }
+                let row = SimpleRow {
+                    line,
+                    bounds: &bounds,
+                };
+                ctx.row(index, index as u64 + 1, &row, out)
+            }
         };
-        if let Err(e) = ctx.row(index, index as u64 + 1, &row, out) {
+        if let Err(e) = parsed {
             out.error = Some(e);
             return true;
         }
