@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
 use crate::error::{Error, Result};
-use crate::metrics::{self, RawValues};
+use crate::metrics;
 pub use stream::{Progress, ReadOptions, Source};
 
 /// Notes that start with this are shown even without `--verbose`: the file was read, but
@@ -253,21 +253,17 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
 }
 
 /// A launch, its cells converted, with its metrics resolved.
-pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
-    let mut raw = RawValues::default();
-    for (key, v) in p.values {
-        raw.entry(key).or_insert(v);
-    }
+pub(crate) fn finish_launch(mut p: stream::Parsed) -> Launch {
     // The Grid Size and Block Size columns are always there; they stand in for the
-    // launch__ metrics when an export lacks them.
+    // launch__ metrics when an export lacks them (the export's own come first and win).
     if let Some(b) = p.block {
-        raw.entry("launch__block_size")
-            .or_insert((b[0] * b[1] * b[2]) as f64);
-        raw.entry("launch__block_dim_x").or_insert(b[0] as f64);
+        p.values
+            .push(("launch__block_size", (b[0] * b[1] * b[2]) as f64));
+        p.values.push(("launch__block_dim_x", b[0] as f64));
     }
     if let Some(g) = p.grid {
-        raw.entry("launch__grid_size")
-            .or_insert((g[0] * g[1] * g[2]) as f64);
+        p.values
+            .push(("launch__grid_size", (g[0] * g[1] * g[2]) as f64));
     }
     Launch {
         id: p.id,
@@ -276,7 +272,7 @@ pub(crate) fn finish_launch(p: stream::Parsed) -> Launch {
         block: p.block,
         device: p.device,
         line: p.line,
-        metrics: metrics::resolve(&raw),
+        metrics: metrics::resolve_pairs(&p.values),
         nvidia_rules: p.nvidia_rules,
         count: p.invocations.unwrap_or(1).max(1),
         profiled: None,

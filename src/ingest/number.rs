@@ -118,6 +118,24 @@ pub(crate) fn few_significant_digits(text: &str) -> bool {
         && b[2..].iter().all(u8::is_ascii_digit)
 }
 
+/// A cell that is only a finite number in ncu's plain form (digits, a point, a sign, an
+/// exponent), in a file that uses a decimal point; `None` for anything else, which
+/// [`parse_cell`] then reads.
+pub(crate) fn plain_value(cell: &[u8], style: NumberStyle) -> Option<f64> {
+    let plain = |b: &u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E');
+    if style != NumberStyle::PointDecimal
+        || !cell.first().is_some_and(u8::is_ascii_digit)
+        || !cell.iter().all(plain)
+    {
+        return None;
+    }
+    std::str::from_utf8(cell)
+        .ok()?
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+}
+
 /// Parses a number with group separators in the given style. `inf` and `nan` spelled out
 /// parse, so the caller can refuse them with a clear message.
 pub fn parse_plain_number(s: &str, style: NumberStyle) -> Option<f64> {

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::fields::{Row, Wanted};
 use super::row::{ChunkOut, Parsed, RowCtx};
-use super::{WARNING, parse_dim3, text, wanted_keys};
+use super::{WARNING, number, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
 
 /// Where a raw page keeps what gpulint reads.
@@ -19,6 +19,9 @@ pub(super) struct RawLayout {
     metrics: Vec<(usize, &'static str)>,
     /// The units row, per entry of `metrics`; empty until seen.
     units: Vec<String>,
+    /// The factor each unit scales by (`None` for a unit gpulint does not know, which the
+    /// full conversion reports).
+    scales: Vec<Option<f64>>,
     /// A GUI export (see [`super::gui`]): units come with the header, no units row
     /// follows, and values are rounded to 2 decimals.
     from_gui: bool,
@@ -96,6 +99,7 @@ pub(super) fn layout(
         wanted: columns_read((id, name), [block, grid, device], &metrics),
         metrics,
         units: Vec::new(),
+        scales: Vec::new(),
         from_gui: false,
     })
 }
@@ -118,6 +122,7 @@ impl RawLayout {
             device,
             wanted: columns_read((id, name), [grid, block, device], &metrics),
             metrics,
+            scales: units.iter().map(|u| number::unit_scale(u)).collect(),
             units,
             from_gui: true,
         }
@@ -134,6 +139,7 @@ impl RawLayout {
                     .unwrap_or_default()
             })
             .collect();
+        self.scales = self.units.iter().map(|u| number::unit_scale(u)).collect();
     }
 
     pub(super) fn row(&self, ctx: &RowCtx, record: &impl Row, out: &mut ChunkOut) -> Result<()> {
@@ -177,6 +183,15 @@ impl RawLayout {
             let Some(cell) = record.field(c) else {
                 continue;
             };
+            // Most cells are a plain number in a known unit: converted without the checks
+            // for ncu's other spellings, which the rest take.
+            if let (Some(Some(scale)), Some(style), false) =
+                (self.scales.get(i), ctx.style, self.from_gui)
+                && let Some(v) = number::plain_value(cell, style)
+            {
+                launch.values.push((key, v * scale));
+                continue;
+            }
             let cell = text(cell);
             let unit = match (self.units.get(i), first_units) {
                 (Some(u), _) => u.as_str().into(),

@@ -9,17 +9,46 @@ pub(super) fn ideal_sectors(useful_bytes: f64) -> f64 {
     (useful_bytes / 32.0 - 0.05).ceil().max(1.0)
 }
 
-pub(super) fn get(m: &Metrics, k: &str) -> Option<f64> {
-    m.get(k).copied()
+/// A key's slot, found once per call site (the lookups by name were a tenth of deriving).
+macro_rules! slot {
+    ($name:literal) => {{
+        static ID: std::sync::OnceLock<KeyId> = std::sync::OnceLock::new();
+        *ID.get_or_init(|| KeyId::known($name))
+    }};
+}
+/// A key by its slot, or by a name held in a table.
+pub(super) trait Slot: Copy {
+    fn slot(self) -> KeyId;
+}
+
+impl Slot for KeyId {
+    fn slot(self) -> KeyId {
+        self
+    }
+}
+
+impl Slot for &str {
+    fn slot(self) -> KeyId {
+        KeyId::known(self)
+    }
+}
+
+impl Slot for &&str {
+    fn slot(self) -> KeyId {
+        KeyId::known(self)
+    }
+}
+
+pub(super) fn get(m: &Metrics, k: impl Slot) -> Option<f64> {
+    m.get_id(k.slot())
 }
 
 /// Sets a derived key unless the export had it; a non-finite value is no value.
-pub(super) fn put(m: &mut Metrics, k: &'static str, v: Option<f64>) {
+pub(super) fn put(m: &mut Metrics, k: impl Slot, v: Option<f64>) {
     if let Some(v) = v.filter(|v| v.is_finite()) {
-        // Checked in tests, not per launch: the lookup cost a tenth of deriving.
-        debug_assert!(key(k).is_some(), "derived metric `{k}` is not in DERIVED");
-        if !m.contains_key(k) {
-            m.insert(k, v);
+        let k = k.slot();
+        if !m.contains_id(k) {
+            m.set(k, v);
         }
     }
 }
@@ -50,6 +79,7 @@ pub(super) struct AccessKeys {
     excess_sector_share: &'static str,
     efficiency_pct: &'static str,
     mixed_access: &'static str,
+    misaligned: &'static str,
 }
 
 macro_rules! access_keys {
@@ -65,6 +95,7 @@ macro_rules! access_keys {
             excess_sector_share: concat!("excess_sector_share_", $dir),
             efficiency_pct: concat!("efficiency_", $dir, "_pct"),
             mixed_access: concat!("mixed_access_", $dir),
+            misaligned: concat!("misaligned_", $dir),
         }
     };
 }
@@ -124,20 +155,20 @@ pub(super) fn derive_access(m: &mut Metrics, k: &AccessKeys) {
 
 /// The shares of the kernel's global sectors that are loads and stores.
 pub(super) fn derive_traffic_shares(m: &mut Metrics) {
-    if let (Some(ld), Some(st)) = (get(m, "sectors_ld"), get(m, "sectors_st")) {
+    if let (Some(ld), Some(st)) = (get(m, slot!("sectors_ld")), get(m, slot!("sectors_st"))) {
         let total = ld + st;
         let share = |x: f64| Some(if total > 0.0 { x / total } else { 0.0 });
-        put(m, "global_share_ld", share(ld));
-        put(m, "global_share_st", share(st));
+        put(m, slot!("global_share_ld"), share(ld));
+        put(m, slot!("global_share_st"), share(st));
     }
 }
 
 /// Warps per block, the lanes of a partial warp, shared memory per block, and the
 /// binding occupancy limit.
 pub(super) fn derive_launch_shape(m: &mut Metrics) {
-    if let Some(b) = get(m, "block_size") {
-        put(m, "warps_per_block", Some((b / 32.0).ceil()));
-        put(m, "partial_warp_lanes", Some(b % 32.0));
+    if let Some(b) = get(m, slot!("block_size")) {
+        put(m, slot!("warps_per_block"), Some((b / 32.0).ceil()));
+        put(m, slot!("partial_warp_lanes"), Some(b % 32.0));
     }
     let limits: Option<Vec<f64>> = [
         "limit_warps",
@@ -150,14 +181,14 @@ pub(super) fn derive_launch_shape(m: &mut Metrics) {
     .collect();
     put(
         m,
-        "occupancy_limit_min",
+        slot!("occupancy_limit_min"),
         limits.map(|l| l.into_iter().fold(f64::INFINITY, f64::min)),
     );
     if let (Some(st), Some(dy)) = (
-        get(m, "shared_mem_static_per_block"),
-        get(m, "shared_mem_dynamic_per_block"),
+        get(m, slot!("shared_mem_static_per_block")),
+        get(m, slot!("shared_mem_dynamic_per_block")),
     ) {
-        put(m, "shared_mem_per_block", Some(st + dy));
+        put(m, slot!("shared_mem_per_block"), Some(st + dy));
     }
 }
 
@@ -165,36 +196,41 @@ pub(super) fn derive_launch_shape(m: &mut Metrics) {
 pub(super) fn derive_local_and_shared(m: &mut Metrics) {
     // ncu prints "no data" for the spill overhead when there was no spill request (0 of
     // 0 requests): no spills is no overhead, not an unknown one.
-    if get(m, "local_spill_requests") == Some(0.0) {
-        put(m, "local_spill_overhead_pct", Some(0.0));
+    if get(m, slot!("local_spill_requests")) == Some(0.0) {
+        put(m, slot!("local_spill_overhead_pct"), Some(0.0));
     }
-    if let (Some(l_ld), Some(l_st)) = (get(m, "local_sectors_ld"), get(m, "local_sectors_st")) {
+    if let (Some(l_ld), Some(l_st)) = (
+        get(m, slot!("local_sectors_ld")),
+        get(m, slot!("local_sectors_st")),
+    ) {
         let local = l_ld + l_st;
-        put(m, "local_sectors", Some(local));
-        if let (Some(ld), Some(st)) = (get(m, "sectors_ld"), get(m, "sectors_st")) {
+        put(m, slot!("local_sectors"), Some(local));
+        if let (Some(ld), Some(st)) = (get(m, slot!("sectors_ld")), get(m, slot!("sectors_st"))) {
             let total = local + ld + st;
             put(
                 m,
-                "local_share",
+                slot!("local_share"),
                 Some(if total > 0.0 { local / total } else { 0.0 }),
             );
         }
     }
     if let (Some(w_ld), Some(w_st)) = (
-        get(m, "shared_wavefronts_ld"),
-        get(m, "shared_wavefronts_st"),
+        get(m, slot!("shared_wavefronts_ld")),
+        get(m, slot!("shared_wavefronts_st")),
     ) {
-        put(m, "shared_wavefronts", Some(w_ld + w_st));
-        if let (Some(c_ld), Some(c_st)) = (get(m, "bank_conflicts_ld"), get(m, "bank_conflicts_st"))
-        {
-            put(m, "bank_conflicts", Some(c_ld + c_st));
+        put(m, slot!("shared_wavefronts"), Some(w_ld + w_st));
+        if let (Some(c_ld), Some(c_st)) = (
+            get(m, slot!("bank_conflicts_ld")),
+            get(m, slot!("bank_conflicts_st")),
+        ) {
+            put(m, slot!("bank_conflicts"), Some(c_ld + c_st));
             // No shared-memory traffic: no conflicts, rather than an unknown share.
             let share = if w_ld + w_st > 0.0 {
                 (c_ld + c_st) / (w_ld + w_st)
             } else {
                 0.0
             };
-            put(m, "bank_conflict_share", Some(share));
+            put(m, slot!("bank_conflict_share"), Some(share));
         }
     }
 }
@@ -220,18 +256,21 @@ pub(super) fn derive_throughput(m: &mut Metrics) {
         .chain(MEMORY_PARTS)
         .filter_map(|k| get(m, k))
         .reduce(f64::max);
-    put(m, "memory_throughput_floor_pct", floor);
-    let dram = get(m, "dram_throughput_pct").map_or(0.0, |d| d.clamp(0.0, 100.0));
-    put(m, "dram_headroom", Some(1.0 - dram / 100.0));
+    put(m, slot!("memory_throughput_floor_pct"), floor);
+    let dram = get(m, slot!("dram_throughput_pct")).map_or(0.0, |d| d.clamp(0.0, 100.0));
+    put(m, slot!("dram_headroom"), Some(1.0 - dram / 100.0));
     // Time follows the busiest unit: the pipe's share above the next busiest is what a fix
     // that only relieves the pipe can take.
-    let next = get(m, "issue_slots_pct").unwrap_or(0.0).max(dram);
-    let l1_headroom = get(m, "l1_data_pipe_pct")
+    let next = get(m, slot!("issue_slots_pct")).unwrap_or(0.0).max(dram);
+    let l1_headroom = get(m, slot!("l1_data_pipe_pct"))
         .filter(|p| *p > 0.0)
         .map_or(1.0, |p| (1.0 - next / p).clamp(0.0, 1.0));
-    put(m, "l1_pipe_headroom", Some(l1_headroom));
-    if let (Some(sm), Some(mem)) = (get(m, "sm_throughput_pct"), get(m, "memory_throughput_pct")) {
-        put(m, "busiest_throughput_pct", Some(sm.max(mem)));
+    put(m, slot!("l1_pipe_headroom"), Some(l1_headroom));
+    if let (Some(sm), Some(mem)) = (
+        get(m, slot!("sm_throughput_pct")),
+        get(m, slot!("memory_throughput_pct")),
+    ) {
+        put(m, slot!("busiest_throughput_pct"), Some(sm.max(mem)));
     }
     derive_flop_share(m);
 }
@@ -274,8 +313,10 @@ pub fn flops(m: &Metrics, precision: Precision) -> Option<f64> {
 /// How much of the FP32 (or FP64) peak the kernel's arithmetic reaches: what the roofline
 /// calls % of roof for a compute-bound kernel, from the profile's own peaks and clock.
 pub(super) fn derive_flop_share(m: &mut Metrics) {
-    let seconds = get(m, "duration_ns").map(|d| d * 1e-9).filter(|s| *s > 0.0);
-    let clock = get(m, "sm_clock_hz");
+    let seconds = get(m, slot!("duration_ns"))
+        .map(|d| d * 1e-9)
+        .filter(|s| *s > 0.0);
+    let clock = get(m, slot!("sm_clock_hz"));
     let share = |precision: Precision, peak: &str| -> Option<f64> {
         let flops = flops(m, precision)?;
         let peak = 2.0 * get(m, peak)? * clock?;
@@ -287,7 +328,7 @@ pub(super) fn derive_flop_share(m: &mut Metrics) {
     if let Some(fp32) = fp32 {
         put(
             m,
-            "flop_pct_of_peak",
+            slot!("flop_pct_of_peak"),
             Some(fp64.map_or(fp32, |d| d.max(fp32))),
         );
     }
@@ -296,26 +337,34 @@ pub(super) fn derive_flop_share(m: &mut Metrics) {
 /// Serial code and the stall reasons: what a latency-bound kernel waits on.
 pub(super) fn derive_warp_states(m: &mut Metrics) {
     // A guard, not a measurement: without the counter nothing counts as serial.
-    let serial = match (get(m, "threads_per_inst"), get(m, "block_size")) {
+    let serial = match (
+        get(m, slot!("threads_per_inst")),
+        get(m, slot!("block_size")),
+    ) {
         (Some(t), Some(b)) if b > 0.0 => t < 0.25 * b.min(32.0),
         _ => false,
     };
-    put(m, "mostly_serial", Some(if serial { 1.0 } else { 0.0 }));
-    if let (Some(branches), Some(all)) =
-        (get(m, "branch_instructions"), get(m, "warp_instructions"))
-        && all > 0.0
+    put(
+        m,
+        slot!("mostly_serial"),
+        Some(if serial { 1.0 } else { 0.0 }),
+    );
+    if let (Some(branches), Some(all)) = (
+        get(m, slot!("branch_instructions")),
+        get(m, slot!("warp_instructions")),
+    ) && all > 0.0
     {
-        put(m, "branch_inst_pct", Some(100.0 * branches / all));
+        put(m, slot!("branch_inst_pct"), Some(100.0 * branches / all));
     }
     let stalls: Option<Vec<f64>> = STALL_KEYS.iter().map(|k| get(m, k)).collect();
     if let Some(stalls) = stalls {
-        put(m, "stall_total", Some(stalls.iter().sum()));
+        put(m, slot!("stall_total"), Some(stalls.iter().sum()));
         let causes = STALL_KEYS
             .iter()
             .zip(&stalls)
             .filter(|(k, _)| !k.ends_with("selected"))
             .map(|(_, v)| *v);
-        put(m, "stall_top", Some(causes.fold(0.0, f64::max)));
+        put(m, slot!("stall_top"), Some(causes.fold(0.0, f64::max)));
     }
 }
 
@@ -323,8 +372,8 @@ pub(super) fn derive_warp_states(m: &mut Metrics) {
 /// a 16x16 block covers two 64-byte rows, so a one-element halo offset turns 4 sectors
 /// into 6; a 16-thread block's request covers one row, 2 sectors into 3.
 pub(super) fn derive_row_segments(m: &mut Metrics) {
-    let get = |m: &Metrics, k: &str| m.get(k).copied();
-    let (Some(dim_x), Some(block)) = (get(m, "block_dim_x"), get(m, "block_size")) else {
+    let (Some(dim_x), Some(block)) = (get(m, slot!("block_dim_x")), get(m, slot!("block_size")))
+    else {
         return;
     };
     if dim_x < 1.0 {
@@ -336,42 +385,38 @@ pub(super) fn derive_row_segments(m: &mut Metrics) {
     } else {
         (lanes / dim_x).ceil().max(1.0)
     };
-    m.insert(
-        key("row_segments_per_request").expect("in DERIVED"),
-        segments,
-    );
-    for dir in ["ld", "st"] {
-        let excess = get(m, &format!("excess_sectors_per_request_{dir}"));
-        let ideal = get(m, &format!("ideal_sectors_per_request_{dir}"));
+    m.set(slot!("row_segments_per_request"), segments);
+    for k in [&LOADS, &STORES] {
+        let excess = get(m, k.excess_sectors_per_request);
+        let ideal = get(m, k.ideal_sectors_per_request);
         if let (Some(excess), Some(ideal)) = (excess, ideal) {
             // One extra sector per segment, each segment at least two sectors wide (a
             // one-sector segment that takes two is as much a stride as a shift).
             let per_segment = excess / segments;
             let misaligned = ideal >= 2.0 * segments && (0.5..=1.2).contains(&per_segment);
-            let k = key(&format!("misaligned_{dir}")).expect("in DERIVED");
-            m.insert(k, if misaligned { 1.0 } else { 0.0 });
+            m.insert(k.misaligned, if misaligned { 1.0 } else { 0.0 });
         }
     }
 }
 
 /// The warps a grid provides against the warp slots of the whole device.
 pub(super) fn derive_grid_fill(m: &mut Metrics) {
-    let get = |m: &Metrics, k: &str| m.get(k).copied();
-    let (Some(blocks), Some(block)) = (get(m, "grid_blocks"), get(m, "block_size")) else {
+    let (Some(blocks), Some(block)) = (get(m, slot!("grid_blocks")), get(m, slot!("block_size")))
+    else {
         return;
     };
     let warps_per_block = (block / 32.0).ceil();
     let grid_warps = blocks * warps_per_block;
-    m.insert(key("grid_warps").expect("in DERIVED"), grid_warps);
+    m.set(slot!("grid_warps"), grid_warps);
     // Exports without the device attribute (details pages) still carry the warp limit.
-    let per_sm =
-        get(m, "max_warps_per_sm").or_else(|| get(m, "limit_warps").map(|l| l * warps_per_block));
-    if let (Some(sms), Some(per_sm)) = (get(m, "sm_count"), per_sm)
+    let per_sm = get(m, slot!("max_warps_per_sm"))
+        .or_else(|| get(m, slot!("limit_warps")).map(|l| l * warps_per_block));
+    if let (Some(sms), Some(per_sm)) = (get(m, slot!("sm_count")), per_sm)
         && sms * per_sm > 0.0
     {
         let slots = sms * per_sm;
-        m.insert(key("warp_slots").expect("in DERIVED"), slots);
+        m.set(slot!("warp_slots"), slots);
         let fill = (grid_warps / slots * 100.0).min(100.0);
-        m.insert(key("grid_slot_fill_pct").expect("in DERIVED"), fill);
+        m.set(slot!("grid_slot_fill_pct"), fill);
     }
 }

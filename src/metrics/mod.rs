@@ -71,22 +71,50 @@ pub fn key(name: &str) -> Option<&'static str> {
 
 /// Where each source name and label of [`METRICS`] leads: (index of the metric, rank of
 /// the source: earlier sources, then labels, win). Metrics with a per-cycle source, whose
-/// value needs a second column, are left to [`resolve_one`] (`per_cycle`).
+/// value needs a second column, are left to [`resolve_one`] (`per_cycle`), which reads
+/// the names they need from a launch's values by number (`wanted_by_per_cycle`).
 struct SourceIndex {
-    by_name: rustc_hash::FxHashMap<&'static str, Vec<(u16, u16)>>,
+    by_name: rustc_hash::FxHashMap<&'static str, Leads>,
     per_cycle: Vec<usize>,
+    /// The names per-cycle metrics read, in the order of their numbers.
+    per_cycle_names: Vec<&'static str>,
 }
+
+#[derive(Default)]
+struct Leads {
+    metrics: Vec<(u16, u16)>,
+    /// The name's number among `per_cycle_names`.
+    per_cycle: Option<u16>,
+}
+
+/// More than the canonical metrics (checked when the index is built).
+const METRICS_MAX: usize = 128;
+/// More than the names per-cycle metrics read (checked when the index is built).
+const PER_CYCLE_NAMES_MAX: usize = 32;
 
 fn source_index() -> &'static SourceIndex {
     static INDEX: std::sync::OnceLock<SourceIndex> = std::sync::OnceLock::new();
     INDEX.get_or_init(|| {
+        assert!(METRICS.len() <= METRICS_MAX, "raise metrics::METRICS_MAX");
         let mut index = SourceIndex {
             by_name: Default::default(),
             per_cycle: Vec::new(),
+            per_cycle_names: Vec::new(),
         };
         for (d, def) in METRICS.iter().enumerate() {
             if def.sources.iter().any(|s| s.times.is_some()) {
                 index.per_cycle.push(d);
+                let names = def
+                    .sources
+                    .iter()
+                    .flat_map(|s| std::iter::once(s.name).chain(s.times));
+                for name in names.chain(def.labels.iter().copied()) {
+                    let leads = index.by_name.entry(name).or_default();
+                    if leads.per_cycle.is_none() {
+                        leads.per_cycle = Some(index.per_cycle_names.len() as u16);
+                        index.per_cycle_names.push(name);
+                    }
+                }
                 continue;
             }
             let names = def
@@ -99,33 +127,55 @@ fn source_index() -> &'static SourceIndex {
                     .by_name
                     .entry(name)
                     .or_default()
+                    .metrics
                     .push((d as u16, rank as u16));
             }
         }
+        assert!(
+            index.per_cycle_names.len() <= PER_CYCLE_NAMES_MAX,
+            "raise metrics::PER_CYCLE_NAMES_MAX"
+        );
         index
     })
 }
 
-/// Resolves canonical metrics for one launch, then adds the derived ones. Walks the
-/// launch's values (tens) rather than every metric's sources (hundreds): what a long
-/// export spends its time on.
+/// Resolves canonical metrics for one launch, then adds the derived ones.
 pub fn resolve(raw: &RawValues) -> Metrics {
+    let pairs: Vec<(&str, f64)> = raw.iter().map(|(k, v)| (*k, *v)).collect();
+    resolve_pairs(&pairs)
+}
+
+/// As [`resolve`], from a launch's (name, value) pairs as read; where a name comes twice,
+/// the first wins. Walks the launch's values (tens) rather than every metric's sources
+/// (hundreds): what a long export spends its time on.
+pub fn resolve_pairs(values: &[(&str, f64)]) -> Metrics {
     let index = source_index();
-    let mut best = vec![(u16::MAX, 0.0); METRICS.len()];
-    for (name, v) in raw {
-        for &(d, rank) in index.by_name.get(name).map_or(&[][..], Vec::as_slice) {
+    let mut best = [(u16::MAX, 0.0); METRICS_MAX];
+    let mut per_cycle_values = [None; PER_CYCLE_NAMES_MAX];
+    for (name, v) in values {
+        let Some(leads) = index.by_name.get(name) else {
+            continue;
+        };
+        for &(d, rank) in &leads.metrics {
             if rank < best[d as usize].0 {
                 best[d as usize] = (rank, *v);
             }
         }
+        if let Some(n) = leads.per_cycle {
+            per_cycle_values[n as usize].get_or_insert(*v);
+        }
     }
+    let value = |name: &str| {
+        let n = index.by_name.get(name)?.per_cycle?;
+        per_cycle_values[n as usize]
+    };
     for &d in &index.per_cycle {
-        if let Some(v) = resolve_one(&METRICS[d], raw) {
+        if let Some(v) = resolve_one(&METRICS[d], value) {
             best[d] = (0, v);
         }
     }
     let mut out = Metrics::new();
-    for (d, &(rank, v)) in best.iter().enumerate() {
+    for (d, &(rank, v)) in best.iter().enumerate().take(METRICS.len()) {
         if rank != u16::MAX {
             out.set(KeyId::of_metric(d), v);
         }
@@ -159,20 +209,20 @@ pub fn fill_device_shape(
     filled
 }
 
-fn resolve_one(def: &MetricDef, raw: &RawValues) -> Option<f64> {
+fn resolve_one(def: &MetricDef, value: impl Fn(&str) -> Option<f64>) -> Option<f64> {
     for src in def.sources {
-        if let Some(v) = raw.get(src.name) {
+        if let Some(v) = value(src.name) {
             match src.times {
-                None => return Some(*v),
+                None => return Some(v),
                 Some(cycles) => {
-                    if let Some(c) = raw.get(cycles) {
+                    if let Some(c) = value(cycles) {
                         return Some(v * c);
                     }
                 }
             }
         }
     }
-    def.labels.iter().find_map(|l| raw.get(*l).copied())
+    def.labels.iter().find_map(|l| value(l))
 }
 
 /// How a kernel is launched rather than what it did: the device's SMs and warp slots, and

@@ -5,10 +5,12 @@
 
 use std::fmt;
 
+use crate::metrics::KeyId;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     Num(f64),
-    Var(String),
+    Var(Var),
     Neg(Box<Expr>),
     Not(Box<Expr>),
     Bin(Op, Box<Expr>, Box<Expr>),
@@ -42,6 +44,35 @@ pub enum Func {
     Has,
 }
 
+/// A name an expression reads: a metric key (whose slot is found once, when the rule is
+/// read) or a rule parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Var {
+    pub name: String,
+    pub key: Option<KeyId>,
+}
+
+impl Var {
+    pub fn new(name: String) -> Var {
+        Var {
+            key: KeyId::of(&name),
+            name,
+        }
+    }
+}
+
+/// Where an expression's names get their values.
+pub trait Lookup {
+    fn value(&self, var: &Var) -> Option<f64>;
+}
+
+/// Any function of the name will do (tests, templates over a few values).
+impl<F: Fn(&str) -> Option<f64>> Lookup for F {
+    fn value(&self, var: &Var) -> Option<f64> {
+        self(&var.name)
+    }
+}
+
 /// Why an evaluation gave no value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EvalError {
@@ -61,10 +92,12 @@ impl fmt::Display for EvalError {
 }
 
 impl Expr {
-    pub fn eval(&self, lookup: &dyn Fn(&str) -> Option<f64>) -> Result<f64, EvalError> {
+    pub fn eval(&self, lookup: &dyn Lookup) -> Result<f64, EvalError> {
         Ok(match self {
             Expr::Num(n) => *n,
-            Expr::Var(name) => lookup(name).ok_or_else(|| EvalError::Missing(name.clone()))?,
+            Expr::Var(var) => lookup
+                .value(var)
+                .ok_or_else(|| EvalError::Missing(var.name.clone()))?,
             Expr::Neg(e) => -e.eval(lookup)?,
             Expr::Not(e) => truth(e.eval(lookup)? == 0.0),
             Expr::Bin(Op::And, a, b) => {
@@ -102,7 +135,7 @@ impl Expr {
             }
             // Presence, not value: the one call that reads an absent metric without error.
             Expr::Call(Func::Has, args) => {
-                truth(matches!(&args[0], Expr::Var(name) if lookup(name).is_some()))
+                truth(matches!(&args[0], Expr::Var(var) if lookup.value(var).is_some()))
             }
             Expr::Call(func, args) => {
                 let vals = args
@@ -126,8 +159,8 @@ impl Expr {
         match self {
             Expr::Num(_) => {}
             Expr::Var(v) => {
-                if !out.contains(v) {
-                    out.push(v.clone());
+                if !out.contains(&v.name) {
+                    out.push(v.name.clone());
                 }
             }
             Expr::Neg(e) | Expr::Not(e) => e.variables(out),
@@ -144,7 +177,7 @@ impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Expr::Num(n) => write!(f, "{n}"),
-            Expr::Var(v) => write!(f, "{v}"),
+            Expr::Var(v) => write!(f, "{}", v.name),
             Expr::Neg(e) => write!(f, "-{e}"),
             Expr::Not(e) => write!(f, "!{e}"),
             Expr::Bin(op, a, b) => {
@@ -344,7 +377,7 @@ impl Parser {
                     return match name.as_str() {
                         "true" => Ok(Expr::Num(1.0)),
                         "false" => Ok(Expr::Num(0.0)),
-                        _ => Ok(Expr::Var(name)),
+                        _ => Ok(Expr::Var(Var::new(name))),
                     };
                 }
                 let (func, arity) = match name.as_str() {

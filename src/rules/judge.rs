@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::expr::EvalError;
+use super::expr::{EvalError, Lookup, Var};
 use super::finding::Finding;
 use super::{Rule, Severity};
 use crate::ingest::Launch;
@@ -49,15 +49,24 @@ pub fn check_in_profile(rule: &Rule, launch: &Launch, profile: &[Launch], file: 
     check(rule, &launch, file)
 }
 
+/// A rule's names on one launch: its metrics, by the slot each name found when the rule
+/// was read, then the rule's parameters.
+struct LaunchValues<'a> {
+    rule: &'a Rule,
+    launch: &'a Launch,
+}
+
+impl Lookup for LaunchValues<'_> {
+    fn value(&self, var: &Var) -> Option<f64> {
+        var.key
+            .and_then(|k| self.launch.metrics.get_id(k))
+            .or_else(|| self.rule.params.get(&var.name).copied())
+    }
+}
+
 /// Judges one launch of a kernel the rule applies to.
 pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
-    let lookup = |name: &str| {
-        launch
-            .metrics
-            .get(name)
-            .copied()
-            .or_else(|| rule.params.get(name).copied())
-    };
+    let lookup = LaunchValues { rule, launch };
     let (message, evidence_keys, mut notes) = match holds(rule, launch, &lookup) {
         Ok(fired) => fired,
         Err(judgement) => return judgement,
@@ -142,7 +151,7 @@ fn where_to_get(key: &str) -> String {
 fn holds<'r>(
     rule: &'r Rule,
     launch: &Launch,
-    lookup: &dyn Fn(&str) -> Option<f64>,
+    lookup: &dyn Lookup,
 ) -> std::result::Result<(String, &'r Vec<String>, Vec<String>), Judgement> {
     let missing_primary = rule
         .reads

@@ -61,7 +61,7 @@ impl Template {
         }
     }
 
-    pub fn render(&self, lookup: &dyn Fn(&str) -> Option<f64>) -> String {
+    pub fn render(&self, lookup: &dyn super::expr::Lookup) -> String {
         let mut out = String::new();
         for p in &self.pieces {
             match p {
@@ -121,6 +121,6 @@ mod tests {
     #[test]
     fn missing_values_render_as_question_mark() {
         let t = Template::parse("x = {x:.1}").unwrap();
-        assert_eq!(t.render(&|_| None), "x = ?");
+        assert_eq!(t.render(&|_: &str| None), "x = ?");
     }
 }
