@@ -75,8 +75,10 @@ pub fn read(
     opts: &ReadOptions,
     sink: &mut dyn FnMut(Launch) -> Result<()>,
 ) -> Result<Source> {
-    let chunk_bytes = opts.chunk_bytes.max(1);
-    let mut input = std::io::BufReader::with_capacity(chunk_bytes.max(64 * 1024), input);
+    // A small buffer: a chunk's bulk is read straight into it, and only what the last
+    // line's end takes (`read_until`) passes through here. A buffer as large as a chunk
+    // copied every byte twice.
+    let mut input = std::io::BufReader::with_capacity(64 * 1024, input);
     if let Some(text) = utf16_text(file, &mut input)? {
         let size = Some(text.len() as u64);
         let input = std::io::BufReader::new(std::io::Cursor::new(text));

@@ -146,6 +146,19 @@ fn where_to_get(key: &str) -> String {
     }
 }
 
+/// The first of a rule's `reads` the launch lacks.
+fn first_missing<'r>(
+    reads: &'r [String],
+    slots: &[Option<crate::metrics::KeyId>],
+    launch: &Launch,
+) -> Option<&'r String> {
+    reads
+        .iter()
+        .zip(slots)
+        .find(|(_, slot)| !slot.is_some_and(|s| launch.metrics.contains_id(s)))
+        .map(|(name, _)| name)
+}
+
 /// The message, evidence keys and notes when the rule's condition holds (or its
 /// fallback's, with the fallback's note); otherwise the judgement to return.
 fn holds<'r>(
@@ -153,10 +166,7 @@ fn holds<'r>(
     launch: &Launch,
     lookup: &dyn Lookup,
 ) -> std::result::Result<(String, &'r Vec<String>, Vec<String>), Judgement> {
-    let missing_primary = rule
-        .reads
-        .iter()
-        .find(|k| !launch.metrics.contains_key(k.as_str()));
+    let missing_primary = first_missing(&rule.reads, &rule.read_slots, launch);
     let primary = match missing_primary {
         Some(k) => Err(EvalError::Missing(k.clone())),
         None => rule.when.expr.eval(lookup),
@@ -181,11 +191,7 @@ fn holds<'r>(
             where_to_get(&primary_missing)
         )));
     };
-    if let Some(k) = fb
-        .reads
-        .iter()
-        .find(|k| !launch.metrics.contains_key(k.as_str()))
-    {
+    if let Some(k) = first_missing(&fb.reads, &fb.read_slots, launch) {
         let or_fallback = if *k == primary_missing {
             String::new()
         } else {

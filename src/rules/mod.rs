@@ -183,10 +183,16 @@ pub struct Note {
 #[derive(Debug, Clone)]
 pub struct Fallback {
     pub reads: Vec<String>,
+    /// The slot of each of `reads`, found when the rule is read.
+    pub read_slots: Vec<Option<crate::metrics::KeyId>>,
     pub when: Condition,
     pub message: Template,
     pub note: String,
     pub evidence: Vec<String>,
+}
+
+fn slots(names: &[String]) -> Vec<Option<crate::metrics::KeyId>> {
+    names.iter().map(|n| crate::metrics::KeyId::of(n)).collect()
 }
 
 /// A loaded, checked rule.
@@ -198,6 +204,8 @@ pub struct Rule {
     pub severity: Severity,
     pub summary: String,
     pub reads: Vec<String>,
+    /// The slot of each of `reads`, found when the rule is read.
+    pub read_slots: Vec<Option<crate::metrics::KeyId>>,
     pub when: Condition,
     pub info_when: Option<Condition>,
     /// See `RuleFile::info_below_share_pct`.
@@ -360,6 +368,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
             message.check(|e| check_names(origin, "fallback.message", e, params))?;
             Ok::<_, Error>(Fallback {
                 reads: f.reads.clone(),
+                read_slots: slots(&f.reads),
                 when: condition(origin, "fallback.when", &f.when, params)?,
                 message,
                 note: f.note.clone(),
@@ -375,6 +384,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         category: file.category,
         severity: file.severity,
         summary: file.summary,
+        read_slots: slots(&file.reads),
         reads: file.reads,
         when,
         info_when,
