@@ -141,7 +141,13 @@ impl DetailsLayout {
         let unit = get(Some(self.unit));
         let value = get(Some(self.value));
         let column = self.value as u64 + 1;
-        launch.add_cell(ctx, key, unit, value, column)
+        launch.add_cell(
+            ctx,
+            crate::metrics::SourceName::of(key),
+            unit,
+            value,
+            column,
+        )
     }
 }
 /// A summary block's stand-in launch ID: a hash of its kernel name, grid and block.

@@ -257,13 +257,16 @@ pub(crate) fn finish_launch(mut p: stream::Parsed) -> Launch {
     // The Grid Size and Block Size columns are always there; they stand in for the
     // launch__ metrics when an export lacks them (the export's own come first and win).
     if let Some(b) = p.block {
+        let source = metrics::SourceName::of;
         p.values
-            .push(("launch__block_size", (b[0] * b[1] * b[2]) as f64));
-        p.values.push(("launch__block_dim_x", b[0] as f64));
+            .push((source("launch__block_size"), (b[0] * b[1] * b[2]) as f64));
+        p.values.push((source("launch__block_dim_x"), b[0] as f64));
     }
     if let Some(g) = p.grid {
-        p.values
-            .push(("launch__grid_size", (g[0] * g[1] * g[2]) as f64));
+        p.values.push((
+            metrics::SourceName::of("launch__grid_size"),
+            (g[0] * g[1] * g[2]) as f64,
+        ));
     }
     Launch {
         id: p.id,
@@ -272,7 +275,7 @@ pub(crate) fn finish_launch(mut p: stream::Parsed) -> Launch {
         block: p.block,
         device: p.device,
         line: p.line,
-        metrics: metrics::resolve_pairs(&p.values),
+        metrics: metrics::resolve_sources(&p.values),
         nvidia_rules: p.nvidia_rules,
         count: p.invocations.unwrap_or(1).max(1),
         profiled: None,

@@ -119,17 +119,24 @@ pub(crate) fn few_significant_digits(text: &str) -> bool {
 }
 
 /// A cell that is only a finite number in ncu's plain form (digits, a point, a sign, an
-/// exponent), in a file that uses a decimal point; `None` for anything else, which
-/// [`parse_cell`] then reads.
+/// exponent, commas grouping thousands), in a file that uses a decimal point; `None` for
+/// anything else, which [`parse_cell`] then reads.
 pub(crate) fn plain_value(cell: &[u8], style: NumberStyle) -> Option<f64> {
-    let plain = |b: &u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E');
+    let plain = |b: &u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E' | b',');
     if style != NumberStyle::PointDecimal
         || !cell.first().is_some_and(u8::is_ascii_digit)
         || !cell.iter().all(plain)
     {
         return None;
     }
-    std::str::from_utf8(cell)
+    // Without the group commas, on the stack: a long count is still under 32 digits.
+    let mut digits = [0u8; 32];
+    let mut n = 0;
+    for &b in cell.iter().filter(|b| **b != b',') {
+        *digits.get_mut(n)? = b;
+        n += 1;
+    }
+    std::str::from_utf8(&digits[..n])
         .ok()?
         .parse::<f64>()
         .ok()
@@ -236,6 +243,26 @@ fn numerator_scale(numerator: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_cells_read_as_the_full_conversion_reads_them() {
+        let p = NumberStyle::PointDecimal;
+        for cell in ["0", "12.5", "8,388,608", "1e5", "3.25E-3", "1,234.5", "007"] {
+            let full = match parse_cell(cell, "", p) {
+                Ok(Cell::Value(v)) => Some(v),
+                _ => None,
+            };
+            assert_eq!(plain_value(cell.as_bytes(), p), full, "{cell}");
+        }
+        for other in ["-1", "n/a", "16 (16)", "", "1,5", "inf", "1e999"] {
+            let got = plain_value(other.as_bytes(), p);
+            if let Some(v) = got {
+                assert_eq!(parse_cell(other, "", p), Ok(Cell::Value(v)), "{other}");
+            }
+        }
+        assert_eq!(plain_value(b"12,5", NumberStyle::CommaDecimal), None);
+        assert_eq!(plain_value("1".repeat(40).as_bytes(), p), None);
+    }
 
     #[test]
     fn values_the_gui_rounded_away_are_told() {

@@ -6,6 +6,7 @@ use super::fields::{Row, Wanted};
 use super::row::{ChunkOut, Parsed, RowCtx};
 use super::{WARNING, number, parse_dim3, text, wanted_keys};
 use crate::error::{Error, Result};
+use crate::metrics::SourceName;
 
 /// Where a raw page keeps what gpulint reads.
 pub(super) struct RawLayout {
@@ -27,6 +28,12 @@ pub(super) struct RawLayout {
     from_gui: bool,
     /// Every column [`RawLayout::row`] reads.
     pub(super) wanted: Wanted,
+    /// Per entry of `metrics`, its name with where it leads, found once.
+    sources: Vec<SourceName>,
+}
+
+fn sources(metrics: &[(usize, &'static str)]) -> Vec<SourceName> {
+    metrics.iter().map(|(_, k)| SourceName::of(k)).collect()
 }
 
 fn columns_read(
@@ -97,6 +104,7 @@ pub(super) fn layout(
         grid,
         device,
         wanted: columns_read((id, name), [block, grid, device], &metrics),
+        sources: sources(&metrics),
         metrics,
         units: Vec::new(),
         scales: Vec::new(),
@@ -121,6 +129,7 @@ impl RawLayout {
             grid,
             device,
             wanted: columns_read((id, name), [grid, block, device], &metrics),
+            sources: sources(&metrics),
             metrics,
             scales: units.iter().map(|u| number::unit_scale(u)).collect(),
             units,
@@ -189,7 +198,7 @@ impl RawLayout {
                 (self.scales.get(i), ctx.style, self.from_gui)
                 && let Some(v) = number::plain_value(cell, style)
             {
-                launch.values.push((key, v * scale));
+                launch.values.push((self.sources[i], v * scale));
                 continue;
             }
             let cell = text(cell);
@@ -209,7 +218,7 @@ impl RawLayout {
                 }
             }
             let column = c as u64 + 1;
-            launch.add_cell(ctx, key, unit, cell, column)?;
+            launch.add_cell(ctx, self.sources[i], unit, cell, column)?;
         }
         out.launches.push(launch);
         Ok(())

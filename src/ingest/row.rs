@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::number::{self, NumberStyle};
 use super::{Launch, NvidiaRule};
 use crate::error::{Error, Result};
+use crate::metrics::SourceName;
 
 /// A launch as parsed from rows, before its metrics are resolved.
 #[derive(Debug)]
@@ -18,7 +19,7 @@ pub(crate) struct Parsed {
     pub device: Option<String>,
     pub line: u64,
     /// Converted cells, in column order (the first of a key wins).
-    pub values: Vec<(&'static str, f64)>,
+    pub values: Vec<(SourceName, f64)>,
     /// Cells of the first chunk, kept as text until the number style is known.
     pub pending: Vec<PendingCell>,
     pub nvidia_rules: Vec<NvidiaRule>,
@@ -31,14 +32,15 @@ impl Parsed {
     pub(super) fn add_cell(
         &mut self,
         ctx: &RowCtx,
-        key: &'static str,
+        key: SourceName,
         unit: std::borrow::Cow<str>,
         text: std::borrow::Cow<str>,
         column: u64,
     ) -> Result<()> {
         match ctx.style {
             Some(style) => {
-                if let Some(v) = convert(ctx.file, key, &unit, &text, style, ctx.line, column)? {
+                if let Some(v) = convert(ctx.file, key.name, &unit, &text, style, ctx.line, column)?
+                {
                     self.values.push((key, v));
                 }
             }
@@ -56,7 +58,7 @@ impl Parsed {
 
 #[derive(Debug)]
 pub(crate) struct PendingCell {
-    pub key: &'static str,
+    pub key: SourceName,
     pub unit: String,
     pub text: String,
     pub line: u64,
@@ -177,7 +179,7 @@ pub(super) fn convert_pending(file: &str, p: &mut Parsed, style: NumberStyle) ->
     for cell in std::mem::take(&mut p.pending) {
         if let Some(v) = convert(
             file,
-            cell.key,
+            cell.key.name,
             &cell.unit,
             &cell.text,
             style,

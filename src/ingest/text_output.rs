@@ -267,7 +267,7 @@ impl TextReader<'_> {
             .last_mut()
             .expect("a table is inside a launch");
         launch.pending.push(PendingCell {
-            key,
+            key: crate::metrics::SourceName::of(key),
             unit: unit.to_string(),
             text: without_digit_spaces(value),
             line: number,

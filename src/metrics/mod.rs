@@ -71,19 +71,26 @@ pub fn key(name: &str) -> Option<&'static str> {
 
 /// Where each source name and label of [`METRICS`] leads: (index of the metric, rank of
 /// the source: earlier sources, then labels, win). Metrics with a per-cycle source, whose
-/// value needs a second column, are left to [`resolve_one`] (`per_cycle`), which reads
-/// the names they need from a launch's values by number (`wanted_by_per_cycle`).
+/// value needs a second column, are resolved after the pass over a launch's values from
+/// what that pass kept of the names they read (`Lead::per_cycle`).
 struct SourceIndex {
-    by_name: rustc_hash::FxHashMap<&'static str, Leads>,
-    per_cycle: Vec<usize>,
-    /// The names per-cycle metrics read, in the order of their numbers.
-    per_cycle_names: Vec<&'static str>,
+    leads: Vec<Lead>,
+    by_name: rustc_hash::FxHashMap<&'static str, u16>,
+    per_cycle: Vec<PerCycle>,
+}
+
+/// A per-cycle metric: its sources as (name, cycles) numbers among the names kept for
+/// per-cycle metrics, then its labels'.
+struct PerCycle {
+    metric: usize,
+    sources: Vec<(u16, Option<u16>)>,
+    labels: Vec<u16>,
 }
 
 #[derive(Default)]
-struct Leads {
+struct Lead {
     metrics: Vec<(u16, u16)>,
-    /// The name's number among `per_cycle_names`.
+    /// The name's number among the names per-cycle metrics read.
     per_cycle: Option<u16>,
 }
 
@@ -97,24 +104,44 @@ fn source_index() -> &'static SourceIndex {
     INDEX.get_or_init(|| {
         assert!(METRICS.len() <= METRICS_MAX, "raise metrics::METRICS_MAX");
         let mut index = SourceIndex {
+            leads: Vec::new(),
             by_name: Default::default(),
             per_cycle: Vec::new(),
-            per_cycle_names: Vec::new(),
+        };
+        let mut per_cycle_names = 0u16;
+        let lead = |index: &mut SourceIndex, name: &'static str| -> usize {
+            let next = index.leads.len();
+            let i = *index.by_name.entry(name).or_insert(next as u16) as usize;
+            if i == next {
+                index.leads.push(Lead::default());
+            }
+            i
         };
         for (d, def) in METRICS.iter().enumerate() {
             if def.sources.iter().any(|s| s.times.is_some()) {
-                index.per_cycle.push(d);
-                let names = def
+                let mut number = |index: &mut SourceIndex, name: &'static str| -> u16 {
+                    let i = lead(index, name);
+                    *index.leads[i].per_cycle.get_or_insert_with(|| {
+                        per_cycle_names += 1;
+                        per_cycle_names - 1
+                    })
+                };
+                let sources = def
                     .sources
                     .iter()
-                    .flat_map(|s| std::iter::once(s.name).chain(s.times));
-                for name in names.chain(def.labels.iter().copied()) {
-                    let leads = index.by_name.entry(name).or_default();
-                    if leads.per_cycle.is_none() {
-                        leads.per_cycle = Some(index.per_cycle_names.len() as u16);
-                        index.per_cycle_names.push(name);
-                    }
-                }
+                    .map(|s| {
+                        (
+                            number(&mut index, s.name),
+                            s.times.map(|t| number(&mut index, t)),
+                        )
+                    })
+                    .collect();
+                let labels = def.labels.iter().map(|l| number(&mut index, l)).collect();
+                index.per_cycle.push(PerCycle {
+                    metric: d,
+                    sources,
+                    labels,
+                });
                 continue;
             }
             let names = def
@@ -123,55 +150,79 @@ fn source_index() -> &'static SourceIndex {
                 .map(|s| s.name)
                 .chain(def.labels.iter().copied());
             for (rank, name) in names.enumerate() {
-                index
-                    .by_name
-                    .entry(name)
-                    .or_default()
-                    .metrics
-                    .push((d as u16, rank as u16));
+                let i = lead(&mut index, name);
+                index.leads[i].metrics.push((d as u16, rank as u16));
             }
         }
         assert!(
-            index.per_cycle_names.len() <= PER_CYCLE_NAMES_MAX,
+            usize::from(per_cycle_names) <= PER_CYCLE_NAMES_MAX,
             "raise metrics::PER_CYCLE_NAMES_MAX"
         );
         index
     })
 }
 
-/// Resolves canonical metrics for one launch, then adds the derived ones.
-pub fn resolve(raw: &RawValues) -> Metrics {
-    let pairs: Vec<(&str, f64)> = raw.iter().map(|(k, v)| (*k, *v)).collect();
-    resolve_pairs(&pairs)
+/// A name an export gives values under (an ncu metric name or a details-page label),
+/// with where it leads among gpulint's metrics, found once: a raw page's column or a
+/// label is looked up when the layout is read, not on every launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceName {
+    pub name: &'static str,
+    lead: Option<u16>,
 }
 
-/// As [`resolve`], from a launch's (name, value) pairs as read; where a name comes twice,
-/// the first wins. Walks the launch's values (tens) rather than every metric's sources
-/// (hundreds): what a long export spends its time on.
-pub fn resolve_pairs(values: &[(&str, f64)]) -> Metrics {
+impl SourceName {
+    pub fn of(name: &'static str) -> SourceName {
+        SourceName {
+            name,
+            lead: source_index().by_name.get(name).copied(),
+        }
+    }
+}
+
+/// Resolves canonical metrics for one launch, then adds the derived ones.
+pub fn resolve(raw: &RawValues) -> Metrics {
+    let index = source_index();
+    resolve_leads(raw.iter().map(|(k, v)| (index.by_name.get(k).copied(), *v)))
+}
+
+/// As [`resolve`], from a launch's values as read; where a name comes twice, the first
+/// wins. Walks the launch's values (tens) rather than every metric's sources (hundreds):
+/// what a long export spends its time on.
+pub fn resolve_sources(values: &[(SourceName, f64)]) -> Metrics {
+    resolve_leads(values.iter().map(|(s, v)| (s.lead, *v)))
+}
+
+fn resolve_leads(values: impl Iterator<Item = (Option<u16>, f64)>) -> Metrics {
     let index = source_index();
     let mut best = [(u16::MAX, 0.0); METRICS_MAX];
     let mut per_cycle_values = [None; PER_CYCLE_NAMES_MAX];
-    for (name, v) in values {
-        let Some(leads) = index.by_name.get(name) else {
+    for (lead, v) in values {
+        let Some(lead) = lead.map(|l| &index.leads[l as usize]) else {
             continue;
         };
-        for &(d, rank) in &leads.metrics {
+        for &(d, rank) in &lead.metrics {
             if rank < best[d as usize].0 {
-                best[d as usize] = (rank, *v);
+                best[d as usize] = (rank, v);
             }
         }
-        if let Some(n) = leads.per_cycle {
-            per_cycle_values[n as usize].get_or_insert(*v);
+        if let Some(n) = lead.per_cycle {
+            per_cycle_values[n as usize].get_or_insert(v);
         }
     }
-    let value = |name: &str| {
-        let n = index.by_name.get(name)?.per_cycle?;
-        per_cycle_values[n as usize]
-    };
-    for &d in &index.per_cycle {
-        if let Some(v) = resolve_one(&METRICS[d], value) {
-            best[d] = (0, v);
+    let value = |n: u16| per_cycle_values[n as usize];
+    for PerCycle {
+        metric,
+        sources,
+        labels,
+    } in &index.per_cycle
+    {
+        let from_source = sources.iter().find_map(|&(name, times)| match times {
+            None => value(name),
+            Some(cycles) => Some(value(name)? * value(cycles)?),
+        });
+        if let Some(v) = from_source.or_else(|| labels.iter().find_map(|&l| value(l))) {
+            best[*metric] = (0, v);
         }
     }
     let mut out = Metrics::new();
@@ -207,22 +258,6 @@ pub fn fill_device_shape(
         derive_grid_fill(m);
     }
     filled
-}
-
-fn resolve_one(def: &MetricDef, value: impl Fn(&str) -> Option<f64>) -> Option<f64> {
-    for src in def.sources {
-        if let Some(v) = value(src.name) {
-            match src.times {
-                None => return Some(v),
-                Some(cycles) => {
-                    if let Some(c) = value(cycles) {
-                        return Some(v * c);
-                    }
-                }
-            }
-        }
-    }
-    def.labels.iter().find_map(|l| value(l))
 }
 
 /// How a kernel is launched rather than what it did: the device's SMs and warp slots, and
