@@ -135,19 +135,20 @@ impl Row for SparseRow<'_> {
     }
 }
 
-/// Bit masks of the quotes and commas in 64 bytes, 16 at a time in vector registers
-/// (`wide` picks SSE2, NEON or plain code for the target).
+/// Bit masks of the quotes, commas and line ends in 64 bytes, 16 at a time in vector
+/// registers (`wide` picks SSE2, NEON or plain code for the target).
 #[inline]
-fn quote_and_comma_masks(block: &[u8; 64]) -> (u64, u64) {
+fn masks(block: &[u8; 64]) -> (u64, u64, u64) {
     use wide::u8x16;
-    let (quote, comma) = (u8x16::splat(b'"'), u8x16::splat(b','));
-    let (mut q, mut c) = (0u64, 0u64);
+    let (quote, comma, newline) = (u8x16::splat(b'"'), u8x16::splat(b','), u8x16::splat(b'\n'));
+    let (mut q, mut c, mut n) = (0u64, 0u64, 0u64);
     for (k, part) in block.chunks_exact(16).enumerate() {
         let v = u8x16::from(<[u8; 16]>::try_from(part).expect("16 bytes"));
         q |= (v.simd_eq(quote).to_bitmask() as u64) << (16 * k);
         c |= (v.simd_eq(comma).to_bitmask() as u64) << (16 * k);
+        n |= (v.simd_eq(newline).to_bitmask() as u64) << (16 * k);
     }
-    (q, c)
+    (q, c, n)
 }
 
 /// Bit i set when an odd number of bits up to and including i are set.
@@ -159,18 +160,20 @@ fn prefix_xor(mut x: u64) -> u64 {
     x
 }
 
-/// Splits a line that is all quoted fields with no quote inside (`"a","b",...`, as ncu
-/// writes), 64 bytes at a time, keeping the bounds of the `wanted` fields only: what
-/// [`split_simple`] does field by field, without visiting the 2,000 fields no rule reads.
-/// Returns the number of fields, or `None` for any other line (the caller falls back).
+/// Splits the first line of `text` (up to its `\n`, or all of it) when it is all quoted
+/// fields with no quote inside (`"a","b",...`, as ncu writes), 64 bytes at a time,
+/// keeping the bounds of the `wanted` fields only: what [`split_simple`] does field by
+/// field, without visiting the 2,000 fields no rule reads, and finding the line's end on
+/// the same pass. Returns the number of fields and the line's length (without its `\n`),
+/// or `None` for any other line (the caller falls back).
 pub(crate) fn split_wanted(
-    line: &[u8],
+    text: &[u8],
     wanted: &Wanted,
     bounds: &mut Vec<(usize, usize)>,
-) -> Option<usize> {
+) -> Option<(usize, usize)> {
     bounds.clear();
     bounds.resize(wanted.columns.len(), (0, 0));
-    if line.first() != Some(&b'"') || line.len() < 2 || line.last() != Some(&b'"') {
+    if text.first() != Some(&b'"') {
         return None;
     }
     let mut next = 0; // the next wanted column, by its place in `wanted.columns`
@@ -179,8 +182,9 @@ pub(crate) fn split_wanted(
     // comma in its last byte (the line's start counts as a comma).
     let (mut inside, mut close_before, mut comma_before) = (0u64, 0u64, 1u64);
     let mut block = [0u8; 64];
-    for (b, chunk) in line.chunks(64).enumerate() {
-        let valid = if chunk.len() == 64 {
+    let mut line_len = text.len();
+    for (b, chunk) in text.chunks(64).enumerate() {
+        let mut valid = if chunk.len() == 64 {
             block.copy_from_slice(chunk);
             !0
         } else {
@@ -188,9 +192,16 @@ pub(crate) fn split_wanted(
             block[..chunk.len()].copy_from_slice(chunk);
             (1u64 << chunk.len()) - 1
         };
-        let (quotes, commas) = quote_and_comma_masks(&block);
+        let (quotes, commas, newlines) = masks(&block);
+        let ends_here = newlines & valid != 0;
+        if ends_here {
+            let at = (newlines & valid).trailing_zeros();
+            valid = (1u64 << at) - 1;
+            line_len = b * 64 + at as usize;
+        }
+        let quotes = quotes & valid;
         // Set from an opening quote up to, not including, its closing quote.
-        let open_span = prefix_xor(quotes) ^ inside;
+        let open_span = (prefix_xor(quotes) ^ inside) & valid;
         let opening = quotes & open_span;
         let closing = quotes & !open_span;
         let outside = !open_span & !quotes & valid;
@@ -209,7 +220,7 @@ pub(crate) fn split_wanted(
                 bits &= bits - 1;
             }
             let start = b * 64 + bits.trailing_zeros() as usize + 1;
-            let end = start + memchr::memchr(b'"', &line[start..])?;
+            let end = start + memchr::memchr(b'"', &text[start..])?;
             bounds[next] = (start, end);
             next += 1;
         }
@@ -217,8 +228,13 @@ pub(crate) fn split_wanted(
         inside = ((open_span >> 63) & 1).wrapping_neg();
         close_before = closing >> 63;
         comma_before = outside >> 63;
+        if ends_here {
+            break;
+        }
     }
-    (inside == 0).then_some(fields)
+    // The line ends after a closing quote, outside every field.
+    let ends_closed = line_len >= 2 && text[line_len - 1] == b'"' && inside == 0;
+    ends_closed.then_some((fields, line_len))
 }
 
 #[cfg(test)]
@@ -270,7 +286,8 @@ mod tests {
     fn by_wanted(line: &[u8], columns: &[usize]) -> Option<(usize, Vec<Option<Vec<u8>>>)> {
         let wanted = Wanted::new(columns.to_vec());
         let mut bounds = Vec::new();
-        let fields = split_wanted(line, &wanted, &mut bounds)?;
+        let (fields, len) = split_wanted(line, &wanted, &mut bounds)?;
+        assert_eq!(len, line.len());
         let row = SparseRow {
             line,
             bounds: &bounds,
@@ -314,6 +331,27 @@ mod tests {
         for (c, f) in [0, 63, 64, 150, 299].iter().zip(got) {
             assert_eq!(f.unwrap(), "x".repeat(c % 70).into_bytes());
         }
+    }
+
+    #[test]
+    fn a_line_ends_at_its_line_end() {
+        let wanted = Wanted::new(vec![0, 1]);
+        let mut bounds = Vec::new();
+        for first in [
+            r#""a","bc""#.to_string(),
+            format!(r#""{}","b""#, "x".repeat(70)),
+        ] {
+            let text = format!("{first}\n\"d\",\"e\"\n");
+            let (fields, len) = split_wanted(text.as_bytes(), &wanted, &mut bounds).unwrap();
+            assert_eq!((fields, len), (2, first.len()));
+            let rest = &text.as_bytes()[len + 1..];
+            assert_eq!(split_wanted(rest, &wanted, &mut bounds), Some((2, 7)));
+        }
+        // A field may not run on past the line's end.
+        assert_eq!(
+            split_wanted(b"\"a\",\"b\n\",\"c\"", &wanted, &mut bounds),
+            None
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
 use super::chunks::{Chunk, ChunkReader, LineMap, filter_lines};
-use super::fields::{Row, SimpleRow, SparseRow, split_simple, split_wanted};
+use super::fields::{Row, SimpleRow, SparseRow, Wanted, split_simple, split_wanted};
 use super::number::NumberStyle;
 pub(crate) use super::row::Parsed;
 use super::row::{
@@ -471,13 +471,12 @@ impl ChunkCtx<'_> {
 }
 
 /// The fast path: every line one row of simple fields. False, with `out` to be thrown
-/// away, at the first line that is not. A raw page's rows after the first chunk (which
-/// holds the units row) are split for the columns gpulint reads only.
+/// away, at the first line that is not.
 fn parse_simple(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) -> bool {
-    let sparse = match ctx.layout {
-        Layout::Raw(l) if !ctx.first => Some(&l.wanted),
-        _ => None,
-    };
+    match ctx.layout {
+        Layout::Raw(l) if !ctx.first => return parse_sparse(ctx, &l.wanted, text, out),
+        _ => {}
+    }
     let mut bounds = Vec::new();
     let mut start = 0;
     let ends =
@@ -485,34 +484,43 @@ fn parse_simple(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) -> bool {
     for (index, end) in ends.enumerate() {
         let line = &text[start..end];
         start = end + 1;
-        let parsed = match sparse {
-            Some(wanted) => {
-                let Some(fields) = split_wanted(line, wanted, &mut bounds) else {
-                    return false;
-                };
-                let row = SparseRow {
-                    line,
-                    bounds: &bounds,
-                    wanted,
-                    fields,
-                };
-                ctx.row(index, index as u64 + 1, &row, out)
-            }
-            None => {
-                if !split_simple(line, &mut bounds) {
-                    return false;
-                }
-                let row = SimpleRow {
-                    line,
-                    bounds: &bounds,
-                };
-                ctx.row(index, index as u64 + 1, &row, out)
-            }
+        if !split_simple(line, &mut bounds) {
+            return false;
+        }
+        let row = SimpleRow {
+            line,
+            bounds: &bounds,
         };
-        if let Err(e) = parsed {
+        if let Err(e) = ctx.row(index, index as u64 + 1, &row, out) {
             out.error = Some(e);
             return true;
         }
+    }
+    true
+}
+
+/// A raw page's rows after the first chunk (which holds the units row): split for the
+/// columns gpulint reads only, each line's end found on the same pass.
+fn parse_sparse(ctx: &ChunkCtx, wanted: &Wanted, text: &[u8], out: &mut ChunkOut) -> bool {
+    let mut bounds = Vec::new();
+    let mut start = 0;
+    let mut index = 0;
+    while start < text.len() {
+        let Some((fields, len)) = split_wanted(&text[start..], wanted, &mut bounds) else {
+            return false;
+        };
+        let row = SparseRow {
+            line: &text[start..start + len],
+            bounds: &bounds,
+            wanted,
+            fields,
+        };
+        if let Err(e) = ctx.row(index, index as u64 + 1, &row, out) {
+            out.error = Some(e);
+            return true;
+        }
+        start += len + 1;
+        index += 1;
     }
     true
 }
