@@ -65,12 +65,6 @@ pub(super) const COLLECT_INSTEAD: &[(&str, &[&str])] = &[
     ("sectors_per_request_st", &["sectors_st", "requests_st"]),
 ];
 
-/// The ncu metric names to pass to `--metrics` so that `keys` (canonical or derived)
-/// can be resolved: the first collectable source of each, sorted and without repeats.
-pub fn collection_list<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<&'static str> {
-    collection_plan(keys, None).metrics
-}
-
 /// What `gpulint run` asks ncu for on one chip, and what that chip cannot give.
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -79,8 +73,9 @@ pub struct Plan {
     pub unavailable: Vec<&'static str>,
 }
 
-/// As [`collection_list`], on `chip` when known: each key from the first of its sources
-/// that exists there (`dram__bytes_op_read` on GB20x, say); keys with none are listed as
+/// The ncu metric names to pass to `--metrics` so that `keys` (canonical or derived) can
+/// be resolved, sorted and without repeats, on `chip` when known: each key from the first
+/// of its sources that exists there (`dram__bytes_op_read` on GB20x, say); keys with none are listed as
 /// unavailable, and the rules that read them are skipped.
 pub fn collection_plan<'a>(
     keys: impl IntoIterator<Item = &'a str>,
