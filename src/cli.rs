@@ -279,8 +279,9 @@ pub struct NcuArgs {
     pub all_launches: bool,
     /// Sample per launch configuration: the first N launches of each (kernel, grid, block,
     /// shared memory), ncu's `--filter-mode per-launch-config`. By default the sample is each
-    /// kernel's launches 1, 2, 3, 4, 8, 16, ... whatever their grids, or 3 per configuration
-    /// when the launch trace shows that takes fewer.
+    /// kernel's launches 1, 2, 3, 4, 8, 16, ... whatever their grids, or the first 1 (else 3)
+    /// of each configuration when the launch trace shows that takes fewer and stands for
+    /// the configuration's time.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub launches_per_config: Option<u64>,
     /// Count every launch even where gpulint's launch tracer gives no trace (it needs a C++

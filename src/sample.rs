@@ -64,6 +64,7 @@ impl Sample {
                     )
                 }
             }
+            Sample::PerConfig(1) => "the first launch of each launch configuration".into(),
             Sample::PerConfig(n) => format!("the first {n} of each launch configuration"),
         }
     }

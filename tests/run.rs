@@ -1320,18 +1320,19 @@ fn a_launch_trace_gives_the_spread_what_every_launch_shows() {
     assert!(!args.iter().any(|a| a == "per-launch-config"), "{args:?}");
 }
 
-/// The same on template_phases, where the trace shows that 3 launches per configuration
-/// (11) take fewer than the spread (20), so ncu is asked for those
-/// (fixtures/h200-corpus/per_config_template_phases.csv, the H200's answer,
-/// docs/runs/2026-12-01-fewer-launches.txt). Two instances of one template (`scale<1>`,
+/// The same on template_phases, where the trace shows that the first launch of each
+/// configuration (4) stands for its time and takes fewer than the spread (20), so ncu is
+/// asked for those (fixtures/h200-corpus/per_config1_template_phases.csv, the H200's
+/// answer, docs/runs/2026-12-01-one-per-config.txt, held to every launch profiled with
+/// the same metrics: all_now_template_phases.csv). Two instances of one template (`scale<1>`,
 /// `scale<4>`) pair with their own traced kernels, and block_sum's 1-block tail is judged
 /// on every launch.
 #[test]
 fn a_launch_trace_pairs_each_template_instance() {
     let (traced, args) = traced_sample_like_every_launch(
-        "h200-corpus/per_config_template_phases.csv",
+        "h200-corpus/per_config1_template_phases.csv",
         "h200-corpus/trace_template_phases.csv",
-        "h200-corpus/all_template_phases.csv",
+        "h200-corpus/all_now_template_phases.csv",
     );
     let counts: u64 = traced["kernels"]
         .as_array()
@@ -1348,12 +1349,12 @@ fn a_launch_trace_pairs_each_template_instance() {
             "--filter-mode",
             "per-launch-config",
             "--launch-count",
-            "3"
+            "1"
         ]
     );
     let source = &traced["sources"][0];
     assert_eq!(source["sample"], "per-config");
-    assert_eq!(source["profiled_launches"], 11);
+    assert_eq!(source["profiled_launches"], 4);
 }
 
 /// A tracer that writes no trace (here the stand-in program, given no trace to write)
@@ -1472,19 +1473,20 @@ fn a_failed_tracer_build_is_not_retried() {
 /// A program that replays a CUDA graph of 3 kernels 30 times (samples/corpus/graph_steps.cu
 /// on the H200, docs/runs/2026-12-01-graph-check.txt): the kernels of one graph launch
 /// share its call, so the trace orders them by start. The default run counts all 91
-/// launches, samples 3 per configuration, and warns as every launch does: the transpose's
-/// uncoalesced stores and the reduction's 8-block grid.
+/// launches, samples the first of each configuration (the H200's answer:
+/// per_config1_graph_steps.csv, docs/runs/2026-12-01-one-per-config.txt), and warns as
+/// every launch does: the transpose's uncoalesced stores and the reduction's 8-block grid.
 #[test]
 fn a_launch_trace_orders_the_kernels_of_a_cuda_graph() {
     let (traced, args) = traced_sample_like_every_launch(
-        "h200-corpus/per_config_graph_steps.csv",
+        "h200-corpus/per_config1_graph_steps.csv",
         "h200-corpus/trace_graph_steps.csv",
         "h200-corpus/all_graph_steps.csv",
     );
     assert!(args.iter().any(|a| a == "per-launch-config"), "{args:?}");
     let source = &traced["sources"][0];
     assert_eq!(source["launch_count"], 91);
-    assert_eq!(source["profiled_launches"], 9);
+    assert_eq!(source["profiled_launches"], 3);
     assert_eq!(
         warnings_of(&traced),
         [

@@ -59,49 +59,60 @@ impl EveryLaunch {
     }
 }
 
-/// Launches per configuration when they take fewer launches than the spread.
-const FEWER_PER_CONFIG: u64 = 3;
+/// Launches per configuration to try, fewest first, when they take fewer launches than the
+/// spread: one where every busy configuration's first launch is as long as its later ones,
+/// else three. On every corpus capture that profiled every launch, and on a PyTorch
+/// training loop's 1,450 launches, the first launch of each configuration gives the same
+/// warnings as all of them wherever its time does not come late (docs/gpu-runs.md, "One
+/// launch per configuration").
+const FEWER_PER_CONFIG: [u64; 2] = [1, 3];
 
 /// With every launch counted before ncu runs, the default spread takes the launches that
-/// carry the time too ([`time_carriers`]), and gives way to the sample per configuration
+/// carry the time too ([`time_carriers`]), and gives way to a sample per configuration
 /// when that profiles fewer launches and its first launches stand for each busy
 /// configuration's time: a training loop launches a few configurations many times (the
-/// spread takes 7 of 60 launches of each, 3 per configuration do), while LU's grids change
-/// every launch (3 per configuration would be nearly all), and a breadth-first search
-/// launches one configuration whose frontier, and time, grows late (its first 3 launches
-/// miss the ones that matter). A sample the user chose (`--launches-per-config`) stays.
+/// spread takes 7 of 60 launches of each, 1 per configuration does), while LU's grids
+/// change every launch (1 per configuration would be nearly all), and a breadth-first
+/// search launches one configuration whose frontier, and time, grows late (its first 3
+/// launches miss the ones that matter). A sample the user chose (`--launches-per-config`)
+/// stays.
 pub fn choose_for_time(chosen: Sample, every: &ingest::Profile, verbose: bool) -> Sample {
     if chosen != Sample::SPREAD {
         return chosen;
     }
     let spread = Sample::Spread(time_carriers(every));
-    let per_config = Sample::PerConfig(FEWER_PER_CONFIG);
-    let (spread_takes, per_config_takes) = (
-        launches_to_profile(spread, every),
-        launches_to_profile(per_config, every),
-    );
-    let missed = configurations_whose_time_comes_late(every, FEWER_PER_CONFIG);
-    if per_config_takes >= spread_takes || !missed.is_empty() {
-        if verbose && !missed.is_empty() && per_config_takes < spread_takes {
-            eprintln!(
-                "gpulint: sampling {} ({spread_takes} launches), not {} ({per_config_takes}): \
-                 the longest launches of {} come after their first {FEWER_PER_CONFIG}",
-                spread.describe(),
-                per_config.describe(),
-                missed.join(", ")
-            );
+    let spread_takes = launches_to_profile(spread, every);
+    let mut missed_by = None;
+    for n in FEWER_PER_CONFIG {
+        let per_config = Sample::PerConfig(n);
+        let per_config_takes = launches_to_profile(per_config, every);
+        if per_config_takes >= spread_takes {
+            break;
         }
-        return spread;
+        let missed = configurations_whose_time_comes_late(every, n);
+        if missed.is_empty() {
+            if verbose {
+                eprintln!(
+                    "gpulint: sampling {} ({per_config_takes} launches) instead of {} \
+                     ({spread_takes} launches)",
+                    per_config.describe(),
+                    spread.describe()
+                );
+            }
+            return per_config;
+        }
+        missed_by = Some((per_config, per_config_takes, missed, n));
     }
-    if verbose {
+    if let (true, Some((per_config, takes, missed, n))) = (verbose, missed_by) {
         eprintln!(
-            "gpulint: sampling {} ({per_config_takes} launches) instead of {} \
-             ({spread_takes} launches)",
+            "gpulint: sampling {} ({spread_takes} launches), not {} ({takes}): the longest \
+             launches of {} come after their first {n}",
+            spread.describe(),
             per_config.describe(),
-            spread.describe()
+            missed.join(", ")
         );
     }
-    per_config
+    spread
 }
 
 /// Share of the counted GPU time a kernel or configuration needs for the sample to care
@@ -260,7 +271,7 @@ mod tests {
     #[test]
     fn a_kernel_whose_time_comes_late_keeps_the_spread() {
         let bfs = every_launch("h200-corpus/min_bfs.csv");
-        let late = configurations_whose_time_comes_late(&bfs, FEWER_PER_CONFIG);
+        let late = configurations_whose_time_comes_late(&bfs, 3);
         assert!(late.contains(&"Kernel".to_string()), "{late:?}");
         let chosen = choose_for_time(Sample::SPREAD, &bfs, false);
         assert!(matches!(chosen, Sample::Spread(_)), "{chosen:?}");
@@ -304,6 +315,33 @@ mod tests {
         );
     }
 
+    /// A configuration whose second launch is the long one needs its first three: one per
+    /// configuration would miss its time, three do not, and three are fewer than the
+    /// spread of a kernel launched 40 times.
+    #[test]
+    fn a_configuration_whose_first_launch_is_short_takes_three() {
+        let mut launches = Vec::new();
+        for i in 0..40u64 {
+            let ns = if i == 1 { 20_000.0 } else { 10_000.0 };
+            let mut l = ingest::Launch::of_shape(i, "warms".into(), [64, 1, 1], [256, 1, 1], 1);
+            l.metrics.insert("duration_ns", ns);
+            launches.push(l);
+        }
+        let every = ingest::Profile {
+            file: "trace".into(),
+            page: ingest::Page::Trace,
+            launches,
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+        };
+        assert_eq!(configurations_whose_time_comes_late(&every, 1), ["warms"]);
+        assert!(configurations_whose_time_comes_late(&every, 3).is_empty());
+        assert_eq!(
+            choose_for_time(Sample::SPREAD, &every, false),
+            Sample::PerConfig(3)
+        );
+    }
+
     /// Jitter adds nothing: LU's launches of one kernel differ by a few percent from run
     /// to run, and no kernel's longest launch is a quarter longer than the spread's
     /// (timing_lud.csv, every launch of LU on the H200).
@@ -315,19 +353,20 @@ mod tests {
 
     /// Per configuration is still taken where each configuration's first launches stand
     /// for its time and it profiles fewer: Gaussian elimination and the CG solver, every
-    /// launch of which the H200 captures hold (min_gaussian.csv, min_cg_solver.csv).
+    /// launch of which the H200 captures hold (min_gaussian.csv, min_cg_solver.csv). Their
+    /// first launch already does, so one per configuration is taken.
     #[test]
     fn uniform_configurations_still_take_the_cheaper_sample() {
         for program in ["gaussian", "cg_solver"] {
             let every = every_launch(&format!("h200-corpus/min_{program}.csv"));
             assert_eq!(
-                configurations_whose_time_comes_late(&every, FEWER_PER_CONFIG),
+                configurations_whose_time_comes_late(&every, 1),
                 Vec::<String>::new(),
                 "{program}"
             );
             assert_eq!(
                 choose_for_time(Sample::SPREAD, &every, false),
-                Sample::PerConfig(FEWER_PER_CONFIG),
+                Sample::PerConfig(1),
                 "{program}"
             );
         }
