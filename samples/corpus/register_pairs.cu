@@ -1,0 +1,105 @@
+// Register-limited occupancy beside its documented fix, for issue #25's before/after pairs:
+// the time at stake of register-limited-occupancy against the saving the fix realises.
+// Each thread walks `hops` dependent links of a random permutation from each of 4 start
+// elements, one chain after another (a pointer chase: one load in flight per warp, so the
+// warps in flight set the speed), then mixes KEEP values gathered around the chase's end,
+// all loaded before they are combined: an epilogue run once per thread that sets the
+// kernel's register count.
+//   1. chase_wide: __launch_bounds__(256, 1), so the compiler may keep the epilogue's KEEP
+//      values in registers at once / chase_capped: the same code under
+//      __launch_bounds__(256, 4), the rule's fix (at most 64 registers: 4 blocks per SM).
+// Each runs REPEATS times; the program prints each one's median time (cudaEvent) and checks
+// that both compute the same sums. In ncu's launch order: 0 chase_wide, 1 chase_capped
+// (the first repeat of each, with REPEATS 1).
+//   usage: register_pairs [LOG2_N [REPEATS]]   (default 20: 1 Mi elements, 8 MiB, in L2)
+//
+// What an expert expects, written from this source before any capture (2026-12-01):
+// - launch 0: the epilogue's 80 gathered values live at once take about 100 registers per
+//   thread: 2 blocks of 8 warps per SM, 25% theoretical occupancy, limited by registers:
+//   register-limited-occupancy must fire. The chase keeps one load in flight per warp, so
+//   fewer warps is less memory in flight, and the L2 far from busy: latency-bound may fire
+//   beside it. The random gathers are uncoalesced by nature (may).
+// - launch 1: at most 64 registers, 4 blocks per SM (50%): no occupancy finding. The
+//   compiler fits the epilogue by loading the pairs it combines together, or spills a few
+//   values once per thread (local-memory may fire, on little traffic). About 1.5-2x faster
+//   than launch 0 (twice the warps in flight on a latency-bound chase); the epilogue is a
+//   small part of either.
+#include <numeric>
+#include <random>
+
+#include "pairs_timing.cuh"
+
+constexpr int CHAINS = 4;
+constexpr int KEEP = 80;
+
+__device__ __forceinline__ void chase_then_mix(const int* next, const float* val, float* out,
+                                               int threads, int hops, int mask) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  float s = 0.0f;
+  int j = t;
+#pragma unroll 1
+  for (int c = 0; c < CHAINS; ++c) {
+    j = t + c * threads;
+    for (int h = 0; h < hops; ++h) {
+      j = next[j];
+      s += val[j];
+    }
+  }
+  // The epilogue: KEEP values near the chase's end, the first combined with the last.
+  float r[KEEP];
+#pragma unroll
+  for (int k = 0; k < KEEP; ++k) r[k] = val[(j + k * 977) & mask];
+  float mix = 0.0f;
+#pragma unroll
+  for (int k = 0; k < KEEP / 2; ++k) mix += r[k] * r[KEEP - 1 - k];
+  out[t] = s + 1e-3f * mix;
+}
+
+__global__ void __launch_bounds__(256, 1)
+    chase_wide(const int* next, const float* val, float* out, int threads, int hops, int mask) {
+  chase_then_mix(next, val, out, threads, hops, mask);
+}
+
+__global__ void __launch_bounds__(256, 4)
+    chase_capped(const int* next, const float* val, float* out, int threads, int hops,
+                 int mask) {
+  chase_then_mix(next, val, out, threads, hops, mask);
+}
+
+int main(int argc, char** argv) {
+  int log_n = argc > 1 ? std::atoi(argv[1]) : 20;
+  if (argc > 2) repeats = std::max(1, std::atoi(argv[2]));
+  int n = 1 << log_n, threads = n / CHAINS, hops = 16, block = 256, mask = n - 1;
+  int grid = (threads + block - 1) / block;
+  std::vector<int> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), std::mt19937(7));
+  std::vector<float> values(n);
+  for (int i = 0; i < n; ++i) values[i] = (i % 1000) * 0.001f;
+  int* next;
+  float *val, *out;
+  CHECK(cudaMalloc(&next, n * sizeof(int)));
+  CHECK(cudaMalloc(&val, n * sizeof(float)));
+  CHECK(cudaMalloc(&out, threads * sizeof(float)));
+  CHECK(cudaMemcpy(next, perm.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(val, values.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  cudaFuncAttributes wide_attr, capped_attr;
+  CHECK(cudaFuncGetAttributes(&wide_attr, chase_wide));
+  CHECK(cudaFuncGetAttributes(&capped_attr, chase_capped));
+  std::printf("registers per thread: chase_wide %d, chase_capped %d (local bytes %zu, %zu)\n",
+              wide_attr.numRegs, capped_attr.numRegs, wide_attr.localSizeBytes,
+              capped_attr.localSizeBytes);
+  float wide = median_ms([&] {
+    chase_wide<<<grid, block>>>(next, val, out, threads, hops, mask);
+  });
+  std::vector<float> a = fetch(out, threads);
+  float capped = median_ms([&] {
+    chase_capped<<<grid, block>>>(next, val, out, threads, hops, mask);
+  });
+  std::vector<float> b = fetch(out, threads);
+  std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "chase_wide", wide,
+              "chase_capped", capped, 100.0 * (1.0 - capped / wide),
+              a == b ? "same result" : "DIFFERENT");
+  return 0;
+}
