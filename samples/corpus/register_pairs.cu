@@ -8,10 +8,14 @@
 //   1. chase_wide: __launch_bounds__(256, 1), so the compiler may keep the epilogue's KEEP
 //      values in registers at once / chase_capped: the same code under
 //      __launch_bounds__(256, 4), the rule's fix (at most 64 registers: 4 blocks per SM).
+//   2. walk_wide / walk_capped: the same flaw and fix on latency_pairs.cu's walk, where each
+//      warp follows lists of 128-byte nodes (one coalesced request per hop, not 32 random
+//      sectors), then the same epilogue over the nodes.
 // Each runs REPEATS times; the program prints each one's median time (cudaEvent) and checks
-// that both compute the same sums. In ncu's launch order: 0 chase_wide, 1 chase_capped
-// (the first repeat of each, with REPEATS 1).
-//   usage: register_pairs [LOG2_N [REPEATS]]   (default 20: 1 Mi elements, 8 MiB, in L2)
+// that each pair computes the same sums. In ncu's launch order: 0 chase_wide,
+// 1 chase_capped, 2 walk_wide, 3 walk_capped (the first repeat of each, with REPEATS 1).
+//   usage: register_pairs [LOG2_N [REPEATS]]   (default 20: 1 Mi elements, 8 MiB, in L2;
+//          the walk's 2^(LOG2_N - 4) nodes of 128 bytes take 8 MiB too)
 //
 // What an expert expects, written from this source before any capture (2026-12-01):
 // - launch 0: the epilogue's 80 gathered values live at once take about 100 registers per
@@ -24,6 +28,15 @@
 //   values once per thread (local-memory may fire, on little traffic). About 1.5-2x faster
 //   than launch 0 (twice the warps in flight on a latency-bound chase); the epilogue is a
 //   small part of either.
+// Revised after the capture (2026-12-01, chase pair): 96 and 64 registers, no spill, and the
+// fix saved 0.5%: the random 4-byte gathers keep the L2's tag lookups 97% busy at 25%
+// occupancy already, so more warps cannot go faster, and gpulint's rule (quiet above 80%
+// busy) was right where the expectation above was not. The walk pair, written after that
+// capture and before its own, is the case where latency is not hidden:
+// - launch 2, walk_wide: the same 96 registers, 25% occupancy, one coalesced 128-byte
+//   request in flight per warp: every unit far below its peak, register-limited-occupancy
+//   must fire (latency-bound may). Launch 3, walk_capped: 50%, no occupancy finding, about
+//   1.5-2x faster.
 #include <numeric>
 #include <random>
 
@@ -54,6 +67,41 @@ __device__ __forceinline__ void chase_then_mix(const int* next, const float* val
 #pragma unroll
   for (int k = 0; k < KEEP / 2; ++k) mix += r[k] * r[KEEP - 1 - k];
   out[t] = s + 1e-3f * mix;
+}
+
+// The walk of latency_pairs.cu (lane 0's int of a node is the next node's index), then the
+// epilogue over the nodes.
+__device__ __forceinline__ void walk_then_mix(const int* nodes, int* out, int warps, int hops,
+                                              int mask) {
+  int lane = threadIdx.x % 32, warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  if (warp >= warps) return;
+  int s = 0, k = 0;
+#pragma unroll 1
+  for (int c = 0; c < CHAINS; ++c) {
+    k = warp * CHAINS + c;
+    for (int h = 0; h < hops; ++h) {
+      int v = nodes[k * 32 + lane];
+      s += v;
+      k = __shfl_sync(0xffffffffu, v, 0);
+    }
+  }
+  unsigned r[KEEP];
+#pragma unroll
+  for (int i = 0; i < KEEP; ++i) r[i] = nodes[(k * 32 + lane + i * 977) & mask];
+  unsigned mix = 0;
+#pragma unroll
+  for (int i = 0; i < KEEP / 2; ++i) mix += r[i] * r[KEEP - 1 - i];
+  out[warp * 32 + lane] = s + static_cast<int>(mix & 0xffff);
+}
+
+__global__ void __launch_bounds__(256, 1)
+    walk_wide(const int* nodes, int* out, int warps, int hops, int mask) {
+  walk_then_mix(nodes, out, warps, hops, mask);
+}
+
+__global__ void __launch_bounds__(256, 4)
+    walk_capped(const int* nodes, int* out, int warps, int hops, int mask) {
+  walk_then_mix(nodes, out, warps, hops, mask);
 }
 
 __global__ void __launch_bounds__(256, 1)
@@ -101,5 +149,38 @@ int main(int argc, char** argv) {
   std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "chase_wide", wide,
               "chase_capped", capped, 100.0 * (1.0 - capped / wide),
               a == b ? "same result" : "DIFFERENT");
+
+  // The walk: nodes of 32 ints, 8 MiB in all at the default size, each node's lane-0 int the
+  // next node's index (a random permutation), the others small values.
+  int nodes_n = n / 16, warps = nodes_n / CHAINS, walk_hops = 64;
+  int walk_grid = (warps * 32 + block - 1) / block, node_mask = nodes_n * 32 - 1;
+  std::vector<int> order(nodes_n);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(11));
+  std::vector<int> host(nodes_n * 32);
+  for (int k = 0; k < nodes_n; ++k) {
+    host[k * 32] = order[k];
+    for (int lane = 1; lane < 32; ++lane) host[k * 32 + lane] = (k + lane) % 7;
+  }
+  int *nodes, *walk_out;
+  CHECK(cudaMalloc(&nodes, nodes_n * 32 * sizeof(int)));
+  CHECK(cudaMalloc(&walk_out, warps * 32 * sizeof(int)));
+  CHECK(cudaMemcpy(nodes, host.data(), nodes_n * 32 * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaFuncGetAttributes(&wide_attr, walk_wide));
+  CHECK(cudaFuncGetAttributes(&capped_attr, walk_capped));
+  std::printf("registers per thread: walk_wide %d, walk_capped %d (local bytes %zu, %zu)\n",
+              wide_attr.numRegs, capped_attr.numRegs, wide_attr.localSizeBytes,
+              capped_attr.localSizeBytes);
+  float walk_w = median_ms([&] {
+    walk_wide<<<walk_grid, block>>>(nodes, walk_out, warps, walk_hops, node_mask);
+  });
+  std::vector<int> c = fetch(walk_out, warps * 32);
+  float walk_c = median_ms([&] {
+    walk_capped<<<walk_grid, block>>>(nodes, walk_out, warps, walk_hops, node_mask);
+  });
+  std::vector<int> d = fetch(walk_out, warps * 32);
+  std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "walk_wide", walk_w,
+              "walk_capped", walk_c, 100.0 * (1.0 - walk_c / walk_w),
+              c == d ? "same result" : "DIFFERENT");
   return 0;
 }
