@@ -26,6 +26,9 @@ const OCCUPANCY_L2: &str = "h200-corpus/full_occupancy_pairs_l2.csv";
 /// Warps walking linked lists in L2, one list at a time and four together
 /// (samples/corpus/latency_pairs.cu).
 const LATENCY: &str = "h200-corpus/full_latency_pairs.csv";
+/// A pointer chase and a walk of 128-byte nodes, each with an epilogue that takes 96
+/// registers, and capped at 64 (samples/corpus/register_pairs.cu).
+const REGISTERS: &str = "h200-corpus/full_register_pairs.csv";
 
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
@@ -192,6 +195,20 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         1,
         "one linked list at a time per warp -> four together",
         &["latency-bound"],
+    ),
+    (
+        REGISTERS,
+        0,
+        1,
+        "gathers with a 96-register epilogue -> capped at 64 registers",
+        &["register-limited-occupancy"],
+    ),
+    (
+        REGISTERS,
+        2,
+        3,
+        "node walk with a 96-register epilogue -> capped at 64 registers",
+        &["register-limited-occupancy"],
     ),
 ];
 
