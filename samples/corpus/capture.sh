@@ -36,7 +36,7 @@ programs=(
   "occupancy_pairs|24 1|3"
   "occupancy_pairs_l2|20 1|3|occupancy_pairs"
   "latency_pairs|16 1|2"
-  "register_pairs|20 1|4"
+  "register_pairs|20 1|6"
 )
 
 log "== machine"

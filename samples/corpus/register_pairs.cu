@@ -11,9 +11,13 @@
 //   2. walk_wide / walk_capped: the same flaw and fix on latency_pairs.cu's walk, where each
 //      warp follows lists of 128-byte nodes (one coalesced request per hop, not 32 random
 //      sectors), then the same epilogue over the nodes.
+//   3. walk_tied / walk_untied: the walk launched with a 100 KiB shared buffer, so that
+//      registers and shared memory each allow 2 blocks per SM / both fixed (64 registers,
+//      the 1 KiB it uses).
 // Each runs REPEATS times; the program prints each one's median time (cudaEvent) and checks
 // that each pair computes the same sums. In ncu's launch order: 0 chase_wide,
-// 1 chase_capped, 2 walk_wide, 3 walk_capped (the first repeat of each, with REPEATS 1).
+// 1 chase_capped, 2 walk_wide, 3 walk_capped, 4 walk_tied, 5 walk_untied (the first repeat
+// of each, with REPEATS 1).
 //   usage: register_pairs [LOG2_N [REPEATS]]   (default 20: 1 Mi elements, 8 MiB, in L2;
 //          the walk's 2^(LOG2_N - 4) nodes of 128 bytes take 8 MiB too)
 //
@@ -37,6 +41,10 @@
 //   request in flight per warp: every unit far below its peak, register-limited-occupancy
 //   must fire (latency-bound may). Launch 3, walk_capped: 50%, no occupancy finding, about
 //   1.5-2x faster.
+// The tied pair, written after the walk pair's capture (which saved 47%) and before its own:
+// - launch 4, walk_tied: 96 registers and 100 KiB of shared memory, each allowing 2 blocks:
+//   register-and-shared-memory-limited-occupancy must fire, and neither single-limit rule.
+//   Launch 5, walk_untied: 50% occupancy, no occupancy finding, as fast as walk_capped.
 #include <numeric>
 #include <random>
 
@@ -72,7 +80,7 @@ __device__ __forceinline__ void chase_then_mix(const int* next, const float* val
 // The walk of latency_pairs.cu (lane 0's int of a node is the next node's index), then the
 // epilogue over the nodes.
 __device__ __forceinline__ void walk_then_mix(const int* nodes, int* out, int warps, int hops,
-                                              int mask) {
+                                              int mask, int* stage = nullptr) {
   int lane = threadIdx.x % 32, warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   if (warp >= warps) return;
   int s = 0, k = 0;
@@ -91,7 +99,13 @@ __device__ __forceinline__ void walk_then_mix(const int* nodes, int* out, int wa
   unsigned mix = 0;
 #pragma unroll
   for (int i = 0; i < KEEP / 2; ++i) mix += r[i] * r[KEEP - 1 - i];
-  out[warp * 32 + lane] = s + static_cast<int>(mix & 0xffff);
+  int result = s + static_cast<int>(mix & 0xffff);
+  // Staged through shared memory, as a kernel that later reduces a block's results would.
+  if (stage != nullptr) {
+    stage[threadIdx.x] = result;
+    result = stage[threadIdx.x];
+  }
+  out[warp * 32 + lane] = result;
 }
 
 __global__ void __launch_bounds__(256, 1)
@@ -102,6 +116,21 @@ __global__ void __launch_bounds__(256, 1)
 __global__ void __launch_bounds__(256, 4)
     walk_capped(const int* nodes, int* out, int warps, int hops, int mask) {
   walk_then_mix(nodes, out, warps, hops, mask);
+}
+
+// The walk again, launched with a 100 KiB shared buffer sized for the worst case (it uses
+// blockDim ints): registers and shared memory each allow 2 blocks per SM / the fix for both,
+// 64 registers and the 1 KiB it uses.
+__global__ void __launch_bounds__(256, 1)
+    walk_tied(const int* nodes, int* out, int warps, int hops, int mask) {
+  extern __shared__ int stage[];
+  walk_then_mix(nodes, out, warps, hops, mask, stage);
+}
+
+__global__ void __launch_bounds__(256, 4)
+    walk_untied(const int* nodes, int* out, int warps, int hops, int mask) {
+  extern __shared__ int stage[];
+  walk_then_mix(nodes, out, warps, hops, mask, stage);
 }
 
 __global__ void __launch_bounds__(256, 1)
@@ -182,5 +211,25 @@ int main(int argc, char** argv) {
   std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "walk_wide", walk_w,
               "walk_capped", walk_c, 100.0 * (1.0 - walk_c / walk_w),
               c == d ? "same result" : "DIFFERENT");
+
+  int worst_case = 100 * 1024, needed = block * (int)sizeof(int);
+  CHECK(cudaFuncSetAttribute(walk_tied, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             worst_case));
+  CHECK(cudaFuncGetAttributes(&wide_attr, walk_tied));
+  CHECK(cudaFuncGetAttributes(&capped_attr, walk_untied));
+  std::printf("registers per thread: walk_tied %d, walk_untied %d (local bytes %zu, %zu)\n",
+              wide_attr.numRegs, capped_attr.numRegs, wide_attr.localSizeBytes,
+              capped_attr.localSizeBytes);
+  float tied = median_ms([&] {
+    walk_tied<<<walk_grid, block, worst_case>>>(nodes, walk_out, warps, walk_hops, node_mask);
+  });
+  std::vector<int> e = fetch(walk_out, warps * 32);
+  float untied = median_ms([&] {
+    walk_untied<<<walk_grid, block, needed>>>(nodes, walk_out, warps, walk_hops, node_mask);
+  });
+  std::vector<int> f = fetch(walk_out, warps * 32);
+  std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "walk_tied (100 KiB)", tied,
+              "walk_untied (1 KiB)", untied, 100.0 * (1.0 - untied / tied),
+              e == f && e == c ? "same result" : "DIFFERENT");
   return 0;
 }
