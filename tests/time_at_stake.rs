@@ -210,6 +210,13 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         "node walk with a 96-register epilogue -> capped at 64 registers",
         &["register-limited-occupancy"],
     ),
+    (
+        REGISTERS,
+        4,
+        5,
+        "node walk with 96 registers and a 100 KiB shared buffer -> 64 and 1 KiB",
+        &["register-and-shared-memory-limited-occupancy"],
+    ),
 ];
 
 /// ncu's largest whole-kernel ("global") estimated speedup per launch, in %.
