@@ -16,6 +16,7 @@ macro_rules! slot {
         *ID.get_or_init(|| KeyId::known($name))
     }};
 }
+
 /// A key by its slot, or by a name held in a table.
 pub(super) trait Slot: Copy {
     fn slot(self) -> KeyId;

@@ -21,8 +21,6 @@ pub use map::{KeyId, KeySet, Metrics};
 pub use plan::*;
 pub use sections::*;
 
-use std::collections::HashSet;
-
 /// Whether a key is a count (sectors, requests, bytes, instructions, wavefronts, the
 /// duration) rather than a rate, share or ratio: ncu sums counters over the GPU
 /// (`.sum`), and a few derived keys add counts up.
@@ -58,15 +56,7 @@ pub type RawValues<'a> = rustc_hash::FxHashMap<&'a str, f64>;
 
 /// The static name of a canonical or derived metric.
 pub fn key(name: &str) -> Option<&'static str> {
-    static KEYS: std::sync::OnceLock<HashSet<&'static str>> = std::sync::OnceLock::new();
-    let keys = KEYS.get_or_init(|| {
-        METRICS
-            .iter()
-            .map(|m| m.key)
-            .chain(DERIVED.iter().map(|d| d.key))
-            .collect()
-    });
-    keys.get(name).copied()
+    KeyId::of(name).map(KeyId::name)
 }
 
 /// Where each source name and label of [`METRICS`] leads: (index of the metric, rank of
