@@ -2,11 +2,13 @@
 //! stdout with any of them mixed into the program's own output. The form is told from the
 //! content.
 
+mod assemble;
 mod chunks;
 mod details;
 mod fields;
 mod gui;
 pub mod number;
+mod parse;
 mod raw;
 mod row;
 pub mod source;

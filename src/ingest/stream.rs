@@ -3,28 +3,24 @@
 //! cuts chunks, workers parse them, and the calling thread puts the launches back in
 //! file order before handing them on.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::{BufRead, Read};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
-use super::chunks::{Chunk, ChunkReader, LineMap, filter_lines};
-use super::fields::{Row, SimpleRow, SparseRow, Wanted, split_simple, split_wanted};
+use super::assemble::Assembler;
+use super::chunks::{Chunk, ChunkReader};
 use super::number::NumberStyle;
+use super::parse::{Layout, parse_chunk};
 pub(crate) use super::row::Parsed;
-use super::row::{
-    ChunkOut, RowCtx, coarse_values_note, convert_pending, decide_style, style_note,
-    unknown_sections_note,
-};
+use super::row::{ChunkOut, convert_pending, decide_style, style_note};
 use super::start::{HeaderLine, Start, check_start, find_header, parse_header};
-use super::{Launch, Page, WARNING, details, gui, raw, text_output};
+use super::{Launch, Page, details, gui, raw, text_output};
 use crate::error::{Error, Result};
 
 /// Bytes per chunk. The first chunk is four times larger: the number style and the raw
 /// page's units row come from it.
 pub const CHUNK_BYTES: usize = 1 << 20;
-/// Row-level warnings (truncated rows) kept per file; the rest are counted.
-const MAX_ROW_WARNINGS: usize = 10;
 
 /// How to read.
 #[derive(Debug, Clone, Copy)]
@@ -59,12 +55,6 @@ pub struct Progress {
 pub struct Source {
     pub page: Page,
     pub notes: Vec<String>,
-}
-
-/// Where each cell of a row goes: the page's columns, told from the header.
-pub(super) enum Layout {
-    Raw(raw::RawLayout),
-    Details(details::DetailsLayout),
 }
 
 /// Reads an export from `input` and hands each launch, in file order, to `sink`.
@@ -247,7 +237,8 @@ fn read_text<R: BufRead + Send>(
             "the export has a header but no kernel launch rows",
         ));
     }
-    closing_notes(&mut state, skipped, &mut notes);
+    state.closing_notes(&mut notes);
+    notes.extend(skipped_lines_note(skipped));
     Ok(Source { page, notes })
 }
 
@@ -353,29 +344,6 @@ fn first_chunk<R: BufRead>(
     Ok((style, skipped))
 }
 
-/// The notes a read ends with: row warnings, unknown sections, skipped lines.
-fn closing_notes(state: &mut Assembler, skipped: u64, notes: &mut Vec<String>) {
-    notes.extend(state.row_warnings.iter().map(|w| format!("{WARNING}{w}")));
-    if state.dropped_warnings > 0 {
-        notes.push(format!(
-            "{WARNING}{} more row(s) with the same kind of problem",
-            state.dropped_warnings
-        ));
-    }
-    notes.extend(unknown_sections_note(std::mem::take(
-        &mut state.unknown_sections,
-    )));
-    notes.extend(coarse_values_note(&state.coarse_values));
-    if state.short_rows > 0 {
-        notes.push(format!(
-            "skipped {} row(s) that end before the `Metric Value` column: the section tables \
-             `--print-details all` writes among the metric rows, or rows cut short",
-            state.short_rows
-        ));
-    }
-    notes.extend(skipped_lines_note(skipped));
-}
-
 /// The note for the lines of ncu messages and program output read past, if any.
 fn skipped_lines_note(skipped: u64) -> Option<String> {
     (skipped > 0).then(|| {
@@ -404,243 +372,6 @@ fn progress_bar(size: u64) -> indicatif::ProgressBar {
         .expect("valid template"),
     );
     bar
-}
-
-/// Parses the rows of one chunk. `style` is `None` for the first chunk, whose cells
-/// stay text until the style is known.
-fn parse_chunk(
-    file: &str,
-    layout: &Layout,
-    chunk: &Chunk,
-    style: Option<NumberStyle>,
-    first: bool,
-) -> ChunkOut {
-    let (text, map, skipped) = filter_lines(chunk);
-    let fresh = || ChunkOut {
-        skipped,
-        ..ChunkOut::default()
-    };
-    let mut out = fresh();
-    let ctx = ChunkCtx {
-        file,
-        layout,
-        map: &map,
-        style,
-        first,
-    };
-    if !parse_simple(&ctx, &text, &mut out) {
-        out = fresh();
-        parse_with_csv(&ctx, &text, &mut out);
-    }
-    // A raw-page row is a whole launch: resolve its metrics here, off the thread that
-    // lints. Details-page launches may go on in the next chunk.
-    if matches!(layout, Layout::Raw(_)) && style.is_some() {
-        out.finished = std::mem::take(&mut out.launches)
-            .into_iter()
-            .map(super::finish_launch)
-            .collect();
-    }
-    out
-}
-
-/// What the two row splitters share about the chunk they parse.
-struct ChunkCtx<'a> {
-    file: &'a str,
-    layout: &'a Layout,
-    map: &'a LineMap,
-    /// `None` for the first chunk (see [`parse_chunk`]).
-    style: Option<NumberStyle>,
-    first: bool,
-}
-
-impl ChunkCtx<'_> {
-    /// Parses one row, `index` counting the chunk's rows from 0 and `line` its line in
-    /// the chunk's filtered text (from 1).
-    fn row(&self, index: usize, line: u64, row: &impl Row, out: &mut ChunkOut) -> Result<()> {
-        let ctx = RowCtx {
-            file: self.file,
-            line: self.map.original(line),
-            style: self.style,
-            first_row_of_file: self.first && index == 0,
-        };
-        match self.layout {
-            Layout::Raw(l) => l.row(&ctx, row, out),
-            Layout::Details(l) => l.row(&ctx, row, out),
-        }
-    }
-}
-
-/// The fast path: every line one row of simple fields. False, with `out` to be thrown
-/// away, at the first line that is not.
-fn parse_simple(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) -> bool {
-    match ctx.layout {
-        Layout::Raw(l) if !ctx.first => return parse_sparse(ctx, &l.wanted, text, out),
-        _ => {}
-    }
-    let mut bounds = Vec::new();
-    let mut start = 0;
-    let ends =
-        memchr::memchr_iter(b'\n', text).chain((text.last() != Some(&b'\n')).then_some(text.len()));
-    for (index, end) in ends.enumerate() {
-        let line = &text[start..end];
-        start = end + 1;
-        if !split_simple(line, &mut bounds) {
-            return false;
-        }
-        let row = SimpleRow {
-            line,
-            bounds: &bounds,
-        };
-        if let Err(e) = ctx.row(index, index as u64 + 1, &row, out) {
-            out.error = Some(e);
-            return true;
-        }
-    }
-    true
-}
-
-/// A raw page's rows after the first chunk (which holds the units row): split for the
-/// columns gpulint reads only, each line's end found on the same pass.
-fn parse_sparse(ctx: &ChunkCtx, wanted: &Wanted, text: &[u8], out: &mut ChunkOut) -> bool {
-    let mut bounds = Vec::new();
-    let mut start = 0;
-    let mut index = 0;
-    while start < text.len() {
-        let Some((fields, len)) = split_wanted(&text[start..], wanted, &mut bounds) else {
-            return false;
-        };
-        let row = SparseRow {
-            line: &text[start..start + len],
-            bounds: &bounds,
-            wanted,
-            fields,
-        };
-        if let Err(e) = ctx.row(index, index as u64 + 1, &row, out) {
-            out.error = Some(e);
-            return true;
-        }
-        start += len + 1;
-        index += 1;
-    }
-    true
-}
-
-/// Any CSV the csv crate reads: escaped quotes, fields over several lines.
-fn parse_with_csv(ctx: &ChunkCtx, text: &[u8], out: &mut ChunkOut) {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text);
-    let mut record = csv::ByteRecord::new();
-    let mut index = 0usize;
-    loop {
-        match reader.read_byte_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => {
-                let line = e.position().map_or(0, |p| ctx.map.original(p.line()));
-                out.error = Some(Error::at(
-                    ctx.file,
-                    line,
-                    None,
-                    format!("malformed CSV: {e}"),
-                ));
-                break;
-            }
-        }
-        let line = record.position().map_or(1, |p| p.line());
-        index += 1;
-        if let Err(e) = ctx.row(index - 1, line, &record, out) {
-            out.error = Some(e);
-            break;
-        }
-    }
-}
-
-/// Puts parsed launches together across chunk seams (a details-page launch spans many
-/// rows) and hands each finished one on.
-struct Assembler<'a> {
-    sink: &'a mut dyn FnMut(Launch) -> Result<()>,
-    carry: Option<Parsed>,
-    launches: u64,
-    row_warnings: Vec<String>,
-    dropped_warnings: usize,
-    unknown_sections: BTreeSet<String>,
-    coarse_values: BTreeMap<&'static str, u64>,
-    short_rows: u64,
-}
-
-impl<'a> Assembler<'a> {
-    fn new(sink: &'a mut dyn FnMut(Launch) -> Result<()>) -> Self {
-        Assembler {
-            sink,
-            carry: None,
-            launches: 0,
-            row_warnings: Vec::new(),
-            dropped_warnings: 0,
-            unknown_sections: BTreeSet::new(),
-            coarse_values: BTreeMap::new(),
-            short_rows: 0,
-        }
-    }
-
-    fn take(&mut self, out: ChunkOut) -> Result<()> {
-        for w in out.row_warnings {
-            if self.row_warnings.len() < MAX_ROW_WARNINGS {
-                self.row_warnings.push(w);
-            } else {
-                self.dropped_warnings += 1;
-            }
-        }
-        self.unknown_sections.extend(out.unknown_sections);
-        self.short_rows += out.short_rows;
-        for (key, n) in out.coarse_values {
-            *self.coarse_values.entry(key).or_default() += n;
-        }
-        if !out.finished.is_empty() {
-            self.flush()?;
-            for launch in out.finished {
-                self.launches += 1;
-                (self.sink)(launch)?;
-            }
-        }
-        for p in out.launches {
-            match &mut self.carry {
-                Some(c) if c.id == p.id => {
-                    c.values.extend(p.values);
-                    c.nvidia_rules.extend(p.nvidia_rules);
-                    if c.device.is_none() {
-                        c.device = p.device;
-                    }
-                }
-                _ => {
-                    if let Some(done) = self.carry.replace(p) {
-                        self.finish(done)?;
-                    }
-                }
-            }
-        }
-        match out.error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        match self.carry.take() {
-            Some(done) => self.finish(done),
-            None => Ok(()),
-        }
-    }
-
-    fn finish(&mut self, mut p: Parsed) -> Result<()> {
-        if p.invocations.is_some() {
-            // A summary block has no launch ID: number the blocks in file order.
-            p.id = self.launches;
-        }
-        self.launches += 1;
-        (self.sink)(super::finish_launch(p))
-    }
 }
 
 fn read_serial<R: BufRead>(
