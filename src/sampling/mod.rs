@@ -279,32 +279,39 @@ mod tests {
         assert!(chosen.invocations().contains(&8));
     }
 
-    /// A busy kernel whose longest launch is not one the powers of two take, and is well
-    /// longer than those, gets it added: a kernel of 12 launches whose 6th takes five
-    /// times as long, beside a kernel of even launches.
-    #[test]
-    fn the_longest_launch_of_a_busy_kernel_is_added_to_the_spread() {
-        let launch = |id: u64, name: &str, ns: f64| {
-            let mut l = ingest::Launch::of_shape(id, name.into(), [64, 1, 1], [256, 1, 1], 1);
-            l.metrics.insert("duration_ns", ns);
-            l
-        };
-        let mut launches = Vec::new();
-        for i in 0..12u64 {
-            launches.push(launch(
-                2 * i,
-                "grows",
-                if i == 5 { 50_000.0 } else { 10_000.0 },
-            ));
-            launches.push(launch(2 * i + 1, "even", 10_000.0));
-        }
-        let every = ingest::Profile {
+    /// A traced launch of 64 blocks of 256 threads that took `ns`.
+    fn timed(id: u64, name: &str, ns: f64) -> ingest::Launch {
+        let mut l = ingest::Launch::of_shape(id, name.into(), [64, 1, 1], [256, 1, 1], 1);
+        l.metrics.insert("duration_ns", ns);
+        l
+    }
+
+    /// A launch trace of these launches.
+    fn trace(launches: Vec<ingest::Launch>) -> ingest::Profile {
+        ingest::Profile {
             file: "trace".into(),
             page: ingest::Page::Trace,
             launches,
             notes: Vec::new(),
             source_blocks: Vec::new(),
-        };
+        }
+    }
+
+    /// A busy kernel whose longest launch is not one the powers of two take, and is well
+    /// longer than those, gets it added: a kernel of 12 launches whose 6th takes five
+    /// times as long, beside a kernel of even launches.
+    #[test]
+    fn the_longest_launch_of_a_busy_kernel_is_added_to_the_spread() {
+        let mut launches = Vec::new();
+        for i in 0..12u64 {
+            launches.push(timed(
+                2 * i,
+                "grows",
+                if i == 5 { 50_000.0 } else { 10_000.0 },
+            ));
+            launches.push(timed(2 * i + 1, "even", 10_000.0));
+        }
+        let every = trace(launches);
         assert_eq!(time_carriers(&every), [6, 0, 0, 0, 0, 0, 0, 0]);
         let chosen = choose_for_time(Sample::SPREAD, &every, false);
         assert_eq!(chosen, Sample::Spread([6, 0, 0, 0, 0, 0, 0, 0]));
@@ -321,20 +328,11 @@ mod tests {
     /// spread of a kernel launched 40 times.
     #[test]
     fn a_configuration_whose_first_launch_is_short_takes_three() {
-        let mut launches = Vec::new();
-        for i in 0..40u64 {
-            let ns = if i == 1 { 20_000.0 } else { 10_000.0 };
-            let mut l = ingest::Launch::of_shape(i, "warms".into(), [64, 1, 1], [256, 1, 1], 1);
-            l.metrics.insert("duration_ns", ns);
-            launches.push(l);
-        }
-        let every = ingest::Profile {
-            file: "trace".into(),
-            page: ingest::Page::Trace,
-            launches,
-            notes: Vec::new(),
-            source_blocks: Vec::new(),
-        };
+        let every = trace(
+            (0..40u64)
+                .map(|i| timed(i, "warms", if i == 1 { 20_000.0 } else { 10_000.0 }))
+                .collect(),
+        );
         assert_eq!(configurations_whose_time_comes_late(&every, 1), ["warms"]);
         assert!(configurations_whose_time_comes_late(&every, 3).is_empty());
         assert_eq!(
