@@ -167,31 +167,27 @@ int main(int argc, char** argv) {
   for (unsigned i = 0; i < n; ++i) fhost[i] = (i % 1000) * 0.001f;
   CHECK(cudaMemcpy(fin, fhost.data(), n * 4, cudaMemcpyHostToDevice));
 
-  auto same = [&](const char* a, const char* b, bool ok, float ms_a, float ms_b) {
-    std::printf("%-18s %8.3f ms   %-18s %8.3f ms   gain %5.1f%%   %s\n", a, ms_a, b, ms_b,
-                100.0 * (1.0 - ms_b / ms_a), ok ? "same result" : "DIFFERENT");
-  };
   unsigned log_h = log_n - log_w, w = 1u << log_w, h = 1u << log_h;
   float a = median_ms([&] { torus_divmod<<<grid, block>>>(in, out_a, n, w, h); });
   float b = median_ms([&] { torus_shift<<<grid, block>>>(in, out_b, n, log_w, log_h); });
-  same("torus_divmod", "torus_shift", fetch(out_a, n) == fetch(out_b, n), a, b);
+  print_pair("torus_divmod", a, "torus_shift", b, fetch(out_a, n) == fetch(out_b, n), 18);
 
   unsigned hn = n / 4;
   a = median_ms([&] { hash_loop<<<hn / block, block>>>(in, out_a, hn, 48); });
   b = median_ms([&] { hash_unrolled<48><<<hn / block, block>>>(in, out_b, hn); });
-  same("hash_loop", "hash_unrolled", fetch(out_a, hn) == fetch(out_b, hn), a, b);
+  print_pair("hash_loop", a, "hash_unrolled", b, fetch(out_a, hn) == fetch(out_b, hn), 18);
 
   a = median_ms([&] { sfu_heavy<<<grid, block>>>(fin, fout_a, n); });
   b = median_ms([&] { sfu_light<<<grid, block>>>(fin, fout_b, n); });
   std::vector<float> fa = fetch(fout_a, n), fb = fetch(fout_b, n);
   bool close = true;
   for (unsigned i = 0; i < n; i += 997) close &= std::abs(fa[i] - fb[i]) <= 1e-3f * std::abs(fa[i]) + 1e-5f;
-  same("sfu_heavy", "sfu_light", close, a, b);
+  print_pair("sfu_heavy", a, "sfu_light", b, close, 18);
 
   unsigned dn = n / 4;
   a = median_ms([&] { branch_divergent<<<dn / block, block>>>(in, out_a, dn); });
   b = median_ms([&] { branch_uniform<<<dn / block, block>>>(in, out_b, dn); });
-  same("branch_divergent", "branch_uniform", fetch(out_a, dn) == fetch(out_b, dn), a, b);
+  print_pair("branch_divergent", a, "branch_uniform", b, fetch(out_a, dn) == fetch(out_b, dn), 18);
 
   CHECK(cudaMemset(bins, 0, 256 * 4));
   float hist_ms = median_ms([&] { byte_histogram<<<132 * 8, block>>>(in, bins, n); });

@@ -14,9 +14,6 @@
 //   no uncoalesced or misaligned finding. Full occupancy (256-thread blocks, few registers).
 // - walk_interleaved: four loads in flight per warp, 2-4x faster; the memory units busier
 //   but likely still under 40%, so latency-bound may remain, with a smaller stake.
-#include <numeric>
-#include <random>
-
 #include "pairs_timing.cuh"
 
 constexpr int LISTS = 4;
@@ -62,15 +59,7 @@ int main(int argc, char** argv) {
   if (argc > 2) repeats = std::max(1, std::atoi(argv[2]));
   int n = 1 << log_nodes, warps = n / LISTS, hops = 64, block = 256;
   int grid = (warps * 32 + block - 1) / block;
-  // Node k's next node: a random permutation, so consecutive hops land anywhere in L2.
-  std::vector<int> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), std::mt19937(11));
-  std::vector<int> host(n * 32);
-  for (int k = 0; k < n; ++k) {
-    host[k * 32] = perm[k];
-    for (int lane = 1; lane < 32; ++lane) host[k * 32 + lane] = (k + lane) % 7;
-  }
+  std::vector<int> host = linked_nodes(n, 11);
   int *nodes, *out_a, *out_b;
   CHECK(cudaMalloc(&nodes, n * 32 * sizeof(int)));
   CHECK(cudaMalloc(&out_a, n * 32 * sizeof(int)));
@@ -79,7 +68,6 @@ int main(int argc, char** argv) {
   float a = median_ms([&] { walk_serial<<<grid, block>>>(nodes, out_a, warps, hops); });
   float b = median_ms([&] { walk_interleaved<<<grid, block>>>(nodes, out_b, warps, hops); });
   std::vector<int> ra = fetch(out_a, n * 32), rb = fetch(out_b, n * 32);
-  std::printf("%-18s %8.3f ms   %-18s %8.3f ms   gain %5.1f%%   %s\n", "walk_serial", a,
-              "walk_interleaved", b, 100.0 * (1.0 - b / a), ra == rb ? "same result" : "DIFFERENT");
+  print_pair("walk_serial", a, "walk_interleaved", b, ra == rb, 18);
   return 0;
 }

@@ -24,9 +24,6 @@
 //   Expected 2-3x faster than launch 0 (four times the warps in flight).
 // - launch 2: four loads in flight per warp: the memory system 2-3x busier than launch 1,
 //   which is 1.5-3x slower than it. Not latency-bound if the memory units pass 40%.
-#include <numeric>
-#include <random>
-
 #include "pairs_timing.cuh"
 
 constexpr int CHAINS = 4;
@@ -92,9 +89,7 @@ int main(int argc, char** argv) {
   if (argc > 2) repeats = std::max(1, std::atoi(argv[2]));
   int n = 1 << log_n, threads = n / CHAINS, hops = 16, block = 256;
   int grid = (threads + block - 1) / block;
-  std::vector<int> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), std::mt19937(7));
+  std::vector<int> perm = random_permutation(n, 7);
   std::vector<float> values(n);
   for (int i = 0; i < n; ++i) values[i] = (i % 1000) * 0.001f;
   int* next;
@@ -108,10 +103,6 @@ int main(int argc, char** argv) {
   int worst_case = 100 * 1024, needed = block * (int)sizeof(float);
   CHECK(cudaFuncSetAttribute(chase_big_buffer, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              worst_case));
-  auto same = [&](const char* a, const char* b, bool ok, float ms_a, float ms_b) {
-    std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", a, ms_a, b, ms_b,
-                100.0 * (1.0 - ms_b / ms_a), ok ? "same result" : "DIFFERENT");
-  };
   float big = median_ms([&] {
     chase_big_buffer<<<grid, block, worst_case>>>(next, val, out_a, threads, hops);
   });
@@ -120,12 +111,12 @@ int main(int argc, char** argv) {
     chase_staged<<<grid, block, needed>>>(next, val, out_a, threads, hops);
   });
   std::vector<float> staged = fetch(out_a, n);
-  same("chase_big_buffer (100 KiB)", "chase_staged (1 KiB)", staged_big == staged, big,
-       small);
+  print_pair("chase_big_buffer (100 KiB)", big, "chase_staged (1 KiB)", small,
+             staged_big == staged);
   float inter = median_ms([&] {
     chase_interleaved<<<grid, block>>>(next, val, out_b, threads, hops);
   });
-  same("chase_staged (serial chains)", "chase_interleaved", staged == fetch(out_b, n), small,
-       inter);
+  print_pair("chase_staged (serial chains)", small, "chase_interleaved", inter,
+             staged == fetch(out_b, n));
   return 0;
 }

@@ -45,9 +45,6 @@
 // - launch 4, walk_tied: 96 registers and 100 KiB of shared memory, each allowing 2 blocks:
 //   register-and-shared-memory-limited-occupancy must fire, and neither single-limit rule.
 //   Launch 5, walk_untied: 50% occupancy, no occupancy finding, as fast as walk_capped.
-#include <numeric>
-#include <random>
-
 #include "pairs_timing.cuh"
 
 constexpr int CHAINS = 4;
@@ -144,14 +141,22 @@ __global__ void __launch_bounds__(256, 4)
   chase_then_mix(next, val, out, threads, hops, mask);
 }
 
+// The registers each kernel of a pair takes, and the local memory of any spill.
+template <typename A, typename B>
+void print_registers(const char* a, A* kernel_a, const char* b, B* kernel_b) {
+  cudaFuncAttributes ra, rb;
+  CHECK(cudaFuncGetAttributes(&ra, kernel_a));
+  CHECK(cudaFuncGetAttributes(&rb, kernel_b));
+  std::printf("registers per thread: %s %d, %s %d (local bytes %zu, %zu)\n", a, ra.numRegs, b,
+              rb.numRegs, ra.localSizeBytes, rb.localSizeBytes);
+}
+
 int main(int argc, char** argv) {
   int log_n = argc > 1 ? std::atoi(argv[1]) : 20;
   if (argc > 2) repeats = std::max(1, std::atoi(argv[2]));
   int n = 1 << log_n, threads = n / CHAINS, hops = 16, block = 256, mask = n - 1;
   int grid = (threads + block - 1) / block;
-  std::vector<int> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), std::mt19937(7));
+  std::vector<int> perm = random_permutation(n, 7);
   std::vector<float> values(n);
   for (int i = 0; i < n; ++i) values[i] = (i % 1000) * 0.001f;
   int* next;
@@ -161,12 +166,7 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&out, threads * sizeof(float)));
   CHECK(cudaMemcpy(next, perm.data(), n * sizeof(int), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(val, values.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  cudaFuncAttributes wide_attr, capped_attr;
-  CHECK(cudaFuncGetAttributes(&wide_attr, chase_wide));
-  CHECK(cudaFuncGetAttributes(&capped_attr, chase_capped));
-  std::printf("registers per thread: chase_wide %d, chase_capped %d (local bytes %zu, %zu)\n",
-              wide_attr.numRegs, capped_attr.numRegs, wide_attr.localSizeBytes,
-              capped_attr.localSizeBytes);
+  print_registers("chase_wide", chase_wide, "chase_capped", chase_capped);
   float wide = median_ms([&] {
     chase_wide<<<grid, block>>>(next, val, out, threads, hops, mask);
   });
@@ -175,31 +175,18 @@ int main(int argc, char** argv) {
     chase_capped<<<grid, block>>>(next, val, out, threads, hops, mask);
   });
   std::vector<float> b = fetch(out, threads);
-  std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "chase_wide", wide,
-              "chase_capped", capped, 100.0 * (1.0 - capped / wide),
-              a == b ? "same result" : "DIFFERENT");
+  print_pair("chase_wide", wide, "chase_capped", capped, a == b);
 
   // The walk: nodes of 32 ints, 8 MiB in all at the default size, each node's lane-0 int the
   // next node's index (a random permutation), the others small values.
   int nodes_n = n / 16, warps = nodes_n / CHAINS, walk_hops = 64;
   int walk_grid = (warps * 32 + block - 1) / block, node_mask = nodes_n * 32 - 1;
-  std::vector<int> order(nodes_n);
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), std::mt19937(11));
-  std::vector<int> host(nodes_n * 32);
-  for (int k = 0; k < nodes_n; ++k) {
-    host[k * 32] = order[k];
-    for (int lane = 1; lane < 32; ++lane) host[k * 32 + lane] = (k + lane) % 7;
-  }
+  std::vector<int> host = linked_nodes(nodes_n, 11);
   int *nodes, *walk_out;
   CHECK(cudaMalloc(&nodes, nodes_n * 32 * sizeof(int)));
   CHECK(cudaMalloc(&walk_out, warps * 32 * sizeof(int)));
   CHECK(cudaMemcpy(nodes, host.data(), nodes_n * 32 * sizeof(int), cudaMemcpyHostToDevice));
-  CHECK(cudaFuncGetAttributes(&wide_attr, walk_wide));
-  CHECK(cudaFuncGetAttributes(&capped_attr, walk_capped));
-  std::printf("registers per thread: walk_wide %d, walk_capped %d (local bytes %zu, %zu)\n",
-              wide_attr.numRegs, capped_attr.numRegs, wide_attr.localSizeBytes,
-              capped_attr.localSizeBytes);
+  print_registers("walk_wide", walk_wide, "walk_capped", walk_capped);
   float walk_w = median_ms([&] {
     walk_wide<<<walk_grid, block>>>(nodes, walk_out, warps, walk_hops, node_mask);
   });
@@ -208,18 +195,12 @@ int main(int argc, char** argv) {
     walk_capped<<<walk_grid, block>>>(nodes, walk_out, warps, walk_hops, node_mask);
   });
   std::vector<int> d = fetch(walk_out, warps * 32);
-  std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "walk_wide", walk_w,
-              "walk_capped", walk_c, 100.0 * (1.0 - walk_c / walk_w),
-              c == d ? "same result" : "DIFFERENT");
+  print_pair("walk_wide", walk_w, "walk_capped", walk_c, c == d);
 
   int worst_case = 100 * 1024, needed = block * (int)sizeof(int);
   CHECK(cudaFuncSetAttribute(walk_tied, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              worst_case));
-  CHECK(cudaFuncGetAttributes(&wide_attr, walk_tied));
-  CHECK(cudaFuncGetAttributes(&capped_attr, walk_untied));
-  std::printf("registers per thread: walk_tied %d, walk_untied %d (local bytes %zu, %zu)\n",
-              wide_attr.numRegs, capped_attr.numRegs, wide_attr.localSizeBytes,
-              capped_attr.localSizeBytes);
+  print_registers("walk_tied", walk_tied, "walk_untied", walk_untied);
   float tied = median_ms([&] {
     walk_tied<<<walk_grid, block, worst_case>>>(nodes, walk_out, warps, walk_hops, node_mask);
   });
@@ -228,8 +209,6 @@ int main(int argc, char** argv) {
     walk_untied<<<walk_grid, block, needed>>>(nodes, walk_out, warps, walk_hops, node_mask);
   });
   std::vector<int> f = fetch(walk_out, warps * 32);
-  std::printf("%-28s %8.3f ms   %-28s %8.3f ms   gain %5.1f%%   %s\n", "walk_tied (100 KiB)", tied,
-              "walk_untied (1 KiB)", untied, 100.0 * (1.0 - untied / tied),
-              e == f && e == c ? "same result" : "DIFFERENT");
+  print_pair("walk_tied (100 KiB)", tied, "walk_untied (1 KiB)", untied, e == f && e == c);
   return 0;
 }
