@@ -258,17 +258,21 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
 pub(crate) fn finish_launch(mut p: stream::Parsed) -> Launch {
     // The Grid Size and Block Size columns are always there; they stand in for the
     // launch__ metrics when an export lacks them (the export's own come first and win).
+    static SHAPE: std::sync::OnceLock<[metrics::SourceName; 3]> = std::sync::OnceLock::new();
+    let [block_size, block_dim_x, grid_size] = *SHAPE.get_or_init(|| {
+        [
+            "launch__block_size",
+            "launch__block_dim_x",
+            "launch__grid_size",
+        ]
+        .map(metrics::SourceName::of)
+    });
     if let Some(b) = p.block {
-        let source = metrics::SourceName::of;
-        p.values
-            .push((source("launch__block_size"), (b[0] * b[1] * b[2]) as f64));
-        p.values.push((source("launch__block_dim_x"), b[0] as f64));
+        p.values.push((block_size, (b[0] * b[1] * b[2]) as f64));
+        p.values.push((block_dim_x, b[0] as f64));
     }
     if let Some(g) = p.grid {
-        p.values.push((
-            metrics::SourceName::of("launch__grid_size"),
-            (g[0] * g[1] * g[2]) as f64,
-        ));
+        p.values.push((grid_size, (g[0] * g[1] * g[2]) as f64));
     }
     Launch {
         id: p.id,

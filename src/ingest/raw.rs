@@ -17,7 +17,7 @@ pub(super) struct RawLayout {
     grid: Option<usize>,
     device: Option<usize>,
     /// Metric columns gpulint reads, with the key each is kept under.
-    metrics: Vec<(usize, &'static str)>,
+    metrics: Vec<(usize, SourceName)>,
     /// The units row, per entry of `metrics`; empty until seen.
     units: Vec<String>,
     /// The factor each unit scales by (`None` for a unit gpulint does not know, which the
@@ -28,12 +28,14 @@ pub(super) struct RawLayout {
     from_gui: bool,
     /// Every column [`RawLayout::row`] reads.
     pub(super) wanted: Wanted,
-    /// Per entry of `metrics`, its name with where it leads, found once.
-    sources: Vec<SourceName>,
 }
 
-fn sources(metrics: &[(usize, &'static str)]) -> Vec<SourceName> {
-    metrics.iter().map(|(_, k)| SourceName::of(k)).collect()
+/// Each metric column with its name and where it leads, found once.
+fn sources(metrics: &[(usize, &'static str)]) -> Vec<(usize, SourceName)> {
+    metrics
+        .iter()
+        .map(|&(c, k)| (c, SourceName::of(k)))
+        .collect()
 }
 
 fn columns_read(
@@ -104,8 +106,7 @@ pub(super) fn layout(
         grid,
         device,
         wanted: columns_read((id, name), [block, grid, device], &metrics),
-        sources: sources(&metrics),
-        metrics,
+        metrics: sources(&metrics),
         units: Vec::new(),
         scales: Vec::new(),
         from_gui: false,
@@ -129,8 +130,7 @@ impl RawLayout {
             grid,
             device,
             wanted: columns_read((id, name), [grid, block, device], &metrics),
-            sources: sources(&metrics),
-            metrics,
+            metrics: sources(&metrics),
             scales: units.iter().map(|u| number::unit_scale(u)).collect(),
             units,
             from_gui: true,
@@ -188,7 +188,7 @@ impl RawLayout {
         };
         // The first chunk's units row is still in `out`; later chunks use the stored one.
         let first_units = out.units.as_ref();
-        for (i, &(c, key)) in self.metrics.iter().enumerate() {
+        for (i, &(c, source)) in self.metrics.iter().enumerate() {
             let Some(cell) = record.field(c) else {
                 continue;
             };
@@ -198,7 +198,7 @@ impl RawLayout {
                 (self.scales.get(i), ctx.style, self.from_gui)
                 && let Some(v) = number::plain_value(cell, style)
             {
-                launch.values.push((self.sources[i], v * scale));
+                launch.values.push((source, v * scale));
                 continue;
             }
             let cell = text(cell);
@@ -211,14 +211,14 @@ impl RawLayout {
                 // A percentage or a ratio to 0.01 is all a rule needs; a time, an amount
                 // or a rate that multiplies into one loses what the rounding took.
                 let measures_an_amount =
-                    !matches!(unit.trim(), "%" | "") && !key.ends_with(".ratio");
+                    !matches!(unit.trim(), "%" | "") && !source.name.ends_with(".ratio");
                 let shown = super::number::aggregate_value(&cell);
                 if measures_an_amount && super::number::few_significant_digits(shown) {
-                    *out.coarse_values.entry(key).or_default() += 1;
+                    *out.coarse_values.entry(source.name).or_default() += 1;
                 }
             }
             let column = c as u64 + 1;
-            launch.add_cell(ctx, self.sources[i], unit, cell, column)?;
+            launch.add_cell(ctx, source, unit, cell, column)?;
         }
         out.launches.push(launch);
         Ok(())
