@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::ingest::{Launch, Profile};
-use crate::rules::engine::Finding;
+use crate::rules::engine::{Finding, Skip};
 
 /// Bumped when the file's meaning changes; a newer file is refused, not misread.
 pub const FORMAT: u32 = 1;
@@ -21,7 +21,7 @@ pub const GATED: &[&str] = &[
     "theoretical_occupancy_pct",
     "registers_per_thread",
     "local_sectors",
-    "bank_conflicts",
+    "bank_conflict_share",
     "duration_ns",
 ];
 
@@ -43,6 +43,10 @@ pub struct KernelEntry {
     pub metrics: BTreeMap<String, Stat>,
     /// Slugs of the lint findings at warning or above on this kernel.
     pub findings: Vec<String>,
+    /// Slugs of the rules the export was too thin to judge on this kernel: `diff` never
+    /// calls a baseline finding on one of these "fixed". Absent in baselines before 0.3.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_judged: Vec<String>,
     /// Where the kernel's first launch is in the export it was built from, for report
     /// locations. Not saved: a committed baseline carries no paths.
     #[serde(skip)]
@@ -75,10 +79,12 @@ fn config_label(grid: Option<[u64; 3]>, block: Option<[u64; 3]>) -> String {
 /// Kernel name, grid and block.
 type KernelKey = (String, Option<[u64; 3]>, Option<[u64; 3]>);
 
-/// Builds a baseline from parsed profiles and the findings on them.
+/// Builds a baseline from parsed profiles, the findings on them and the rules that
+/// could not judge them (`skips`).
 pub fn build(
     profiles: &[Profile],
     findings: &[Finding],
+    skips: &[Skip],
     rules: &[crate::rules::Rule],
     ncu_version: Option<String>,
 ) -> Baseline {
@@ -114,6 +120,16 @@ pub fn build(
             .collect();
         slugs.sort();
         slugs.dedup();
+        // Skips are kept per kernel name: a rule that could not judge one configuration
+        // of a name counts as not judged on all of them, which errs towards "not
+        // compared" rather than "fixed".
+        let mut not_judged: Vec<String> = skips
+            .iter()
+            .filter(|s| s.kernel == *name)
+            .map(|s| s.rule.clone())
+            .collect();
+        not_judged.sort();
+        not_judged.dedup();
         kernels.insert(
             key,
             KernelEntry {
@@ -123,6 +139,7 @@ pub fn build(
                 launches: launches.iter().map(|(_, l)| l.count).sum(),
                 metrics,
                 findings: slugs,
+                not_judged,
                 source: launches.first().map(|(f, l)| (f.to_string(), l.line)),
             },
         );

@@ -780,11 +780,17 @@ fn one_vocabulary_across_commands() {
         "{text}"
     );
     assert!(
-        text.ends_with("FAIL: 2 gated metric(s) regressed; 1 new finding(s)\n"),
+        text.ends_with(
+            "FAIL (2 of 3 baseline kernel(s) compared): 2 gated metric(s) regressed; 1 new \
+             finding(s)\n"
+        ),
         "{text}"
     );
     let same = gpulint(&["diff", base, base, "--format", "concise"]);
-    assert_eq!(String::from_utf8(same.stdout).unwrap(), "PASS\n");
+    assert_eq!(
+        String::from_utf8(same.stdout).unwrap(),
+        "PASS (3 of 3 baseline kernel(s) compared)\n"
+    );
 }
 
 /// `gpulint gpus` prints the one device table: every entry, with its chip and the sources

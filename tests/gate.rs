@@ -419,3 +419,139 @@ fn also_write_gives_each_format_from_one_comparison() {
     let out = gpulint(&["diff", &bl, CAND, "--also-write", &format!("json={CAND}")]);
     assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
 }
+
+/// Six `gpulint run --save-csv` captures of each of seven programs on an H200
+/// (samples/corpus/gate_noise.sh): every later capture diffed against the first one's
+/// baseline passes, and so does the zoo's pair of ncu runs of one binary, where the raw
+/// bank-conflict count of smem_heavy moved by 15%.
+#[test]
+fn captures_of_the_same_binary_pass_the_gate() {
+    let dir = common::scratch_dir("repeat");
+    let programs = [
+        "lud",
+        "matmul_variants",
+        "reduction",
+        "compute_classes",
+        "knn",
+        "stencil2d",
+        "pipeline_base",
+    ];
+    for program in programs {
+        let first = format!("fixtures/h200-repeat/{program}_1.csv");
+        let bl = dir.join(format!("{program}.json"));
+        let out = gpulint(&["baseline", &first, "-o", bl.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+        for round in 2..=6 {
+            let cand = format!("fixtures/h200-repeat/{program}_{round}.csv");
+            let out = gpulint(&["diff", bl.to_str().unwrap(), &cand, "--format", "concise"]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{program} round {round}: {}",
+                transcript(&out)
+            );
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.starts_with("PASS ("), "{text}");
+        }
+    }
+    let zoo = gpulint(&[
+        "diff",
+        "fixtures/h200-zoo/min_raw_base.csv",
+        "fixtures/h200-zoo/min_raw.csv",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(zoo.status.code(), Some(0), "{}", transcript(&zoo));
+    let v: serde_json::Value = serde_json::from_slice(&zoo.stdout).unwrap();
+    let smem = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| {
+            r["kernel"].as_str().unwrap().starts_with("smem_heavy")
+                && r["metric"] == "bank_conflict_share"
+        })
+        .expect("the share is gated");
+    assert_eq!(smem["verdict"], "unchanged");
+    assert_eq!(v["overlap"]["compared"], 27);
+}
+
+/// The regressed build, captured the same way, fails on its stride.
+#[test]
+fn a_real_stride_regression_fails_the_gate() {
+    let out = gpulint(&[
+        "diff",
+        "fixtures/h200-repeat/pipeline_base_1.csv",
+        "fixtures/h200-repeat/pipeline_regressed_1.csv",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let regressed: Vec<(&str, &str)> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["verdict"] == "regressed")
+        .map(|r| (r["kernel"].as_str().unwrap(), r["metric"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        regressed,
+        [
+            (
+                "scale_rows(const float *, float *, unsigned long, int)",
+                "sectors_per_request_ld"
+            ),
+            (
+                "scale_rows(const float *, float *, unsigned long, int)",
+                "bytes_per_sector_ld"
+            ),
+        ]
+    );
+}
+
+/// Profiles of two programs share no kernel: nothing was compared, which is no pass.
+#[test]
+fn a_candidate_sharing_no_kernel_is_refused() {
+    let out = gpulint(&[
+        "diff",
+        "fixtures/h200-zoo/min_raw_base.csv",
+        "fixtures/h200-corpus/min_lud.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("nothing compared"), "{stderr}");
+    assert!(out.stdout.is_empty(), "no verdict is printed");
+    // --exit-zero does not turn it into a pass.
+    let out = gpulint(&[
+        "diff",
+        "fixtures/h200-zoo/min_raw_base.csv",
+        "fixtures/h200-corpus/min_lud.csv",
+        "--exit-zero",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The full capture's findings that the minimal one cannot judge (its export lacks the
+/// useful-bytes ratio) are "not compared", never "fixed".
+#[test]
+fn a_thinner_candidate_fixes_nothing() {
+    let out = gpulint(&[
+        "diff",
+        "fixtures/h200-zoo/full_raw_base.csv",
+        "fixtures/h200-zoo/min_raw_base.csv",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fixed = v["fixed_findings"].as_array().unwrap();
+    let not_compared = v["not_compared"].as_array().unwrap();
+    assert!(fixed.is_empty(), "{fixed:?}");
+    assert!(!not_compared.is_empty());
+    assert!(
+        not_compared
+            .iter()
+            .all(|n| n["why"] == "the candidate's export was too thin for the rule to judge")
+    );
+}

@@ -25,7 +25,13 @@ pub fn baseline(
         &rules,
         &super::shared::analysis_settings(&gate.selection, gate.min_share),
     )?;
-    let b = crate::baseline::build(&profiles, &analysis.findings, &rules, ncu_version);
+    let b = crate::baseline::build(
+        &profiles,
+        &analysis.findings,
+        &analysis.skips,
+        &rules,
+        ncu_version,
+    );
     let text = crate::baseline::to_json(&b);
     match output {
         Some(path) => {
@@ -88,6 +94,7 @@ pub fn diff_command(req: &DiffRequest) -> Result<u8> {
     crate::diff::apply_thresholds(&mut gates, &from_cli, "--threshold")?;
     let also = parse_also_write(req.also_write)?;
     let d = crate::diff::diff(&base, &cand, &gates, strict);
+    crate::diff::refuse_nothing_compared(&d, baseline, candidate)?;
     if strict && !d.caveats.is_empty() {
         return Err(Error::new(format!(
             "refusing to compare {baseline} with {candidate} (--strict): {}",
@@ -179,6 +186,7 @@ fn load_side(
     Ok(crate::baseline::build(
         &profiles,
         &analysis.findings,
+        &analysis.skips,
         rules,
         None,
     ))

@@ -57,11 +57,19 @@ pub fn render_diff(
     for c in &d.caveats {
         let _ = writeln!(out, "warning: {c}");
     }
+    for nc in &d.not_compared {
+        let _ = writeln!(out, "note: {}", nc.describe());
+    }
     let reasons = d.reasons();
     if reasons.is_empty() {
-        out.push_str("PASS\n");
+        let _ = writeln!(out, "PASS ({})", d.overlap.describe());
     } else {
-        let _ = writeln!(out, "FAIL: {}", reasons.join("; "));
+        let _ = writeln!(
+            out,
+            "FAIL ({}): {}",
+            d.overlap.describe(),
+            reasons.join("; ")
+        );
     }
     out
 }

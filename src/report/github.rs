@@ -80,6 +80,14 @@ pub fn render_diff(
     for c in &d.caveats {
         out.push_str(&format!("::warning title=gpulint::{}\n", escape_data(c)));
     }
+    if !d.not_compared.is_empty() {
+        let lines: Vec<String> = d.not_compared.iter().map(|n| n.describe()).collect();
+        out.push_str(&format!(
+            "::notice title=gpulint: {} baseline finding(s) not compared::{}\n",
+            d.not_compared.len(),
+            escape_data(&lines.join("\n"))
+        ));
+    }
     // With --strict, kernels that appear or vanish fail the gate: say so where it fails.
     for (what, k) in d.strict_kernel_changes() {
         out.push_str(&command(

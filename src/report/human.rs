@@ -510,6 +510,9 @@ fn diff_changes(d: &crate::diff::DiffReport, out: &mut String) {
     for fixed in &d.fixed_findings {
         let _ = writeln!(out, "{}", fixed.describe_fixed());
     }
+    for nc in &d.not_compared {
+        let _ = writeln!(out, "{}", nc.describe());
+    }
     for c in &d.config_changes {
         let _ = writeln!(
             out,
@@ -549,12 +552,15 @@ fn diff_verdict(d: &crate::diff::DiffReport, color: bool, out: &mut String) {
     };
     let _ = writeln!(
         out,
-        "{verdict}: {} regressed, {} improved, {} unchanged, {} new finding(s), {} fixed",
+        "{verdict}: {} regressed, {} improved, {} unchanged, {} new finding(s), {} fixed, {} not \
+         compared; {}",
         t.get("regressed").unwrap_or(&0),
         t.get("improved").unwrap_or(&0),
         t.get("unchanged").unwrap_or(&0),
         d.new_findings.len(),
-        d.fixed_findings.len()
+        d.fixed_findings.len(),
+        d.not_compared.len(),
+        d.overlap.describe()
     );
     let reasons = d.reasons();
     if !reasons.is_empty() {

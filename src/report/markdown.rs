@@ -74,15 +74,17 @@ pub fn render_diff(d: &DiffReport) -> String {
     let t = crate::diff::tally(d);
     let _ = writeln!(
         out,
-        "**{}**: {} regressed, {} improved, {} unchanged; {} new finding(s), {} fixed; {} new and {} vanished kernel(s).\n",
+        "**{}**: {} regressed, {} improved, {} unchanged; {} new finding(s), {} fixed, {} not compared; {} new and {} vanished kernel(s); {}.\n",
         if d.failed() { "FAIL" } else { "PASS" },
         t.get("regressed").unwrap_or(&0),
         t.get("improved").unwrap_or(&0),
         t.get("unchanged").unwrap_or(&0),
         d.new_findings.len(),
         d.fixed_findings.len(),
+        d.not_compared.len(),
         d.new_kernels.len(),
-        d.vanished_kernels.len()
+        d.vanished_kernels.len(),
+        d.overlap.describe()
     );
     let changed: Vec<_> = d
         .rows
@@ -116,6 +118,9 @@ pub fn render_diff(d: &DiffReport) -> String {
     }
     for fixed in &d.fixed_findings {
         let _ = writeln!(out, "- {}", cell(&fixed.describe_fixed()));
+    }
+    for nc in &d.not_compared {
+        let _ = writeln!(out, "- {}", cell(&nc.describe()));
     }
     for (_, line) in d.unmeasured_lines() {
         let _ = writeln!(out, "- {}", cell(&line));
