@@ -214,7 +214,8 @@ pub fn parse(file: &str, text: &str) -> Result<Baseline> {
             return Err(Error::in_file(
                 file,
                 format!(
-                    "baseline format {f} was written by gpulint {by}; this gpulint ({}) reads format {FORMAT}: upgrade gpulint",
+                    "baseline format {f} was written by gpulint {}; this gpulint ({}) reads format {FORMAT}: upgrade gpulint",
+                    crate::printable::printable(by),
                     env!("CARGO_PKG_VERSION")
                 ),
             ));
@@ -227,8 +228,31 @@ pub fn parse(file: &str, text: &str) -> Result<Baseline> {
             ));
         }
     }
-    serde_json::from_value(value)
-        .map_err(|e| Error::in_file(file, format!("not a gpulint baseline: {e}")))
+    let mut b: Baseline = serde_json::from_value(value)
+        .map_err(|e| Error::in_file(file, format!("not a gpulint baseline: {e}")))?;
+    b.make_printable();
+    Ok(b)
+}
+
+impl Baseline {
+    /// A committed baseline is a file a pull request can change: its names are made safe
+    /// to print as a profile's are (see [`crate::printable`]).
+    fn make_printable(&mut self) {
+        use crate::printable::make_printable;
+        make_printable(&mut self.gpulint_version);
+        for s in self.ncu_version.iter_mut().chain(self.device.iter_mut()) {
+            make_printable(s);
+        }
+        self.rules.iter_mut().flatten().for_each(make_printable);
+        let kernels = std::mem::take(&mut self.kernels);
+        for (mut key, mut k) in kernels {
+            make_printable(&mut key);
+            make_printable(&mut k.name);
+            k.findings.iter_mut().for_each(make_printable);
+            k.not_judged.iter_mut().for_each(make_printable);
+            self.kernels.insert(key, k);
+        }
+    }
 }
 
 /// The baseline as committed: pretty, with sorted keys, ending in a newline.

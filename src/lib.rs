@@ -15,6 +15,7 @@ pub mod kernel;
 pub mod metrics;
 pub mod ncu;
 pub mod origin;
+pub mod printable;
 pub mod report;
 pub mod roofline;
 pub mod rules;

@@ -98,6 +98,24 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// Makes the text a profile gave this launch safe to print (see [`crate::printable`]).
+    pub fn make_printable(&mut self) {
+        use crate::printable::make_printable;
+        make_printable(&mut self.name);
+        if let Some(d) = &mut self.device {
+            make_printable(d);
+        }
+        for r in &mut self.nvidia_rules {
+            make_printable(&mut r.name);
+            make_printable(&mut r.kind);
+        }
+        if let Some(from) = &self.launched_from
+            && let std::borrow::Cow::Owned(clean) = crate::printable::printable(from)
+        {
+            self.launched_from = Some(clean.into());
+        }
+    }
+
     /// One launch of `name` known only by its shape: no metrics yet, at `line`.
     pub fn of_shape(id: u64, name: String, grid: [u64; 3], block: [u64; 3], line: u64) -> Launch {
         Launch {

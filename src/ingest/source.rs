@@ -33,8 +33,11 @@ pub fn parse(origin: &str, bytes: &[u8]) -> Result<Vec<SourceBlock>> {
     for rec in rdr.records() {
         let rec = rec.map_err(|e| Error::in_file(origin, format!("malformed source page: {e}")))?;
         match rec.get(0).unwrap_or("") {
-            "File Path" => file = rec.get(1).unwrap_or("").to_string(),
-            "Function Name" => function = rec.get(1).unwrap_or("").to_string(),
+            // Paths and names are printed in reports: made printable as a profile's are.
+            "File Path" => file = crate::printable::printable(rec.get(1).unwrap_or("")).into(),
+            "Function Name" => {
+                function = crate::printable::printable(rec.get(1).unwrap_or("")).into();
+            }
             "Line No" => {
                 let find = |name: &str| rec.iter().position(|c| c == name);
                 cols = match (
@@ -69,7 +72,7 @@ pub fn parse(origin: &str, bytes: &[u8]) -> Result<Vec<SourceBlock>> {
                 if let (Some(excess), Some(sectors)) = (num(e), num(t)) {
                     block.lines.push(SourceLine {
                         line,
-                        text: rec.get(s).unwrap_or("").trim().to_string(),
+                        text: crate::printable::printable(rec.get(s).unwrap_or("").trim()).into(),
                         excess_sectors: excess,
                         sectors,
                     });

@@ -65,6 +65,27 @@ pub fn read(
     opts: &ReadOptions,
     sink: &mut dyn FnMut(Launch) -> Result<()>,
 ) -> Result<Source> {
+    // Names in a profile are data from elsewhere: made printable once, here, before any
+    // report sees them.
+    let mut printable_sink = |mut l: Launch| {
+        l.make_printable();
+        sink(l)
+    };
+    let mut source = read_any(file, input, size, opts, &mut printable_sink)?;
+    source
+        .notes
+        .iter_mut()
+        .for_each(crate::printable::make_printable);
+    Ok(source)
+}
+
+fn read_any(
+    file: &str,
+    input: impl Read + Send,
+    size: Option<u64>,
+    opts: &ReadOptions,
+    sink: &mut dyn FnMut(Launch) -> Result<()>,
+) -> Result<Source> {
     // A small buffer: a chunk's bulk is read straight into it, and only what the last
     // line's end takes (`read_until`) passes through here. A buffer as large as a chunk
     // copied every byte twice.
