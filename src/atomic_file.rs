@@ -72,6 +72,7 @@ pub fn temp_beside(dest: &Path) -> Result<tempfile::NamedTempFile> {
             )
         });
     };
+    refuse_unwritable(&replaced, dest)?;
     let dir = replaced
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -89,6 +90,23 @@ pub fn temp_beside(dest: &Path) -> Result<tempfile::NamedTempFile> {
         };
         Error::in_file(&dest.display().to_string(), format!("cannot write: {why}"))
     })
+}
+
+/// A rename replaces a file whatever its mode or owner. The shell's `>` would refuse a
+/// read-only file, or another user's: so does gpulint. Opening for writing (without
+/// truncating) asks the system the same question `>` asks, and changes nothing.
+fn refuse_unwritable(replaced: &Path, dest: &Path) -> Result<()> {
+    if !replaced.is_file() {
+        return Ok(());
+    }
+    match std::fs::OpenOptions::new().write(true).open(replaced) {
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(Error::in_file(
+            &dest.display().to_string(),
+            "cannot write: permission denied (the file is read-only, or not yours to write); \
+             gpulint does not replace a file the shell's `>` could not write",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Puts `tmp` in place at `dest`: renamed over a regular file (a link's target), or copied
@@ -113,11 +131,16 @@ pub fn persist(tmp: tempfile::NamedTempFile, dest: &Path) -> Result<()> {
             return copy_into(&mut out).map_err(cannot);
         }
     };
-    // tempfile creates 0600 files; an output the user asked for is an ordinary file.
+    // tempfile creates 0600 files: a replaced file keeps its mode (a script its exec
+    // bit), and a new one is an ordinary file.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
+        let mode = std::fs::metadata(&replaced)
+            .ok()
+            .filter(|m| m.is_file())
+            .map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode));
     }
     tmp.persist(&replaced).map_err(|e| {
         Error::in_file(

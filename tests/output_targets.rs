@@ -145,3 +145,88 @@ fn a_process_substitution_gets_the_report() {
     };
     assert_eq!(count.trim(), want.len().to_string());
 }
+
+/// A replaced file keeps its mode: a script keeps its exec bit.
+#[test]
+fn a_replaced_file_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::scratch_dir("o-mode");
+    let file = dir.join("report.sh");
+    std::fs::write(&file, "old").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o750)).unwrap();
+    let out = check_to(file.to_str().unwrap());
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o750);
+}
+
+/// gpulint writes over a read-only file exactly when the shell's `>` can (as root it
+/// can, as anyone else it cannot), and leaves the file alone when it refuses.
+#[test]
+fn a_read_only_file_is_written_only_where_the_shell_could() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::scratch_dir("o-readonly");
+    let (probe, file) = (dir.join("probe.txt"), dir.join("report.txt"));
+    for f in [&probe, &file] {
+        std::fs::write(f, "old").unwrap();
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    let shell_can = Command::new("sh")
+        .arg("-c")
+        .arg(format!(": > '{}'", probe.display()))
+        .status()
+        .unwrap()
+        .success();
+    let out = check_to(file.to_str().unwrap());
+    if shell_can {
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        assert_eq!(std::fs::read(&file).unwrap(), report_on_stdout());
+    } else {
+        assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+        assert!(transcript(&out).contains("permission denied"));
+        assert_eq!(std::fs::read(&file).unwrap(), b"old");
+    }
+}
+
+/// Run from a terminal (under `script`, a pseudo-terminal), `-o` still writes plain
+/// text: colour is for the terminal, not for the file.
+#[test]
+fn a_report_written_from_a_terminal_has_no_colour() {
+    if Command::new("script").arg("--version").output().is_err() {
+        println!("SKIPPED: no `script` (util-linux) to make a terminal");
+        return;
+    }
+    let dir = common::scratch_dir("o-tty");
+    let (check_file, diff_file) = (dir.join("check.txt"), dir.join("diff.txt"));
+    let bin = env!("CARGO_BIN_EXE_gpulint");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let line = format!(
+        "{bin} check {ZOO} -o {}; {bin} diff fixtures/h200-samples/pipeline_base.csv \
+         fixtures/h200-samples/pipeline_regressed.csv -o {}; {bin} check {ZOO}",
+        check_file.display(),
+        diff_file.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(root)
+        .env_remove("NO_COLOR")
+        .env("TERM", "xterm")
+        .env("PATH", common::path_without_ncu())
+        .output()
+        .unwrap();
+    for f in [&check_file, &diff_file] {
+        let text = std::fs::read(f).unwrap();
+        assert!(!text.is_empty(), "{}", f.display());
+        assert!(
+            !text.contains(&0x1b),
+            "{}: colour codes in the file",
+            f.display()
+        );
+    }
+    // The check that printed to the same terminal was coloured: there was a terminal.
+    assert!(
+        out.stdout.contains(&0x1b),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -256,10 +256,12 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
+        // A report sent to a file (`-o`) is plain text, whatever the terminal.
         ColorChoice::Auto => {
             std::env::var_os("NO_COLOR").is_none()
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
                 && std::io::stdout().is_terminal()
+                && OUTPUT.with(|o| o.borrow().is_none())
         }
     }
 }
