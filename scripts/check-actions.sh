@@ -14,6 +14,32 @@ fi
 export PATH="$PWD/$venv/bin:$PATH"
 actionlint .github/workflows/*.yml
 echo "actionlint: .github/workflows/*.yml clean"
+# A self-hosted runner must never run a pull request's code by itself: such a job may
+# be triggered by a push, by hand, or by a pull request's `labeled` event alone (a
+# maintainer's act), never by pull_request_target or any other pull_request event.
+"$venv/bin/python" - <<'PY'
+import glob, sys, yaml
+bad = []
+for path in sorted(glob.glob(".github/workflows/*.yml")):
+    wf = yaml.safe_load(open(path))
+    on = wf.get(True, wf.get("on"))  # YAML 1.1 reads a bare `on` key as True
+    triggers = {on: None} if isinstance(on, str) else ({t: None for t in on} if isinstance(on, list) else on)
+    for name, job in (wf.get("jobs") or {}).items():
+        runs_on = job.get("runs-on")
+        labels = runs_on if isinstance(runs_on, list) else [runs_on]
+        if "self-hosted" not in labels:
+            continue
+        if "pull_request_target" in triggers:
+            bad.append(f"{path}: job {name} runs on a self-hosted runner on pull_request_target")
+        if "pull_request" in triggers:
+            types = (triggers["pull_request"] or {}).get("types")
+            if types != ["labeled"]:
+                bad.append(f"{path}: job {name} runs a pull request's code on a self-hosted runner (types {types}); allow only `types: [labeled]`")
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+echo "workflows: no self-hosted job runs a pull request's code unasked"
 "$venv/bin/python" - <<'PY'
 import pathlib, re, subprocess, sys, tempfile, yaml
 action = yaml.safe_load(open("action.yml"))
