@@ -445,7 +445,7 @@ pub struct RuleArgs {
     /// Override a rule threshold: RULE.PARAM=VALUE (e.g. uncoalesced-load.min_excess_share=0.5).
     #[arg(long = "param", value_name = "RULE.PARAM=VALUE")]
     pub params: Vec<String>,
-    /// Config file (default: ./gpulint.toml when present).
+    /// Config file (default: the nearest gpulint.toml, or pyproject.toml with [tool.gpulint], from the working directory up).
     #[arg(long, value_name = "FILE")]
     pub config: Option<String>,
     /// Directory of extra or overriding rule files.

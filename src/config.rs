@@ -1,5 +1,7 @@
 //! `gpulint.toml`: which rules run, their thresholds and severities, and kernels to
-//! leave alone. Found in the working directory, or given with `--config`.
+//! leave alone. Given with `--config`, or found as ruff finds its own: the nearest
+//! `gpulint.toml`, or `pyproject.toml` with a `[tool.gpulint]` table, in the working
+//! directory or a folder above it.
 
 use std::collections::BTreeMap;
 
@@ -67,20 +69,78 @@ pub struct Config {
     /// tracer (as `--no-launch-trace`).
     pub launch_trace: Option<bool>,
     pub diff: DiffConfig,
+    /// The file it was read from (`pyproject.toml` for its `[tool.gpulint]` table);
+    /// `None` when no config was found.
+    pub source: Option<String>,
+}
+
+/// A config file found by [`find`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    GpulintToml(std::path::PathBuf),
+    /// A `pyproject.toml` with a `[tool.gpulint]` table.
+    Pyproject(std::path::PathBuf),
+}
+
+/// The nearest config from `start` up: in each folder `gpulint.toml` first, then a
+/// `pyproject.toml` that has `[tool.gpulint]` (one without it is passed over, as ruff
+/// passes over a `pyproject.toml` without `[tool.ruff]`).
+pub fn find(start: &std::path::Path) -> Option<Found> {
+    for dir in start.ancestors() {
+        let own = dir.join("gpulint.toml");
+        if own.is_file() {
+            return Some(Found::GpulintToml(own));
+        }
+        let pyproject = dir.join("pyproject.toml");
+        if pyproject.is_file()
+            && std::fs::read_to_string(&pyproject)
+                .ok()
+                .and_then(|t| t.parse::<toml::Table>().ok())
+                .is_some_and(|t| t.get("tool").and_then(|t| t.get("gpulint")).is_some())
+        {
+            return Some(Found::Pyproject(pyproject));
+        }
+    }
+    None
 }
 
 impl Config {
-    /// Reads `path`, or `gpulint.toml` in the working directory when `path` is `None`
-    /// and that file exists.
+    /// Reads `path`, or the config [`find`] finds from the working directory when `path`
+    /// is `None`; no config is the defaults.
     pub fn load(path: Option<&str>) -> Result<Config> {
-        let path = match path {
-            Some(p) => p.to_string(),
-            None if std::path::Path::new("gpulint.toml").is_file() => "gpulint.toml".into(),
-            None => return Ok(Config::default()),
+        let found = match path {
+            Some(p) if p.ends_with("pyproject.toml") => Found::Pyproject(p.into()),
+            Some(p) => Found::GpulintToml(p.into()),
+            None => match std::env::current_dir().ok().and_then(|d| find(&d)) {
+                Some(found) => found,
+                None => return Ok(Config::default()),
+            },
         };
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| Error::in_file(&path, format!("cannot read config: {e}")))?;
-        Config::parse(&path, &text)
+        let (Found::GpulintToml(file) | Found::Pyproject(file)) = &found;
+        let shown = file.display().to_string();
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Error::in_file(&shown, format!("cannot read config: {e}")))?;
+        let mut config = match found {
+            Found::GpulintToml(_) => Config::parse(&shown, &text)?,
+            Found::Pyproject(_) => Config::parse_pyproject(&shown, &text)?,
+        };
+        config.source = Some(shown);
+        Ok(config)
+    }
+
+    /// The `[tool.gpulint]` table of a `pyproject.toml`, with the same keys as
+    /// `gpulint.toml`.
+    pub fn parse_pyproject(origin: &str, text: &str) -> Result<Config> {
+        let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            Error::in_file(origin, format!("malformed: {}", e.message()))
+        })?;
+        let Some(table) = doc.get("tool").and_then(|t| t.get("gpulint")) else {
+            return Err(Error::in_file(origin, "no [tool.gpulint] table"));
+        };
+        let file = ConfigFile::deserialize(table.clone()).map_err(|e| {
+            Error::in_file(origin, format!("malformed [tool.gpulint]: {}", e.message()))
+        })?;
+        Config::from_file(origin, file)
     }
 
     pub fn parse(origin: &str, text: &str) -> Result<Config> {
@@ -98,6 +158,10 @@ impl Config {
                 None => Error::in_file(origin, format!("malformed config: {}", e.message())),
             }
         })?;
+        Config::from_file(origin, file)
+    }
+
+    fn from_file(origin: &str, file: ConfigFile) -> Result<Config> {
         let ignore_kernel = file
             .ignore_kernel
             .into_iter()
@@ -121,6 +185,7 @@ impl Config {
             ncu_args: file.ncu_args,
             launch_trace: file.launch_trace,
             diff: file.diff,
+            source: None,
         })
     }
 

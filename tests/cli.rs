@@ -130,6 +130,84 @@ fn config_file_ignores_kernels_and_sets_thresholds() {
     assert!(text.contains("GL103"), "{text}");
 }
 
+/// As ruff finds its config: the nearest gpulint.toml, or pyproject.toml with
+/// [tool.gpulint], from the working directory up; --verbose names the file.
+#[test]
+fn config_is_found_from_a_subdirectory_and_in_pyproject() {
+    let zoo = common::fixture("h200-zoo/full_raw_base.csv");
+    let zoo = zoo.to_str().unwrap();
+    let run_in = |dir: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+            .args(["check", zoo, "--format", "concise", "--verbose"])
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .env("PATH", common::path_without_ncu())
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let root = common::scratch_dir("config-up");
+    let deep = root.join("src/kernels");
+    std::fs::create_dir_all(&deep).unwrap();
+    // No config anywhere above (the scratch folder is under the temporary folder).
+    let (plain, said) = run_in(&deep);
+    assert!(plain.contains("GL101"), "{plain}");
+    assert!(said.contains("gpulint: config: none"), "{said}");
+
+    // A pyproject.toml without [tool.gpulint] is passed over; one with it is read.
+    std::fs::write(root.join("src/pyproject.toml"), "[project]\nname = \"x\"\n").unwrap();
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[project]\nname = \"x\"\n[tool.gpulint]\nignore = [\"GL101\"]\n",
+    )
+    .unwrap();
+    let (text, said) = run_in(&deep);
+    assert!(!text.contains("GL101"), "{text}");
+    assert!(text.contains("GL102"), "{text}");
+    assert!(
+        said.contains(&format!(
+            "config: {}",
+            root.join("pyproject.toml").display()
+        )),
+        "{said}"
+    );
+
+    // A gpulint.toml nearer the working directory wins.
+    std::fs::write(root.join("src/gpulint.toml"), "ignore = [\"GL102\"]\n").unwrap();
+    let (text, said) = run_in(&deep);
+    assert!(text.contains("GL101") && !text.contains("GL102"), "{text}");
+    assert!(
+        said.contains(&format!(
+            "config: {}",
+            root.join("src/gpulint.toml").display()
+        )),
+        "{said}"
+    );
+
+    // A bad [tool.gpulint] names the file and the table.
+    std::fs::remove_file(root.join("src/gpulint.toml")).unwrap();
+    std::fs::write(
+        root.join("pyproject.toml"),
+        "[tool.gpulint]\nignor = [\"GL101\"]\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["check", zoo])
+        .current_dir(&deep)
+        .env("PATH", common::path_without_ncu())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("pyproject.toml: malformed [tool.gpulint]"),
+        "{err}"
+    );
+}
+
 #[test]
 fn rules_dir_overrides_a_builtin_rule() {
     let dir = common::scratch_dir("rules");

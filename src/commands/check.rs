@@ -2,9 +2,7 @@
 
 use std::io::Write;
 
-use super::shared::{
-    emit, emit_with, enabled_rules, gpu_override, load_as, use_color, write_output,
-};
+use super::shared::{emit, emit_with, gate_rules, gpu_override, load_as, use_color, write_output};
 use crate::analysis::analyze;
 use crate::cli::{FailOn, Format, ReportArgs};
 use crate::error::{Error, Result};
@@ -15,7 +13,7 @@ use crate::rules::{self, Rule, Severity};
 /// `gpulint check FILE...`: lint exports someone already made.
 pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> {
     let files = &distinct_files(files);
-    let (rules, config) = enabled_rules(&report.gate.selection)?;
+    let (rules, config) = gate_rules(&report.gate)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
     // Reports go through ncu into temporary CSVs, kept until the profiles are read.

@@ -1,6 +1,6 @@
 //! `gpulint baseline` and `gpulint diff`: the regression gate.
 
-use super::shared::{emit, enabled_rules, load, use_color, write_output};
+use super::shared::{emit, gate_rules, load, use_color, write_output};
 use crate::analysis::analyze;
 use crate::cli::{ColorChoice, DiffFormat, GateArgs};
 use crate::config::Config;
@@ -15,7 +15,7 @@ pub fn baseline(
     ncu_version: Option<String>,
     gate: &GateArgs,
 ) -> Result<u8> {
-    let (rules, config) = enabled_rules(&gate.selection)?;
+    let (rules, config) = gate_rules(gate)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, true);
     let profiles = load(files, false, gate.read.jobs, Some(&mut linter))?;
@@ -67,7 +67,7 @@ pub fn diff_command(req: &DiffRequest) -> Result<u8> {
         gate_duration,
         ..
     } = *req;
-    let (rules, config) = enabled_rules(&req.gate.selection)?;
+    let (rules, config) = gate_rules(req.gate)?;
     let base = load_side(baseline, &rules, &config, req.gate)?;
     let cand = load_side(candidate, &rules, &config, req.gate)?;
     let mut gates = crate::diff::default_gates(gate_duration || config.diff.gate_duration);

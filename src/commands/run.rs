@@ -2,7 +2,7 @@
 
 use super::check::lint_and_report;
 use super::every_launch;
-use super::shared::{enabled_rules, load_as};
+use super::shared::{gate_rules, load_as};
 use crate::cli::{NcuArgs, ReportArgs};
 use crate::error::Result;
 use crate::ingest;
@@ -11,7 +11,7 @@ use crate::sample::{Sample, SampleInfo};
 use crate::sampling::{EveryLaunch, add_sample_notes};
 
 pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
-    let (rules, config) = enabled_rules(&report.gate.selection)?;
+    let (rules, config) = gate_rules(&report.gate)?;
     // ncu arguments from gpulint.toml come first, so the command line can add to them.
     let extra_args: Vec<String> = config
         .ncu_args

@@ -15,12 +15,31 @@ pub(super) fn enabled_rules(args: &RuleArgs) -> Result<(Vec<Rule>, Config)> {
     check_flags(&rules, args)?;
     let mut config = Config::load(args.config.as_deref())?;
     config.merge_cli(&args.select, &args.ignore, &args.params)?;
-    let origin = args.config.as_deref().unwrap_or("gpulint.toml");
-    let rules = config.apply(rules, origin)?;
+    let origin = config
+        .source
+        .clone()
+        .unwrap_or_else(|| "gpulint.toml".into());
+    let rules = config.apply(rules, &origin)?;
     if rules.is_empty() {
         return Err(Error::new(
             "no rules left to run after --select/--ignore and the config; `gpulint rules` lists them",
         ));
+    }
+    Ok((rules, config))
+}
+
+/// [`enabled_rules`] for a command with `--verbose`, which then says which config file
+/// was used, or that none was found.
+pub(super) fn gate_rules(gate: &crate::cli::GateArgs) -> Result<(Vec<Rule>, Config)> {
+    let (rules, config) = enabled_rules(&gate.selection)?;
+    if gate.read.verbose {
+        match &config.source {
+            Some(file) => eprintln!("gpulint: config: {file}"),
+            None => eprintln!(
+                "gpulint: config: none (no gpulint.toml, or pyproject.toml with [tool.gpulint], \
+                 here or in a folder above)"
+            ),
+        }
     }
     Ok((rules, config))
 }
