@@ -317,3 +317,62 @@ proptest! {
         let _ = style_evidence(&s);
     }
 }
+
+/// A negative and an absurd duration are impossible values: each is left out with a
+/// warning naming its line and field, and neither reaches the totals or the ranking.
+#[test]
+fn impossible_values_are_left_out_with_a_warning() {
+    let text = base_text();
+    let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
+    let header: Vec<&str> = lines[3].split("\",\"").collect();
+    let col = header
+        .iter()
+        .position(|c| c.trim_matches('"') == "gpu__time_duration.sum")
+        .unwrap();
+    let mut set = |line: usize, value: &str| {
+        let mut cells: Vec<String> = lines[line].split("\",\"").map(str::to_string).collect();
+        let last = cells.len() - 1;
+        cells[col] = if col == last {
+            format!("{value}\"")
+        } else {
+            value.into()
+        };
+        lines[line] = cells.join("\",\"");
+    };
+    set(5, "-5");
+    set(6, "1000000000000000000000000000000");
+    let path = common::scratch_file("impossible.csv", lines.join("\n").as_bytes());
+    let out = gpulint(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stderr.contains("impossible.csv: line 6: `gpu__time_duration.sum` of copy_coalesced")
+            && stderr.contains("is -5: negative"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("line 7: `gpu__time_duration.sum` of copy_strided")
+            && stderr.contains("more than a day of kernel time"),
+        "{stderr}"
+    );
+    assert!(stdout.starts_with("profile: 28 launch(es)"), "{stdout}");
+    assert!(
+        !stdout.contains("-0.0 us") && !stdout.contains("-5"),
+        "{stdout}"
+    );
+    let total: f64 = stdout
+        .lines()
+        .next()
+        .unwrap()
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(" us of GPU time")
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!(total < 30_000.0, "{total}");
+}

@@ -40,14 +40,18 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    pub(super) fn take(&mut self, out: ChunkOut) -> Result<()> {
-        for w in out.row_warnings {
+    fn warn(&mut self, warnings: Vec<String>) {
+        for w in warnings {
             if self.row_warnings.len() < MAX_ROW_WARNINGS {
                 self.row_warnings.push(w);
             } else {
                 self.dropped_warnings += 1;
             }
         }
+    }
+
+    pub(super) fn take(&mut self, out: ChunkOut) -> Result<()> {
+        self.warn(out.row_warnings);
         self.unknown_sections.extend(out.unknown_sections);
         self.short_rows += out.short_rows;
         for (key, n) in out.coarse_values {
@@ -95,7 +99,10 @@ impl<'a> Assembler<'a> {
             p.id = self.launches;
         }
         self.launches += 1;
-        (self.sink)(super::finish_launch(p))
+        let mut warnings = Vec::new();
+        let launch = super::finish_launch(p, &mut warnings);
+        self.warn(warnings);
+        (self.sink)(launch)
     }
 
     /// The notes a read ends with: row warnings, unknown sections, values rounded away,

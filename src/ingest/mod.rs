@@ -272,8 +272,49 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
     parts.next().is_none().then_some(d)
 }
 
-/// A launch, its cells converted, with its metrics resolved.
-pub(crate) fn finish_launch(mut p: stream::Parsed) -> Launch {
+/// Why no measurement can have value `v` in cell `name`, or `None` when it can. Every
+/// metric gpulint reads is a duration, a count, a size, a ratio or a percentage: none is
+/// negative, none is infinite, and none is as large as a day of kernel time or 10^18
+/// sectors. A percentage past 1,000 is no throughput either (ncu's stay near 100).
+fn impossible(name: &str, v: f64) -> Option<&'static str> {
+    if !v.is_finite() {
+        Some("not a finite number")
+    } else if v < 0.0 {
+        Some("negative, which no duration, count or percentage can be")
+    } else if name.contains("duration") && v > 86_400e9 {
+        Some("more than a day of kernel time")
+    } else if name.contains("pct") && v > 1_000.0 {
+        Some("a percentage over 1,000")
+    } else if v > 1e18 {
+        Some("larger than any count a kernel can make")
+    } else {
+        None
+    }
+}
+
+/// Leaves impossible cells out, as if not measured (a rule that needs one skips and
+/// `--verbose` says so), with a warning naming the row, the field and the value: an
+/// impossible number must never rank findings or fill totals.
+fn drop_impossible(p: &mut stream::Parsed, warnings: &mut Vec<String>) {
+    p.values
+        .retain(|(source, v)| match impossible(source.name, *v) {
+            None => true,
+            Some(why) => {
+                warnings.push(format!(
+                    "line {}: `{}` of {} is {v}: {why}; left out, as if not measured",
+                    p.line,
+                    source.name,
+                    crate::printable::printable(&p.name)
+                ));
+                false
+            }
+        });
+}
+
+/// A launch, its cells converted, with its metrics resolved; impossible cells are left
+/// out with a warning in `warnings`.
+pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -> Launch {
+    drop_impossible(&mut p, warnings);
     // The Grid Size and Block Size columns are always there; they stand in for the
     // launch__ metrics when an export lacks them (the export's own come first and win).
     static SHAPE: std::sync::OnceLock<[metrics::SourceName; 3]> = std::sync::OnceLock::new();
@@ -323,6 +364,24 @@ fn wanted_keys() -> HashSet<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// At and around each bound.
+    #[test]
+    fn impossible_values() {
+        let d = "gpu__time_duration.sum";
+        assert_eq!(impossible(d, 0.0), None);
+        assert_eq!(impossible(d, 86_400e9), None);
+        assert!(impossible(d, 86_400e9 * 1.001).is_some());
+        assert!(impossible(d, -0.5).is_some());
+        assert!(impossible(d, f64::NAN).is_some());
+        let pct = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+        assert_eq!(impossible(pct, 100.4), None);
+        assert_eq!(impossible(pct, 1_000.0), None);
+        assert!(impossible(pct, 1_000.1).is_some());
+        let count = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+        assert_eq!(impossible(count, 1e18), None);
+        assert!(impossible(count, 1.1e18).is_some());
+    }
 
     #[test]
     fn dim3() {

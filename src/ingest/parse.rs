@@ -44,10 +44,12 @@ pub(super) fn parse_chunk(
     // A raw-page row is a whole launch: resolve its metrics here, off the thread that
     // lints. Details-page launches may go on in the next chunk.
     if matches!(layout, Layout::Raw(_)) && style.is_some() {
+        let mut warnings = Vec::new();
         out.finished = std::mem::take(&mut out.launches)
             .into_iter()
-            .map(super::finish_launch)
+            .map(|p| super::finish_launch(p, &mut warnings))
             .collect();
+        out.row_warnings.extend(warnings);
     }
     out
 }

@@ -358,11 +358,17 @@ fn finish(
         ));
     }
     let mut count = 0;
+    let mut warnings = Vec::new();
     for mut p in launches {
         convert_pending(file, &mut p, style)?;
         count += 1;
-        sink(finish_launch(p))?;
+        sink(finish_launch(p, &mut warnings))?;
     }
+    notes.extend(
+        warnings
+            .into_iter()
+            .map(|w| format!("{}{w}", super::WARNING)),
+    );
     Ok((notes, count))
 }
 
