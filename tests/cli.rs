@@ -130,6 +130,24 @@ fn config_file_ignores_kernels_and_sets_thresholds() {
     assert!(text.contains("GL103"), "{text}");
 }
 
+/// On a details page, the skips point at the report's raw page, which holds the metrics
+/// the page does not show, before any new collection.
+#[test]
+fn verbose_on_a_details_page_points_at_the_raw_page() {
+    let out = gpulint(&["check", "fixtures/h200-zoo/full_details.csv", "--verbose"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let skip = err
+        .lines()
+        .find(|l| l.starts_with("gpulint: skipped uncoalesced-load"))
+        .expect("uncoalesced-load cannot judge a details page");
+    assert!(skip.contains("--csv --page raw"), "{skip}");
+    assert!(!skip.contains("(collect it with"), "{skip}");
+    // A raw page keeps the plain hint.
+    let out = gpulint(&["check", "fixtures/h200-zoo/min_raw.csv", "--verbose"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("a details page shows"), "{err}");
+}
+
 /// As ruff finds its config: the nearest gpulint.toml, or pyproject.toml with
 /// [tool.gpulint], from the working directory up; --verbose names the file.
 #[test]

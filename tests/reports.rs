@@ -64,6 +64,11 @@ fn without_ncu_a_report_is_refused_with_the_export_command() {
         )),
         "{text}"
     );
+    // `check` takes no --ncu: the error points at NCU= only.
+    assert!(
+        text.contains("NCU=/path/to/ncu") && !text.contains("--ncu"),
+        "{text}"
+    );
 }
 
 #[test]

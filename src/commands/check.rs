@@ -8,6 +8,7 @@ use crate::cli::{FailOn, Format, ReportArgs};
 use crate::error::{Error, Result};
 use crate::ingest::{self, Profile};
 use crate::report::{self, Report};
+use crate::rules::COLLECT_HINT;
 use crate::rules::{self, Rule, Severity};
 
 /// `gpulint check FILE...`: lint exports someone already made.
@@ -404,7 +405,15 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
             None => grouped.push((&s.rule, &s.reason, vec![s.launch], s.launch_count)),
         }
     }
+    // A details page shows each section's headline values, not every metric the report
+    // collected: the first fix is the same report's raw page, not another collection.
+    let details_only = profiles.iter().all(|p| p.page == ingest::Page::Details);
     for (rule, why, ids, n) in grouped {
+        let why = if details_only {
+            why.replace(COLLECT_HINT, RAW_PAGE_HINT)
+        } else {
+            why.to_string()
+        };
         let listed = if n as usize > ids.len() {
             format!(
                 "{n} launch(es), first of each kernel {}",
@@ -416,6 +425,12 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
         let _ = writeln!(err, "gpulint: skipped {rule} on {listed}: {why}");
     }
 }
+
+/// The same, for a details page.
+const RAW_PAGE_HINT: &str = "(a details page shows each section's headline values only: export \
+    the report's raw page first, `ncu --import REPORT.ncu-rep --csv --page raw` or `gpulint check \
+    REPORT.ncu-rep`, which holds every metric it collected; collect with `ncu --metrics \
+    $(gpulint metrics)` only if that lacks it)";
 
 /// Writes the roofline chart, never over an input.
 pub(super) fn write_svg(

@@ -133,7 +133,7 @@ pub fn is_report(path: &str) -> bool {
 /// temporary CSV, read like any export. NVIDIA's report format is not ours to parse.
 pub fn import_report(path: &str, verbose: bool) -> Result<Imported> {
     let export = format!("ncu --import {path} --csv --page raw --print-units base > export.csv");
-    let ncu = locate::find_ncu(None).map_err(|e| {
+    let ncu = locate::find_ncu_from_env().map_err(|e| {
         Error::in_file(
             path,
             format!(

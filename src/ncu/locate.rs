@@ -5,7 +5,18 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+/// ncu for a command that takes `--ncu` (`gpulint run`, `doctor`).
 pub fn find_ncu(explicit: Option<&str>) -> Result<PathBuf> {
+    find_ncu_pointed(explicit, "--ncu /path/to/ncu or NCU=/path/to/ncu")
+}
+
+/// ncu for a command without `--ncu` (`gpulint check REPORT.ncu-rep`): its error names
+/// only `NCU=`, which that command reads.
+pub fn find_ncu_from_env() -> Result<PathBuf> {
+    find_ncu_pointed(None, "NCU=/path/to/ncu")
+}
+
+fn find_ncu_pointed(explicit: Option<&str>, how_to_point: &str) -> Result<PathBuf> {
     let mut looked = Vec::new();
     if let Some(p) = explicit {
         return usable(Path::new(p))
@@ -38,7 +49,7 @@ pub fn find_ncu(explicit: Option<&str>) -> Result<PathBuf> {
     }
     Err(Error::new(format!(
         "ncu (Nsight Compute) not found; looked in: {}. Install Nsight Compute, or point gpulint \
-         at it with --ncu /path/to/ncu or NCU=/path/to/ncu",
+         at it with {how_to_point}",
         looked.join(", ")
     )))
 }

@@ -136,13 +136,17 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
 }
 
 /// Which ncu sections would give a missing metric, for the skip note.
+/// How a skip says to get a metric no ncu section gives.
+pub const COLLECT_HINT: &str =
+    "(collect it with `ncu --metrics $(gpulint metrics)` or `gpulint run`)";
+
 fn where_to_get(key: &str) -> String {
     match crate::metrics::sections_giving(key) {
         Some(ids) if !ids.is_empty() => {
             let flags: Vec<String> = ids.iter().map(|id| format!("--section {id}")).collect();
             format!(" (ncu's `{}` gives it)", flags.join(" "))
         }
-        _ => " (collect it with `ncu --metrics $(gpulint metrics)` or `gpulint run`)".to_string(),
+        _ => format!(" {COLLECT_HINT}"),
     }
 }
 

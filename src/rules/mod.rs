@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use crate::error::{Error, Result};
 use crate::metrics;
+pub use judge::COLLECT_HINT;
 pub use template::Template;
 
 include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
