@@ -105,7 +105,7 @@ pub enum Command {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
-        /// human (one line per rule), json, or markdown (the README's table).
+        /// human (one line per rule), json, or markdown (docs/rules.md's table).
         #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
         format: RulesFormat,
         /// Directory of extra or overriding rule files.
@@ -328,7 +328,7 @@ pub enum RulesFormat {
     #[value(alias = "table")]
     Human,
     Json,
-    /// The README's table.
+    /// docs/rules.md's table.
     Markdown,
 }
 

@@ -1,18 +1,18 @@
-//! The docs about rules are true: the README's rule table is what `gpulint rules
+//! The docs about rules are true: docs/rules.md's rule table is what `gpulint rules
 //! --format markdown` prints, and the worked example of docs/rules.md loads, passes its
 //! own cases under `gpulint test-rules`, and fires where it says.
 
 mod common;
 
 #[test]
-fn readme_rule_table_is_generated() {
+fn rules_doc_table_is_generated() {
     let out = common::gpulint(&["rules", "--format", "markdown"]);
     let table = String::from_utf8(out.stdout).unwrap();
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
     assert!(
-        readme.contains(&table),
-        "README.md's rule table differs from `gpulint rules --format markdown`:\n{table}"
+        doc.contains(&table),
+        "docs/rules.md's rule table differs from `gpulint rules --format markdown`:\n{table}"
     );
 }
 

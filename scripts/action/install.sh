@@ -4,7 +4,8 @@
 #                    binary of that version; else a build of the action's own source.
 #   install=release: the release binary only.    install=cargo: the build only.
 #   install=pip:     `pip install gpulint` into a fresh virtualenv (never --user, which
-#                    fails in a virtualenv and on Debian's externally managed Python).
+#                    fails in a virtualenv and on Debian's externally managed Python);
+#                    works once a release has published the wheels to PyPI.
 # Environment: GPULINT_INSTALL, GPULINT_VERSION (empty: the action's own version),
 # ACTION_PATH (the action's checkout), ACTION_REPOSITORY (owner/name, for releases),
 # BIN_DIR (where the binary goes; the action caches it), GITHUB_PATH.
@@ -66,7 +67,7 @@ from_source() {
     return 1
   fi
   if ! command -v cargo > /dev/null; then
-    say "cargo is not installed: install Rust (https://rustup.rs), or use install: pip"
+    say "cargo is not installed: install Rust (https://rustup.rs), or put a gpulint binary on PATH"
     return 1
   fi
   local root

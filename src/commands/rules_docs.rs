@@ -109,7 +109,7 @@ pub fn gpus() -> Result<u8> {
     Ok(0)
 }
 
-/// The rule table as Markdown, for the README (a test keeps them equal).
+/// The rule table as Markdown, for docs/rules.md (a test keeps them equal).
 pub fn rules_markdown(rules: &[Rule]) -> String {
     let mut s = String::from("| code | slug | severity | fires on |\n| --- | --- | --- | --- |\n");
     for r in rules {
