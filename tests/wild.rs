@@ -69,8 +69,9 @@ fn a_2020_details_export_is_read_and_judged() {
     );
     assert!(
         stderr.contains("skipped uncoalesced-load on launch(es) 0,1:")
-            && stderr
-                .contains("(collect it with `ncu --metrics $(gpulint metrics)` or `gpulint run`)"),
+            && stderr.contains(
+                "export the report's raw page first, `ncu --import REPORT.ncu-rep --csv --page raw`"
+            ),
         "{stderr}"
     );
 }
