@@ -15,7 +15,7 @@ const CAND: &str = "fixtures/h200-samples/pipeline_regressed.csv";
 
 /// A job's files and folders: what the runner would give one step.
 struct Job {
-    dir: PathBuf,
+    dir: common::Scratch,
 }
 
 impl Job {

@@ -120,7 +120,8 @@ fn dash_dev_stdout_and_dev_null_are_written_through() {
 #[test]
 fn a_process_substitution_gets_the_report() {
     let want = report_on_stdout();
-    let counted = common::scratch_dir("o-procsub").join("count.txt");
+    let dir = common::scratch_dir("o-procsub");
+    let counted = dir.join("count.txt");
     let script = format!(
         "'{}' check {ZOO} --format concise -o >(wc -c > '{}'); wait",
         env!("CARGO_BIN_EXE_gpulint"),

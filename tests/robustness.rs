@@ -154,7 +154,7 @@ fn utf16_with_a_byte_order_mark_reads_like_utf8() {
         let path = common::scratch_file(name, bytes);
         let out = gpulint(&["check", path.to_str().unwrap(), "--format", "concise"]);
         assert_eq!(out.status.code(), Some(1), "{name}: {}", transcript(&out));
-        String::from_utf8_lossy(&out.stdout).replace(name, "FILE")
+        String::from_utf8_lossy(&out.stdout).replace(path.to_str().unwrap(), "FILE")
     };
     let text = base_text().replace('\n', "\r\n");
     let utf8 = findings_of("utf8.csv", text.as_bytes());

@@ -138,7 +138,7 @@ fn table_peaks_stand_in_when_the_export_has_none() {
 
 #[test]
 fn roofline_command_csv_and_svg() {
-    let dir = std::env::temp_dir().join(format!("gpulint-roof-{}", std::process::id()));
+    let dir = common::scratch_dir("roof");
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("roofline.svg");
     let out = common::gpulint(&[

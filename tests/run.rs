@@ -19,11 +19,8 @@ struct Run {
 }
 
 fn run_with(mode: &str, gpulint_args: &[&str], extra_env: &[(&str, &str)]) -> Run {
-    let record = std::env::temp_dir().join(format!(
-        "gpulint-args-{}-{}",
-        std::process::id(),
-        rand_suffix()
-    ));
+    let scratch = common::scratch_dir("args");
+    let record = scratch.join("args");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpulint"));
     cmd.args(gpulint_args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -50,13 +47,6 @@ fn run_with(mode: &str, gpulint_args: &[&str], extra_env: &[(&str, &str)]) -> Ru
         .collect();
     let _ = std::fs::remove_file(record);
     Run { out, args }
-}
-
-fn rand_suffix() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos()
 }
 
 #[test]
@@ -211,7 +201,8 @@ fn bare_program_form_is_run() {
 #[test]
 fn save_csv_keeps_the_export_for_check() {
     let sample = stand_in("sample");
-    let saved = std::env::temp_dir().join(format!("gpulint-saved-{}.csv", std::process::id()));
+    let scratch = common::scratch_dir("saved");
+    let saved = scratch.join("saved.csv");
     let r = run_with(
         "normal",
         &[
@@ -349,7 +340,8 @@ fn doctor_reports_each_check() {
 #[test]
 fn source_runs_a_report_then_names_the_worst_lines() {
     let sample = stand_in("sample");
-    let record = std::env::temp_dir().join(format!("gpulint-src-{}", std::process::id()));
+    let scratch = common::scratch_dir("src");
+    let record = scratch.join("args");
     let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
         .args([
             "run",
@@ -478,7 +470,8 @@ fn interrupt(child: std::process::Child, start: std::time::Instant) -> std::proc
 /// waits for ncu to stop, removes its temporary file, and exits 2.
 #[test]
 fn ctrl_c_cleans_up() {
-    let record = std::env::temp_dir().join(format!("gpulint-int-{}", std::process::id()));
+    let scratch = common::scratch_dir("int");
+    let record = scratch.join("args");
     let _ = std::fs::remove_file(&record);
     let ncu = stand_in("ncu");
     let (child, start) = run_in_own_group(&[
@@ -536,7 +529,8 @@ fn arg_after<'a>(args: &'a [String], flag: &str) -> &'a str {
 #[test]
 fn run_plans_the_metrics_for_the_local_chip() {
     let sample = stand_in("sample");
-    let queries = std::env::temp_dir().join(format!("gpulint-queries-{}", rand_suffix()));
+    let scratch = common::scratch_dir("queries");
+    let queries = scratch.join("queries");
     let q = queries.to_str().unwrap();
     let plan = |device: &str, extra: &[&str]| {
         let mut args = vec!["run", "--verbose", "--format", "concise"];
@@ -869,7 +863,8 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
 #[test]
 fn a_timing_pass_counts_every_launch_of_the_sample() {
     let sample = stand_in("sample");
-    let record = common::scratch_dir("timing-pass").join("args");
+    let scratch = common::scratch_dir("timing-pass");
+    let record = scratch.join("args");
     let sample_csv = fixture("h200-corpus/sample_lud.csv");
     let timing_csv = fixture("h200-corpus/timing_lud.csv");
     let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
@@ -1414,7 +1409,8 @@ fn without_a_launch_trace_the_timing_pass_stands_in() {
 #[test]
 fn a_failed_tracer_build_is_not_retried() {
     use std::os::unix::fs::PermissionsExt;
-    let root = std::env::temp_dir().join(format!("gpulint-build-{}", rand_suffix()));
+    let scratch = common::scratch_dir("build");
+    let root = scratch.to_path_buf();
     let (cuda, bin) = (root.join("cuda"), root.join("bin"));
     for dir in [cuda.join("include"), cuda.join("lib64"), bin.clone()] {
         std::fs::create_dir_all(dir).unwrap();
@@ -1551,8 +1547,8 @@ fn no_launch_trace_leaves_the_shares_to_the_sample() {
 #[test]
 fn ctrl_c_during_the_traced_run_stops_everything() {
     let ncu = stand_in("ncu");
-    let marker = std::env::temp_dir().join(format!("gpulint-traced-{}", rand_suffix()));
-    let record = std::env::temp_dir().join(format!("gpulint-int-trace-{}", rand_suffix()));
+    let scratch = common::scratch_dir("int-trace");
+    let (marker, record) = (scratch.join("traced"), scratch.join("args"));
     let (child, start) = run_in_own_group(&[
         ("NCU", ncu.as_ref()),
         ("FAKE_NCU_RECORD", record.as_os_str()),
@@ -1587,7 +1583,8 @@ fn ctrl_c_during_the_traced_run_stops_everything() {
 /// program never ran, not even under the launch tracer.
 #[test]
 fn without_ncu_the_program_never_runs() {
-    let ran = std::env::temp_dir().join(format!("gpulint-ran-{}", rand_suffix()));
+    let scratch = common::scratch_dir("ran");
+    let ran = scratch.join("ran");
     let sample = stand_in("sample");
     let tracer = stand_in("ncu");
     let run = |ncu: Option<&str>| {
@@ -1627,7 +1624,8 @@ fn without_ncu_the_program_never_runs() {
 fn the_traced_run_is_announced_and_gets_the_programs_input() {
     let sample = stand_in("sample");
     let tracer = stand_in("ncu");
-    let ran = std::env::temp_dir().join(format!("gpulint-ran-{}", rand_suffix()));
+    let scratch = common::scratch_dir("ran");
+    let ran = scratch.join("ran");
     let input = common::scratch_file("stdin.txt", b"hello\nworld\n");
     let trace = fixture("h200-corpus/trace_lud.csv");
     let command = || {

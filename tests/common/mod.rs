@@ -82,16 +82,68 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// A scratch folder for one test, under the system's temporary folder.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpulint-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch folder for one test, under the system's temporary folder, removed with
+/// everything in it when the value is dropped: `cargo test` leaves nothing behind. It
+/// reads as a path (`dir.join(..)`, `&dir`), so keep it in a variable for as long as the
+/// test uses what is in it.
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
 }
 
-/// A scratch file holding `bytes`.
-pub fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let path = scratch_dir("files").join(name);
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.path().as_os_str()
+    }
+}
+
+pub fn scratch_dir(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("gpulint-test-{name}-"))
+            .tempdir()
+            .unwrap(),
+    )
+}
+
+/// A scratch file holding `bytes`, in a scratch folder of its own that goes with it.
+pub struct ScratchFile {
+    _dir: Scratch,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for ScratchFile {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::path::Path> for ScratchFile {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for ScratchFile {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
+
+pub fn scratch_file(name: &str, bytes: &[u8]) -> ScratchFile {
+    let dir = scratch_dir("file");
+    let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    path
+    ScratchFile { _dir: dir, path }
 }
