@@ -37,6 +37,8 @@ struct OriginFile {
     kind: Kind,
     patterns: Vec<String>,
     #[serde(default)]
+    unambiguous: Vec<String>,
+    #[serde(default)]
     objects: Vec<String>,
     #[serde(default)]
     internal: Option<String>,
@@ -69,6 +71,11 @@ pub struct Origin {
     pub name: String,
     pub kind: Kind,
     pub patterns: Vec<Regex>,
+    /// Names no one else's kernel has (`triton_poi_fused_gelu_0`): they outrank a
+    /// launching object that no origin claims, which for generated code is often only a
+    /// framework's dispatcher (Inductor's Triton kernels are launched from
+    /// libtorch_python.so).
+    pub unambiguous: Vec<Regex>,
     /// Patterns on the path of the shared object that launched the kernel (the launch
     /// trace's evidence): a library shipped as objects. Empty for header-only libraries
     /// and generated code, which any object may hold.
@@ -85,6 +92,11 @@ impl Origin {
     fn names(&self, kernel: &str) -> bool {
         let name = crate::kernel::without_return_type(kernel);
         self.patterns.iter().any(|p| p.is_match(name))
+    }
+
+    fn names_unambiguously(&self, kernel: &str) -> bool {
+        let name = crate::kernel::without_return_type(kernel);
+        self.unambiguous.iter().any(|p| p.is_match(name))
     }
 }
 
@@ -137,6 +149,11 @@ fn parse(origin_file: &str, text: &str) -> Result<Origins> {
                     .patterns
                     .iter()
                     .map(|p| regex(origin_file, "origin.patterns", p))
+                    .collect::<Result<_>>()?,
+                unambiguous: o
+                    .unambiguous
+                    .iter()
+                    .map(|p| regex(origin_file, "origin.unambiguous", p))
                     .collect::<Result<_>>()?,
                 objects: o
                     .objects
@@ -237,6 +254,7 @@ impl Origins {
                 .iter()
                 .position(|o| o.kind == Kind::Helper && o.names(kernel))
         };
+        let unambiguous = || self.list.iter().position(|o| o.names_unambiguously(kernel));
         let by_object = || {
             object.and_then(|path| {
                 self.list
@@ -253,6 +271,10 @@ impl Origins {
             (Some(i), false)
         } else if let Some(i) = by_object() {
             (Some(i), true)
+        } else if let Some(i) = unambiguous() {
+            // An object no origin claims (the framework's dispatcher) does not make a
+            // generated kernel the user's.
+            (Some(i), false)
         } else {
             // A known object that no library claims: header-only library code or
             // generated code by name, else the user's own (the object says so).
@@ -411,6 +433,16 @@ mod tests {
                 "/home/me/build/my_prog",
             ),
             launch("softmax_rows(float *)", "/venv/lib/libtorch_cuda.so"),
+            // torch.compile's Triton kernels, launched through PyTorch's dispatcher: the
+            // generated name outranks the object.
+            launch(
+                "triton_poi_fused_gelu_0",
+                "/venv/lib/python3.12/site-packages/torch/lib/libtorch_python.so",
+            ),
+            launch(
+                "triton_per_fused_gelu_gelu_backward_sum_0",
+                "/home/me/train.py",
+            ),
         ];
         o.learn_launching_objects(launches.iter());
         let got = |i: usize| {
@@ -421,8 +453,25 @@ mod tests {
         assert_eq!(got(1), ("user".into(), "launched_from"));
         assert_eq!(got(2), ("CUB".into(), "name"));
         assert_eq!(got(3), ("PyTorch ATen".into(), "launched_from"));
+        assert_eq!(got(4), ("Triton".into(), "name"));
+        assert_eq!(got(5), ("Triton".into(), "name"));
+        assert_eq!(o.describe(&launches[4].name).kind, Kind::Generated);
         // Without the trace (an export), the name decides.
         let names_only = load(None).unwrap();
+        for classic in [
+            "sgemm_largek_lds64",
+            "volta_sgemm_128x64_nn",
+            "ampere_sgemm_64x32_sliced1x4_tn",
+            "turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_nn",
+            "void gemv2T_kernel_val<int, int, float, float, float, float, 128, 16, 4, 4, false, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>, float>>(T13, T6, T6)",
+            "void gemmSN_TN_kernel<float, 128, 16, 2, 4, 4, 4, true, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>>(cublasGemmSmallNParams<T9, T10, T11, T1>)",
+            "sgemm_32x32x32_NN_vec",
+        ] {
+            assert_eq!(names_only.describe(classic).name, "cuBLAS", "{classic}");
+        }
+        for users in ["gemm_tiled(const float *, float *)", "my_sgemm(float *)"] {
+            assert_eq!(names_only.describe(users).name, "user", "{users}");
+        }
         assert_eq!(names_only.describe(&launches[0].name).name, "CUTLASS");
         assert_eq!(names_only.describe(&launches[1].name).name, "PyTorch ATen");
         assert_eq!(names_only.describe(&launches[1].name).evidence, "name");
