@@ -57,6 +57,8 @@ struct CallFixFile {
     #[serde(default)]
     name: Option<String>,
     fix: String,
+    #[serde(default)]
+    note: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -64,6 +66,9 @@ pub struct CallFix {
     pub rules: Vec<String>,
     pub name: Option<Regex>,
     pub fix: String,
+    /// Said with the finding: what the rule's own message gets wrong for this library's
+    /// kernels (a cuDNN convolution is no matmul).
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -172,6 +177,7 @@ fn parse(origin_file: &str, text: &str) -> Result<Origins> {
                                 .transpose()?,
                             rules: c.rules,
                             fix: c.fix,
+                            note: c.note,
                         })
                     })
                     .collect::<Result<_>>()?,
@@ -363,10 +369,11 @@ impl Origins {
                 // The general call text is about access patterns: a rule with its own call
                 // to name (a precision switch, say) keeps its fix.
                 let general = o.call.clone().filter(|_| self.call_rules.contains(&rule));
+                let note = call_fix.and_then(|c| c.note.clone());
                 match call_fix.map(|c| c.fix.clone()).or(general) {
                     Some(fix) => Adjustment::Keep {
                         to_info: false,
-                        note: None,
+                        note,
                         fix: Some(fix),
                     },
                     // An access-pattern finding no call explains is the library's own:

@@ -507,3 +507,41 @@ fn manual_attention_gets_the_framework_calls_once_each() {
             .all(|f| f["rule"] != "manual-attention")
     );
 }
+
+/// GL601 on a cuDNN convolution names the convolution's causes, never the matmul switch,
+/// which does not govern cuDNN: the training loop's FP32 GEMM renamed as cuDNN's FP32
+/// implicit-GEMM forward convolution.
+#[test]
+fn fp32_on_cuda_cores_in_cudnn_is_about_the_convolution() {
+    let text = std::fs::read_to_string(common::fixture("h200-samples/torch_train.csv")).unwrap();
+    let conv = "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nhwckrsc_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn";
+    let renamed = text.replace(
+        "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nt_align1>(T1::Params)",
+        conv,
+    );
+    assert_ne!(renamed, text);
+    let path = common::scratch_file("torch_train_conv.csv", renamed.as_bytes());
+    let out = common::gpulint(&["check", path.to_str().unwrap(), "--format", "json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "fp32-gemm-on-cuda-cores" && f["kernel"] == conv)
+        .expect("GL601 on the convolution");
+    assert_eq!(f["origin"]["name"], "cuDNN");
+    let fix = f["fix"].as_str().unwrap();
+    assert!(fix.contains("input channels a multiple of 4"), "{fix}");
+    assert!(fix.contains("channels_last"), "{fix}");
+    assert!(!fix.contains("matmul.allow_tf32"), "{fix}");
+    let notes = f["notes"].to_string();
+    assert!(notes.contains("not a matmul"), "{notes}");
+    // The cuBLAS GEMMs of the same loop keep the matmul switch.
+    let gemm = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "fp32-gemm-on-cuda-cores" && f["origin"]["name"] == "cuBLAS")
+        .expect("GL601 on a cuBLAS GEMM");
+    assert!(gemm["fix"].as_str().unwrap().contains("matmul.allow_tf32"));
+}
