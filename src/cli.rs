@@ -340,6 +340,8 @@ pub enum Format {
     Markdown,
     Github,
     Sarif,
+    /// One self-contained page (styles, script and chart inline) to share: `-o report.html`.
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

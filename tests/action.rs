@@ -54,17 +54,14 @@ impl Job {
 
     /// The gate script with this build's gpulint on PATH.
     fn gate(&self, baseline: &str, args: &str, sarif: &str) -> Output {
+        self.gate_with(baseline, args, &[("SARIF", sarif)])
+    }
+
+    fn gate_with(&self, baseline: &str, args: &str, more: &[(&str, &str)]) -> Output {
         let exe = PathBuf::from(env!("CARGO_BIN_EXE_gpulint"));
-        self.run(
-            "gate.sh",
-            exe.parent().unwrap(),
-            &[
-                ("BASELINE", baseline),
-                ("CANDIDATE", CAND),
-                ("ARGS", args),
-                ("SARIF", sarif),
-            ],
-        )
+        let mut env = vec![("BASELINE", baseline), ("CANDIDATE", CAND), ("ARGS", args)];
+        env.extend_from_slice(more);
+        self.run("gate.sh", exe.parent().unwrap(), &env)
     }
 }
 
@@ -131,6 +128,50 @@ fn a_regression_fails_once_with_every_output() {
     let out = job.gate(&bl, "", "");
     assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
     assert_eq!(job.file("output"), "sarif=\n");
+}
+
+/// The candidate's whole report as one HTML page, written whether or not a baseline
+/// exists, named in the step's outputs for the upload, and linked from the summary.
+#[test]
+fn the_html_report_is_written_and_linked() {
+    for with_baseline in [true, false] {
+        let job = Job::new(if with_baseline { "html" } else { "html-none" });
+        let bl = if with_baseline {
+            baseline_of(BASE, &job)
+        } else {
+            "gpulint-baseline.json".to_string()
+        };
+        let html = job.dir.join("report.html");
+        let out = job.gate_with(
+            &bl,
+            "",
+            &[
+                ("SARIF", ""),
+                ("HTML", html.to_str().unwrap()),
+                ("GITHUB_REPOSITORY", "me/kernels"),
+                ("GITHUB_RUN_ID", "42"),
+            ],
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(u8::from(with_baseline).into()),
+            "{}",
+            transcript(&out)
+        );
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("<h1>gpulint report</h1>"));
+        assert!(
+            job.file("output")
+                .contains(&format!("html={}\n", html.display())),
+            "{}",
+            job.file("output")
+        );
+        let summary = job.file("summary");
+        assert!(
+            summary.contains("`gpulint-report` artifact of [this run](https://github.com/me/kernels/actions/runs/42)"),
+            "{summary}"
+        );
+    }
 }
 
 #[test]

@@ -1,15 +1,35 @@
 #!/usr/bin/env bash
 # The GitHub Action's gate: one `gpulint diff` of the candidate against the committed
 # baseline gives the annotations (stdout), the job summary and the SARIF file.
+# Also the candidate's whole report as one HTML page, which the action uploads as an
+# artifact and the summary links to.
 # Environment: BASELINE, CANDIDATE, ARGS (more diff arguments, quoted as in a shell),
-# SARIF (empty for none), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY. Exit status: gpulint's.
+# SARIF and HTML (empty for none), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, and for the link
+# GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID. Exit status: gpulint's.
 set -euo pipefail
+
+report_link() { # the summary's line for the HTML report, once it is written
+  [ -n "${HTML:-}" ] || return 0
+  if [ -s "$HTML" ]; then
+    echo "html=$HTML" >> "$GITHUB_OUTPUT"
+    # shellcheck disable=SC2016  # the backticks are Markdown's, not a command
+    printf '\nThe whole report, every kernel with its findings and the roofline: %s in the `gpulint-report` artifact of [this run](%s/%s/actions/runs/%s).\n' \
+      "$(basename "$HTML")" "${GITHUB_SERVER_URL:-https://github.com}" "${GITHUB_REPOSITORY:-}" "${GITHUB_RUN_ID:-}" >> "$GITHUB_STEP_SUMMARY"
+  else
+    echo "html=" >> "$GITHUB_OUTPUT"
+  fi
+}
+if [ -n "${HTML:-}" ]; then
+  gpulint check "$CANDIDATE" --format html --exit-zero -o "$HTML" ||
+    echo "::warning title=gpulint::could not write the HTML report $HTML"
+fi
 
 if [ ! -f "$BASELINE" ]; then
   msg="no baseline at $BASELINE, so nothing to compare against. On the main branch, run: gpulint baseline $CANDIDATE -o $BASELINE, and commit the file."
   echo "::notice title=gpulint::$msg"
   printf '## gpulint\n\n%s\n' "$msg" >> "$GITHUB_STEP_SUMMARY"
   echo "sarif=" >> "$GITHUB_OUTPUT"
+  report_link
   exit 0
 fi
 
@@ -31,6 +51,7 @@ if [ -n "$SARIF" ]; then also+=(--also-write "sarif=$SARIF"); fi
 status=0
 gpulint diff "$BASELINE" "$CANDIDATE" "${extra[@]}" --format github "${also[@]}" || status=$?
 cat "$summary" >> "$GITHUB_STEP_SUMMARY"
+report_link
 if [ -n "$SARIF" ] && [ -s "$SARIF" ]; then
   echo "sarif=$SARIF" >> "$GITHUB_OUTPUT"
 else

@@ -359,6 +359,7 @@ fn render(report: &Report, format: Format, rules: &[Rule]) -> Result<()> {
         Format::Markdown => report::markdown::render(report),
         Format::Github => report::github::render(report),
         Format::Sarif => report::sarif::render(report, rules),
+        Format::Html => report::html::render(report),
     };
     emit(&text)
 }

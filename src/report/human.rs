@@ -315,27 +315,9 @@ fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
 /// Under the profile line: what a sampled `gpulint run` profiled, and what the times
 /// count.
 fn sample_line(r: &Report, out: &mut String) {
-    let (Some(p), Some(sample)) = (r.profiles.first(), r.sample.sample) else {
-        return;
-    };
-    let which = sample.describe();
-    let _ = if let Some(profiled) = r.sample.profiled_launches {
-        writeln!(
-            out,
-            "  a sample: {profiled} of {} launches were profiled ({which}); times and shares \
-             count every launch (the {})",
-            p.launch_count(),
-            r.sample.every_launch_counted_by.unwrap_or("timing pass")
-        )
-    } else {
-        writeln!(
-            out,
-            "  a sample: {} launch(es) were profiled ({which}); times and shares are of those \
-             (no launch trace, --verbose says why; --time-all-launches counts every launch \
-             with ncu, --all-launches profiles every one)",
-            p.launch_count()
-        )
-    };
+    if let Some(text) = super::sample_text(r) {
+        let _ = writeln!(out, "  {text}");
+    }
 }
 
 /// One roofline line per kernel.

@@ -2,6 +2,7 @@
 
 pub mod concise;
 pub mod github;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod markdown;
@@ -87,6 +88,29 @@ impl Report<'_> {
             )
             .map(|((p, l), r)| (p, l, r))
     }
+}
+
+/// What a sampled `gpulint run` profiled, and what the times count; `None` for exports.
+pub fn sample_text(r: &Report) -> Option<String> {
+    let (Some(p), Some(sample)) = (r.profiles.first(), r.sample.sample) else {
+        return None;
+    };
+    let which = sample.describe();
+    Some(if let Some(profiled) = r.sample.profiled_launches {
+        format!(
+            "a sample: {profiled} of {} launches were profiled ({which}); times and shares \
+             count every launch (the {})",
+            p.launch_count(),
+            r.sample.every_launch_counted_by.unwrap_or("timing pass")
+        )
+    } else {
+        format!(
+            "a sample: {} launch(es) were profiled ({which}); times and shares are of those \
+             (no launch trace, --verbose says why; --time-all-launches counts every launch \
+             with ncu, --all-launches profiles every one)",
+            p.launch_count()
+        )
+    })
 }
 
 /// Where a finding's launches ran: "grid (8,1,1), block (256,1,1)", or for a kernel

@@ -279,7 +279,8 @@ fn plot_points(
         let color = bound_color(r.bound);
         let _ = writeln!(
             s,
-            r#"<circle cx="{px:.1}" cy="{py:.1}" r="5" fill="{color}"><title>{} (launch {})</title></circle>"#,
+            r#"<circle cx="{px:.1}" cy="{py:.1}" r="5" fill="{color}" data-launch="{}"><title>{} (launch {})</title></circle>"#,
+            p.launch,
             esc(&p.name),
             p.launch
         );
