@@ -146,8 +146,10 @@ fn warnings_come_before_info() {
     for format in ["human", "markdown"] {
         let out = common::gpulint(&["check", file, "--format", format, "--color", "never"]);
         let text = String::from_utf8(out.stdout).unwrap();
+        // The human report folds info on library kernels into one summary line per rule.
         let first_info = text
             .find("info[")
+            .or_else(|| text.find("\ninfo: "))
             .or_else(|| text.find("| info |"))
             .unwrap();
         let last_warning = text
@@ -156,4 +158,34 @@ fn warnings_come_before_info() {
             .unwrap();
         assert!(last_warning < first_info, "{format}:\n{text}");
     }
+}
+
+/// A PyTorch training loop's report fits on one screen before --verbose: its 21 info
+/// findings on library kernels fold into a line per rule and its 21 roofline lines wait
+/// for --verbose, which lists everything.
+#[test]
+fn a_pytorch_report_fits_on_a_screen() {
+    let file = "fixtures/h200-samples/torch_train.csv";
+    let short = common::gpulint(&["check", file, "--color", "never"]);
+    let text = String::from_utf8_lossy(&short.stdout);
+    assert!(
+        text.lines().count() <= 50,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
+    assert!(text.contains("warning[GL601]"), "{text}");
+    assert!(
+        text.contains("info: 21 finding(s) on library kernels")
+            && text.contains("  small-grid: 16x"),
+        "{text}"
+    );
+    assert!(!text.contains("info[GL"), "{text}");
+    assert!(
+        !text.contains("at stake 0.0 us") && !text.contains("up to 0.0 us"),
+        "{text}"
+    );
+    let long = common::gpulint(&["check", file, "--color", "never", "--verbose"]);
+    let all = String::from_utf8_lossy(&long.stdout);
+    assert_eq!(all.matches("info[GL").count(), 21, "{all}");
+    assert!(all.contains("roofline (DRAM):"), "{all}");
 }

@@ -198,6 +198,28 @@ fn bare_program_form_is_run() {
     );
 }
 
+/// A run that kept no export names no file the user lacks (`ncu:./prog:5`): findings
+/// point at the program, and GitHub annotations carry no file.
+#[test]
+fn a_run_without_an_export_points_at_the_program() {
+    let sample = stand_in("sample");
+    for format in ["human", "concise", "github"] {
+        let r = run_with("normal", &["run", "--format", format, "--", &sample], &[]);
+        let stdout = String::from_utf8_lossy(&r.out.stdout);
+        assert!(!stdout.contains("ncu:"), "{format}: {stdout}");
+        if format != "github" {
+            assert!(
+                stdout.contains(&format!(
+                    "{sample} (profiled by gpulint run; --save-csv keeps the export)"
+                )),
+                "{format}: {stdout}"
+            );
+        } else {
+            assert!(stdout.contains("::warning title=GL103"), "{stdout}");
+        }
+    }
+}
+
 #[test]
 fn save_csv_keeps_the_export_for_check() {
     let sample = stand_in("sample");

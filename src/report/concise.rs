@@ -10,9 +10,8 @@ pub fn render(r: &Report) -> String {
         let launches = launch_list(f, r.kernel_launches(f));
         let _ = writeln!(
             out,
-            "{}:{}: {}[{}] {} {} {}: {}",
-            f.file,
-            f.line,
+            "{}: {}[{}] {} {} {}: {}",
+            r.location(f),
             f.severity.as_str(),
             f.code,
             f.rule,

@@ -17,6 +17,14 @@ pub fn escape_property(s: &str) -> String {
 }
 
 fn command(kind: &str, file: &str, line: u64, title: &str, message: &str) -> String {
+    // A run that kept no export has no file an annotation could sit on.
+    if super::profiled_program(file).is_some() {
+        return format!(
+            "::{kind} title={}::{}\n",
+            escape_property(title),
+            escape_data(message)
+        );
+    }
     format!(
         "::{kind} file={},line={},title={}::{}\n",
         escape_property(file),

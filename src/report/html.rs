@@ -266,13 +266,12 @@ fn finding(r: &Report, i: usize, f: &Finding, out: &mut String) {
     let launches = super::concise::launch_list(f, r.kernel_launches(f));
     let _ = writeln!(
         out,
-        "<p class=\"where\"><code>{}</code> ({}), {}, {}; {}:{}</p>",
+        "<p class=\"where\"><code>{}</code> ({}), {}, {}; {}</p>",
         esc(&short_name(&f.kernel)),
         esc(&r.origins.describe(&f.kernel).name),
         esc(&launches),
         esc(&super::configuration_text(f)),
-        esc(&f.file),
-        f.line
+        esc(&r.location(f))
     );
     if let Some(t) = f.time_at_stake_ns.filter(|t| *t > 0.0) {
         let _ = writeln!(out, "<p class=\"stake\">at stake: up to {}</p>", micros(t));

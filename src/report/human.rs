@@ -87,15 +87,20 @@ fn profile_summary(r: &Report, out: &mut String) {
             .filter_map(|f| f.time_at_stake_ns)
             .fold(0.0, f64::max);
         let bound = roof.map_or("-", |x| x.label());
+        // A kernel with nothing at stake says nothing about stake.
+        let stake = if stake > 0.0 {
+            format!(", at stake {}", micros(stake))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  {:>5.1}%  {:>12}  {}x  {}{}  {bound}, at stake {}",
+            "  {:>5.1}%  {:>12}  {}x  {}{}  {bound}{stake}",
             time / total * 100.0,
             micros(*time),
             n,
             short_name(name),
             origin_tag(r, name),
-            micros(stake)
         );
     }
     if !r.helpers.is_empty() {
@@ -129,23 +134,70 @@ fn config_range(
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
     profile_summary(r, &mut out);
+    // Info findings on library kernels say "a different call, not an edit" many times
+    // over: one line per rule unless --verbose.
+    let folded = |f: &&crate::rules::engine::Finding| {
+        !r.verbose
+            && f.severity == Severity::Info
+            && r.origins.describe(&f.kernel).kind == crate::origin::Kind::Library
+    };
+    let listed: Vec<_> = r.findings.iter().filter(|f| !folded(f)).collect();
     let shown = r.top.unwrap_or(usize::MAX);
-    for f in r.findings.iter().take(shown) {
+    for f in listed.iter().take(shown) {
         finding(r, f, &mut out);
     }
-
-    if r.findings.len() > shown {
+    if listed.len() > shown {
         let _ = writeln!(
             out,
             "... {} more finding(s) with less time at stake (--top {shown})\n",
-            r.findings.len() - shown
+            listed.len() - shown
         );
     }
+    library_info_summary(r, r.findings.iter().filter(folded), &mut out);
 
     kernel_table(r, &mut out);
     roofline_lines(r, &mut out);
     closing(r, &mut out);
     out
+}
+
+/// The folded info findings on library kernels: one line per rule, with how many and the
+/// time at stake in all.
+fn library_info_summary<'a>(
+    r: &Report,
+    folded: impl Iterator<Item = &'a crate::rules::engine::Finding>,
+    out: &mut String,
+) {
+    let mut by_rule: Vec<(&str, usize, f64)> = Vec::new();
+    for f in folded {
+        let stake = f.time_at_stake_ns.unwrap_or(0.0);
+        match by_rule.iter_mut().find(|(rule, _, _)| *rule == f.rule) {
+            Some(g) => {
+                g.1 += 1;
+                g.2 += stake;
+            }
+            None => by_rule.push((&f.rule, 1, stake)),
+        }
+    }
+    if by_rule.is_empty() {
+        return;
+    }
+    let n: usize = by_rule.iter().map(|g| g.1).sum();
+    let _ = writeln!(
+        out,
+        "{} {n} finding(s) on library kernels, where the cure is a different call, not an \
+         edit (--verbose lists them):",
+        paint("info:", severity_style(Severity::Info), r.color)
+    );
+    for (rule, count, stake) in by_rule {
+        let stake = if stake > 0.0 {
+            format!(", {} at stake", micros(stake))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  {rule}: {count}x{stake}");
+    }
+    out.push('\n');
 }
 
 /// One finding as a compiler diagnostic: what, where, the evidence, the fix.
@@ -162,16 +214,15 @@ fn finding(r: &Report, f: &crate::rules::engine::Finding, out: &mut String) {
     let launches = launch_list(f, r.kernel_launches(f));
     let _ = writeln!(
         out,
-        "  {} {}:{}  {}{}  {}, {}",
+        "  {} {}  {}{}  {}, {}",
         paint("-->", Style::new().blue().bold(), c),
-        f.file,
-        f.line,
+        r.location(f),
         short_name(&f.kernel),
         origin_tag(r, &f.kernel),
         launches,
         super::configuration_text(f)
     );
-    if let Some(t) = f.time_at_stake_ns {
+    if let Some(t) = f.time_at_stake_ns.filter(|t| *t > 0.0) {
         let _ = writeln!(
             out,
             "   {} at stake: up to {}",
@@ -320,6 +371,10 @@ fn sample_line(r: &Report, out: &mut String) {
     }
 }
 
+/// Kernels above which the roofline lines wait for `--verbose`, so that the report of a
+/// framework's many kernels fits on a screen.
+const ROOFLINE_LINES_MAX: usize = 12;
+
 /// One roofline line per kernel.
 fn roofline_lines(r: &Report, out: &mut String) {
     let c = r.color;
@@ -328,6 +383,15 @@ fn roofline_lines(r: &Report, out: &mut String) {
         .iter()
         .filter_map(|(v, roof)| roof.as_ref().map(|x| (&v.entry, x)))
         .collect();
+    if placed.len() > ROOFLINE_LINES_MAX && !r.verbose {
+        let _ = writeln!(
+            out,
+            "\nroofline of {} kernels: --verbose lists it, `gpulint roofline --svg FILE` charts it, \
+             and --format html holds both",
+            placed.len()
+        );
+        return;
+    }
     if !placed.is_empty() {
         let _ = writeln!(
             out,

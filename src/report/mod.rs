@@ -50,6 +50,22 @@ impl Report<'_> {
         }
     }
 
+    /// Where a reader finds a finding: its CUDA source line when known, else the row of
+    /// the export; a `gpulint run` that kept no export (`--save-csv`) has no file to name,
+    /// so the program that was profiled.
+    pub fn location(&self, f: &Finding) -> String {
+        if f.source.is_some() {
+            let (file, line) = self.code_location(f);
+            return format!("{file}:{line}");
+        }
+        match profiled_program(&f.file) {
+            Some(program) => {
+                format!("{program} (profiled by gpulint run; --save-csv keeps the export)")
+            }
+            None => format!("{}:{}", f.file, f.line),
+        }
+    }
+
     pub fn launches(&self) -> impl Iterator<Item = (&Profile, &Launch)> {
         self.profiles
             .iter()
@@ -136,6 +152,12 @@ pub fn configuration_text(f: &Finding) -> String {
 }
 
 pub use crate::kernel::{dim3, short_name};
+
+/// The program a profile was made of by `gpulint run` without `--save-csv` (its name is
+/// `ncu:PROGRAM`): no file a reader has.
+pub fn profiled_program(file: &str) -> Option<&str> {
+    file.strip_prefix("ncu:")
+}
 
 /// `path` relative to `root` when it lies under it; else as it was.
 pub fn relative_to(path: &str, root: Option<&std::path::Path>) -> String {
