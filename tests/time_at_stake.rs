@@ -26,6 +26,9 @@ const OCCUPANCY_L2: &str = "h200-corpus/full_occupancy_pairs_l2.csv";
 /// Warps walking linked lists in L2, one list at a time and four together
 /// (samples/corpus/latency_pairs.cu).
 const LATENCY: &str = "h200-corpus/full_latency_pairs.csv";
+/// A GEMM whose accumulator lives in global memory, and a DRAM walk of linked lists, each
+/// beside its fix (samples/corpus/middle_ground.cu, written 2026-12-02).
+const MIDDLE: &str = "h200-corpus/full_middle_ground.csv";
 /// A pointer chase and a walk of 128-byte nodes, each with an epilogue that takes 96
 /// registers, and capped at 64 (samples/corpus/register_pairs.cu).
 const REGISTERS: &str = "h200-corpus/full_register_pairs.csv";
@@ -194,6 +197,20 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         0,
         1,
         "one linked list at a time per warp -> four together",
+        &["latency-bound"],
+    ),
+    (
+        MIDDLE,
+        0,
+        1,
+        "GEMM accumulating in global memory -> in a register",
+        &["global-accumulator"],
+    ),
+    (
+        MIDDLE,
+        2,
+        3,
+        "DRAM walk, one linked list at a time per warp -> four together",
         &["latency-bound"],
     ),
     (

@@ -6,7 +6,9 @@
 #   - reduction: `ncu --set full` with the source pages of its strided and divergent kernels;
 #   - the zoo's full report (ZOO_REPORT, xz or not): the source pages of its tiled
 #     transposes and its spilling kernel.
-# Everything lands in OUT_DIR/judgement.tar.gz; ncu never changes the GPU's clocks.
+# Everything lands in OUT_DIR/judgement.tar.gz; ncu never changes the GPU's clocks (an
+# --import takes no --clock-control).
+# ONLY="middle_ground reduction zoo" runs just those parts.
 #   usage: samples/corpus/judgement_captures.sh OUT_DIR [GPULINT]   (from the repository root)
 set -u
 # shellcheck source=samples/corpus/common.sh
@@ -18,10 +20,11 @@ nc=(--ncu-arg=--clock-control --ncu-arg=none)
 for p in middle_ground launch_burst reduction; do build_sample "$p" & done
 wait
 source_page() { # REPORT KERNEL-REGEX NAME: the CUDA and SASS source page of those launches
-  "${ncu[@]}" --import "$1" --csv --page source --print-source cuda,sass -k "regex:$2" \
+  ncu --import "$1" --csv --page source --print-source cuda,sass -k "regex:$2" \
     > "$work/source_$3.csv" 2> "$work/source_$3.err"
 }
 
+if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" middle_ground "* ]]; then
 echo "== middle_ground"
 "$build/middle_ground" > "$work/middle_ground.stdout" 2>&1; cat "$work/middle_ground.stdout"
 t0=$(now)
@@ -31,13 +34,14 @@ t0=$(now)
 echo "gpulint run: $(since "$t0") s"
 "${ncu[@]}" --set full --import-source yes -o "$work/middle_ground" "$build/middle_ground" 512 1 \
   > /dev/null 2>&1
-"${ncu[@]}" --import "$work/middle_ground.ncu-rep" --csv --page raw --print-units base \
+ncu --import "$work/middle_ground.ncu-rep" --csv --page raw --print-units base \
   > "$work/full_middle_ground.csv" 2>/dev/null
 source_page "$work/middle_ground.ncu-rep" "gemm_global_acc" gemm_global_acc
 source_page "$work/middle_ground.ncu-rep" "walk_global" walk_global
 rm -f "$work/middle_ground.ncu-rep"
 pack
-
+fi
+if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" launch_burst "* ]]; then
 echo "== launch_burst"
 "$build/launch_burst" > "$work/launch_burst.stdout" 2>&1; cat "$work/launch_burst.stdout"
 t0=$(now)
@@ -46,17 +50,19 @@ t0=$(now)
   > "$work/run_launch_burst.txt" 2>&1
 echo "gpulint run: $(since "$t0") s"
 pack
-
+fi
+if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" reduction "* ]]; then
 echo "== reduction"
 "${ncu[@]}" --set full --import-source yes -o "$work/reduction" "$build/reduction" 24 \
   > /dev/null 2>&1
-"${ncu[@]}" --import "$work/reduction.ncu-rep" --csv --page raw --print-units base \
+ncu --import "$work/reduction.ncu-rep" --csv --page raw --print-units base \
   > "$work/full_reduction_source.csv" 2>/dev/null
 source_page "$work/reduction.ncu-rep" "reduce_strided_index" reduce_strided_index
 source_page "$work/reduction.ncu-rep" "reduce_divergent" reduce_divergent
 rm -f "$work/reduction.ncu-rep"
 pack
-
+fi
+if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" zoo "* ]]; then
 echo "== zoo"
 if [ -n "${ZOO_REPORT:-}" ]; then
   report=$work/zoo_full.ncu-rep
@@ -64,6 +70,7 @@ if [ -n "${ZOO_REPORT:-}" ]; then
   source_page "$report" "transpose_tiled" transpose_tiled
   source_page "$report" "reg_spill" reg_spill
   rm -f "$report"
+fi
 fi
 ls -la "$work"
 pack

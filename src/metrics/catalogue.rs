@@ -300,6 +300,12 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "l2_cache_bytes",
+        "the device's L2 cache, bytes (ncu adds it to every raw page)",
+        [n("device__attribute_l2_cache_size")],
+        []
+    ),
+    metric!(
         "cc_major",
         "the device's compute capability, major version (8 and later have TF32 and BF16 tensor cores)",
         [n("device__attribute_compute_capability_major")],

@@ -162,6 +162,23 @@ pub(super) fn derive_traffic_shares(m: &mut Metrics) {
         put(m, slot!("global_share_ld"), share(ld));
         put(m, slot!("global_share_st"), share(st));
     }
+    // Global stores pass through L2 (L1 writes through). Distinct data beyond the L2's
+    // size must reach DRAM; bytes stored many times the larger of the two are the same
+    // lines written again and again: a running result kept in global memory. The bytes
+    // the threads stored, not the sectors, so that scattered stores count once.
+    if let (Some(st), Some(useful), Some(written), Some(l2)) = (
+        get(m, slot!("sectors_st")),
+        get(m, slot!("bytes_per_sector_st")),
+        get(m, slot!("dram_bytes_write")),
+        get(m, slot!("l2_cache_bytes")),
+    ) && l2 > 0.0
+    {
+        put(
+            m,
+            slot!("store_rewrite_factor"),
+            Some(st * useful / written.max(l2)),
+        );
+    }
 }
 
 /// Warps per block, the lanes of a partial warp, shared memory per block, and the

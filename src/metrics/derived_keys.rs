@@ -163,6 +163,16 @@ pub static DERIVED: &[Derived] = &[
         ["branch_instructions", "warp_instructions"]
     ),
     derived!(
+        "store_rewrite_factor",
+        "bytes the threads stored to global memory (sectors_st x bytes_per_sector_st) over the larger of DRAM's written bytes and the L2's size: well above 1, the kernel wrote the same lines again and again, since distinct data past the L2's size must reach DRAM",
+        [
+            "sectors_st",
+            "bytes_per_sector_st",
+            "dram_bytes_write",
+            "l2_cache_bytes"
+        ]
+    ),
+    derived!(
         "bank_conflict_share",
         "bank conflicts / shared-memory wavefronts (0 without shared-memory traffic)",
         [
