@@ -110,7 +110,7 @@ mod tests {
     use super::*;
 
     /// Pairs of names for one kernel, as ncu and the C++ runtime demangle them (the H200
-    /// launch trace of LU and of a PyTorch training loop, docs/runs/2026-12-01-launch-trace.txt).
+    /// launch trace of LU and of a PyTorch training loop, lab/runs/2026-12-01-launch-trace.txt).
     #[test]
     fn both_demanglers_give_one_function_identifier() {
         let pairs = [

@@ -1191,7 +1191,7 @@ fn warnings_of(report: &serde_json::Value) -> std::collections::BTreeSet<(String
 /// the timing pass records: the internal kernel's last 16 launches (grids of 256 blocks and
 /// fewer), which the spread never profiles, are a small grid, as in the report of every
 /// launch (fixtures/h200-corpus/all_lud.csv, `gpulint run --all-launches --save-csv` on the
-/// H200, docs/runs/2026-11-30-kernel-id-sample.txt). The sampled launches carry their
+/// H200, lab/runs/2026-11-30-kernel-id-sample.txt). The sampled launches carry their
 /// numbers in the program, so both kinds of finding name launches alike.
 #[test]
 fn a_timed_spread_warns_of_what_every_launch_shows() {
@@ -1263,7 +1263,7 @@ fn a_timed_spread_warns_of_what_every_launch_shows() {
 
 /// `gpulint run` with no options on a program whose every launch the H200 also profiled:
 /// the sample as ncu profiled it, and the trace gpulint's launch tracer wrote of the same
-/// program (fixtures/h200-corpus/trace_*.csv, docs/runs/2026-12-01-launch-trace.txt).
+/// program (fixtures/h200-corpus/trace_*.csv, lab/runs/2026-12-01-launch-trace.txt).
 /// Checks that its report gives the warnings of every launch, with each kernel's share
 /// of GPU time within 5 points, and returns it with the arguments ncu was given.
 fn traced_sample_like_every_launch(
@@ -1340,7 +1340,7 @@ fn a_launch_trace_gives_the_spread_what_every_launch_shows() {
 /// The same on template_phases, where the trace shows that the first launch of each
 /// configuration (4) stands for its time and takes fewer than the spread (20), so ncu is
 /// asked for those (fixtures/h200-corpus/per_config1_template_phases.csv, the H200's
-/// answer, docs/runs/2026-12-01-one-per-config.txt, held to every launch profiled with
+/// answer, lab/runs/2026-12-01-one-per-config.txt, held to every launch profiled with
 /// the same metrics: all_now_template_phases.csv). Two instances of one template (`scale<1>`,
 /// `scale<4>`) pair with their own traced kernels, and block_sum's 1-block tail is judged
 /// on every launch.
@@ -1489,10 +1489,10 @@ fn a_failed_tracer_build_is_not_retried() {
 }
 
 /// A program that replays a CUDA graph of 3 kernels 30 times (samples/corpus/graph_steps.cu
-/// on the H200, docs/runs/2026-12-01-graph-check.txt): the kernels of one graph launch
+/// on the H200, lab/runs/2026-12-01-graph-check.txt): the kernels of one graph launch
 /// share its call, so the trace orders them by start. The default run counts all 91
 /// launches, samples the first of each configuration (the H200's answer:
-/// per_config1_graph_steps.csv, docs/runs/2026-12-01-one-per-config.txt), and warns as
+/// per_config1_graph_steps.csv, lab/runs/2026-12-01-one-per-config.txt), and warns as
 /// every launch does: the transpose's uncoalesced stores and the reduction's 8-block grid.
 #[test]
 fn a_launch_trace_orders_the_kernels_of_a_cuda_graph() {
@@ -1709,7 +1709,7 @@ fn the_traced_run_is_announced_and_gets_the_programs_input() {
 
 /// `gpulint run` on a PyTorch program made of chains of small kernels
 /// (samples/apps/torch_chain.py on the H200: the sample ncu profiled and the launch trace
-/// of the same run, docs/runs/2026-12-01-chain-timing.txt). Only the trace sees that the GPU
+/// of the same run, lab/runs/2026-12-01-chain-timing.txt). Only the trace sees that the GPU
 /// waits 89% of its active time: GL603 warns once, with PyTorch's fix, its stakes adding up
 /// to the waiting; the per-kernel rules stay info. The fixed program gets no GL603.
 #[test]

@@ -12,7 +12,7 @@
 // - The program launches axpy once outside the graph, then replays the 3-kernel graph 30
 //   times: 91 launches. The default run should count all 91 and warn as every launch does.
 //
-// What gpulint said on the H200 (docs/runs/2026-12-01-graph-check.txt): as expected. The
+// What gpulint said on the H200 (lab/runs/2026-12-01-graph-check.txt): as expected. The
 // default run counted 91 launches, sampled 9 (3 per configuration) in 7.8 s against 22.5 s
 // for every launch, and both warned of transpose_naive's uncoalesced stores and
 // norm_partial's small grid (97% of the GPU time), with shares 0.1 points apart. The trace

@@ -4,7 +4,7 @@
 # toolkit's CUPTI, checks its record layout against the header's, then for each program
 # times the bare run, the traced run and ncu's duration-only pass side by side (3 rounds),
 # and keeps the trace and ncu's timing CSV to compare launch by launch.
-# docs/runs/2026-12-01-launch-trace.txt was made by its first version, which built the
+# lab/runs/2026-12-01-launch-trace.txt was made by its first version, which built the
 # tracer against cupti.h and linked libcupti.
 #   usage: samples/corpus/launch_trace.sh OUT_DIR GPULINT "prog args|..."   (from the repo root)
 set -u

@@ -16,7 +16,7 @@
 // - `matmul_wmma`: tensor cores (FP16 in, FP32 accumulate), 16x16x16 fragments straight
 //   from global memory: the tensor pipe is busy and the FP32 counters see none of its work:
 //   not load-store-bound, whatever its L1 pipe does.
-// On the H200 (docs/gpu-runs.md): the first two as expected (pipe 97% and 95%, FP32 8% and
+// On the H200 (lab/gpu-runs.md): the first two as expected (pipe 97% and 95%, FP32 8% and
 // 9%). matmul_regtile was not quiet: its transposed staging store conflicts (37% of shared
 // wavefronts), which bank-conflicts reports. matmul_wmma's tensor pipe was 4% busy, its
 // load/store pipe 96%: load-bound after all.

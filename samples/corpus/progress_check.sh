@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 16: gpulint run now profiles into a report (-o) and imports its raw page, so that
 # ncu logs each launch for the progress line. Times the default run and the timed run on
-# programs measured before with --csv (docs/runs/2026-11-30-spread-default.txt), and
+# programs measured before with --csv (lab/runs/2026-11-30-spread-default.txt), and
 # captures the progress line under `script` (a pseudo-terminal), as a user's terminal sees it.
 #   usage: samples/corpus/progress_check.sh OUT_DIR GPULINT "prog args|..."   (from the repo root)
 set -u

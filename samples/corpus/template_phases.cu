@@ -11,7 +11,7 @@
 // - block_sum: 30 launches over 1 M floats (4,096 blocks), then 2 over 256 floats (1 block):
 //   the 1-block launches are a small grid, but a negligible share of its time.
 //
-// What gpulint said on the H200 (docs/runs/2026-11-30-spread-default.txt), with the spread and
+// What gpulint said on the H200 (lab/runs/2026-11-30-spread-default.txt), with the spread and
 // with every launch alike: scale<4> uncoalesced loads and stores (8 useful bytes per sector),
 // as expected. Two differ from the above:
 // - scale<1> and scale<4> are also latency-bound: 4 MB in 4.9 us reaches 18% of peak, a launch

@@ -703,7 +703,7 @@ pub static METRICS: &[MetricDef] = &[
 ];
 
 /// The stall reasons gpulint collects: the ones that cost no replay pass beyond the
-/// rest of its list on an H200 (docs/runs/2026-11-30-corpus-measure.txt).
+/// rest of its list on an H200 (lab/runs/2026-11-30-corpus-measure.txt).
 pub const STALL_KEYS: [&str; 9] = [
     "stall_long_scoreboard",
     "stall_barrier",

@@ -8,7 +8,7 @@ pub enum Output<'a> {
     RawCsv,
     /// A report file, imported as the raw page afterwards: ncu then writes a line per
     /// profiled launch to `--log-file`, which the progress line counts (with `--csv` it
-    /// writes none), for the same time (docs/runs/2026-11-30-tail-and-progress.txt).
+    /// writes none), for the same time (lab/runs/2026-11-30-tail-and-progress.txt).
     Report {
         path: &'a Path,
         /// With the SourceCounters section too (`--source`): the source page can only be
@@ -84,7 +84,7 @@ pub fn build_args(
 /// `--kernel-name` beside `--kernel-id`, so a name goes into the id, matched as `-k` would
 /// (by function name). Without one, launches are counted per demangled name: by function
 /// name, two instances of one template share a count, and the second one launched is
-/// never profiled (docs/runs/2026-11-30-kernel-id-names.txt).
+/// never profiled (lab/runs/2026-11-30-kernel-id-names.txt).
 pub(super) fn spread_args(
     kernel_name: Option<&str>,
     invocations: &[u64],
@@ -105,7 +105,7 @@ pub(super) fn spread_args(
 /// Launches counted per demangled name: by ncu's default, the function name, two instances
 /// of one template share a count, for `--kernel-id` and for the configurations of
 /// `--filter-mode per-launch-config` alike (PyTorch's `vectorized_elementwise_kernel<4,
-/// FillFunctor>` and `<4, GeluCUDAKernelImpl>`: docs/runs/2026-12-01-per-config-names.txt).
+/// FillFunctor>` and `<4, GeluCUDAKernelImpl>`: lab/runs/2026-12-01-per-config-names.txt).
 pub(super) const DEMANGLED_BASE: [&str; 2] = ["--kernel-name-base", "demangled"];
 
 pub(super) fn has_kernel_name_base(extra_args: &[String]) -> bool {

@@ -246,7 +246,7 @@ pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
 /// Times every launch, the sampled and the left out: one more ncu run of the program, only
 /// the duration, at most [`MAX_TIMED_LAUNCHES`]. Caches are not flushed between launches,
 /// as in the program's own run: about 4 ms a launch on the H200 against 9 ms with the
-/// flush (docs/runs/2026-11-30-kernel-id-sample.txt). Returns its raw-page CSV, removed when
+/// flush (lab/runs/2026-11-30-kernel-id-sample.txt). Returns its raw-page CSV, removed when
 /// dropped.
 pub fn time_every_launch(
     opts: &NcuOptions,
@@ -444,7 +444,7 @@ mod tests {
     use super::*;
 
     /// Lines as ncu 2025.3 wrote them on the H200 with -o and --kernel-id
-    /// (docs/runs/2026-11-30-tail-and-progress.txt), and one being profiled.
+    /// (lab/runs/2026-11-30-tail-and-progress.txt), and one being profiled.
     #[test]
     fn the_progress_line_counts_the_launches_ncu_logged() {
         let log = "==PROF== Connected to process 1264 (/work/lud)\n\

@@ -64,7 +64,7 @@ impl EveryLaunch {
 /// than its first, else three. On the corpus captures that profiled every launch, and on a
 /// PyTorch training loop's 1,450 launches, the first launch of each configuration gives
 /// the warnings all of them give wherever its time does not come late, launch shapes
-/// aside (which `gpulint run` judges on every traced launch): docs/gpu-runs.md, "One launch
+/// aside (which `gpulint run` judges on every traced launch): lab/gpu-runs.md, "One launch
 /// per configuration".
 const FEWER_PER_CONFIG: [u64; 2] = [1, 3];
 

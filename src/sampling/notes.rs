@@ -60,7 +60,7 @@ fn unbounded_kernels_note(profile: &ingest::Profile) -> Option<String> {
 /// times. When the kernels were profiled different numbers of times, names them with their
 /// counts (LU: lud_diagonal 8, the other two 7). The counts are not turned into launch
 /// counts: a PyTorch GEMM launched 60 times was profiled 11 times, not 7 (likely ncu counts
-/// per loaded copy of a kernel; docs/runs/2026-11-30-torch-spread.txt).
+/// per loaded copy of a kernel; lab/runs/2026-11-30-torch-spread.txt).
 fn uneven_spread_note(profile: &ingest::Profile) -> Option<String> {
     let mut counts: Vec<(u64, Vec<String>)> = Vec::new();
     for (name, entries) in by_kernel(profile) {

@@ -165,7 +165,7 @@ mod tests {
     /// A GEMM launched 60 times, alternating with another kernel: the spread takes its
     /// launches 1, 2, 3, 4, 8, 16, 32, which are the program's launches 0, 2, 4, 6, 14, 30, 62.
     /// When the sample holds 11 of them instead (as a cuBLAS GEMM's did on the H200,
-    /// docs/runs/2026-11-30-torch-spread.txt), nothing is renumbered.
+    /// lab/runs/2026-11-30-torch-spread.txt), nothing is renumbered.
     #[test]
     fn sampled_launches_are_renumbered_only_when_the_counts_agree() {
         let timed = ingest::Profile {

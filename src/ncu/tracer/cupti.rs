@@ -2,7 +2,7 @@
 //! profile comes first: it is the one NVIDIA pairs with that ncu. Then the CUDA toolkits'.
 //! Each is checked against the driver before it is injected: on the H200 (CUDA 13.0
 //! driver), CUPTI 10.2-11.1 crashed the program and 11.2-11.7 recorded nothing, while
-//! 11.8, 12.9 and 13.0 traced every launch (docs/runs/2026-12-01-cupti-check.txt). A CUPTI
+//! 11.8, 12.9 and 13.0 traced every launch (lab/runs/2026-12-01-cupti-check.txt). A CUPTI
 //! newer than the driver's CUDA is not supported by it.
 
 use std::path::{Path, PathBuf};

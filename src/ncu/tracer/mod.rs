@@ -2,7 +2,7 @@
 //! into the program through `CUDA_INJECTION64_PATH`, which writes every kernel launch to a
 //! trace (see [`crate::ingest::trace`]). On the H200 a traced run took the time of a bare
 //! run, where ncu's duration-only pass took 1.6-12.9 s more
-//! (docs/runs/2026-12-01-launch-trace.txt).
+//! (lab/runs/2026-12-01-launch-trace.txt).
 //!
 //! It runs the user's program once more, so everything it needs is checked before that
 //! run (ncu is checked by the caller): the CUPTI to load ([`cupti`]) and the built library
