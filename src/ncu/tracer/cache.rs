@@ -10,7 +10,6 @@
 //! - a failed build is recorded with its reason and time, and tried again a day later;
 //! - an unwritable or unsafe cache folder leaves a private build in a temporary folder.
 
-use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -32,7 +31,7 @@ pub struct Library {
 }
 
 /// The compiler and how it links the C++ runtime: part of the cache key.
-#[derive(Debug, Hash)]
+#[derive(Debug)]
 pub struct Toolchain {
     pub compiler: PathBuf,
     pub version: String,
@@ -69,10 +68,19 @@ impl Toolchain {
         }
     }
 
+    /// The cache key: FNV-1a over the tracer's source, the architecture and the
+    /// toolchain, byte by byte. std's DefaultHasher may change between Rust releases, and
+    /// a key that changes with the gpulint build rebuilds the tracer for nothing.
     fn key(&self) -> String {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (SOURCE, std::env::consts::ARCH, self).hash(&mut hasher);
-        format!("{:016x}", hasher.finish())
+        let compiler = self.compiler.to_string_lossy();
+        let parts: [&[u8]; 5] = [
+            SOURCE.as_bytes(),
+            std::env::consts::ARCH.as_bytes(),
+            compiler.as_bytes(),
+            self.version.as_bytes(),
+            self.runtime.as_bytes(),
+        ];
+        format!("{:016x}", fnv1a64(&parts))
     }
 
     fn command(&self, out: &Path) -> Command {
@@ -86,6 +94,19 @@ impl Toolchain {
             .arg(out);
         command
     }
+}
+
+/// FNV-1a, 64 bits, over `parts` with a 0xff byte after each (which no UTF-8 text holds),
+/// so that ("ab", "c") and ("a", "bc") differ.
+fn fnv1a64(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in part.iter().chain(&[0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// The user's cache folder for gpulint: `$XDG_CACHE_HOME/gpulint`, else `~/.cache/gpulint`.
@@ -321,6 +342,22 @@ pub fn cached_library(toolchain: &Toolchain, cache: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The key is FNV-1a over fixed bytes, the same in every build: FNV-1a's value for
+    /// "a" and the separator is pinned, and each toolchain field changes the key.
+    #[test]
+    fn the_cache_key_is_stable() {
+        assert_eq!(fnv1a64(&[]), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(&[b"a"]), 0x089b_c907_b544_c769);
+        assert_ne!(fnv1a64(&[b"ab", b"c"]), fnv1a64(&[b"a", b"bc"]));
+        let tool = |version: &str| Toolchain {
+            compiler: PathBuf::from("/usr/bin/g++"),
+            version: version.into(),
+            runtime: "static".into(),
+        };
+        assert_eq!(tool("g++ 12.2.0").key(), tool("g++ 12.2.0").key());
+        assert_ne!(tool("g++ 12.2.0").key(), tool("g++ 13.1.0").key());
+    }
 
     /// A compiler that answers gpulint's questions, reads the source from stdin, counts its
     /// builds in `calls`, and after a pause writes a library, or fails when `fail` is set.
