@@ -422,3 +422,35 @@ fn a_verdict_near_its_bar_says_so() {
         }
     }
 }
+
+/// samples/corpus/launch_burst.cu traced on the H200: 30 steps, each 320 one-block launches
+/// of about 1 us, then a long kernel. With a short long kernel the whole run waits over half
+/// its active time, and launch-bound says so (the burst rule defers to it); with a long one
+/// the run waits less, launch-bound is quiet, and each burst, 88% waiting, is the finding.
+#[test]
+fn a_burst_of_launches_is_judged_where_it_is() {
+    let warnings = |trace: &str| {
+        let out = common::gpulint(&["check", trace, "--format", "json", "--exit-zero"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "warning")
+            .map(|f| {
+                (
+                    base(f["kernel"].as_str().unwrap()),
+                    f["rule"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let short = warnings("fixtures/h200-corpus/trace_launch_burst.csv");
+    assert!(
+        short.contains(&("augment".into(), "launch-bound".into())),
+        "{short:?}"
+    );
+    assert!(!short.iter().any(|(_, r)| r == "launch-burst"), "{short:?}");
+    let long = warnings("fixtures/h200-corpus/trace_launch_burst_long.csv");
+    assert_eq!(long, [("augment".to_string(), "launch-burst".to_string())]);
+}

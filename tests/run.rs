@@ -1789,7 +1789,7 @@ fn a_chain_of_small_kernels_is_launch_bound_under_run() {
     let export: serde_json::Value = serde_json::from_slice(&export.stdout).unwrap();
     assert_eq!(
         export["coverage"]["needs_launch_trace"],
-        serde_json::json!(["launch-bound"])
+        serde_json::json!(["launch-bound", "launch-burst"])
     );
     assert_eq!(export["coverage"]["judged_pct"], 100.0);
     let fixed = run(

@@ -91,9 +91,97 @@ pub fn waits(spans: &[Span]) -> (Vec<f64>, RunTimeline) {
     (waits, timeline)
 }
 
+/// The burst a launch belongs to: a run of consecutive short launches on one device, each
+/// launched within [`LAUNCH_WAIT_CAP_NS`] of the one before, as a per-sample loop launches
+/// them. A whole-run judgement misses such a burst when long kernels elsewhere keep the GPU
+/// busy; inside it, the GPU may wait more than it runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Burst {
+    /// Launches in the burst (1 for a launch in none: a long kernel, or a lone short one).
+    pub launches: u64,
+    /// The burst's waits (between its launches) as % of its active time.
+    pub wait_pct: f64,
+}
+
+/// Each launch's burst, in the order of `spans`; `waits` is what [`waits`] gave.
+pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
+    let mut order: Vec<usize> = (0..spans.len()).collect();
+    order.sort_by_key(|&i| (spans[i].device, spans[i].start_ns));
+    let short =
+        |i: usize| ((spans[i].end_ns.saturating_sub(spans[i].start_ns)) as f64) < SHORT_KERNEL_NS;
+    let mut out = vec![
+        Burst {
+            launches: 1,
+            wait_pct: 0.0,
+        };
+        spans.len()
+    ];
+    let mut run: Vec<usize> = Vec::new();
+    let mut close = |run: &mut Vec<usize>| {
+        // The first launch's wait is before the burst, not in it.
+        let busy: f64 = run
+            .iter()
+            .map(|&i| spans[i].end_ns.saturating_sub(spans[i].start_ns) as f64)
+            .sum();
+        let wait: f64 = run.iter().skip(1).map(|&i| waits[i]).sum();
+        let wait_pct = if busy + wait > 0.0 {
+            100.0 * wait / (busy + wait)
+        } else {
+            0.0
+        };
+        for &i in run.iter() {
+            out[i] = Burst {
+                launches: run.len() as u64,
+                wait_pct,
+            };
+        }
+        run.clear();
+    };
+    for i in order {
+        let continues = run.last().is_some_and(|&prev| {
+            spans[prev].device == spans[i].device
+                && spans[i].start_ns.saturating_sub(spans[prev].end_ns) as f64 <= LAUNCH_WAIT_CAP_NS
+        });
+        if !short(i) || !continues {
+            close(&mut run);
+        }
+        if short(i) {
+            run.push(i);
+        }
+    }
+    close(&mut run);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 40 launches of 2 us, 4 us apart, then a 1 ms kernel, then 3 more short launches: the
+    /// 40 are one burst that waited two thirds of its time; the long kernel and the three
+    /// after it are bursts of their own.
+    #[test]
+    fn a_run_of_short_launches_is_a_burst() {
+        let mut spans: Vec<Span> = (0..40u64)
+            .map(|k| span(k * 6_000, k * 6_000 + 2_000))
+            .collect();
+        let long_at = 40 * 6_000;
+        spans.push(span(long_at, long_at + 1_000_000));
+        for k in 0..3u64 {
+            let at = long_at + 1_010_000 + k * 6_000;
+            spans.push(span(at, at + 2_000));
+        }
+        let (w, _) = waits(&spans);
+        let b = bursts(&spans, &w);
+        assert_eq!(b[0].launches, 40);
+        assert_eq!(b[39].launches, 40);
+        // 39 waits of 4 us against 40 runs of 2 us.
+        let want = 100.0 * (39.0 * 4.0) / (39.0 * 4.0 + 40.0 * 2.0);
+        assert!((b[0].wait_pct - want).abs() < 1e-9, "{:?}", b[0]);
+        assert_eq!(b[40].launches, 1);
+        assert_eq!(b[41].launches, 3);
+        assert_eq!(bursts(&[], &[]), Vec::new());
+    }
 
     fn span(start_ns: u64, end_ns: u64) -> Span {
         Span {

@@ -82,14 +82,15 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
         })
         .collect();
     let (waits, run) = timeline::waits(&spans);
+    let bursts = timeline::bursts(&spans, &waits);
     let mut objects = HashMap::new();
     let launches = rows
         .into_iter()
-        .zip(waits)
+        .zip(waits.into_iter().zip(bursts))
         .enumerate()
-        .map(|(id, ((line, row), wait))| {
+        .map(|(id, ((line, row), (wait, burst)))| {
             let mut l = launch(id as u64, line, row, &mut objects);
-            add_timeline(&mut l.metrics, wait, &run);
+            add_timeline(&mut l.metrics, wait, &run, burst);
             l
         })
         .collect();
@@ -153,12 +154,19 @@ fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>)
 /// The timeline's metrics on each traced launch: its own wait, and the run's (the same on
 /// every launch, so that a rule judging one launch sees the whole run). In the order of
 /// [`TIMELINE_KEYS`].
-fn add_timeline(metrics: &mut crate::metrics::Metrics, wait_ns: f64, run: &RunTimeline) {
+fn add_timeline(
+    metrics: &mut crate::metrics::Metrics,
+    wait_ns: f64,
+    run: &RunTimeline,
+    burst: timeline::Burst,
+) {
     let values = [
         wait_ns,
         run.wait_pct(),
         run.launches as f64,
         run.short_launch_pct,
+        burst.launches as f64,
+        burst.wait_pct,
     ];
     for (key, value) in TIMELINE_KEYS.into_iter().zip(values) {
         metrics.insert(key, value);
@@ -167,11 +175,13 @@ fn add_timeline(metrics: &mut crate::metrics::Metrics, wait_ns: f64, run: &RunTi
 
 /// The metrics only a launch trace has: what a traced launch carries into the sampled
 /// profile.
-pub const TIMELINE_KEYS: [&str; 4] = [
+pub const TIMELINE_KEYS: [&str; 6] = [
     "launch_wait_ns",
     "program_wait_pct",
     "program_launches",
     "program_short_launch_pct",
+    "burst_launches",
+    "burst_wait_pct",
 ];
 
 /// Each process's block of the trace, with the line number (from 1) of its first line.

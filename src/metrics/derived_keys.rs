@@ -251,6 +251,16 @@ pub static DERIVED: &[Derived] = &[
         []
     ),
     derived!(
+        "burst_launches",
+        "from the launch trace: the launches in this launch's burst, a run of consecutive launches under 10 us on one device, each within 100 us of the one before (1 for a launch in none)",
+        []
+    ),
+    derived!(
+        "burst_wait_pct",
+        "from the launch trace: the waits between the launches of this launch's burst, % of the burst's active time (running or waiting)",
+        []
+    ),
+    derived!(
         "busiest_throughput_pct",
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]
