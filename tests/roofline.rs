@@ -446,3 +446,46 @@ fn integer_kernels_are_placed_on_the_instruction_roofline() {
         "{instruction_chart}"
     );
 }
+
+/// A kernel far below the DRAM and FP roofs is never called compute- or memory-bound
+/// alone: the placement says how far it is from the nearer roof and names the unit it is
+/// busiest at, the hierarchy's level it meets (issue 40: a GEMM with a global accumulator,
+/// at 2% of the FP32 roof, was "compute-bound").
+#[test]
+fn far_below_the_roofs_names_the_level_it_meets() {
+    let line = |file: &str, kernel: &str| {
+        let out = common::gpulint(&["roofline", file]);
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .find(|l| l.contains(kernel))
+            .unwrap_or_else(|| panic!("{kernel} in {file}"))
+            .to_string()
+    };
+    let gemm = line(
+        "fixtures/h200-corpus/min_middle_ground.csv",
+        "gemm_global_acc",
+    );
+    assert!(
+        gemm.contains("far below the DRAM and FP roofs, L2 62% busy: 2% of the nearer of the DRAM and FP roofs, the compute roof"),
+        "{gemm}"
+    );
+    let chase = line(
+        "fixtures/h200-corpus/min_occupancy_pairs_l2.csv",
+        "chase_big_buffer",
+    );
+    assert!(
+        chase.contains("far below the DRAM and FP roofs, L2 76% busy"),
+        "{chase}"
+    );
+    // Near a roof, the side of the ridge stands.
+    let fma = line("fixtures/h200-zoo/full_raw_base.csv", "fma_heavy");
+    assert!(fma.contains("compute-bound, 87% of roof"), "{fma}");
+    // The kernel list's one word says the level.
+    let out = common::gpulint(&["check", "fixtures/h200-corpus/min_middle_ground.csv"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("gemm_global_acc  L2-bound (far below the DRAM and FP roofs)"),
+        "{text}"
+    );
+}

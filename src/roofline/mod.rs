@@ -85,6 +85,11 @@ pub struct Roofline {
     pub peak_bytes_per_s: f64,
     pub ridge: f64,
     pub pct_of_roof: f64,
+    /// The busiest unit besides DRAM and the FP units (the L2, L1 or the SM's other
+    /// pipes) and how busy, %: where a kernel far below the DRAM and FP roofs may still
+    /// meet its limit. `None` when the export has none of their figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub busiest_unit: Option<(&'static str, f64)>,
     /// Where the peaks came from: the profile's own metrics, or the built-in table.
     pub peaks_from: String,
     /// The tensor pipe is busy: FP32/FP64 counters miss its work.
@@ -280,10 +285,12 @@ pub fn place_with(
         issue_slots_pct,
         pipe_pct,
     } = tags(launch, bars, flop_roof_pct);
+    let busiest_unit = busiest_unit(launch);
     Some(Roofline {
         flops,
         precision,
         dram_bytes,
+        busiest_unit,
         arithmetic_intensity,
         bound,
         latency_bound,
@@ -302,6 +309,22 @@ pub fn place_with(
         instruction_roofline: instruction_pct_of_roof
             .and_then(|_| instruction_roofline(launch, seconds, dram_bytes)),
     })
+}
+
+/// The busiest unit besides DRAM and the FP units: the L2 (its throughput and its input,
+/// output and tag sub-units), the L1 data pipe, or the SM's other pipes.
+fn busiest_unit(launch: &Launch) -> Option<(&'static str, f64)> {
+    [
+        ("L2", "l2_throughput_pct"),
+        ("L2", "l2_input_pct"),
+        ("L2", "l2_output_pct"),
+        ("L2", "l2_tag_pct"),
+        ("L1", "l1_data_pipe_pct"),
+        ("SM", "sm_throughput_pct"),
+    ]
+    .into_iter()
+    .filter_map(|(level, key)| launch.metrics.get(key).map(|p| (level, *p)))
+    .max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 /// The roofs a kernel hits besides DRAM and the FP units (latency-bound, load-store-bound
@@ -402,8 +425,35 @@ fn peaks(
     ))
 }
 
+/// Under this share of its roof, with no unit named as the one it hits, a kernel is not
+/// "compute-bound" or "memory-bound" in any useful sense: its side of the ridge only says
+/// which roof is nearer (issue 40: a GEMM at 2% of the FP32 roof was called compute-bound).
+pub const FAR_BELOW_ROOF_PCT: f64 = 10.0;
+
+/// A unit this busy is where a kernel far below the DRAM and FP roofs meets its limit:
+/// the latency-bound bar (below it nothing is busy).
+pub const CACHE_LEVEL_BUSY_PCT: f64 = 40.0;
+
 /// "58.3 TFLOP/s", "4.12 TB/s": SI prefixes for the human report.
 impl Roofline {
+    /// The unit a kernel far below the DRAM and FP roofs is busiest at, when that is busy
+    /// enough to be its limit: the level of the hierarchy it meets.
+    pub fn binding_cache(&self) -> Option<(&'static str, f64)> {
+        self.busiest_unit
+            .filter(|(_, p)| *p >= CACHE_LEVEL_BUSY_PCT && self.far_below_roofs())
+    }
+
+    /// Far below both roofs, with no other unit named as its limit: the side of the ridge
+    /// is then only where the nearer roof is.
+    pub fn far_below_roofs(&self) -> bool {
+        self.instruction_pct_of_roof.is_none()
+            && self.pct_of_roof < FAR_BELOW_ROOF_PCT
+            && !self.latency_bound
+            && self.load_store_pipe_pct.is_none()
+            && self.pipe_pct.is_none()
+            && self.issue_slots_pct.is_none()
+    }
+
     /// The one text rendering of a placement, for `check`'s roofline section and
     /// `gpulint roofline`: "AI 0.31 FLOP/B (ridge 13.9), memory-bound, 87% of roof: 1.31
     /// TFLOP/s fp32, 4.20 TB/s".
@@ -435,6 +485,26 @@ impl Roofline {
                     self.bound.label()
                 )
             }
+            (None, _) if self.far_below_roofs() => format!(
+                "AI {ai} (ridge {:.1}), {}: {:.0}% of the nearer of the DRAM and FP roofs, \
+                 the {} roof: {flops}, {}",
+                self.ridge,
+                match (self.binding_cache(), self.busiest_unit) {
+                    (Some((level, p)), _) => {
+                        format!("far below the DRAM and FP roofs, {level} {p:.0}% busy")
+                    }
+                    (None, Some(_)) => "far below every roof".into(),
+                    (None, None) => "far below the DRAM and FP roofs (the export has no L1, L2 \
+                                     or SM figures)"
+                        .into(),
+                },
+                self.pct_of_roof,
+                match self.bound {
+                    Bound::Memory => "DRAM",
+                    _ => "compute",
+                },
+                si(self.achieved_bytes_per_s, "B/s"),
+            ),
             (None, _) => format!(
                 "AI {ai} (ridge {:.1}), {}, {:.0}% of roof: {flops}, {}",
                 self.ridge,
@@ -473,6 +543,16 @@ impl Roofline {
             "pipe-bound"
         } else if self.issue_slots_pct.is_some() {
             "issue-bound"
+        } else if let Some((level, _)) = self.binding_cache() {
+            match level {
+                "L2" => "L2-bound (far below the DRAM and FP roofs)",
+                "L1" => "L1-bound (far below the DRAM and FP roofs)",
+                _ => "SM-bound (far below the DRAM and FP roofs)",
+            }
+        } else if self.far_below_roofs() && self.busiest_unit.is_some() {
+            "far below every roof"
+        } else if self.far_below_roofs() {
+            "far below the DRAM and FP roofs"
         } else {
             self.bound.label()
         }
