@@ -15,7 +15,27 @@ use crate::rules::{self, Rule, Severity};
 /// kernel in order.
 fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Finding]) {
     let wanted = |slug: &str| rules.iter().any(|r| r.slug == slug && r.names_source_lines);
+    let stalls = |slug: &str| rules.iter().any(|r| r.slug == slug && r.names_stall_lines);
     for p in profiles.iter().filter(|p| !p.source_blocks.is_empty()) {
+        for f in findings
+            .iter_mut()
+            .filter(|f| f.file == p.file && stalls(&f.rule))
+        {
+            let base = ingest::base_name(&f.kernel);
+            let block = p
+                .source_blocks
+                .iter()
+                .filter(|b| ingest::base_name(&b.function) == base)
+                .nth(f.nth_of_kernel);
+            // The line the warps wait on most is where the finding belongs in the code.
+            if let Some((text, top)) = block.and_then(ingest::source::describe_stalls) {
+                f.notes.push(text);
+                f.source = Some(rules::engine::SourceLocation {
+                    file: top.file.clone(),
+                    line: top.line,
+                });
+            }
+        }
         for f in findings
             .iter_mut()
             .filter(|f| f.file == p.file && wanted(&f.rule))
@@ -30,10 +50,10 @@ fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Fin
                 f.notes.push(text);
             }
             // The worst line is where the finding belongs in the code.
-            let worst = block.and_then(|b| b.lines.first().map(|l| (b, l)));
-            if let Some((b, l)) = worst.filter(|(_, l)| l.excess_sectors > 0.0) {
+            let worst = block.and_then(|b| b.lines.first());
+            if let Some(l) = worst.filter(|l| l.excess_sectors > 0.0) {
                 f.source = Some(rules::engine::SourceLocation {
-                    file: b.file.clone(),
+                    file: l.file.clone(),
                     line: l.line,
                 });
             }

@@ -152,3 +152,55 @@ fn stdin_is_described_not_given_a_uri() {
     assert!(loc.get("uri").is_none(), "{loc}");
     assert_eq!(loc["description"]["text"], "<stdin>");
 }
+
+/// Findings about waiting sit on the line the warps' stall samples fall on most, in the
+/// user's own file, and name the lines with their reasons (fixtures/h200-source: the middle
+/// ground's source pages with stall sampling, from the same H200 report as its raw page).
+#[test]
+fn waiting_findings_name_the_lines_the_warps_wait_on() {
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-corpus/full_middle_ground.csv",
+        "--source-page",
+        "fixtures/h200-source/source_gemm_global_acc.csv",
+        "--source-page",
+        "fixtures/h200-source/source_walk_global.csv",
+        "--source-root",
+        "/work/main",
+        "--format",
+        "json",
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finding = |rule: &str| {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["rule"] == rule)
+            .unwrap_or_else(|| panic!("{rule}"))
+            .clone()
+    };
+    let acc = finding("global-accumulator");
+    assert!(
+        acc["source"]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("samples/corpus/middle_ground.cu")
+    );
+    assert_eq!(acc["source"]["line"], 38, "the c[...] += loop");
+    let notes = acc["notes"].to_string();
+    assert!(
+        notes.contains("where the warps wait: middle_ground.cu:38 (100% of the stall samples, mostly long scoreboard"),
+        "{notes}"
+    );
+    // The walk waits in an intrinsic inlined from a CUDA header: the note names it first,
+    // and the finding sits on the user's load.
+    let walk = finding("latency-bound");
+    assert_eq!(walk["source"]["line"], 59, "int v = nodes[k * 32 + lane]");
+    let notes = walk["notes"].to_string();
+    assert!(
+        notes.contains("where the warps wait: sm_30_intrinsics.hpp:373 (89% of the stall samples")
+            && notes.contains("middle_ground.cu:59 (7% of the stall samples"),
+        "{notes}"
+    );
+}

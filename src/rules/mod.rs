@@ -115,6 +115,10 @@ struct RuleFile {
     /// (`--source`, `--source-page`): for access-pattern rules.
     #[serde(default)]
     names_source_lines: bool,
+    /// Name the lines the warps' stall samples fall on (a source page with sampling): for
+    /// rules about waiting.
+    #[serde(default)]
+    names_stall_lines: bool,
     /// Reported by `gpulint diff` only (regressions); the linter never runs it.
     #[serde(default)]
     diff_only: bool,
@@ -226,6 +230,9 @@ pub struct Rule {
     pub context: Option<Context>,
     pub judges_failed_launches: bool,
     pub names_source_lines: bool,
+    /// With a source page that has stall sampling, the finding names the lines the warps
+    /// wait on most, with their reasons.
+    pub names_stall_lines: bool,
     pub diff_only: bool,
     /// The kernels the rule applies to, by name; every kernel when `None`.
     pub kernel_pattern: Option<regex::Regex>,
@@ -403,6 +410,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         context,
         judges_failed_launches: file.judges_failed_launches,
         names_source_lines: file.names_source_lines,
+        names_stall_lines: file.names_stall_lines,
         diff_only: file.diff_only,
         kernel_pattern,
         doc: file.doc,
