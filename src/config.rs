@@ -259,7 +259,7 @@ impl Config {
         for (rule_name, params) in &self.params {
             let rule = rules
                 .iter_mut()
-                .find(|r| r.slug == *rule_name || r.code == *rule_name)
+                .find(|r| r.is_named(rule_name))
                 .ok_or_else(|| {
                     Error::in_file(
                         origin,
@@ -282,7 +282,7 @@ impl Config {
         for (rule_name, sev) in &self.severity {
             let rule = rules
                 .iter_mut()
-                .find(|r| r.slug == *rule_name || r.code == *rule_name)
+                .find(|r| r.is_named(rule_name))
                 .ok_or_else(|| {
                     Error::in_file(
                         origin,

@@ -148,6 +148,43 @@ fn verbose_on_a_details_page_points_at_the_raw_page() {
     assert!(!err.contains("a details page shows"), "{err}");
 }
 
+/// Rules are named in any case, the same way by every option and config field: a code or
+/// a slug, as `--select` has always taken them.
+#[test]
+fn rule_names_match_in_any_case_everywhere() {
+    let concise = |args: &[&str]| {
+        let mut all = vec!["check", ZOO, "--format", "concise"];
+        all.extend(args);
+        let out = gpulint(&all);
+        assert!(
+            matches!(out.status.code(), Some(0) | Some(1)),
+            "{args:?}: {}",
+            transcript(&out)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let loud = concise(&[]);
+    assert!(loud.contains("warning[GL101]"), "{loud}");
+    for name in ["gl101", "GL101", "Uncoalesced-Load"] {
+        let quiet = concise(&["--param", &format!("{name}.min_excess_share=0.99")]);
+        assert!(!quiet.contains("warning[GL101]"), "{name}: {quiet}");
+        let selected = concise(&["--select", name]);
+        assert!(
+            selected
+                .lines()
+                .all(|l| !l.contains("[GL") || l.contains("[GL101]")),
+            "{name}: {selected}"
+        );
+    }
+    let dir = common::scratch_dir("case");
+    let cfg = dir.join("gpulint.toml");
+    std::fs::write(&cfg, "[severity]\ngl301 = \"error\"\n").unwrap();
+    let text = concise(&["--config", cfg.to_str().unwrap()]);
+    assert!(text.contains("error[GL301]"), "{text}");
+    let explain = gpulint(&["explain", "LOCAL-MEMORY"]);
+    assert_eq!(explain.status.code(), Some(0), "{}", transcript(&explain));
+}
+
 /// As ruff finds its config: the nearest gpulint.toml, or pyproject.toml with
 /// [tool.gpulint], from the working directory up; --verbose names the file.
 #[test]

@@ -164,7 +164,7 @@ fn nearest_command(word: &str) -> Option<String> {
         .get_subcommands()
         .filter(|c| !c.is_hide_set())
         .map(|c| c.get_name().to_string())
-        .map(|name| (crate::rules::edit_distance(&name, word), name))
+        .map(|name| (strsim::levenshtein(&name, word), name))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)
         .map(|(_, name)| name)

@@ -61,7 +61,7 @@ fn check_flags(rules: &[Rule], args: &RuleArgs) -> Result<()> {
         let Some((rule, param)) = p.split_once('=').and_then(|(lhs, _)| lhs.split_once('.')) else {
             continue; // merge_cli says what is malformed
         };
-        let Some(r) = rules.iter().find(|r| r.slug == rule || r.code == rule) else {
+        let Some(r) = rules.iter().find(|r| r.is_named(rule)) else {
             return Err(Error::new(format!(
                 "--param {p}: no rule {rule:?}{}",
                 rules::did_you_mean(rules, rule)

@@ -264,11 +264,18 @@ impl Rule {
             .is_none_or(|p| p.is_match(kernel))
     }
 
-    /// Does `selector` (a code, a code prefix, a slug or `ALL`) pick this rule?
+    /// Does `selector` (a code, a code prefix, a slug or `ALL`, in any case) pick this
+    /// rule?
     pub fn matches(&self, selector: &str) -> bool {
         selector.eq_ignore_ascii_case("ALL")
-            || selector == self.slug
+            || selector.eq_ignore_ascii_case(&self.slug)
             || self.code.starts_with(&selector.to_ascii_uppercase())
+    }
+
+    /// Is `name` this rule's slug or code, in any case? The one test `--param`,
+    /// `[params]`, `[severity]` and `explain` use, as `--select` does.
+    pub fn is_named(&self, name: &str) -> bool {
+        name.eq_ignore_ascii_case(&self.slug) || name.eq_ignore_ascii_case(&self.code)
     }
 
     /// Every metric key the rule may read (conditions, messages, notes, evidence), for
@@ -598,32 +605,14 @@ pub fn did_you_mean(rules: &[Rule], name: &str) -> String {
     let name = name.to_ascii_lowercase();
     rules
         .iter()
-        .map(|r| (edit_distance(&r.slug, &name), &r.slug))
+        .map(|r| (strsim::levenshtein(&r.slug, &name), &r.slug))
         .filter(|(d, slug)| *d > 0 && *d <= (slug.len() / 3).max(2))
         .min_by_key(|(d, _)| *d)
         .map(|(_, slug)| format!(" (did you mean `{slug}`?)"))
         .unwrap_or_default()
 }
 
-/// Levenshtein distance, for "did you mean".
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 /// Finds a rule by slug or code.
 pub fn find<'a>(rules: &'a [Rule], name: &str) -> Option<&'a Rule> {
-    rules
-        .iter()
-        .find(|r| r.slug == name || r.code.eq_ignore_ascii_case(name))
+    rules.iter().find(|r| r.is_named(name))
 }
