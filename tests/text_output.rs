@@ -351,7 +351,7 @@ fn other_printing_options_read_as_the_raw_page() {
 }
 
 /// Two forms public exports come in, captured on the H200 from three half-precision GEMMs
-/// (samples/wild_forms.sh): ncu's text output of a `--metrics` run with only duration,
+/// (lab/scripts/wild_forms.sh): ncu's text output of a `--metrics` run with only duration,
 /// DRAM, SM and tensor-pipe throughput, and a SpeedOfLight section pasted without its
 /// launch line. Both are judged with what they hold; what could not be judged is said.
 #[test]

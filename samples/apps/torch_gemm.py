@@ -1,5 +1,5 @@
 """Three half-precision GEMMs through PyTorch (cuBLAS picks CUTLASS-style tensor-core
-kernels): the program behind samples/wild_forms.sh's captures."""
+kernels): the program behind lab/scripts/wild_forms.sh's captures."""
 import torch
 
 a = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)

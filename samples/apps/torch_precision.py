@@ -1,7 +1,7 @@
 """The three GEMMs of samples/apps/torch_train.py's linear layers (512 x 1024 x 4096 and
 its backward shapes), each in FP32 on the CUDA cores, then with TF32 tensor cores allowed
 (torch.backends.cuda.matmul.allow_tf32), then under bfloat16 autocast: a before/after pair
-for GL601 per shape, profiled by samples/precision_pairs.sh."""
+for GL601 per shape, profiled by lab/scripts/precision_pairs.sh."""
 import torch
 
 torch.manual_seed(0)

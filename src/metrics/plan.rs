@@ -5,7 +5,7 @@ use super::*;
 
 /// ncu adds these on the raw page by itself, and derived__ values exist only in section
 /// output: none of them may be passed to `--metrics`. The others here cost several replay
-/// passes each (measured with samples/passes_per_metric.sh on an H200: sm__throughput 9,
+/// passes each (measured with lab/scripts/passes_per_metric.sh on an H200: sm__throughput 9,
 /// gpu__compute_memory_throughput 6, each sectors-per-request ratio 3); `gpulint run`
 /// collects cheaper inputs for the same quantities, see [`COLLECT_INSTEAD`].
 pub(super) fn not_collected(name: &str) -> bool {

@@ -4,12 +4,12 @@
 # where the launch trace finds the GPU waiting on launches; then, with two GPUs, NCCL's
 # kernel names from the launch trace of two ranks (ncu profiles none of them: -k matches
 # nothing, so that no collective waits on a rank ncu has stopped).
-#   usage: samples/launch_bound_check.sh OUT_DIR GPULINT   (from the repository root)
+#   usage: lab/scripts/launch_bound_check.sh OUT_DIR GPULINT   (from the repository root)
 set -u
 out=$(realpath -m "${1:?usage: launch_bound_check.sh OUT_DIR GPULINT}")
 gl=$(realpath "${2:?usage: launch_bound_check.sh OUT_DIR GPULINT}")
 mkdir -p "$out"
-cd "$(dirname "$0")/apps" || exit 2
+cd "$(dirname "$0")/../../samples/apps" || exit 2
 nvcc --version | tail -2
 run() { # NAME PROGRAM...
   local name=$1; shift

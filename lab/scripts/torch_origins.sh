@@ -2,12 +2,12 @@
 # Issue #27 on the GPU: gpulint run on PyTorch and JAX programs with the launch trace kept
 # (--save-trace: which library launched each kernel), the attention script's step time as
 # written and with gpulint's advice applied, and `gpulint diff` of the two: what was fixed.
-#   usage: samples/torch_origins.sh OUT_DIR GPULINT   (from the repository root)
+#   usage: lab/scripts/torch_origins.sh OUT_DIR GPULINT   (from the repository root)
 set -u
 out=$(realpath -m "${1:?usage: torch_origins.sh OUT_DIR GPULINT}")
 gl=$(realpath "${2:?usage: torch_origins.sh OUT_DIR GPULINT}")
 mkdir -p "$out"
-cd "$(dirname "$0")/apps" || exit 2
+cd "$(dirname "$0")/../../samples/apps" || exit 2
 python3 -c 'import torch; print("torch", torch.__version__)'
 for i in 1 2; do
   python3 torch_attention.py 20

@@ -2,12 +2,12 @@
 # The timing table of issue #25: a PyTorch training loop (samples/apps/torch_train.py) of
 # 130 steps (over 3,000 launches) plain and under `gpulint run`; and, on 10 steps, the
 # warnings of the default sample against those of profiling every launch.
-#   usage: samples/torch_timing.sh OUT_DIR GPULINT   (from the repository root)
+#   usage: lab/scripts/torch_timing.sh OUT_DIR GPULINT   (from the repository root)
 set -u
 out=$(realpath -m "${1:?usage: torch_timing.sh OUT_DIR GPULINT}")
 gl=$(realpath "${2:?usage: torch_timing.sh OUT_DIR GPULINT}")
 mkdir -p "$out"
-cd "$(dirname "$0")" || exit 2
+cd "$(dirname "$0")/../../samples" || exit 2
 now() { python3 -c 'import time; print(time.time())'; }
 since() { python3 -c "print(f'{$(now) - $1:.1f}')"; }
 t0=$(now); python3 apps/torch_train.py 130 > /dev/null 2>&1

@@ -3,12 +3,12 @@
 # time as written, with each fix alone and with both (twice each, alternating), then
 # `gpulint run` on it as written and fixed, keeping the launch trace, the profile and the
 # report, and `gpulint diff` of the two.
-#   usage: samples/chain_timing.sh OUT_DIR GPULINT   (from the repository root)
+#   usage: lab/scripts/chain_timing.sh OUT_DIR GPULINT   (from the repository root)
 set -u
 out=$(realpath -m "${1:?usage: chain_timing.sh OUT_DIR GPULINT}")
 gl=$(realpath "${2:?usage: chain_timing.sh OUT_DIR GPULINT}")
 mkdir -p "$out"
-cd "$(dirname "$0")/apps" || exit 2
+cd "$(dirname "$0")/../../samples/apps" || exit 2
 for i in 1 2; do
   for flags in "" --compile --foreach --fixed; do
     python3 torch_chain.py 200 $flags 2>&1 | tail -1

@@ -3,7 +3,7 @@ capture that profiled every launch, keeps the first 1 and the first 3 launches o
 (kernel name, grid, block), lints each cut and the whole with gpulint, and compares their
 warnings (severity above info). No GPU needed: it reads the captures in fixtures/.
 
-    python3 samples/first_launches.py GPULINT CAPTURE.csv...
+    python3 lab/scripts/first_launches.py GPULINT CAPTURE.csv...
 """
 
 import collections

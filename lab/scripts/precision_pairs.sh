@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GL601's before/after pairs: samples/apps/torch_precision.py's GEMMs in FP32, TF32 and
 # BF16, captured with gpulint's metric list (raw page, base units), GEMM kernels only.
-#   usage: samples/precision_pairs.sh OUT_DIR GPULINT   (from the repository root)
+#   usage: lab/scripts/precision_pairs.sh OUT_DIR GPULINT   (from the repository root)
 set -u
 out=$(realpath -m "${1:?usage: precision_pairs.sh OUT_DIR GPULINT}")
 gl=$(realpath "${2:?usage: precision_pairs.sh OUT_DIR GPULINT}")

@@ -5,7 +5,7 @@
 #                          throughput (the set torchbench-ncu's script collects), text output
 #   gemm_sol.txt           the SpeedOfLight section's text output of one GEMM; the fixture
 #                          is its section cut from the launch line down (a pasted fragment)
-#   usage: samples/wild_forms.sh OUT_DIR     (from the repository root; ncu on PATH)
+#   usage: lab/scripts/wild_forms.sh OUT_DIR     (from the repository root; ncu on PATH)
 set -u
 out=$(realpath -m "${1:?usage: wild_forms.sh OUT_DIR}")
 mkdir -p "$out"

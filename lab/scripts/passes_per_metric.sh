@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How many replay passes does each metric gpulint collects cost? Profiles one small kernel
 # with each metric alone, then with all of them but one, and prints the passes.
-#   usage: samples/passes_per_metric.sh [GPULINT] [PROGRAM]   (run from the repo root)
+#   usage: lab/scripts/passes_per_metric.sh [GPULINT] [PROGRAM]   (run from the repo root)
 set -u
 gl=$(realpath "${1:-target/release/gpulint}")
 prog=${2:-samples/build/coalesced_copy}

@@ -4,11 +4,11 @@
 # Times the bare run, `gpulint run` with no options (the spread) and with
 # --time-all-launches, and saves each report; the report of every launch is the capture in
 # fixtures/h200-samples/torch_train.csv (323.8 s under gpulint on 2026-11-29).
-#   usage: samples/torch_spread.sh OUT_DIR GPULINT     (from the repository root)
+#   usage: lab/scripts/torch_spread.sh OUT_DIR GPULINT     (from the repository root)
 set -u
 out=$(realpath -m "$1"); gl=$(realpath "$2")
 mkdir -p "$out"
-cd "$(dirname "$0")" || exit 2   # samples/: its gpulint.toml passes --clock-control none
+cd "$(dirname "$0")/../../samples" || exit 2   # samples/: its gpulint.toml passes --clock-control none
 now() { python3 -c 'import time; print(time.time())'; }
 since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
 t0=$(now); python3 apps/torch_train.py >/dev/null 2>&1; echo "bare: $(since "$t0") s"

@@ -2,11 +2,11 @@
 # Issue #27's names fixture on the GPU: the kernel names of Thrust (samples/apps/thrust_sort.cu)
 # and of the libraries PyTorch calls (samples/apps/library_kernels.py: cuDNN convolution and
 # attention, PyTorch's bundled flash-attention, NCCL on one rank), as ncu prints them.
-#   usage: samples/library_names.sh OUT_DIR   (from the repository root)
+#   usage: lab/scripts/library_names.sh OUT_DIR   (from the repository root)
 set -u
 out=$(realpath -m "${1:?usage: library_names.sh OUT_DIR}")
 mkdir -p "$out"
-cd "$(dirname "$0")/apps" || exit 2
+cd "$(dirname "$0")/../../samples/apps" || exit 2
 echo "== what this machine has"
 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(), "nccl", torch.cuda.nccl.version())'
 python3 -c 'import flash_attn; print("flash_attn", flash_attn.__version__)' 2>&1 | tail -1
