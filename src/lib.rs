@@ -21,3 +21,4 @@ pub mod roofline;
 pub mod rules;
 pub mod sample;
 pub mod sampling;
+pub mod saved_run;

@@ -69,6 +69,32 @@ impl Sample {
         }
     }
 
+    /// The sample as one word, for the record a saved run keeps (`crate::saved_run`):
+    /// `spread:6,0,0,0,0,0,0,0` or `per-config:3`.
+    pub fn token(self) -> String {
+        match self {
+            Sample::Spread(extra) => format!("spread:{}", extra.map(|n| n.to_string()).join(",")),
+            Sample::PerConfig(n) => format!("per-config:{n}"),
+        }
+    }
+
+    /// The sample a [`Sample::token`] names.
+    pub fn from_token(token: &str) -> Option<Sample> {
+        let (kind, value) = token.split_once(':')?;
+        match kind {
+            "per-config" => value.parse().ok().map(Sample::PerConfig),
+            "spread" => {
+                let numbers: Vec<u64> = value
+                    .split(',')
+                    .map(str::parse)
+                    .collect::<std::result::Result<_, _>>()
+                    .ok()?;
+                Some(Sample::Spread(numbers.try_into().ok()?))
+            }
+            _ => None,
+        }
+    }
+
     /// The name machine formats give it.
     pub fn name(self) -> &'static str {
         match self {
@@ -95,6 +121,19 @@ pub struct SampleInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sample_reads_back_from_its_token() {
+        for s in [
+            Sample::SPREAD,
+            Sample::Spread([6, 9, 0, 0, 0, 0, 0, 0]),
+            Sample::PerConfig(3),
+        ] {
+            assert_eq!(Sample::from_token(&s.token()), Some(s), "{}", s.token());
+        }
+        assert_eq!(Sample::from_token("spread:1,2"), None);
+        assert_eq!(Sample::from_token("every"), None);
+    }
 
     #[test]
     fn the_spread_takes_the_first_launches_then_powers_of_two() {

@@ -1310,6 +1310,61 @@ fn traced_sample_like_every_launch(
     (traced, r.args)
 }
 
+/// `gpulint check` on the files a traced `gpulint run --save-csv` kept (the export, the
+/// launch trace and the sample's record beside it) gives the run's own report: every
+/// launch's shapes, times and origins, not the sample's alone. Without the record it is a
+/// plain export again, with fewer launches.
+#[test]
+fn check_on_a_saved_run_gives_the_runs_report() {
+    let sample = stand_in("sample");
+    let (spread, trace) = (
+        fixture("h200-corpus/spread_lud.csv"),
+        fixture("h200-corpus/trace_lud.csv"),
+    );
+    let tracer = stand_in("ncu");
+    let scratch = common::scratch_dir("saved-run");
+    let saved = scratch.join("lud.csv");
+    let env = [
+        ("FAKE_NCU_REPLAY", spread.to_str().unwrap()),
+        ("FAKE_TRACE", trace.to_str().unwrap()),
+        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+        ("GPULINT_CUPTI", tracer.as_str()),
+    ];
+    let saved_arg = saved.to_str().unwrap();
+    let args = [
+        "run",
+        "--format",
+        "json",
+        "--exit-zero",
+        "--save-csv",
+        saved_arg,
+        "--",
+        &sample,
+    ];
+    let r = run_with("normal", &args, &env);
+    let ran = json_report(&r.out);
+    assert!(scratch.join("lud.trace.csv").is_file());
+    assert!(scratch.join("lud.gpulint.json").is_file());
+    let check = |file: &str| {
+        let out = common::gpulint(&["check", file, "--format", "json", "--exit-zero"]);
+        assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let checked = check(saved_arg);
+    assert_eq!(warnings_of(&checked), warnings_of(&ran));
+    assert_eq!(kernel_shares(&checked), kernel_shares(&ran));
+    assert_eq!(checked["sources"][0]["launch_count"], 190);
+    assert_eq!(
+        finding(&checked, "lud_internal", "small-grid")["launch_count"],
+        16,
+        "launch shapes judged on every traced launch"
+    );
+    // The record gone, the export alone: the sampled launches only.
+    std::fs::remove_file(scratch.join("lud.gpulint.json")).unwrap();
+    let plain = check(saved_arg);
+    assert!(plain["sources"][0]["launch_count"].as_u64().unwrap() < 190);
+}
+
 /// The launch trace counts LU's 190 launches at the program's own speed, so the default
 /// run judges launch shapes on every launch: the internal kernel's last 16 launches, which
 /// the spread never profiles, are a small grid, as in the report of every launch; and each

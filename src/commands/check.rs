@@ -14,6 +14,9 @@ use crate::rules::{self, Rule, Severity};
 /// `gpulint check FILE...`: lint exports someone already made.
 pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> {
     let files = &distinct_files(files);
+    if let Some(code) = saved_run(files, source, report)? {
+        return Ok(code);
+    }
     let (rules, config) = gate_rules(&report.gate)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
@@ -133,6 +136,26 @@ fn same_bytes(a: &str, b: &str) -> bool {
             _ => return false,
         }
     }
+}
+
+/// An export `gpulint run --save-csv` kept, with its launch trace beside it: the run's own
+/// report (crate::saved_run). `None` for anything else.
+fn saved_run(files: &[String], source: bool, report: &ReportArgs) -> Result<Option<u8>> {
+    let [file] = files else { return Ok(None) };
+    if file == "-" || source || !report.source_pages.is_empty() {
+        return Ok(None);
+    }
+    let Some((trace, sample, kernel_filter)) = crate::saved_run::read(file)? else {
+        return Ok(None);
+    };
+    if std::path::Path::new(&trace).is_file() {
+        return super::run::report_saved_run(file, &trace, sample, kernel_filter, report).map(Some);
+    }
+    eprintln!(
+        "gpulint: warning: {file}: the launch trace its run kept ({trace}) is not there: read \
+         as a plain export, without every launch's shapes, times and origins"
+    );
+    Ok(None)
 }
 
 /// Analyses what the linter found, prints the report, and picks the exit code.

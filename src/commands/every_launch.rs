@@ -50,7 +50,13 @@ pub fn count(
         });
     let why_not = match traced {
         Ok((profile, time, text)) => {
-            if let Some(dest) = &asked.save_trace {
+            // A saved export keeps its trace beside it, so that `gpulint check` on it
+            // gives this run's report (crate::saved_run).
+            let beside_csv = asked
+                .save_csv
+                .as_deref()
+                .map(|csv| crate::saved_run::sidecars(csv).0);
+            if let Some(dest) = asked.save_trace.as_ref().or(beside_csv.as_ref()) {
                 crate::atomic_file::write(std::path::Path::new(dest), text.as_bytes())?;
             }
             return Ok(Some(EveryLaunch {

@@ -55,31 +55,55 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
+    let kernel_filter = opts.kernel_name.is_some();
     let timing = sample.zip(every.as_mut());
+    let loaded = load_profiled(&info, timing, kernel_filter, report, &mut linter)?;
+    if let (Some(csv), Some(s), Some(e)) = (&opts.save_csv, sample, &every)
+        && e.traced()
+    {
+        crate::saved_run::write(csv, s, kernel_filter)?;
+    }
+    let mut loaded = loaded;
+    loaded.profiles[0].source_blocks = info.source_blocks;
+    finish_report(
+        loaded,
+        sample,
+        every.as_ref(),
+        linter,
+        &rules,
+        &ignored,
+        report,
+    )
+}
+
+/// The end the run and a saved run share: the sample's notes, launch shapes judged on
+/// every counted launch, and the report.
+fn finish_report(
+    loaded: Loaded,
+    sample: Option<Sample>,
+    every: Option<&EveryLaunch>,
+    linter: rules::engine::Linter,
+    rules: &[Rule],
+    ignored: &dyn Fn(&str, &Rule) -> bool,
+    report: &ReportArgs,
+) -> Result<u8> {
     let Loaded {
         mut profiles,
         in_program_order,
         sample: sample_info,
-    } = load_profiled(
-        &info,
-        timing,
-        opts.kernel_name.is_some(),
-        report,
-        &mut linter,
-    )?;
-    profiles[0].source_blocks = info.source_blocks;
+    } = loaded;
     add_sample_notes(&mut profiles[0], sample, every.is_some());
     if report.gate.read.verbose {
         crate::sampling::say_replay_passes(&profiles[0]);
     }
     let mut outcome = linter.finish();
-    if let Some(every) = every.as_ref().filter(|_| in_program_order) {
+    if let Some(every) = every.filter(|_| in_program_order) {
         crate::sampling::judge_launch_shapes_on_every_launch(
             &mut outcome,
             every,
             &profiles[0],
-            &rules,
-            &ignored,
+            rules,
+            ignored,
         );
     }
     // Without every launch counted, the report still says which launches the sample took.
@@ -87,7 +111,64 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         sample,
         ..sample_info
     };
-    lint_and_report(&profiles, outcome, &rules, report, sample_info)
+    lint_and_report(&profiles, outcome, rules, report, sample_info)
+}
+
+/// `gpulint check FILE` on an export `gpulint run --save-csv FILE` wrote, with the launch
+/// trace and the sample's record beside it: the run's own report, from its files.
+pub fn report_saved_run(
+    csv: &str,
+    trace: &str,
+    sample: Sample,
+    kernel_filter: bool,
+    report: &ReportArgs,
+) -> Result<u8> {
+    let (rules, config) = gate_rules(&report.gate)?;
+    let text = std::fs::read_to_string(trace)
+        .map_err(|e| crate::error::Error::in_file(trace, format!("cannot read: {e}")))?;
+    let mut every = EveryLaunch {
+        profile: ingest::trace::read(&text, trace)?,
+        program_time: None,
+    };
+    if report.gate.read.verbose {
+        eprintln!(
+            "gpulint: {csv}: read with the launch trace gpulint run kept beside it ({trace})"
+        );
+    }
+    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
+    let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
+    let loaded = load_saved(csv, sample, &mut every, kernel_filter, report, &mut linter)?;
+    finish_report(
+        loaded,
+        Some(sample),
+        Some(&every),
+        linter,
+        &rules,
+        &ignored,
+        report,
+    )
+}
+
+/// As [`load_profiled`] does for a run's export, for one saved beside its trace.
+fn load_saved(
+    csv: &str,
+    sample: Sample,
+    every: &mut EveryLaunch,
+    kernel_filter: bool,
+    report: &ReportArgs,
+    linter: &mut rules::engine::Linter,
+) -> Result<Loaded> {
+    let mut profiles = load_as(&[(csv, csv)], true, report.gate.read.jobs, None)?;
+    let (sample, in_program_order) =
+        crate::sampling::stand_for_every_launch(&mut profiles[0], every, sample, kernel_filter);
+    for l in &profiles[0].launches {
+        linter.add(csv, l);
+    }
+    Ok(Loaded {
+        profiles,
+        in_program_order,
+        sample,
+    })
 }
 
 /// Why the program is not to run under the launch tracer, when the user said so.
