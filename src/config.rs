@@ -104,6 +104,26 @@ pub fn find(start: &std::path::Path) -> Option<Found> {
     None
 }
 
+/// Sets one `[params.RULE]` entry, refusing a name the rule lacks and one that follows
+/// another rule's parameter (`params_from`).
+fn set_param(rule: &mut Rule, rule_name: &str, k: &str, v: f64, origin: &str) -> Result<()> {
+    if let Some((slug, other)) = rule.params_from.get(k) {
+        return Err(Error::in_file(
+            origin,
+            format!("field `params.{rule_name}`: {k} follows {slug}.{other}; set that instead"),
+        ));
+    }
+    if !rule.params.contains_key(k) {
+        let names: Vec<&String> = rule.params.keys().collect();
+        return Err(Error::in_file(
+            origin,
+            format!("field `params.{rule_name}`: rule has no parameter {k:?} (it has {names:?})"),
+        ));
+    }
+    rule.params.insert(k.to_string(), v);
+    Ok(())
+}
+
 impl Config {
     /// Reads `path`, or the config [`find`] finds from the working directory when `path`
     /// is `None`; no config is the defaults.
@@ -267,16 +287,7 @@ impl Config {
                     )
                 })?;
             for (k, v) in params {
-                if !rule.params.contains_key(k) {
-                    let names: Vec<&String> = rule.params.keys().collect();
-                    return Err(Error::in_file(
-                        origin,
-                        format!(
-                            "field `params.{rule_name}`: rule has no parameter {k:?} (it has {names:?})"
-                        ),
-                    ));
-                }
-                rule.params.insert(k.clone(), *v);
+                set_param(rule, rule_name, k, *v, origin)?;
             }
         }
         for (rule_name, sev) in &self.severity {

@@ -185,6 +185,37 @@ fn rule_names_match_in_any_case_everywhere() {
     assert_eq!(explain.status.code(), Some(0), "{}", transcript(&explain));
 }
 
+/// A threshold two rules share is declared once: pipe-bound's bar is issue-bound's
+/// deferral too, so moving it moves both, and the follower cannot be set on its own.
+#[test]
+fn a_shared_threshold_moves_both_rules() {
+    let file = "fixtures/h200-corpus/min_compute_classes.csv";
+    let report = |extra: &[&str]| {
+        let mut args = vec!["check", file, "--format", "concise", "--exit-zero"];
+        args.extend(extra);
+        String::from_utf8(gpulint(&args).stdout).unwrap()
+    };
+    let hash_loop = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("hash_loop") && l.contains("warning["))
+            .map(|l| l.split("warning[").nth(1).unwrap()[..5].to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(hash_loop(&report(&[])), ["GL504"]);
+    assert_eq!(
+        hash_loop(&report(&["--param", "pipe-bound.min_pipe_pct=99"])),
+        ["GL503"]
+    );
+    let out = gpulint(&["check", file, "--param", "issue-bound.pipe_bound_pct=99"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        transcript(&out)
+            .contains("pipe_bound_pct follows pipe-bound.min_pipe_pct; set that instead"),
+        "{}",
+        transcript(&out)
+    );
+}
+
 /// As ruff finds its config: the nearest gpulint.toml, or pyproject.toml with
 /// [tool.gpulint], from the working directory up; --verbose names the file.
 #[test]

@@ -19,7 +19,8 @@ pub(super) fn enabled_rules(args: &RuleArgs) -> Result<(Vec<Rule>, Config)> {
         .source
         .clone()
         .unwrap_or_else(|| "gpulint.toml".into());
-    let rules = config.apply(rules, &origin)?;
+    let mut rules = config.apply(rules, &origin)?;
+    rules::link_shared_params(&mut rules)?;
     if rules.is_empty() {
         return Err(Error::new(
             "no rules left to run after --select/--ignore and the config; `gpulint rules` lists them",
@@ -67,6 +68,11 @@ fn check_flags(rules: &[Rule], args: &RuleArgs) -> Result<()> {
                 rules::did_you_mean(rules, rule)
             )));
         };
+        if let Some((slug, other)) = r.params_from.get(param) {
+            return Err(Error::new(format!(
+                "--param {p}: {param} follows {slug}.{other}; set that instead"
+            )));
+        }
         if !r.params.contains_key(param) {
             let names: Vec<&String> = r.params.keys().collect();
             return Err(Error::new(format!(

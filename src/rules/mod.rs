@@ -83,6 +83,11 @@ struct RuleFile {
     info_below_share_pct: Option<f64>,
     #[serde(default)]
     params: BTreeMap<String, f64>,
+    /// Parameters that are another rule's threshold: `{ PARAM = "RULE.PARAM" }`. Each
+    /// takes that parameter's value, also when `--param` moves it, so that a threshold two
+    /// rules share is declared once.
+    #[serde(default)]
+    params_from: BTreeMap<String, String>,
     message: String,
     stake: String,
     /// The stake is the GPU's idle wait before the launches, not a share of the kernel's
@@ -216,6 +221,8 @@ pub struct Rule {
     /// See `RuleFile::info_below_share_pct`.
     pub info_below_share_pct: Option<f64>,
     pub params: BTreeMap<String, f64>,
+    /// See `RuleFile::params_from`: parameter -> (rule slug, its parameter).
+    pub params_from: BTreeMap<String, (String, String)>,
     pub message: Template,
     /// The share of the kernel's time the finding puts at stake, 0 to 1.
     pub stake: Condition,
@@ -404,6 +411,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         when,
         info_when,
         info_below_share_pct: file.info_below_share_pct,
+        params_from: params_from(origin, &file.params_from)?,
         params: file.params,
         message,
         stake,
@@ -551,7 +559,53 @@ pub fn load(extra_dir: Option<&str>) -> Result<Vec<Rule>> {
     }
     check_unique(&rules)?;
     rules.sort_by(|a, b| a.code.cmp(&b.code));
+    link_shared_params(&mut rules)?;
     Ok(rules)
+}
+
+/// `params_from`'s `"RULE.PARAM"` references, split.
+fn params_from(
+    origin: &str,
+    refs: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, (String, String)>> {
+    refs.iter()
+        .map(|(param, target)| {
+            let (rule, other) = target.split_once('.').ok_or_else(|| {
+                Error::in_file(
+                    origin,
+                    format!("field `params_from.{param}`: {target:?} is not RULE.PARAM"),
+                )
+            })?;
+            Ok((param.clone(), (rule.to_string(), other.to_string())))
+        })
+        .collect()
+}
+
+/// Gives each `params_from` parameter the value of the parameter it follows, in these
+/// rules (after the config's and `--param`'s overrides); one that follows a rule not
+/// among them keeps its own default.
+pub fn link_shared_params(rules: &mut [Rule]) -> Result<()> {
+    let mut values = Vec::new();
+    for r in rules.iter() {
+        for (param, (slug, other)) in &r.params_from {
+            let Some(target) = rules.iter().find(|t| t.slug == *slug) else {
+                continue;
+            };
+            let v = target.params.get(other).copied().ok_or_else(|| {
+                Error::new(format!(
+                    "rule {}: params_from.{param} names {slug}.{other}, which {slug} does not have",
+                    r.slug
+                ))
+            })?;
+            values.push((r.slug.clone(), param.clone(), v));
+        }
+    }
+    for (slug, param, v) in values {
+        if let Some(r) = rules.iter_mut().find(|r| r.slug == slug) {
+            r.params.insert(param, v);
+        }
+    }
+    Ok(())
 }
 
 /// The rule files of one directory (every `*.toml` but `origins.toml`), by file name.
