@@ -10,48 +10,40 @@ use crate::ingest::{self, Profile};
 use crate::rules::engine::Finding;
 use crate::rules::{self, Rule, Severity};
 
-/// Names the source lines behind the findings of rules that ask for them
-/// (`names_source_lines`), from the source page: its blocks follow the launches of each
-/// kernel in order.
+/// Names the source lines behind the findings of rules that ask for them, from the source
+/// page: the worst lines by excess sectors (`names_source_lines`), or the lines the warps
+/// wait on most (`names_stall_lines`).
 fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Finding]) {
-    let wanted = |slug: &str| rules.iter().any(|r| r.slug == slug && r.names_source_lines);
-    let stalls = |slug: &str| rules.iter().any(|r| r.slug == slug && r.names_stall_lines);
+    let rule = |slug: &str| rules.iter().find(|r| r.slug == slug);
     for p in profiles.iter().filter(|p| !p.source_blocks.is_empty()) {
-        for f in findings
-            .iter_mut()
-            .filter(|f| f.file == p.file && stalls(&f.rule))
-        {
+        for f in findings.iter_mut().filter(|f| f.file == p.file) {
+            let Some(r) = rule(&f.rule) else { continue };
+            if !r.names_source_lines && !r.names_stall_lines {
+                continue;
+            }
+            // The page's blocks follow each kernel's launches in order.
             let base = ingest::base_name(&f.kernel);
             let block = p
                 .source_blocks
                 .iter()
                 .filter(|b| ingest::base_name(&b.function) == base)
                 .nth(f.nth_of_kernel);
-            // The line the warps wait on most is where the finding belongs in the code.
-            if let Some((text, top)) = block.and_then(ingest::source::describe_stalls) {
-                f.notes.push(text);
-                f.source = Some(rules::engine::SourceLocation {
-                    file: top.file.clone(),
-                    line: top.line,
-                });
-            }
-        }
-        for f in findings
-            .iter_mut()
-            .filter(|f| f.file == p.file && wanted(&f.rule))
-        {
-            let base = ingest::base_name(&f.kernel);
-            let block = p
-                .source_blocks
-                .iter()
-                .filter(|b| ingest::base_name(&b.function) == base)
-                .nth(f.nth_of_kernel);
-            if let Some(text) = block.and_then(ingest::source::describe) {
-                f.notes.push(text);
-            }
-            // The worst line is where the finding belongs in the code.
-            let worst = block.and_then(|b| b.lines.first());
-            if let Some(l) = worst.filter(|l| l.excess_sectors > 0.0) {
+            let line = if r.names_stall_lines {
+                // The line the warps wait on most is where the finding belongs.
+                block
+                    .and_then(ingest::source::describe_stalls)
+                    .map(|(text, top)| {
+                        f.notes.push(text);
+                        top
+                    })
+            } else {
+                f.notes.extend(block.and_then(ingest::source::describe));
+                // The worst line is where the finding belongs in the code.
+                block
+                    .and_then(|b| b.lines.first())
+                    .filter(|l| l.excess_sectors > 0.0)
+            };
+            if let Some(l) = line {
                 f.source = Some(rules::engine::SourceLocation {
                     file: l.file.clone(),
                     line: l.line,

@@ -149,7 +149,8 @@ fn saved_run(files: &[String], source: bool, report: &ReportArgs) -> Result<Opti
         return Ok(None);
     };
     if std::path::Path::new(&trace).is_file() {
-        return super::run::report_saved_run(file, &trace, sample, kernel_filter, report).map(Some);
+        return super::saved::report_saved_run(file, &trace, sample, kernel_filter, report)
+            .map(Some);
     }
     eprintln!(
         "gpulint: warning: {file}: the launch trace its run kept ({trace}) is not there: read \

@@ -8,6 +8,7 @@ mod machine;
 mod roofline;
 mod rules_docs;
 mod run;
+mod saved;
 mod shared;
 
 pub use check::lint_and_report;

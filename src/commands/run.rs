@@ -78,7 +78,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
 
 /// The end the run and a saved run share: the sample's notes, launch shapes judged on
 /// every counted launch, and the report.
-fn finish_report(
+pub(super) fn finish_report(
     loaded: Loaded,
     sample: Option<Sample>,
     every: Option<&EveryLaunch>,
@@ -112,63 +112,6 @@ fn finish_report(
         ..sample_info
     };
     lint_and_report(&profiles, outcome, rules, report, sample_info)
-}
-
-/// `gpulint check FILE` on an export `gpulint run --save-csv FILE` wrote, with the launch
-/// trace and the sample's record beside it: the run's own report, from its files.
-pub fn report_saved_run(
-    csv: &str,
-    trace: &str,
-    sample: Sample,
-    kernel_filter: bool,
-    report: &ReportArgs,
-) -> Result<u8> {
-    let (rules, config) = gate_rules(&report.gate)?;
-    let text = std::fs::read_to_string(trace)
-        .map_err(|e| crate::error::Error::in_file(trace, format!("cannot read: {e}")))?;
-    let mut every = EveryLaunch {
-        profile: ingest::trace::read(&text, trace)?,
-        program_time: None,
-    };
-    if report.gate.read.verbose {
-        eprintln!(
-            "gpulint: {csv}: read with the launch trace gpulint run kept beside it ({trace})"
-        );
-    }
-    let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
-    let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let loaded = load_saved(csv, sample, &mut every, kernel_filter, report, &mut linter)?;
-    finish_report(
-        loaded,
-        Some(sample),
-        Some(&every),
-        linter,
-        &rules,
-        &ignored,
-        report,
-    )
-}
-
-/// As [`load_profiled`] does for a run's export, for one saved beside its trace.
-fn load_saved(
-    csv: &str,
-    sample: Sample,
-    every: &mut EveryLaunch,
-    kernel_filter: bool,
-    report: &ReportArgs,
-    linter: &mut rules::engine::Linter,
-) -> Result<Loaded> {
-    let mut profiles = load_as(&[(csv, csv)], true, report.gate.read.jobs, None)?;
-    let (sample, in_program_order) =
-        crate::sampling::stand_for_every_launch(&mut profiles[0], every, sample, kernel_filter);
-    for l in &profiles[0].launches {
-        linter.add(csv, l);
-    }
-    Ok(Loaded {
-        profiles,
-        in_program_order,
-        sample,
-    })
 }
 
 /// Why the program is not to run under the launch tracer, when the user said so.
@@ -219,9 +162,9 @@ fn load_profiled(
 
 /// What [`load_profiled`] read, and whether the sampled launches carry the program's
 /// launch numbers (only then do launch-shape rules judge every counted launch).
-struct Loaded {
-    profiles: Vec<ingest::Profile>,
-    in_program_order: bool,
+pub(super) struct Loaded {
+    pub(super) profiles: Vec<ingest::Profile>,
+    pub(super) in_program_order: bool,
     /// What the reports say of the sample, when every launch was counted.
-    sample: SampleInfo,
+    pub(super) sample: SampleInfo,
 }
