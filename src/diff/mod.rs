@@ -5,6 +5,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+mod findings;
+
+use findings::compare_findings;
+pub use findings::{NOT_IN_CANDIDATE, NOT_JUDGED, NotCompared, Overlap, refuse_nothing_compared};
+
 use crate::baseline::{Baseline, KernelEntry};
 use crate::error::{Error, Result};
 
@@ -385,23 +390,6 @@ pub fn caveats(base: &Baseline, cand: &Baseline) -> Vec<String> {
     out
 }
 
-/// The rules of `these` that `others` lacks, as findings on `kernel`.
-fn only_in(
-    these: &[String],
-    others: &[String],
-    kernel: &str,
-    both_ran: &dyn Fn(&String) -> bool,
-) -> Vec<NewFinding> {
-    these
-        .iter()
-        .filter(|r| !others.contains(r) && both_ran(r))
-        .map(|rule| NewFinding {
-            kernel: kernel.to_string(),
-            rule: rule.clone(),
-        })
-        .collect()
-}
-
 /// Gated metrics that no baseline kernel has while some candidate kernel does: a
 /// baseline written by an older gpulint (before bank conflicts were gated as a share),
 /// or captured with fewer metrics. Said, never passed over in silence.
@@ -428,10 +416,6 @@ fn missing_from_baseline(base: &Baseline, cand: &Baseline, gates: &[Gate]) -> Ve
         })
         .collect()
 }
-
-/// Below this share of either side's kernels paired, the two profiles may not be the
-/// same program: the diff says so.
-const SMALL_OVERLAP: f64 = 0.5;
 
 /// The gated metrics of one pair of kernels: a row per metric both sides have, and the
 /// ones only the baseline has (`unmeasured`).
@@ -465,66 +449,6 @@ fn compare_metrics(
             verdict: judge(gate, bs.mean, cs.mean),
         });
     }
-}
-
-/// The findings of the two sides, kernel by kernel.
-#[derive(Default)]
-struct FindingChanges {
-    new: Vec<NewFinding>,
-    fixed: Vec<NewFinding>,
-    not_compared: Vec<NotCompared>,
-}
-
-fn compare_findings(
-    base: &Baseline,
-    cand: &Baseline,
-    pairs: &[(&str, &str)],
-    new_kernels: &[&str],
-    vanished: &[&str],
-) -> FindingChanges {
-    // A rule only one side ran can neither appear nor vanish.
-    let both_ran = |rule: &String| match (&base.rules, &cand.rules) {
-        (Some(b), Some(c)) => b.contains(rule) && c.contains(rule),
-        _ => true,
-    };
-    let mut out = FindingChanges::default();
-    for (bk, ck) in pairs {
-        let (b, c) = (&base.kernels[*bk], &cand.kernels[*ck]);
-        out.new
-            .extend(only_in(&c.findings, &b.findings, ck, &both_ran));
-        // A baseline finding is fixed only where the candidate's rule could judge.
-        for gone in only_in(&b.findings, &c.findings, ck, &both_ran) {
-            if c.not_judged.contains(&gone.rule) {
-                out.not_compared.push(NotCompared {
-                    kernel: gone.kernel,
-                    rule: gone.rule,
-                    why: NOT_JUDGED,
-                });
-            } else {
-                out.fixed.push(gone);
-            }
-        }
-    }
-    // A vanished kernel's findings were not compared: the candidate did not run it.
-    for key in vanished {
-        for rule in base.kernels[*key].findings.iter().filter(|r| both_ran(r)) {
-            out.not_compared.push(NotCompared {
-                kernel: key.to_string(),
-                rule: rule.clone(),
-                why: NOT_IN_CANDIDATE,
-            });
-        }
-    }
-    // A new kernel's findings are all new.
-    for key in new_kernels {
-        for rule in cand.kernels[*key].findings.iter().filter(|r| both_ran(r)) {
-            out.new.push(NewFinding {
-                kernel: key.to_string(),
-                rule: rule.clone(),
-            });
-        }
-    }
-    out
 }
 
 pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> DiffReport {
@@ -577,75 +501,6 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
     }
 }
 
-/// Why a baseline finding was not compared.
-pub const NOT_JUDGED: &str = "the candidate's export was too thin for the rule to judge";
-pub const NOT_IN_CANDIDATE: &str = "the kernel (or this configuration) is not in the candidate";
-
-/// How many kernels the two sides share.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct Overlap {
-    pub compared: usize,
-    pub baseline_kernels: usize,
-    pub candidate_kernels: usize,
-}
-
-impl Overlap {
-    fn share_of(&self, total: usize) -> f64 {
-        if total == 0 {
-            0.0
-        } else {
-            self.compared as f64 / total as f64 * 100.0
-        }
-    }
-
-    fn is_small(&self) -> bool {
-        self.share_of(self.baseline_kernels) < SMALL_OVERLAP * 100.0
-            || self.share_of(self.candidate_kernels) < SMALL_OVERLAP * 100.0
-    }
-
-    /// The one wording of what was compared, for every summary.
-    pub fn describe(&self) -> String {
-        format!(
-            "{} of {} baseline kernel(s) compared",
-            self.compared, self.baseline_kernels
-        )
-    }
-}
-
-/// A baseline finding the candidate could not confirm or refute.
-#[derive(Debug, Clone, Serialize)]
-pub struct NotCompared {
-    pub kernel: String,
-    pub rule: String,
-    pub why: &'static str,
-}
-
-impl NotCompared {
-    /// The one wording, used by every format.
-    pub fn describe(&self) -> String {
-        format!(
-            "{}: {} not compared: {}",
-            crate::kernel::short_name(&self.kernel),
-            self.rule,
-            self.why
-        )
-    }
-}
-
-/// Refuses a comparison in which no kernel was paired: such a gate would pass on
-/// nothing. Exit 2, as for bad input.
-pub fn refuse_nothing_compared(d: &DiffReport, baseline: &str, candidate: &str) -> Result<()> {
-    if d.overlap.compared > 0 {
-        return Ok(());
-    }
-    Err(Error::new(format!(
-        "nothing compared: the baseline {baseline} ({} kernel(s)) and the candidate \
-         {candidate} ({} kernel(s)) share no kernel name; profile the same program the \
-         baseline was made from, or rebuild the baseline",
-        d.overlap.baseline_kernels, d.overlap.candidate_kernels
-    )))
-}
-
 /// Counts per verdict, for summaries.
 pub fn tally(report: &DiffReport) -> BTreeMap<&'static str, usize> {
     let mut t = BTreeMap::new();
@@ -656,235 +511,4 @@ pub fn tally(report: &DiffReport) -> BTreeMap<&'static str, usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::baseline::{FORMAT, Stat};
-
-    fn entry(name: &str, grid: u64, spr: f64, findings: &[&str]) -> KernelEntry {
-        let mut metrics = BTreeMap::new();
-        metrics.insert(
-            "sectors_per_request_ld".to_string(),
-            Stat {
-                mean: spr,
-                min: spr,
-                max: spr,
-            },
-        );
-        KernelEntry {
-            name: name.into(),
-            grid: Some([grid, 1, 1]),
-            block: Some([256, 1, 1]),
-            launches: 1,
-            metrics,
-            findings: findings.iter().map(|s| s.to_string()).collect(),
-            not_judged: Vec::new(),
-            source: None,
-        }
-    }
-
-    fn baseline(entries: Vec<(&str, KernelEntry)>) -> Baseline {
-        Baseline {
-            format: FORMAT,
-            gpulint_version: "test".into(),
-            ncu_version: None,
-            device: None,
-            rules: None,
-            kernels: entries
-                .into_iter()
-                .map(|(k, e)| (k.to_string(), e))
-                .collect(),
-        }
-    }
-
-    /// A finding the baseline had and the candidate judged and lacks is fixed; one whose
-    /// kernel vanished, or that the candidate could not judge, was not compared. Neither
-    /// fails the gate.
-    #[test]
-    fn only_findings_the_candidate_judged_are_fixed() {
-        let b = baseline(vec![
-            ("k", entry("k", 100, 32.0, &["uncoalesced-load"])),
-            ("thin", entry("thin", 100, 4.0, &["bank-conflicts"])),
-            ("gone", entry("gone", 100, 4.0, &["small-grid"])),
-        ]);
-        let mut thin = entry("thin", 100, 4.0, &[]);
-        thin.not_judged = vec!["bank-conflicts".into()];
-        let c = baseline(vec![("k", entry("k", 100, 4.0, &[])), ("thin", thin)]);
-        let r = diff(&b, &c, &default_gates(false), false);
-        let fixed: Vec<(&str, &str)> = r
-            .fixed_findings
-            .iter()
-            .map(|f| (f.kernel.as_str(), f.rule.as_str()))
-            .collect();
-        assert_eq!(fixed, [("k", "uncoalesced-load")]);
-        let not_compared: Vec<(&str, &str, &str)> = r
-            .not_compared
-            .iter()
-            .map(|n| (n.kernel.as_str(), n.rule.as_str(), n.why))
-            .collect();
-        assert_eq!(
-            not_compared,
-            [
-                ("thin", "bank-conflicts", NOT_JUDGED),
-                ("gone", "small-grid", NOT_IN_CANDIDATE)
-            ]
-        );
-        assert!(!r.failed());
-        assert_eq!(
-            r.fixed_findings[0].describe_fixed(),
-            "k: uncoalesced-load fixed, in the baseline and gone from the candidate"
-        );
-    }
-
-    #[test]
-    fn no_kernel_in_common_is_refused_and_a_small_overlap_is_said() {
-        let b = baseline(vec![("old", entry("old", 1, 4.0, &["small-grid"]))]);
-        let c = baseline(vec![("new", entry("new", 1, 4.0, &[]))]);
-        let r = diff(&b, &c, &default_gates(false), false);
-        assert_eq!(r.overlap.compared, 0);
-        let e = refuse_nothing_compared(&r, "b.json", "c.csv").unwrap_err();
-        assert!(e.message.starts_with("nothing compared"), "{e}");
-        let empty = baseline(vec![]);
-        let r = diff(&empty, &empty, &default_gates(false), false);
-        assert!(refuse_nothing_compared(&r, "b", "c").is_err());
-
-        // One of three baseline kernels paired: compared, with a warning.
-        let b = baseline(vec![
-            ("a", entry("a", 1, 4.0, &[])),
-            ("b", entry("b", 1, 4.0, &[])),
-            ("c", entry("c", 1, 4.0, &[])),
-        ]);
-        let c = baseline(vec![("a", entry("a", 1, 4.0, &[]))]);
-        let r = diff(&b, &c, &default_gates(false), false);
-        assert!(refuse_nothing_compared(&r, "b", "c").is_ok());
-        assert!(
-            r.caveats
-                .iter()
-                .any(|c| c.starts_with("only 1 of the baseline's 3")),
-            "{:?}",
-            r.caveats
-        );
-        assert_eq!(r.overlap.describe(), "1 of 3 baseline kernel(s) compared");
-        // Two of three: no warning.
-        let c = baseline(vec![
-            ("a", entry("a", 1, 4.0, &[])),
-            ("b", entry("b", 1, 4.0, &[])),
-        ]);
-        assert!(
-            diff(&b, &c, &default_gates(false), false)
-                .caveats
-                .is_empty()
-        );
-    }
-
-    /// A baseline from before bank conflicts were gated as a share says so instead of
-    /// passing that gate on nothing.
-    #[test]
-    fn a_gate_the_baseline_cannot_feed_is_said() {
-        let b = baseline(vec![("k", entry("k", 1, 4.0, &[]))]);
-        let mut with_share = entry("k", 1, 4.0, &[]);
-        with_share.metrics.insert(
-            "bank_conflict_share".into(),
-            Stat {
-                mean: 0.5,
-                min: 0.5,
-                max: 0.5,
-            },
-        );
-        let c = baseline(vec![("k", with_share)]);
-        let r = diff(&b, &c, &default_gates(false), false);
-        assert!(
-            r.caveats
-                .iter()
-                .any(|c| c.starts_with("the baseline has no bank_conflict_share")),
-            "{:?}",
-            r.caveats
-        );
-    }
-
-    #[test]
-    fn a_changed_launch_configuration_still_matches_by_name() {
-        let b = baseline(vec![("k", entry("k", 100, 4.0, &[]))]);
-        let c = baseline(vec![("k", entry("k", 200, 32.0, &["uncoalesced-load"]))]);
-        let r = diff(&b, &c, &default_gates(false), false);
-        assert_eq!(r.rows[0].verdict, Verdict::Regressed);
-        assert_eq!(r.config_changes.len(), 1);
-        assert_eq!(r.new_findings[0].rule, "uncoalesced-load");
-        assert!(r.failed());
-    }
-
-    #[test]
-    fn kernels_sharing_a_name_are_told_apart_by_configuration() {
-        let b = baseline(vec![
-            (
-                "k [grid (100,1,1) block (256,1,1)]",
-                entry("k", 100, 4.0, &[]),
-            ),
-            (
-                "k [grid (200,1,1) block (256,1,1)]",
-                entry("k", 200, 8.0, &[]),
-            ),
-        ]);
-        let c = b.clone();
-        let r = diff(&b, &c, &default_gates(false), true);
-        assert_eq!(r.rows.len(), 2);
-        assert!(r.rows.iter().all(|x| x.verdict == Verdict::Unchanged));
-        assert!(!r.failed());
-    }
-
-    #[test]
-    fn new_and_vanished_kernels_fail_only_when_strict() {
-        let b = baseline(vec![
-            ("old", entry("old", 1, 4.0, &[])),
-            ("kept", entry("kept", 1, 4.0, &[])),
-        ]);
-        let c = baseline(vec![
-            ("new", entry("new", 1, 4.0, &[])),
-            ("kept", entry("kept", 1, 4.0, &[])),
-        ]);
-        assert!(!diff(&b, &c, &default_gates(false), false).failed());
-        let strict = diff(&b, &c, &default_gates(false), true);
-        assert_eq!(strict.new_kernels, vec!["new"]);
-        assert_eq!(strict.vanished_kernels, vec!["old"]);
-        assert!(strict.failed());
-    }
-
-    #[test]
-    fn a_new_kernel_with_a_finding_fails_the_gate() {
-        let b = baseline(vec![]);
-        let c = baseline(vec![("new", entry("new", 1, 32.0, &["uncoalesced-load"]))]);
-        assert!(diff(&b, &c, &default_gates(false), false).failed());
-    }
-
-    #[test]
-    fn bands_and_directions() {
-        let gates = default_gates(true);
-        let spr = &gates[0];
-        assert_eq!(judge(spr, 4.0, 4.04), Verdict::Unchanged);
-        assert_eq!(judge(spr, 4.0, 5.0), Verdict::Regressed);
-        assert_eq!(judge(spr, 8.0, 4.0), Verdict::Improved);
-        let bps = &gates[2];
-        assert_eq!(judge(bps, 32.0, 4.0), Verdict::Regressed);
-        // Conflicts as a share of wavefronts: the run-to-run noise measured on the H200
-        // (0.05% to 0.29%, fixtures/h200-repeat) passes; a [32][32] tile (94%) and a
-        // doubling from 3% to 6% fail.
-        let share = gates
-            .iter()
-            .find(|g| g.metric == "bank_conflict_share")
-            .unwrap();
-        assert_eq!(judge(share, 0.0005, 0.0034), Verdict::Unchanged);
-        assert_eq!(judge(share, 0.001, 0.94), Verdict::Regressed);
-        assert_eq!(judge(share, 0.03, 0.06), Verdict::Regressed);
-        let dur = gates.iter().find(|g| g.metric == "duration_ns").unwrap();
-        assert_eq!(judge(dur, 100.0, 115.0), Verdict::Unchanged);
-        assert_eq!(judge(dur, 100.0, 125.0), Verdict::Regressed);
-        let mut g = default_gates(false);
-        apply_thresholds(
-            &mut g,
-            &[("sectors_per_request_ld".into(), "50%".into())],
-            "--threshold",
-        )
-        .unwrap();
-        assert_eq!(judge(&g[0], 4.0, 5.0), Verdict::Unchanged);
-        assert!(apply_thresholds(&mut g, &[("nope".into(), "1".into())], "--threshold").is_err());
-    }
-}
+mod tests;
