@@ -24,45 +24,47 @@ source_page() { # REPORT KERNEL-REGEX NAME: the CUDA and SASS source page of tho
     > "$work/source_$3.csv" 2> "$work/source_$3.err"
 }
 
-if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" middle_ground "* ]]; then
-echo "== middle_ground"
-"$build/middle_ground" > "$work/middle_ground.stdout" 2>&1; cat "$work/middle_ground.stdout"
-t0=$(now)
-"$gl" run "${nc[@]}" --exit-zero --save-csv "$work/min_middle_ground.csv" \
-  --save-trace "$work/trace_middle_ground.csv" -- "$build/middle_ground" 512 1 \
-  > "$work/run_middle_ground.txt" 2>&1
-echo "gpulint run: $(since "$t0") s"
-"${ncu[@]}" --set full --import-source yes -o "$work/middle_ground" "$build/middle_ground" 512 1 \
-  > /dev/null 2>&1
-ncu --import "$work/middle_ground.ncu-rep" --csv --page raw --print-units base \
-  > "$work/full_middle_ground.csv" 2>/dev/null
-source_page "$work/middle_ground.ncu-rep" "gemm_global_acc" gemm_global_acc
-source_page "$work/middle_ground.ncu-rep" "walk_global" walk_global
-rm -f "$work/middle_ground.ncu-rep"
-pack
+wanted() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+own_output() { # PROGRAM ARGS...: the program alone, its own timings
+  "$build/$1" "${@:2}" > "$work/$1.stdout" 2>&1; cat "$work/$1.stdout"
+}
+traced_run() { # PROGRAM ARGS...: `gpulint run`, keeping the export and the launch trace
+  local name=$1 t0
+  shift
+  t0=$(now)
+  "$gl" run "${nc[@]}" --exit-zero --save-csv "$work/min_$name.csv" \
+    --save-trace "$work/trace_$name.csv" -- "$build/$name" "$@" > "$work/run_$name.txt" 2>&1
+  echo "gpulint run: $(since "$t0") s"
+}
+full_report() { # PROGRAM RAW-CSV "ARGS" KERNEL...: `--set full`, its raw page, source pages
+  local name=$1 raw=$2 args=$3 kernel
+  shift 3
+  # shellcheck disable=SC2086  # ARGS are the program's words
+  "${ncu[@]}" --set full --import-source yes -o "$work/$name" "$build/$name" $args > /dev/null 2>&1
+  ncu --import "$work/$name.ncu-rep" --csv --page raw --print-units base > "$work/$raw" 2>/dev/null
+  for kernel in "$@"; do source_page "$work/$name.ncu-rep" "$kernel" "$kernel"; done
+  rm -f "$work/$name.ncu-rep"
+}
+
+if wanted middle_ground; then
+  echo "== middle_ground"
+  own_output middle_ground
+  traced_run middle_ground 512 1
+  full_report middle_ground full_middle_ground.csv "512 1" gemm_global_acc walk_global
+  pack
 fi
-if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" launch_burst "* ]]; then
-echo "== launch_burst"
-"$build/launch_burst" > "$work/launch_burst.stdout" 2>&1; cat "$work/launch_burst.stdout"
-t0=$(now)
-"$gl" run "${nc[@]}" --exit-zero --save-csv "$work/min_launch_burst.csv" \
-  --save-trace "$work/trace_launch_burst.csv" -- "$build/launch_burst" \
-  > "$work/run_launch_burst.txt" 2>&1
-echo "gpulint run: $(since "$t0") s"
-pack
+if wanted launch_burst; then
+  echo "== launch_burst"
+  own_output launch_burst
+  traced_run launch_burst
+  pack
 fi
-if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" reduction "* ]]; then
-echo "== reduction"
-"${ncu[@]}" --set full --import-source yes -o "$work/reduction" "$build/reduction" 24 \
-  > /dev/null 2>&1
-ncu --import "$work/reduction.ncu-rep" --csv --page raw --print-units base \
-  > "$work/full_reduction_source.csv" 2>/dev/null
-source_page "$work/reduction.ncu-rep" "reduce_strided_index" reduce_strided_index
-source_page "$work/reduction.ncu-rep" "reduce_divergent" reduce_divergent
-rm -f "$work/reduction.ncu-rep"
-pack
+if wanted reduction; then
+  echo "== reduction"
+  full_report reduction full_reduction_source.csv "24" reduce_strided_index reduce_divergent
+  pack
 fi
-if [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" zoo "* ]]; then
+if wanted zoo; then
 echo "== zoo"
 if [ -n "${ZOO_REPORT:-}" ]; then
   report=$work/zoo_full.ncu-rep
