@@ -60,6 +60,9 @@ pub struct Settings {
     pub rules_dir: Option<String>,
     /// `--min-share`: findings on kernels under this % of the GPU time become info.
     pub min_share: f64,
+    /// GPU time the launch trace counted of kernels a sample did not profile: part of the
+    /// total that shares are of, in no kernel's share.
+    pub unprofiled_ns: f64,
 }
 
 /// Findings after origins, shares and ranking: what every report and the baseline see.
@@ -95,7 +98,7 @@ pub fn analyze(
             .flat_map(|p| &p.launches)
             .map(|l| (l.name.as_str(), l.count)),
     );
-    let (shares, gpu_time_ns) = kernel_shares(profiles, &origins);
+    let (shares, gpu_time_ns) = kernel_shares(profiles, &origins, settings.unprofiled_ns);
     apply_share_floors(
         &mut findings,
         rules,
@@ -200,9 +203,10 @@ fn one_warning_per_program_wide_fix(findings: &mut [Finding], rules: &[Rule]) {
 fn kernel_shares(
     profiles: &[Profile],
     origins: &crate::origin::Origins,
+    unprofiled_ns: f64,
 ) -> (HashMap<String, f64>, f64) {
     let mut times: HashMap<String, f64> = HashMap::new();
-    let mut total = 0.0;
+    let mut total = unprofiled_ns;
     for l in profiles.iter().flat_map(|p| &p.launches) {
         if origins.describe(&l.name).kind == crate::origin::Kind::Helper {
             continue;

@@ -141,7 +141,7 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<String>,
         #[command(flatten)]
-        ncu: NcuArgs,
+        ncu: Box<NcuArgs>,
         #[command(flatten)]
         report: ReportArgs,
         /// The program and its arguments (after `--`, or as the first word that is not an
@@ -284,6 +284,29 @@ pub struct NcuArgs {
     /// the configuration's time.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub launches_per_config: Option<u64>,
+    /// With every launch counted (the launch trace), profile launch configurations in order
+    /// of their share of GPU time until they cover this much of it: a percentage, 99 by
+    /// default. The report lists the configurations left out.
+    #[arg(long, value_name = "PCT", value_parser = percentage, default_value_t = 99.0)]
+    pub coverage: f64,
+    /// With every launch counted, profile at most this many launches. By default, as many
+    /// as ncu profiles in about a quarter of the program's own run time, at least 4 s
+    /// (some 0.33 s a launch on an H200): 12 to 40. The configuration with the most GPU
+    /// time is profiled whatever its launch costs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_launches: Option<u64>,
+    /// End the program once ncu has profiled the last launch of the sample (ncu's
+    /// `--kill`): the report then comes without waiting for the rest of the run, and the
+    /// program's own work after that launch is cut short. Needs the launch trace, which
+    /// says how many launches the sample takes.
+    #[arg(long)]
+    pub stop_once_profiled: bool,
+    /// Trace and profile only the first SECONDS of the program's GPU work (from its first
+    /// CUDA call), then stop it: both runs end early, so a training loop of minutes gives
+    /// its report in about a minute. Its steps repeat, so a window of a few steps judges
+    /// as the whole run does. Implies --stop-once-profiled.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub window: Option<u64>,
     /// Count every launch even where gpulint's launch tracer gives no trace (it needs a C++
     /// compiler and CUPTI; --verbose says why not): ncu then times every launch in one more
     /// run of the program (duration only, about 4 ms a launch, at most 10,000). Counted
@@ -495,6 +518,17 @@ fn percentage(s: &str) -> Result<f64, String> {
 }
 
 impl NcuArgs {
+    /// What a sample by time may profile, for a program that ran this long under the
+    /// launch tracer.
+    pub fn budget(&self, run: Option<std::time::Duration>) -> crate::sampling::by_time::Budget {
+        crate::sampling::by_time::Budget {
+            coverage: self.coverage / 100.0,
+            max_launches: self
+                .max_launches
+                .unwrap_or_else(|| crate::sampling::by_time::default_max_launches(run)),
+        }
+    }
+
     /// What ncu is asked for: the command line's options, the config's ncu arguments, and
     /// the sample unless the user chose launches themselves.
     pub fn ncu_options(
@@ -526,6 +560,7 @@ impl NcuArgs {
             program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
             expected_launches: None,
             traced_run_time: None,
+            stop_once_profiled: self.stop_once_profiled || self.window.is_some(),
             verbose: report.gate.read.verbose,
         }
     }

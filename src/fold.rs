@@ -8,12 +8,13 @@ use std::collections::{BTreeMap, HashMap};
 use crate::ingest::Launch;
 use crate::metrics::{KeyId, KeySet};
 
-/// Running sum, count and range of one metric, and its sum weighted by the launches'
+/// Running sum, count and range of one metric over launches (an entry that stands for
+/// several launches counts as that many), and its sum weighted by the launches'
 /// durations (for a time-weighted fold).
 #[derive(Debug, Clone, Copy)]
 struct Tally {
     sum: f64,
-    n: u64,
+    n: f64,
     min: f64,
     max: f64,
     weighted: f64,
@@ -21,10 +22,10 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(v: f64, w: f64) -> Self {
+    fn new(v: f64, w: f64, launches: f64) -> Self {
         Tally {
-            sum: v,
-            n: 1,
+            sum: v * launches,
+            n: launches,
             min: v,
             max: v,
             weighted: v * w,
@@ -32,22 +33,22 @@ impl Tally {
         }
     }
 
-    fn push(&mut self, v: f64, w: f64) {
-        self.sum += v;
-        self.n += 1;
+    fn push(&mut self, v: f64, w: f64, launches: f64) {
+        self.sum += v * launches;
+        self.n += launches;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
         self.weighted += v * w;
         self.weights += w;
     }
 
-    /// The plain mean; for a rate, share or ratio in a time-weighted fold, the mean
-    /// weighted by duration (counts stay plain, so that count x mean is the total).
+    /// The mean per launch; for a rate, share or ratio in a time-weighted fold, the mean
+    /// weighted by duration (counts stay per launch, so that count x mean is the total).
     fn mean(&self, key: &str, time_weighted: bool) -> f64 {
         if time_weighted && self.weights > 0.0 && !crate::metrics::is_count(key) {
             self.weighted / self.weights
         } else {
-            self.sum / self.n as f64
+            self.sum / self.n
         }
     }
 }
@@ -92,12 +93,16 @@ impl Folder {
     }
 
     pub fn add(&mut self, launch: Launch) {
+        // An entry that stands for several launches (a sampled one, with their mean
+        // duration) weighs as all of them.
         let w = launch
             .metrics
             .get("duration_ns")
             .copied()
             .filter(|d| *d > 0.0)
-            .unwrap_or(1.0);
+            .unwrap_or(1.0)
+            * launch.count.max(1) as f64;
+        let launches = launch.count.max(1) as f64;
         if self.keep_all {
             self.entries.push(Entry {
                 first: launch,
@@ -120,7 +125,7 @@ impl Folder {
             let tallies = launch
                 .metrics
                 .ids()
-                .map(|(k, v)| (k, Tally::new(v, w)))
+                .map(|(k, v)| (k, Tally::new(v, w, launches)))
                 .collect();
             self.entries.push(Entry {
                 keys: launch.metrics.key_set(),
@@ -130,6 +135,10 @@ impl Folder {
             return;
         };
         let entry = &mut self.entries[i];
+        entry.first.profiled = match (entry.first.profiled, launch.profiled) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(entry.first.count) + b.unwrap_or(launch.count)),
+        };
         entry.first.count += launch.count;
         entry.first.last_id = launch.last_id;
         if entry.first.device.is_none() {
@@ -139,14 +148,14 @@ impl Folder {
         // the same slots in the same order.
         if entry.keys == launch.metrics.key_set() {
             for ((_, t), (_, v)) in entry.tallies.iter_mut().zip(launch.metrics.ids()) {
-                t.push(v, w);
+                t.push(v, w, launches);
             }
             return;
         }
         for (k, v) in launch.metrics.ids() {
             match entry.tallies.binary_search_by_key(&k, |(id, _)| *id) {
-                Ok(i) => entry.tallies[i].1.push(v, w),
-                Err(i) => entry.tallies.insert(i, (k, Tally::new(v, w))),
+                Ok(i) => entry.tallies[i].1.push(v, w, launches),
+                Err(i) => entry.tallies.insert(i, (k, Tally::new(v, w, launches))),
             }
         }
         entry.keys = entry.keys.union(launch.metrics.key_set());
@@ -290,6 +299,7 @@ mod tests {
             last_id: id,
             spread: BTreeMap::new(),
             launched_from: None,
+            mangled: None,
         }
     }
 

@@ -2,103 +2,141 @@
 //! ([`Sample`]), and what the run says of it afterwards ([`SampleInfo`]). A leaf: the
 //! profiling stage plans it, ncu's arguments carry it out, the reports state it.
 
-/// Launch numbers a time-aware spread adds to its powers of two, 0 where none: the
-/// longest launches of the kernels that carry the GPU time, which the launch trace named
-/// before ncu ran.
-pub type ExtraLaunches = [u64; 8];
-
 /// Which launches a sampled `gpulint run` profiled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sample {
     /// Per kernel: its first 3 launches, then its launches 4, 8, 16, 32, ... (ncu's
     /// `--kernel-id` with an alternation of launch numbers): a kernel launched N times is
-    /// profiled about 1 + log2(N) times, whatever its grids. With launch numbers added,
-    /// those launches of every kernel too.
-    Spread(ExtraLaunches),
+    /// profiled about 1 + log2(N) times, whatever its grids. The sample when no launch
+    /// trace says where the GPU time goes.
+    Spread,
+    /// Per kernel, the launches with these numbers, which the launch trace chose by GPU
+    /// time (`crate::sampling::by_time`): a launch near the median of each configuration
+    /// that carries the time, until they cover most of it.
+    ByTime(Chosen),
     /// The first N launches of each launch configuration (ncu's `--filter-mode
     /// per-launch-config`): unbounded when the grid changes every launch.
     PerConfig(u64),
 }
 
-impl Sample {
-    /// The spread of powers of two alone.
-    pub const SPREAD: Sample = Sample::Spread([0; 8]);
+/// The launches a sample by time takes: of the `kernels` named (all, when `None`), the
+/// launches with these `numbers` among each kernel's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    /// Launch numbers per kernel, from 1, sorted.
+    pub numbers: Vec<u64>,
+    /// The kernels' mangled names, as the launch tracer recorded them (ncu matches them
+    /// with `--kernel-name-base mangled`).
+    pub kernels: Option<Vec<String>>,
+}
 
-    /// The launch numbers a spread without additions profiles, in order, up to the
-    /// largest a run could reach.
+impl Chosen {
+    /// Every kernel's launches with these numbers.
+    pub fn numbers(numbers: Vec<u64>) -> Chosen {
+        Chosen {
+            numbers,
+            kernels: None,
+        }
+    }
+}
+
+impl Sample {
+    /// The launch numbers the spread profiles, in order, up to the largest a run could
+    /// reach.
     pub fn spread_invocations() -> impl Iterator<Item = u64> {
         [1, 2, 3].into_iter().chain((2..31).map(|k| 1u64 << k))
     }
 
-    /// The launch numbers (per kernel, from 1) a spread profiles, sorted; none for a
-    /// sample per configuration.
-    pub fn invocations(self) -> Vec<u64> {
-        let Sample::Spread(extra) = self else {
-            return Vec::new();
-        };
-        let mut all: Vec<u64> = Self::spread_invocations()
-            .chain(extra.into_iter().filter(|&n| n > 0))
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        all
+    /// The launch numbers (per kernel, from 1) a sample by kernel profiles, sorted; none
+    /// for a sample per configuration.
+    pub fn invocations(&self) -> Vec<u64> {
+        match self {
+            Sample::Spread => Self::spread_invocations().collect(),
+            Sample::ByTime(chosen) => chosen.numbers.clone(),
+            Sample::PerConfig(_) => Vec::new(),
+        }
     }
 
     /// Which launches were profiled, for the report's sample line.
-    pub fn describe(self) -> String {
+    pub fn describe(&self) -> String {
         match self {
-            Sample::Spread(extra) => {
-                let added: Vec<String> = extra
-                    .iter()
-                    .filter(|&&n| n > 0)
-                    .map(u64::to_string)
-                    .collect();
-                let base = "launches 1, 2, 3, 4, 8, 16, ... of each kernel";
-                if added.is_empty() {
-                    base.into()
-                } else {
-                    format!(
-                        "{base}, and its launches {} (where the launch trace found the longest \
-                         launches of the kernels with the most GPU time)",
-                        added.join(", ")
-                    )
-                }
-            }
+            Sample::Spread => "launches 1, 2, 3, 4, 8, 16, ... of each kernel".into(),
+            Sample::ByTime(_) => "a launch near the median of each configuration, in order of \
+                                  GPU time, chosen from the launch trace"
+                .into(),
             Sample::PerConfig(1) => "the first launch of each launch configuration".into(),
             Sample::PerConfig(n) => format!("the first {n} of each launch configuration"),
         }
     }
 
     /// The sample as one word, for the record a saved run keeps (`crate::saved_run`):
-    /// `spread:6,0,0,0,0,0,0,0` or `per-config:3`.
-    pub fn token(self) -> String {
+    /// `spread`, `by-time:3,17,40`, `by-time:3,17;_Z4axpyPKfPffi,_Z4stepPfi` (of those
+    /// kernels) or `per-config:3`.
+    pub fn token(&self) -> String {
         match self {
-            Sample::Spread(extra) => format!("spread:{}", extra.map(|n| n.to_string()).join(",")),
+            Sample::Spread => "spread".into(),
+            Sample::ByTime(chosen) => {
+                let numbers: Vec<String> = chosen.numbers.iter().map(u64::to_string).collect();
+                match &chosen.kernels {
+                    None => format!("by-time:{}", numbers.join(",")),
+                    Some(kernels) => format!("by-time:{};{}", numbers.join(","), kernels.join(",")),
+                }
+            }
             Sample::PerConfig(n) => format!("per-config:{n}"),
         }
     }
 
-    /// The sample a [`Sample::token`] names.
+    /// The sample a [`Sample::token`] names. A record of an earlier gpulint, whose spread
+    /// added launch numbers (`spread:6,0,0,0,0,0,0,0`), reads as the launches it took.
     pub fn from_token(token: &str) -> Option<Sample> {
+        if token == "spread" {
+            return Some(Sample::Spread);
+        }
         let (kind, value) = token.split_once(':')?;
+        let (value, kernels) = match value.split_once(';') {
+            Some((numbers, kernels)) => (numbers, Some(kernels)),
+            None => (value, None),
+        };
+        let numbers = || -> Option<Vec<u64>> {
+            value
+                .split(',')
+                .map(|n| n.parse().ok())
+                .collect::<Option<Vec<u64>>>()
+        };
         match kind {
             "per-config" => value.parse().ok().map(Sample::PerConfig),
+            "by-time" => {
+                let numbers = numbers()?;
+                let sorted = numbers.windows(2).all(|w| w[0] < w[1]);
+                let kernels = kernels.map(|k| k.split(',').map(String::from).collect());
+                (sorted && !numbers.is_empty() && numbers[0] > 0)
+                    .then_some(Sample::ByTime(Chosen { numbers, kernels }))
+            }
             "spread" => {
-                let numbers: Vec<u64> = value
-                    .split(',')
-                    .map(str::parse)
-                    .collect::<std::result::Result<_, _>>()
-                    .ok()?;
-                Some(Sample::Spread(numbers.try_into().ok()?))
+                let added = numbers()?;
+                if added.len() != 8 {
+                    return None;
+                }
+                let mut all: Vec<u64> = Self::spread_invocations()
+                    .chain(added.into_iter().filter(|&n| n > 0))
+                    .collect();
+                all.sort_unstable();
+                all.dedup();
+                Some(if all.len() == Self::spread_invocations().count() {
+                    Sample::Spread
+                } else {
+                    Sample::ByTime(Chosen::numbers(all))
+                })
             }
             _ => None,
         }
     }
 
     /// The name machine formats give it.
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
-            Sample::Spread(_) => "spread",
+            Sample::Spread => "spread",
+            Sample::ByTime(_) => "by-time",
             Sample::PerConfig(_) => "per-config",
         }
     }
@@ -106,7 +144,7 @@ impl Sample {
 
 /// What the reports say of a sampled run: which launches were profiled, and, when every
 /// launch was counted first (launch trace or timing pass), how many of them the sample took.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct SampleInfo {
     /// Which launches the sample profiled; times and shares are of those unless every
     /// launch was counted.
@@ -116,6 +154,33 @@ pub struct SampleInfo {
     pub profiled_launches: Option<u64>,
     /// What counted every launch then: `launch trace` or `timing pass`.
     pub every_launch_counted_by: Option<&'static str>,
+    /// How many launches it counted: the profile's own count leaves out the kernels a
+    /// sample by time did not profile.
+    pub counted_launches: Option<u64>,
+    /// With a sample by time, how much of the counted GPU time it profiled.
+    pub coverage: Option<Coverage>,
+    /// GPU time counted of kernels the sample did not profile at all (a sample by time
+    /// leaves out the kernels with the least): in the total, in no kernel's share.
+    pub unprofiled_ns: f64,
+}
+
+/// How much of the counted GPU time a sample by time profiled, and what it left out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Coverage {
+    /// Share (0 to 1) of the counted GPU time in configurations with a profiled launch.
+    pub profiled_share: f64,
+    /// The kernels with configurations that had none, the most GPU time first.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A kernel's configurations that a sample by time did not profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeftOut {
+    pub kernel: String,
+    /// Their share (0 to 1) of the counted GPU time.
+    pub share: f64,
+    pub configurations: u64,
+    pub launches: u64,
 }
 
 #[cfg(test)]
@@ -125,14 +190,39 @@ mod tests {
     #[test]
     fn a_sample_reads_back_from_its_token() {
         for s in [
-            Sample::SPREAD,
-            Sample::Spread([6, 9, 0, 0, 0, 0, 0, 0]),
+            Sample::Spread,
+            Sample::ByTime(Chosen::numbers(vec![3, 17, 40])),
+            Sample::ByTime(Chosen {
+                numbers: vec![2, 9],
+                kernels: Some(vec!["_Z4axpyPKfPffi".into(), "_Z4stepPfi".into()]),
+            }),
             Sample::PerConfig(3),
         ] {
-            assert_eq!(Sample::from_token(&s.token()), Some(s), "{}", s.token());
+            assert_eq!(
+                Sample::from_token(&s.token()),
+                Some(s.clone()),
+                "{}",
+                s.token()
+            );
         }
         assert_eq!(Sample::from_token("spread:1,2"), None);
+        assert_eq!(Sample::from_token("by-time:4,2"), None);
+        assert_eq!(Sample::from_token("by-time:0,2"), None);
         assert_eq!(Sample::from_token("every"), None);
+    }
+
+    /// A saved run of the earlier spread, which added the longest launches of busy
+    /// kernels, reads as the launches it took.
+    #[test]
+    fn an_earlier_spread_reads_as_its_launches() {
+        assert_eq!(
+            Sample::from_token("spread:0,0,0,0,0,0,0,0"),
+            Some(Sample::Spread)
+        );
+        let Some(Sample::ByTime(chosen)) = Sample::from_token("spread:6,0,0,0,0,0,0,0") else {
+            panic!("not read as launch numbers");
+        };
+        assert_eq!(chosen.numbers[..6], [1, 2, 3, 4, 6, 8]);
     }
 
     #[test]

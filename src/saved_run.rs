@@ -32,7 +32,7 @@ pub fn sidecars(csv: &str) -> (String, String) {
 }
 
 /// Writes the record beside the export.
-pub fn write(csv: &str, sample: Sample, kernel_filter: bool) -> Result<()> {
+pub fn write(csv: &str, sample: &Sample, kernel_filter: bool) -> Result<()> {
     let (trace, record) = sidecars(csv);
     let saved = SavedRun {
         format: 1,

@@ -58,7 +58,7 @@ fn build() -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
         dir.join("driver"),
     );
     let shared = ["-shared", "-fPIC", "-O2"];
-    let cxx_args = [&shared[..], &["-std=c++17", "-Wall", "-Werror"]].concat();
+    let cxx_args = [&shared[..], &["-std=c++17", "-pthread", "-Wall", "-Werror"]].concat();
     compile(cxx, &cxx_args, "src/ncu/tracer/launch_tracer.cpp", &tracer);
     compile(cc, &shared, "tests/stand-in/cupti/fake_cupti.c", &cupti);
     compile(cc, &[], "tests/stand-in/cupti/fake_driver.c", &driver);
@@ -103,24 +103,24 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
     );
     // As written, not only as read back: the reader sorts too. Each launched kernel names
     // the object that launched it (the stand-in driver, past CUPTI's frames); the kernel
-    // whose launch call the tracer never saw names none.
+    // whose launch call the tracer never saw names none. The mangled name comes last.
     let driver_path = std::fs::canonicalize(&driver).unwrap();
     let launched = format!("\"{}\"", driver_path.display());
     let rows: Vec<&str> = text.lines().skip(2).collect();
     assert!(
         rows[1].starts_with("8,")
             && rows[1].ends_with(&format!(
-                ",\"axpy(float const*, float*, float, int)\",{launched}"
+                ",\"axpy(float const*, float*, float, int)\",{launched},\"_Z4axpyPKfPffi\""
             )),
         "{}",
         rows[1]
     );
     assert!(
         rows[2].starts_with("8,")
-            && rows[2].ends_with(&format!(",\"step(float*, int)\",{launched}"))
+            && rows[2].ends_with(&format!(",\"step(float*, int)\",{launched},\"_Z4stepPfi\""))
     );
     assert!(
-        rows[3].ends_with(",\"jit_\"\"fused\"\", 2\",\"\""),
+        rows[3].ends_with(",\"jit_\"\"fused\"\", 2\",\"\",\"jit_\"\"fused\"\", 2\""),
         "{}",
         rows[3]
     );
@@ -147,6 +147,10 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
         Some(driver_path.to_str().unwrap())
     );
     assert_eq!(profile.launches[3].launched_from, None);
+    assert_eq!(
+        profile.launches[1].mangled.as_deref(),
+        Some("_Z4axpyPKfPffi")
+    );
 
     // A second process appends its own block: the two merge, each closed by its line.
     assert_eq!(run_traced(&driver, &tracer, Some(&cupti), &out), Some(0));
@@ -192,5 +196,30 @@ fn a_forked_child_leaves_the_trace_to_its_parent() {
     );
     assert!(!text.contains(&format!("process {child}")), "{text}");
     assert_eq!(text.matches("# end of process ").count(), 1, "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// With a window, the tracer ends a program that would run on: the trace is written, it
+/// says the window ended the run, and the program exits at once with status 0, its own
+/// exit (status 7, 30 s later) never reached.
+#[test]
+fn the_window_ends_a_long_run_with_its_trace_written() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let out = dir.join("trace.csv");
+    let started = std::time::Instant::now();
+    let status = traced(&driver, &tracer, Some(&cupti), &out)
+        .env("FAKE_DRIVER_SLEEP", "30")
+        .env("GPULINT_TRACE_WINDOW_S", "1")
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(gpulint::ncu::tracer::WINDOW_ENDED), "{text}");
+    assert_eq!(text.matches("# end of process").count(), 1, "{text}");
+    let profile = gpulint::ingest::trace::read(&text, "trace.csv").unwrap();
+    assert_eq!(profile.launches.len(), 4);
     let _ = std::fs::remove_dir_all(dir);
 }

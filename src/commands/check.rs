@@ -167,12 +167,11 @@ pub fn lint_and_report(
     args: &ReportArgs,
     sample: crate::sample::SampleInfo,
 ) -> Result<u8> {
-    let analysis = analyze(
-        profiles,
-        outcome,
-        rules,
-        &super::shared::analysis_settings(&args.gate.selection, args.gate.min_share),
-    )?;
+    let settings = crate::analysis::Settings {
+        unprofiled_ns: sample.unprofiled_ns,
+        ..super::shared::analysis_settings(&args.gate.selection, args.gate.min_share)
+    };
+    let analysis = analyze(profiles, outcome, rules, &settings)?;
     if args.gate.read.verbose {
         print_verbose(profiles, &analysis.skips);
     }

@@ -24,11 +24,18 @@ pub fn count(
     declined: Option<&str>,
 ) -> Result<Option<EveryLaunch>> {
     let verbose = report.gate.read.verbose;
+    let started = std::time::Instant::now();
     let traced = declined
         .map_or(Ok(()), |why| Err(why.to_string()))
         .and_then(|()| tracer::input())
         .and_then(|input| Ok((tracer::prepare(&prepared.ncu, verbose)?, input)))
         .and_then(|(t, mut input)| {
+            if verbose {
+                eprintln!(
+                    "gpulint: time: the launch tracer was ready in {:.2} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
             eprintln!(
                 "gpulint: {} runs twice: once under gpulint's launch tracer, which counts every \
                  launch at the program's own speed, then under ncu (--no-launch-trace runs it \
@@ -40,6 +47,7 @@ pub fn count(
                 program,
                 &mut input,
                 opts.program_output_to_stderr,
+                asked.window,
                 verbose,
             )
         })
@@ -50,15 +58,14 @@ pub fn count(
         });
     let why_not = match traced {
         Ok((profile, time, text)) => {
-            // A saved export keeps its trace beside it, so that `gpulint check` on it
-            // gives this run's report (crate::saved_run).
-            let beside_csv = asked
-                .save_csv
-                .as_deref()
-                .map(|csv| crate::saved_run::sidecars(csv).0);
-            if let Some(dest) = asked.save_trace.as_ref().or(beside_csv.as_ref()) {
-                crate::atomic_file::write(std::path::Path::new(dest), text.as_bytes())?;
+            if verbose {
+                eprintln!(
+                    "gpulint: time: the traced run took {:.2} s ({} launches)",
+                    time.as_secs_f64(),
+                    profile.launches.len()
+                );
             }
+            keep_trace(asked, &text)?;
             return Ok(Some(EveryLaunch {
                 profile,
                 program_time: Some(time),
@@ -86,6 +93,19 @@ pub fn count(
         profile: timing_pass(opts, &prepared.ncu, program, report)?,
         program_time: None,
     }))
+}
+
+/// Writes the trace where `--save-trace` says, or beside a saved export, so that `gpulint
+/// check` on it gives this run's report (crate::saved_run).
+fn keep_trace(asked: &NcuArgs, text: &str) -> Result<()> {
+    let beside_csv = asked
+        .save_csv
+        .as_deref()
+        .map(|csv| crate::saved_run::sidecars(csv).0);
+    if let Some(dest) = asked.save_trace.as_ref().or(beside_csv.as_ref()) {
+        crate::atomic_file::write(std::path::Path::new(dest), text.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Runs ncu's timing pass and reads it per launch, in the program's launch order.

@@ -20,7 +20,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         .cloned()
         .collect();
     let mut opts = ncu.ncu_options(report, extra_args);
-    let mut sample = opts.sample;
+    let mut sample = opts.sample.clone();
     if ncu.time_all_launches && sample.is_none() {
         return Err(crate::error::Error::new(
             "--time-all-launches times the launches a sample leaves out, and the launch filter \
@@ -33,32 +33,36 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     // Every launch is counted first, so that the sample's progress line can say how many
     // launches it will profile and about how long that takes. A report per launch
     // (--per-launch) shows the sampled launches as they are, uncounted.
-    let mut every = match sample {
+    let mut every = match &sample {
         Some(_) if !report.per_launch => {
             every_launch::count(&opts, &prepared, program, report, ncu, declined)?
         }
         _ => None,
     };
-    if let (Some(chosen), Some(every)) = (sample, &every) {
+    if let (Some(chosen), Some(every)) = (sample.clone(), &every) {
         sample = Some(crate::sampling::plan_sample(
             &mut opts,
             chosen,
             every,
+            ncu.budget(every.program_time),
             report.gate.read.verbose,
         ));
     }
+    let stopping = say_whether_it_stops(&mut opts, &program[0]);
     let keys = rules::metric_keys(&rules);
     let info = crate::ncu::profile(&opts, &prepared, &keys, program)?;
-    crate::ncu::say_program_status(info.program_status, &program[0]);
+    if !stopping || info.program_status == Some(0) {
+        crate::ncu::say_program_status(info.program_status, &program[0]);
+    }
     if report.gate.read.verbose {
         eprintln!("gpulint: profiled with {}", info.ncu.display());
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
     let kernel_filter = opts.kernel_name.is_some();
-    let timing = sample.zip(every.as_mut());
+    let timing = sample.clone().zip(every.as_mut());
     let loaded = load_profiled(&info, timing, kernel_filter, report, &mut linter)?;
-    if let (Some(csv), Some(s), Some(e)) = (&opts.save_csv, sample, &every)
+    if let (Some(csv), Some(s), Some(e)) = (&opts.save_csv, &sample, &every)
         && e.traced()
     {
         crate::saved_run::write(csv, s, kernel_filter)?;
@@ -92,7 +96,7 @@ pub(super) fn finish_report(
         in_program_order,
         sample: sample_info,
     } = loaded;
-    add_sample_notes(&mut profiles[0], sample, every.is_some());
+    add_sample_notes(&mut profiles[0], sample.as_ref(), every.is_some());
     if report.gate.read.verbose {
         crate::sampling::say_replay_passes(&profiles[0]);
     }
@@ -112,6 +116,34 @@ pub(super) fn finish_report(
         ..sample_info
     };
     lint_and_report(&profiles, outcome, rules, report, sample_info)
+}
+
+/// With `--stop-once-profiled` (or `--window`), tells the user that ncu will end the
+/// program after the sample's last launch, or why it cannot (no launch trace to say when,
+/// or a sample per configuration, whose launch count ncu counts per configuration).
+/// Returns whether it will.
+fn say_whether_it_stops(opts: &mut crate::ncu::NcuOptions, program: &str) -> bool {
+    if !opts.stop_once_profiled {
+        return false;
+    }
+    let by_kernel = matches!(opts.sample, Some(Sample::Spread | Sample::ByTime(_)));
+    match (by_kernel, opts.expected_launches) {
+        (true, Some(n)) => {
+            eprintln!(
+                "gpulint: ncu will stop {program} once it has profiled the sample's {n} \
+                 launch(es) (--stop-once-profiled): the rest of its run is cut short"
+            );
+            true
+        }
+        _ => {
+            eprintln!(
+                "gpulint: {program} runs to its end: stopping it once profiled needs the \
+                 launch trace and a sample by kernel (not --launches-per-config)"
+            );
+            opts.stop_once_profiled = false;
+            false
+        }
+    }
 }
 
 /// Why the program is not to run under the launch tracer, when the user said so.
@@ -148,11 +180,13 @@ fn load_profiled(
         });
     };
     let mut profiles = load_as(&inputs, true, jobs, None)?;
-    let (sample, in_program_order) =
-        crate::sampling::stand_for_every_launch(&mut profiles[0], every, sample, kernel_filter);
-    for l in &profiles[0].launches {
-        linter.add(&info.name, l);
-    }
+    let (sample, in_program_order) = crate::sampling::stand_for_every_launch(
+        &mut profiles[0],
+        every,
+        sample,
+        kernel_filter,
+        &mut |l| linter.add(&info.name, l),
+    );
     Ok(Loaded {
         profiles,
         in_program_order,

@@ -33,7 +33,14 @@ pub fn report_saved_run(
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let loaded = load_saved(csv, sample, &mut every, kernel_filter, report, &mut linter)?;
+    let loaded = load_saved(
+        csv,
+        sample.clone(),
+        &mut every,
+        kernel_filter,
+        report,
+        &mut linter,
+    )?;
     finish_report(
         loaded,
         Some(sample),
@@ -55,11 +62,13 @@ fn load_saved(
     linter: &mut rules::engine::Linter,
 ) -> Result<Loaded> {
     let mut profiles = load_as(&[(csv, csv)], true, report.gate.read.jobs, None)?;
-    let (sample, in_program_order) =
-        crate::sampling::stand_for_every_launch(&mut profiles[0], every, sample, kernel_filter);
-    for l in &profiles[0].launches {
-        linter.add(csv, l);
-    }
+    let (sample, in_program_order) = crate::sampling::stand_for_every_launch(
+        &mut profiles[0],
+        every,
+        sample,
+        kernel_filter,
+        &mut |l| linter.add(csv, l),
+    );
     Ok(Loaded {
         profiles,
         in_program_order,

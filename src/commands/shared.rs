@@ -358,5 +358,6 @@ pub(super) fn analysis_settings(rules: &RuleArgs, min_share: f64) -> crate::anal
     crate::analysis::Settings {
         rules_dir: rules.rules.clone(),
         min_share,
+        unprofiled_ns: 0.0,
     }
 }

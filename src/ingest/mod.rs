@@ -95,6 +95,9 @@ pub struct Launch {
     /// The shared object (library, or the program) whose code launched the kernel, as the
     /// launch tracer saw it; `None` in exports, which do not say.
     pub launched_from: Option<std::sync::Arc<str>>,
+    /// The kernel's mangled name, as the launch tracer recorded it: what ncu's
+    /// `--kernel-id` matches exactly with `--kernel-name-base mangled`. `None` in exports.
+    pub mangled: Option<std::sync::Arc<str>>,
 }
 
 impl Launch {
@@ -132,6 +135,7 @@ impl Launch {
             last_id: id,
             spread: Default::default(),
             launched_from: None,
+            mangled: None,
         }
     }
 }
@@ -347,6 +351,7 @@ pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -
         last_id: p.id,
         spread: BTreeMap::new(),
         launched_from: None,
+        mangled: None,
     }
 }
 

@@ -31,6 +31,9 @@ struct Row {
     /// graph's kernels); absent from traces of tracers before it.
     #[serde(default)]
     launched_from: String,
+    /// The name as compiled, before demangling; absent from traces of earlier tracers.
+    #[serde(default)]
+    mangled: String,
 }
 
 /// The first line of every trace, with the version of its columns.
@@ -113,12 +116,16 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
 /// One traced launch: its shape and duration as ncu names them, so that what derives from
 /// them (whole warps) is derived. `objects` shares one copy of each launching object's path.
 fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>) -> Launch {
-    let launched_from = (!row.launched_from.is_empty()).then(|| {
-        objects
-            .entry(row.launched_from.clone())
-            .or_insert_with(|| row.launched_from.as_str().into())
-            .clone()
-    });
+    let mut shared = |text: &str| -> Option<Arc<str>> {
+        (!text.is_empty()).then(|| {
+            objects
+                .entry(text.to_string())
+                .or_insert_with(|| text.into())
+                .clone()
+        })
+    };
+    let launched_from = shared(&row.launched_from);
+    let mangled = shared(&row.mangled);
     let raw: crate::metrics::RawValues = [
         (
             "gpu__time_duration.sum",
@@ -147,6 +154,7 @@ fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>)
     Launch {
         metrics,
         launched_from,
+        mangled,
         ..Launch::of_shape(id, row.name, grid, block, line)
     }
 }

@@ -1,6 +1,7 @@
 //! ncu's command line: the metrics, the sample's launch filter, the output, the program.
 
 use super::*;
+use crate::sample::Chosen;
 
 /// Where ncu writes what it collects.
 pub enum Output<'a> {
@@ -44,8 +45,15 @@ pub fn build_args(
         "--log-file".into(),
         log_file.display().to_string(),
     ]);
-    match (opts.sample, &opts.kernel_name) {
-        (Some(s @ Sample::Spread(_)), name) => args.extend(spread_args(
+    match (&opts.sample, &opts.kernel_name) {
+        (
+            Some(Sample::ByTime(Chosen {
+                numbers,
+                kernels: Some(kernels),
+            })),
+            _,
+        ) => args.extend(chosen_kernels_args(kernels, numbers)),
+        (Some(s @ (Sample::Spread | Sample::ByTime(_))), name) => args.extend(spread_args(
             name.as_deref(),
             &s.invocations(),
             &opts.extra_args,
@@ -56,7 +64,7 @@ pub fn build_args(
     if let Some(n) = opts.launch_skip {
         args.extend(["--launch-skip".into(), n.to_string()]);
     }
-    match (opts.sample, opts.launch_count) {
+    match (&opts.sample, opts.launch_count) {
         (Some(Sample::PerConfig(n)), _) => {
             if opts.kernel_name.is_none() && !has_kernel_name_base(&opts.extra_args) {
                 args.extend(DEMANGLED_BASE.map(String::from));
@@ -68,7 +76,13 @@ pub fn build_args(
                 n.to_string(),
             ]);
         }
-        (Some(Sample::Spread(_)), _) => {}
+        // ncu ends the program once it has profiled that many: the sample's last launch.
+        (Some(Sample::Spread | Sample::ByTime(_)), _) => {
+            if let (true, Some(n)) = (opts.stop_once_profiled, opts.expected_launches) {
+                args.extend(["--launch-count".into(), n.to_string()]);
+                args.extend(["--kill".into(), "on".into()]);
+            }
+        }
         (None, Some(n)) => args.extend(["--launch-count".into(), n.to_string()]),
         (None, None) => {}
     }
@@ -100,6 +114,20 @@ pub(super) fn spread_args(
         format!("::{}:{}", kernel_name.unwrap_or(""), invocations.join("|")),
     ]);
     args
+}
+
+/// A sample by time of some kernels only: their mangled names, matched whole (a mangled
+/// name is letters, digits and `_`, which `--kernel-id`'s `:`-separated fields can carry;
+/// `crate::sampling::by_time` keeps to such names), and their launches with these numbers,
+/// counted per mangled name, one count per template instance as with demangled names.
+pub(super) fn chosen_kernels_args(kernels: &[String], numbers: &[u64]) -> Vec<String> {
+    let numbers: Vec<String> = numbers.iter().map(u64::to_string).collect();
+    vec![
+        "--kernel-name-base".into(),
+        "mangled".into(),
+        "--kernel-id".into(),
+        format!("::regex:^({})$:{}", kernels.join("|"), numbers.join("|")),
+    ]
 }
 
 /// Launches counted per demangled name: by ncu's default, the function name, two instances
@@ -164,7 +192,7 @@ pub fn choose_sample(choice: &LaunchChoice, extra_args: &[String]) -> Option<Sam
     match (choice.per_config, choice.kernel_name) {
         (Some(n), _) => Some(Sample::PerConfig(n)),
         (None, Some(k)) if !fits_kernel_id(k) => Some(Sample::PerConfig(DEFAULT_PER_CONFIG)),
-        (None, _) => Some(Sample::SPREAD),
+        (None, _) => Some(Sample::Spread),
     }
 }
 

@@ -55,6 +55,9 @@ pub struct NcuOptions {
     /// How long the program ran under the launch tracer: with `expected_launches`, what
     /// tells a run that hangs once every chosen launch is profiled (see [`HangWatch`]).
     pub traced_run_time: Option<Duration>,
+    /// End the program once the sample's last launch is profiled (ncu's `--kill`), where
+    /// `expected_launches` says when that is.
+    pub stop_once_profiled: bool,
     pub verbose: bool,
 }
 
@@ -77,6 +80,7 @@ pub fn local_chip(ncu: &Path, forced: Option<&str>, verbose: bool) -> Result<Opt
     if let Some(name) = forced {
         return chip_by_name(name).map(Some);
     }
+    let asked = std::time::Instant::now();
     let out = Command::new(ncu).arg("--query-metrics").output();
     let chip = out
         .ok()
@@ -84,8 +88,9 @@ pub fn local_chip(ncu: &Path, forced: Option<&str>, verbose: bool) -> Result<Opt
     if verbose {
         match chip {
             Some(c) => eprintln!(
-                "gpulint: the GPU's chip is {} (ncu --query-metrics)",
-                c.name
+                "gpulint: the GPU's chip is {} (ncu --query-metrics, {:.2} s)",
+                c.name,
+                asked.elapsed().as_secs_f64()
             ),
             None => eprintln!(
                 "gpulint: ncu --query-metrics named no chip; asking for the full metric list"
@@ -130,7 +135,20 @@ pub struct RunInfo {
 /// plan the metrics for.
 pub struct Prepared {
     pub ncu: PathBuf,
-    pub chip: Option<Chip>,
+    chip: std::sync::OnceLock<Option<Chip>>,
+    /// ncu's answer, asked while the traced run goes on: the question takes about as
+    /// long as ncu's start-up, and only the profiled run needs it.
+    asking: std::sync::Mutex<Option<std::thread::JoinHandle<Option<Chip>>>>,
+}
+
+impl Prepared {
+    /// The chip to plan the metrics for, once ncu has answered.
+    pub fn chip(&self) -> Option<Chip> {
+        *self.chip.get_or_init(|| {
+            let asking = self.asking.lock().ok().and_then(|mut a| a.take());
+            asking.and_then(|h| h.join().ok()).flatten()
+        })
+    }
 }
 
 /// Checks ncu, the program and the chip, before anything runs the program.
@@ -143,8 +161,24 @@ pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
     locate::find_program(first)?;
     let ncu = locate::find_ncu(opts.ncu.as_deref())?;
     locate::check_is_ncu(&ncu)?;
-    let chip = local_chip(&ncu, opts.chip.as_deref(), opts.verbose)?;
-    Ok(Prepared { ncu, chip })
+    let chip = std::sync::OnceLock::new();
+    let mut asking = None;
+    match opts.chip.as_deref() {
+        Some(name) => {
+            let _ = chip.set(Some(chip_by_name(name)?));
+        }
+        None => {
+            let (ncu, verbose) = (ncu.clone(), opts.verbose);
+            asking = Some(std::thread::spawn(move || {
+                local_chip(&ncu, None, verbose).ok().flatten()
+            }));
+        }
+    }
+    Ok(Prepared {
+        ncu,
+        chip,
+        asking: std::sync::Mutex::new(asking),
+    })
 }
 
 /// Profiles `program` and checks what ncu wrote. The CSV is left on disk for the caller
@@ -155,7 +189,7 @@ pub fn profile(
     rule_keys: &[String],
     program: &[String],
 ) -> Result<RunInfo> {
-    let (ncu, chip) = (prepared.ncu.clone(), prepared.chip);
+    let (ncu, chip) = (prepared.ncu.clone(), prepared.chip());
     let first = &program[0];
     // Removed when dropped: on every return path, and after Ctrl-C below.
     let log = temp_csv("gpulint-ncu-")?;
@@ -187,6 +221,8 @@ pub fn profile(
         .expected_launches
         .zip(opts.traced_run_time)
         .map(|(launches, time)| HangWatch::new(launches, time));
+    // Where the seconds go (`--verbose`): the profiled run, then the report's import.
+    let started = std::time::Instant::now();
     let status = run_ncu(
         &ncu,
         &args,
@@ -195,7 +231,15 @@ pub fn profile(
         opts.expected_launches,
         watch,
     )?;
+    let ran = started.elapsed();
     let source_blocks = from_report(&ncu, &report, log.path(), status.code(), opts)?;
+    if opts.verbose {
+        eprintln!(
+            "gpulint: time: the profiled run took {:.2} s, the import {:.2} s",
+            ran.as_secs_f64(),
+            (started.elapsed() - ran).as_secs_f64()
+        );
+    }
     check_log(log.path(), status.code())?;
     if let Some(dest) = &opts.save_csv {
         crate::atomic_file::copy(log.path(), Path::new(dest))?;

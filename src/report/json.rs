@@ -38,20 +38,32 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     });
     // A run has one profile, the first: the sample is its.
     let sources = r.profiles.iter().enumerate().map(|(i, p)| {
-        let s = if i == 0 { r.sample } else { Default::default() };
+        let s = if i == 0 {
+            r.sample.clone()
+        } else {
+            Default::default()
+        };
         json!({
             "file": p.file,
             "page": p.page,
             "launch_count": p.launch_count(),
             "configurations": p.launches.len(),
-            "sample": s.sample.map(|s| s.name()),
+            "sample": s.sample.as_ref().map(|s| s.name()),
             "sampled_per_config": match s.sample {
                 Some(crate::sample::Sample::PerConfig(n)) => Some(n),
                 _ => None,
             },
             "timed_every_launch": s.profiled_launches.is_some(),
             "profiled_launches": s.profiled_launches,
+            "counted_launches": s.counted_launches,
             "every_launch_counted_by": s.every_launch_counted_by,
+            "profiled_share_of_gpu_time_pct": s.coverage.as_ref().map(|c| 100.0 * c.profiled_share),
+            "not_profiled": s.coverage.as_ref().map(|c| c.left_out.iter().map(|l| json!({
+                "kernel": l.kernel,
+                "share_of_gpu_time_pct": 100.0 * l.share,
+                "configurations": l.configurations,
+                "launches": l.launches,
+            })).collect::<Vec<_>>()),
         })
     });
     let helpers = r

@@ -62,6 +62,8 @@ impl Report<'_> {
             Some(program) => {
                 format!("{program} (profiled by gpulint run; --save-csv keeps the export)")
             }
+            // A kernel a sample left out has no row of its own.
+            None if f.line == 0 => f.file.clone(),
             None => format!("{}:{}", f.file, f.line),
         }
     }
@@ -108,15 +110,21 @@ impl Report<'_> {
 
 /// What a sampled `gpulint run` profiled, and what the times count; `None` for exports.
 pub fn sample_text(r: &Report) -> Option<String> {
-    let (Some(p), Some(sample)) = (r.profiles.first(), r.sample.sample) else {
+    let (Some(p), Some(sample)) = (r.profiles.first(), r.sample.sample.as_ref()) else {
         return None;
     };
     let which = sample.describe();
     Some(if let Some(profiled) = r.sample.profiled_launches {
+        let standing_for = r.sample.coverage.as_ref().map_or(String::new(), |c| {
+            format!(
+                ", standing for {:.1}% of the GPU time",
+                100.0 * c.profiled_share
+            )
+        });
         format!(
-            "a sample: {profiled} of {} launches were profiled ({which}); times and shares \
-             count every launch (the {})",
-            p.launch_count(),
+            "a sample: {profiled} of {} launches were profiled ({which}){standing_for}; times \
+             and shares count every launch (the {})",
+            r.sample.counted_launches.unwrap_or(p.launch_count()),
             r.sample.every_launch_counted_by.unwrap_or("timing pass")
         )
     } else {

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::by_time::{self, Budget};
 use super::{EveryLaunch, apply_timing, in_program_order, most_alike};
 use crate::ingest;
 use crate::ncu::NcuOptions;
@@ -17,16 +18,39 @@ pub fn plan_sample(
     opts: &mut NcuOptions,
     chosen: Sample,
     every: &EveryLaunch,
+    budget: Budget,
     verbose: bool,
 ) -> Sample {
-    // With -k, counts of the other kernels would weigh in the choice.
-    let planned = match opts.kernel_name {
-        None => crate::sampling::choose_for_time(chosen, &every.profile, verbose),
-        Some(_) => chosen,
+    // With -k, ncu's name filter decides which kernels count, which the trace cannot
+    // tell; a sample the user chose (--launches-per-config) stays.
+    let by_time = (opts.kernel_name.is_none() && chosen == Sample::Spread)
+        .then(|| by_time::plan(&every.profile, budget))
+        .flatten();
+    let planned = match by_time {
+        Some(plan) => {
+            if verbose {
+                eprintln!(
+                    "gpulint: sampling by time: {} launches (launch numbers {}) for {} of {} \
+                     configurations, {:.1}% of the GPU time",
+                    plan.launches,
+                    plan.chosen
+                        .numbers
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    plan.covered_configurations,
+                    plan.configurations,
+                    100.0 * plan.covered
+                );
+            }
+            Sample::ByTime(plan.chosen)
+        }
+        None => chosen,
     };
-    opts.sample = Some(planned);
+    opts.sample = Some(planned.clone());
     opts.expected_launches = Some(crate::sampling::launches_to_profile(
-        planned,
+        &planned,
         &every.profile,
     ));
     opts.traced_run_time = every.program_time;
@@ -35,19 +59,22 @@ pub fn plan_sample(
 
 /// Makes the sampled profile stand for every counted launch: traced kernels take ncu's
 /// names (and, with `-k`, only the sampled kernels are counted), the sampled launches get
-/// the program's launch numbers, fold by configuration weighted by time, and take the
-/// count's launches and durations. Returns what the reports say of the sample, and whether
-/// the launch numbers are the program's (only then do the launch-shape rules judge every
-/// counted launch).
+/// the program's launch numbers, and each stands for the counted launches most like it
+/// (its own configuration, the nearest duration): each is judged (`lint`) with their
+/// count and mean duration, as `gpulint check` judges each launch of an export of every
+/// launch, then they fold by configuration, weighted by time, for the table. Returns what
+/// the reports say of the sample, and whether the launch numbers are the program's (only
+/// then do the launch-shape rules judge every counted launch).
 pub fn stand_for_every_launch(
     profile: &mut ingest::Profile,
     every: &mut EveryLaunch,
     sample: Sample,
     kernel_filter: bool,
+    lint: &mut dyn FnMut(&ingest::Launch),
 ) -> (SampleInfo, bool) {
     let mut launches = std::mem::take(&mut profile.launches);
     if every.traced() {
-        let unpaired = adopt_sampled_names(&mut every.profile.launches, &launches);
+        let unpaired = adopt_sampled_names(&mut every.profile.launches, &launches, &sample);
         if kernel_filter {
             every.retain_kernels(&launches);
         }
@@ -65,20 +92,41 @@ pub fn stand_for_every_launch(
             ));
         }
     }
-    let renumbered = in_program_order(&mut launches, every, sample);
+    let renumbered = in_program_order(&mut launches, every, &sample);
+    let coverage = match &sample {
+        Sample::ByTime(_) => {
+            let sampled: std::collections::HashSet<&str> =
+                launches.iter().map(|l| l.name.as_str()).collect();
+            let taken = super::taken_launches(&every.profile.launches, &sample);
+            by_time::coverage(&every.profile, &taken, &|name| sampled.contains(name))
+        }
+        _ => None,
+    };
+    let profiled_launches = launches.iter().map(|l| l.count).sum();
+    let reference = counted_durations(&launches, every, renumbered.is_ok());
+    let unprofiled_ns = unprofiled_time(&launches, every);
+    let by_time = matches!(sample, Sample::ByTime(_));
+    profile.launches = launches;
+    let note = apply_timing(profile, every, &reference, renumbered.is_ok(), by_time);
+    profile.notes.push(note);
+    profile
+        .notes
+        .extend(coverage.as_ref().and_then(left_out_note));
     // Each configuration's sampled launches count by their time (crate::fold).
     let mut folder = crate::fold::Folder::time_weighted();
-    for l in launches {
+    for l in std::mem::take(&mut profile.launches) {
+        lint(&l);
         folder.add(l);
     }
     profile.launches = folder.finish();
     let info = SampleInfo {
         sample: Some(sample),
-        profiled_launches: Some(profile.launch_count()),
+        profiled_launches: Some(profiled_launches),
         every_launch_counted_by: Some(every.counter()),
+        counted_launches: Some(every.profile.launch_count()),
+        coverage,
+        unprofiled_ns,
     };
-    let note = apply_timing(profile, every);
-    profile.notes.push(note);
     let in_order = renumbered.is_ok();
     profile.notes.extend(renumbered.err());
     (info, in_order)
@@ -105,14 +153,16 @@ pub fn judge_launch_shapes_on_every_launch(
     let mut linter = rules::engine::Linter::new(&shape_rules, ignored, true);
     for l in &every.profile.launches {
         let like = most_alike(&sampled.launches, l).map(|i| &sampled.launches[i]);
+        // A kernel the sample left out has no row in the export (line 0: none).
         let mut launch = ingest::Launch {
             line: like.map_or(0, |s| s.line),
             ..l.clone()
         };
-        // A traced launch has only its shape and duration: the rest comes from the sampled
-        // entry most like it. One no sampled entry is like is not judged.
+        // A traced launch has only its shape, duration and timeline: the rest comes from
+        // the sampled entry most like it. A kernel the sample left out has its own alone,
+        // which the rules that need no more judge (a block of 1 thread, launch-bound,
+        // launch-burst); the others skip it.
         if every.traced() {
-            let Some(like) = like else { continue };
             launch.metrics = traced_launch_metrics(l, like);
         }
         linter.add(&sampled.file, &launch);
@@ -137,26 +187,93 @@ pub fn judge_launch_shapes_on_every_launch(
     }
 }
 
+/// Each sampled launch's duration as the count measured it, where the launch numbers are
+/// the program's (else as profiled): what the counted launches are compared with.
+fn counted_durations(
+    sampled: &[ingest::Launch],
+    every: &EveryLaunch,
+    renumbered: bool,
+) -> Vec<Option<f64>> {
+    let counted: HashMap<u64, f64> = (every.profile.launches.iter())
+        .filter(|_| renumbered)
+        .filter_map(|t| Some((t.id, *t.metrics.get("duration_ns")?)))
+        .collect();
+    (sampled.iter())
+        .map(|l| (counted.get(&l.id).copied()).or(l.metrics.get("duration_ns").copied()))
+        .collect()
+}
+
+/// The counted GPU time of the kernels the sample holds no launch of.
+fn unprofiled_time(sampled: &[ingest::Launch], every: &EveryLaunch) -> f64 {
+    let names: std::collections::HashSet<&str> = sampled.iter().map(|l| l.name.as_str()).collect();
+    (every.profile.launches.iter())
+        .filter(|t| !names.contains(t.name.as_str()))
+        .filter_map(|t| Some(t.metrics.get("duration_ns")? * t.count as f64))
+        .sum()
+}
+
+/// What the report says of the configurations a sample by time left out: how many, their
+/// share, and the kernels with the most of it.
+fn left_out_note(coverage: &crate::sample::Coverage) -> Option<String> {
+    if coverage.left_out.is_empty() {
+        return None;
+    }
+    const SHOWN: usize = 5;
+    let configurations: u64 = coverage.left_out.iter().map(|l| l.configurations).sum();
+    let mut kernels: Vec<String> = coverage
+        .left_out
+        .iter()
+        .take(SHOWN)
+        .map(|l| format!("{} {}", report::short_name(&l.kernel), percent(l.share)))
+        .collect();
+    if coverage.left_out.len() > SHOWN {
+        kernels.push(format!("{} more", coverage.left_out.len() - SHOWN));
+    }
+    Some(format!(
+        "the profiled launches stand for configurations with {} of the GPU time; {} \
+         configuration(s) of {} kernel(s), {}, were not profiled ({}): their time counts \
+         toward their kernels' or the total, their counters are not read (--max-launches \
+         and --coverage profile more)",
+        percent(coverage.profiled_share),
+        configurations,
+        coverage.left_out.len(),
+        percent(1.0 - coverage.profiled_share),
+        kernels.join(", ")
+    ))
+}
+
+/// A share of 0 to 1 as a percentage with one decimal, "<0.1%" where it rounds to 0.
+fn percent(share: f64) -> String {
+    let pct = 100.0 * share;
+    if pct > 0.0 && pct < 0.05 {
+        "<0.1%".into()
+    } else {
+        format!("{pct:.1}%")
+    }
+}
+
 /// Gives the traced launches the names ncu gave the sampled ones: the C++ runtime and ncu
 /// demangle differently (`float*` and `float *`; PyTorch's `at::native::` is `at::` in
-/// ncu). The sample holds the first launch of every kernel it profiled, so the kernels'
-/// first launches pair up in launch order, each pair with one function name, grid and
+/// ncu). Of the traced launches the sample takes, each kernel's first pairs with a
+/// sampled kernel's first, in launch order, each pair with one function name, grid and
 /// block. Returns the sampled kernels no traced kernel pairs with.
 pub fn adopt_sampled_names(
     traced: &mut [ingest::Launch],
     sampled: &[ingest::Launch],
+    sample: &Sample,
 ) -> Vec<String> {
-    let firsts = |launches: &[ingest::Launch]| -> Vec<usize> {
+    let firsts = |launches: &[ingest::Launch], taken: &dyn Fn(usize) -> bool| -> Vec<usize> {
         let mut seen = std::collections::HashSet::new();
         (0..launches.len())
-            .filter(|&i| seen.insert(launches[i].name.clone()))
+            .filter(|&i| taken(i) && seen.insert(launches[i].name.clone()))
             .collect()
     };
-    let traced_firsts = firsts(traced);
+    let taken = super::taken_launches(traced, sample);
+    let traced_firsts = firsts(traced, &|i| taken[i]);
     let mut names: HashMap<String, String> = HashMap::new();
     let mut unpaired = Vec::new();
     let mut next = 0;
-    for s in firsts(sampled).into_iter().map(|i| &sampled[i]) {
+    for s in firsts(sampled, &|_| true).into_iter().map(|i| &sampled[i]) {
         let identifier = crate::kernel::function_identifier(&s.name);
         let pair = traced_firsts[next..].iter().position(|&t| {
             let t = &traced[t];
@@ -181,20 +298,24 @@ pub fn adopt_sampled_names(
 }
 
 /// The metrics a traced launch gets for the launch-shape rules: its grid, block and
-/// duration, with the launch attributes of the sampled entry `like` it (the occupancy
-/// limits only when its block, registers and shared memory are the same).
+/// duration, with the launch attributes of the sampled entry `like` it, where there is
+/// one (the occupancy limits only when its block, registers and shared memory are the
+/// same), and its timeline.
 pub fn traced_launch_metrics(
     traced: &ingest::Launch,
-    like: &ingest::Launch,
+    like: Option<&ingest::Launch>,
 ) -> crate::metrics::Metrics {
+    let none = crate::metrics::Metrics::default();
+    let like_metrics = like.map_or(&none, |l| &l.metrics);
     let same = |key: &str| {
         let value = traced.metrics.get(key);
-        value.is_some() && like.metrics.get(key) == value
+        value.is_some() && like_metrics.get(key) == value
     };
-    let same_resources =
-        traced.block == like.block && same("registers_per_thread") && same("shared_mem_per_block");
+    let same_resources = like.is_some_and(|like| traced.block == like.block)
+        && same("registers_per_thread")
+        && same("shared_mem_per_block");
     let mut metrics = crate::metrics::launch_shape_metrics(
-        &like.metrics,
+        like_metrics,
         traced.grid.unwrap_or([0; 3]),
         traced.block.unwrap_or([0; 3]),
         traced.metrics.get("duration_ns").copied(),
@@ -233,7 +354,7 @@ mod tests {
             launch(3, "void scale<4>(float *, int)", 64),
             launch(9, "reduce(const float *)", 1),
         ];
-        let unpaired = adopt_sampled_names(&mut traced, &sampled);
+        let unpaired = adopt_sampled_names(&mut traced, &sampled, &Sample::Spread);
         let names: Vec<&str> = traced.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(
             names,

@@ -7,10 +7,10 @@ use crate::sample::Sample;
 
 /// The warnings a sample without every launch counted deserves: kernels it cut unevenly,
 /// kernels whose shares are not comparable, kernels it could not bound.
-pub fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<Sample>, timed: bool) {
+pub fn add_sample_notes(profile: &mut ingest::Profile, sample: Option<&Sample>, timed: bool) {
     let note = match (sample, timed) {
-        (Some(Sample::PerConfig(n)), false) => capped_kernels_note(profile, n),
-        (Some(Sample::Spread(_)), false) => uneven_spread_note(profile),
+        (Some(Sample::PerConfig(n)), false) => capped_kernels_note(profile, *n),
+        (Some(Sample::Spread | Sample::ByTime(_)), false) => uneven_spread_note(profile),
         _ => None,
     };
     profile.notes.extend(note);

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{EveryLaunch, SampleKey, sample_key, taken_of};
+use super::{EveryLaunch, SampleKey, sample_key, taken_launches};
 use crate::ingest;
 use crate::report;
 use crate::sample::Sample;
@@ -17,26 +17,28 @@ use crate::sample::Sample;
 pub fn in_program_order(
     sampled: &mut [ingest::Launch],
     every: &EveryLaunch,
-    sample: Sample,
+    sample: &Sample,
 ) -> std::result::Result<(), String> {
     let timed = &every.profile;
-    let mut timed_ids: HashMap<SampleKey, Vec<u64>> = HashMap::new();
-    for t in &timed.launches {
-        timed_ids
-            .entry(sample_key(sample, t))
-            .or_default()
-            .push(t.id);
+    // Per kernel (or configuration), the counted launches the sample takes, in order.
+    let mut taken_ids: HashMap<SampleKey, Vec<u64>> = HashMap::new();
+    for (t, taken) in timed
+        .launches
+        .iter()
+        .zip(taken_launches(&timed.launches, sample))
+    {
+        let ids = taken_ids.entry(sample_key(sample, t)).or_default();
+        if taken {
+            ids.push(t.id);
+        }
     }
-    let mut sampled_count: HashMap<SampleKey, u64> = HashMap::new();
+    let mut sampled_count: HashMap<SampleKey, usize> = HashMap::new();
     for l in sampled.iter() {
         *sampled_count.entry(sample_key(sample, l)).or_default() += 1;
     }
     let unmatched: Vec<String> = sampled_count
         .iter()
-        .filter(|(key, n)| {
-            let launched = timed_ids.get(*key).map_or(0, |ids| ids.len() as u64);
-            **n != taken_of(sample, launched)
-        })
+        .filter(|(key, n)| taken_ids.get(*key).map_or(0, Vec::len) != **n)
         .map(|(key, _)| report::short_name(&key.0))
         .collect();
     if !unmatched.is_empty() {
@@ -48,22 +50,17 @@ pub fn in_program_order(
             every.counted_by()
         ));
     }
-    let spread = sample.invocations();
     let mut seen: HashMap<SampleKey, usize> = HashMap::new();
     for l in sampled {
         let key = sample_key(sample, l);
         let nth = seen.entry(key.clone()).or_default();
-        let position = match sample {
-            Sample::Spread(_) => spread.get(*nth).map(|n| *n as usize - 1),
-            Sample::PerConfig(_) => Some(*nth),
-        };
-        *nth += 1;
         // A launch the count did not see (a program that varies run to run) keeps
         // its place in the sample.
-        if let Some(&id) = position.and_then(|p| timed_ids.get(&key)?.get(p)) {
+        if let Some(&id) = taken_ids.get(&key).and_then(|ids| ids.get(*nth)) {
             l.id = id;
             l.last_id = id;
         }
+        *nth += 1;
     }
     Ok(())
 }
@@ -73,14 +70,25 @@ pub fn in_program_order(
 /// goes to the sampled entry of its kernel most like it: its own configuration when that
 /// was sampled, else the same block and the nearest grid (a spread samples few of LU's
 /// 63 shrinking grids). Returns the note saying so.
-pub fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String {
+pub fn apply_timing(
+    sample: &mut ingest::Profile,
+    every: &EveryLaunch,
+    reference: &[Option<f64>],
+    renumbered: bool,
+    by_time: bool,
+) -> String {
     let timed = &every.profile;
     // Per sampled entry: launches it stands for, their summed time, and whether every
     // one of them had a duration.
     let mut stands_for = vec![(0u64, 0.0f64, true); sample.launches.len()];
+    let own_entry: HashMap<u64, usize> = (sample.launches.iter().enumerate())
+        .map(|(i, l)| (l.id, i))
+        .collect();
     let mut left_out = 0;
     for t in &timed.launches {
-        let Some(i) = most_alike(&sample.launches, t) else {
+        // A sampled launch numbered in the program's order stands for its own launch.
+        let own = renumbered.then(|| own_entry.get(&t.id).copied()).flatten();
+        let Some(i) = own.or_else(|| most_alike_in_time(&sample.launches, reference, t)) else {
             left_out += t.count;
             continue;
         };
@@ -114,7 +122,9 @@ pub fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String
             ingest::WARNING
         );
     }
-    if left_out > 0 {
+    // A sample by time leaves the kernels with the least time out by design; its note
+    // names them, with their share.
+    if left_out > 0 && !by_time {
         return format!(
             "{}{by} measured {total} launches, {left_out} of them of kernels the sample did \
              not profile: those are not counted",
@@ -122,10 +132,35 @@ pub fn apply_timing(sample: &mut ingest::Profile, every: &EveryLaunch) -> String
         );
     }
     format!(
-        "{by} measured all {total} launches; each of the {} sampled configurations stands for \
-         those of its kernel most like it",
+        "{by} measured all {total} launches; each of the {} sampled launches stands for those \
+         of its kernel most like it",
         sample.launches.len()
     )
+}
+
+/// As [`most_alike`], and among entries alike in shape the one whose duration (in
+/// `reference`, as counted) is nearest `timed`'s: a search's small-frontier launches go
+/// to a sampled small-frontier launch, its large ones to a large one.
+pub fn most_alike_in_time(
+    sampled: &[ingest::Launch],
+    reference: &[Option<f64>],
+    timed: &ingest::Launch,
+) -> Option<usize> {
+    let best = most_alike(sampled, timed)?;
+    let Some(d) = timed.metrics.get("duration_ns").filter(|d| **d > 0.0) else {
+        return Some(best);
+    };
+    let apart = |i: usize| match reference.get(i).copied().flatten() {
+        Some(r) if r > 0.0 => (r / d).ln().abs(),
+        _ => f64::INFINITY,
+    };
+    let same_shape = |l: &ingest::Launch| {
+        let b = &sampled[best];
+        l.name == b.name && l.grid == b.grid && l.block == b.block
+    };
+    (0..sampled.len())
+        .filter(|&i| same_shape(&sampled[i]))
+        .min_by(|&a, &b| apart(a).total_cmp(&apart(b)))
 }
 
 /// The sampled entry of `timed`'s kernel most like it: the same grid and block, else the
@@ -185,7 +220,7 @@ mod tests {
             program_time: None,
         };
         assert_eq!(
-            in_program_order(&mut spread, &timed, Sample::SPREAD),
+            in_program_order(&mut spread, &timed, &Sample::Spread),
             Ok(())
         );
         let gemm: Vec<u64> = spread
@@ -195,7 +230,7 @@ mod tests {
             .collect();
         assert_eq!(gemm, [0, 2, 4, 6, 14, 30, 62]);
         let mut eleven: Vec<ingest::Launch> = (0..11).map(|i| launch(i, "gemm")).collect();
-        let refused = in_program_order(&mut eleven, &timed, Sample::SPREAD).unwrap_err();
+        let refused = in_program_order(&mut eleven, &timed, &Sample::Spread).unwrap_err();
         assert!(refused.contains("of gemm"), "{refused}");
         assert_eq!(eleven[10].id, 10);
     }

@@ -147,3 +147,86 @@ pub fn scratch_file(name: &str, bytes: &[u8]) -> ScratchFile {
     std::fs::write(&path, bytes).unwrap();
     ScratchFile { _dir: dir, path }
 }
+
+/// The mangled names of `--kernel-id ::regex:^(M1|M2|...)$:N1|N2|...`, `None` for
+/// `:::N1|N2|...` (every kernel).
+pub fn kernel_id_names(ncu_args: &[String]) -> Option<Vec<String>> {
+    let at = ncu_args.iter().position(|a| a == "--kernel-id")?;
+    let id = ncu_args[at + 1].strip_prefix("::regex:^(")?;
+    let names = &id[..id.find(")$:")?];
+    Some(names.split('|').map(String::from).collect())
+}
+
+/// The demangled names, without spaces, that a launch trace gives these mangled names.
+pub fn demangled_in_trace(
+    trace: &std::path::Path,
+    mangled: &[String],
+) -> std::collections::HashSet<String> {
+    let text = std::fs::read_to_string(trace).unwrap();
+    let profile = gpulint::ingest::trace::read(&text, "trace").unwrap();
+    profile
+        .launches
+        .iter()
+        .filter(|l| {
+            l.mangled
+                .as_deref()
+                .is_some_and(|m| mangled.iter().any(|x| x == m))
+        })
+        .map(|l| l.name.replace(' ', ""))
+        .collect()
+}
+
+/// The launch numbers of `--kernel-id :::N1|N2|...`.
+pub fn kernel_id_numbers(ncu_args: &[String]) -> std::collections::BTreeSet<u64> {
+    let at = ncu_args
+        .iter()
+        .position(|a| a == "--kernel-id")
+        .expect("a --kernel-id filter");
+    let id = &ncu_args[at + 1];
+    let numbers = id.rsplit(':').next().unwrap();
+    numbers.split('|').map(|n| n.parse().unwrap()).collect()
+}
+
+/// The capture's rows that `--kernel-id :::numbers` takes: each kernel's launches whose
+/// number among its own (by name, from 1) is one of `numbers`, of the kernels named in
+/// `kernels` (demangled, without spaces: ncu and the C++ runtime space them differently)
+/// when given. Other lines stay.
+pub fn cut_to_kernel_id(
+    capture: &std::path::Path,
+    numbers: &std::collections::BTreeSet<u64>,
+    kernels: Option<&std::collections::HashSet<String>>,
+    to: &std::path::Path,
+) -> usize {
+    let text = std::fs::read_to_string(capture).unwrap();
+    let mut name_column = None;
+    let mut seen: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
+    let mut kept = String::new();
+    let mut rows = 0;
+    for line in text.lines() {
+        let fields: Vec<String> = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line.as_bytes())
+            .records()
+            .next()
+            .and_then(Result::ok)
+            .map(|r| r.iter().map(String::from).collect())
+            .unwrap_or_default();
+        if fields.first().map(String::as_str) == Some("ID") {
+            name_column = fields.iter().position(|f| f == "Kernel Name");
+        }
+        let is_launch = fields.first().is_some_and(|f| f.parse::<u64>().is_ok());
+        if let (true, Some(column)) = (is_launch, name_column) {
+            let nth = seen.entry(fields[column].clone()).or_default();
+            *nth += 1;
+            let named = kernels.is_none_or(|k| k.contains(&fields[column].replace(' ', "")));
+            if !numbers.contains(nth) || !named {
+                continue;
+            }
+            rows += 1;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    std::fs::write(to, kept).unwrap();
+    rows
+}

@@ -85,7 +85,8 @@ impl Toolchain {
 
     fn command(&self, out: &Path) -> Command {
         let mut command = Command::new(&self.compiler);
-        command.args(["-shared", "-fPIC", "-O2", "-std=c++17"]);
+        // -pthread: the window's timer thread (glibc before 2.34 keeps threads apart).
+        command.args(["-shared", "-fPIC", "-O2", "-std=c++17", "-pthread"]);
         if self.runtime == "static" {
             command.args(["-static-libstdc++", "-static-libgcc"]);
         }

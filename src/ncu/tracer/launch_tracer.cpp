@@ -14,6 +14,10 @@
 // libcublasLt.so, a Triton launcher, the program itself). That says whose kernel it is
 // better than its name does.
 //
+// With GPULINT_TRACE_WINDOW_S set, it ends the process that many seconds after the first
+// CUDA call, once the trace is written: `gpulint run --window` traces a training loop's
+// first steps, not its minutes.
+//
 // It needs no CUDA header: it loads CUPTI from the path in GPULINT_CUPTI and declares the
 // little of CUPTI's C interface it uses, so any C++ compiler builds it:
 //   c++ -shared -fPIC -O2 -std=c++17 launch_tracer.cpp -ldl -o launch_tracer.so
@@ -22,12 +26,15 @@
 #include <execinfo.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
@@ -127,6 +134,7 @@ struct Launch {
   uint16_t registers_per_thread;
   int32_t shared_memory;
   const std::string* name;
+  const std::string* mangled;
   const std::string* launched_from;
 };
 
@@ -209,14 +217,16 @@ const std::string* object_of(const char* mangled) {
 
 constexpr size_t kBufferBytes = 4 << 20;
 
-const std::string* demangled(const char* mangled) {
+// A kernel's names: the mangled one it was compiled with (the key, which ncu matches
+// exactly with --kernel-name-base mangled) and the demangled one.
+const std::pair<const std::string, std::string>* names_of(const char* mangled) {
   auto found = demangled_names.find(mangled);
-  if (found != demangled_names.end()) return &found->second;
+  if (found != demangled_names.end()) return &*found;
   int status = 0;
   char* readable = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
   std::string name = status == 0 && readable ? readable : mangled;
   free(readable);
-  return &demangled_names.emplace(mangled, name).first->second;
+  return &*demangled_names.emplace(mangled, name).first;
 }
 
 void buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
@@ -232,9 +242,10 @@ void buffer_completed(void*, uint32_t, uint8_t* buffer, size_t, size_t valid) {
     if (record->kind != cupti::kKindConcurrentKernel && record->kind != cupti::kKindKernel)
       continue;
     const auto* k = reinterpret_cast<const KernelRecord*>(record);
+    const auto* names = names_of(k->name ? k->name : "?");
     Launch l{k->correlation_id, k->device_id, k->stream_id, k->start, k->end, {}, {},
              k->registers_per_thread, k->static_shared_memory + k->dynamic_shared_memory,
-             demangled(k->name ? k->name : "?"), object_of(k->name ? k->name : "?")};
+             &names->second, &names->first, object_of(k->name ? k->name : "?")};
     std::copy(k->grid, k->grid + 3, l.grid);
     std::copy(k->block, k->block + 3, l.block);
     recorded.push_back(l);
@@ -255,8 +266,13 @@ void write_quoted(FILE* out, const std::string& s) {
   fputc('"', out);
 }
 
+// Set once the trace is written: at exit, or at the end of the window, not both.
+std::atomic<bool> trace_written{false};
+// Set when the window ended the process: the trace says so.
+std::atomic<bool> window_ended{false};
+
 void write_trace() {
-  if (getpid() != traced_pid) return;
+  if (getpid() != traced_pid || trace_written.exchange(true)) return;
   cupti::flush_all(1);
   const char* path = getenv("GPULINT_TRACE_OUT");
   if (!path || !*path) return;
@@ -273,7 +289,7 @@ void write_trace() {
           static_cast<long>(getpid()), static_cast<unsigned long long>(dropped_records));
   fprintf(out,
           "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,"
-          "block_z,registers_per_thread,shared_memory_bytes,name,launched_from\n");
+          "block_z,registers_per_thread,shared_memory_bytes,name,launched_from,mangled\n");
   for (const Launch& l : recorded) {
     fprintf(out, "%u,%u,%u,%llu,%llu,%d,%d,%d,%d,%d,%d,%u,%d,", l.correlation_id, l.device_id,
             l.stream_id, static_cast<unsigned long long>(l.start),
@@ -283,8 +299,11 @@ void write_trace() {
     write_quoted(out, *l.name);
     fputc(',', out);
     write_quoted(out, *l.launched_from);
+    fputc(',', out);
+    write_quoted(out, *l.mangled);
     fputc('\n', out);
   }
+  if (window_ended) fprintf(out, "# stopped at the end of its window\n");
   // gpulint's watchdog reads this: the process is done with CUDA, whatever it does next.
   fprintf(out, "# end of process %ld\n", static_cast<long>(getpid()));
   fclose(out);
@@ -302,5 +321,17 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.
   atexit(write_trace);
+  const char* window = getenv("GPULINT_TRACE_WINDOW_S");
+  long seconds = window ? strtol(window, nullptr, 10) : 0;
+  if (seconds > 0) {
+    std::thread([seconds] {
+      std::this_thread::sleep_for(std::chrono::seconds(seconds));
+      window_ended = true;
+      write_trace();
+      // No exit handlers: the program is cut short, and its own teardown could wait on
+      // the work this thread interrupts.
+      _exit(0);
+    }).detach();
+  }
   return 1;
 }

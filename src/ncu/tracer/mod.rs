@@ -27,6 +27,12 @@ pub const TRACER_ENV: &str = "GPULINT_LAUNCH_TRACER";
 /// Names the CUPTI library the tracer loads, where gpulint would not find it.
 pub const CUPTI_ENV: &str = "GPULINT_CUPTI";
 
+/// Seconds after its first CUDA call at which the tracer ends the program (`--window`).
+pub const WINDOW_ENV: &str = "GPULINT_TRACE_WINDOW_S";
+
+/// The line the tracer writes when the window ended the program.
+pub const WINDOW_ENDED: &str = "# stopped at the end of its window";
+
 /// How long a program may go on after its trace says it is done with CUDA.
 pub const EXIT_GRACE: Duration = Duration::from_secs(10);
 
@@ -139,6 +145,7 @@ pub fn trace(
     program: &[String],
     input: &mut Input,
     output_to_stderr: bool,
+    window: Option<u64>,
     verbose: bool,
 ) -> Result<(String, Duration), String> {
     let out = tempfile::Builder::new()
@@ -153,6 +160,9 @@ pub fn trace(
         .env(CUPTI_ENV, &tracer.cupti.path)
         .env("GPULINT_TRACE_OUT", out.path())
         .stdin(Stdio::inherit());
+    if let Some(seconds) = window {
+        command.env(WINDOW_ENV, seconds.to_string());
+    }
     if output_to_stderr {
         let stderr = std::os::fd::AsFd::as_fd(&std::io::stderr())
             .try_clone_to_owned()
@@ -187,7 +197,13 @@ pub fn trace(
             ended.status
         ));
     }
-    if ended.stopped_after_cuda {
+    if let (Some(seconds), true) = (window, text.contains(WINDOW_ENDED)) {
+        eprintln!(
+            "gpulint: the traced run of {} was stopped at the end of its {seconds} s window \
+             (--window)",
+            program[0]
+        );
+    } else if ended.stopped_after_cuda {
         eprintln!(
             "gpulint: the traced run of {} was done with CUDA but had not exited {} s later; \
              it was stopped, and its trace kept",

@@ -3,7 +3,8 @@
  * then launches three kernels through the stand-in CUPTI's fake_launch (when GPULINT_CUPTI
  * names it), and exits, which runs the handlers the library registered. With FAKE_DRIVER_FORK set it
  * first forks a child that leaves through exit(), which runs those handlers in the child
- * too, as a program that forks after starting CUDA does. */
+ * too, as a program that forks after starting CUDA does. With FAKE_DRIVER_SLEEP it then
+ * sleeps that many seconds and exits with status 7, as a long run would go on. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,11 @@ int main(void) {
         int status = 0;
         waitpid(child, &status, 0);
         printf("child %d\n", (int)child);
+    }
+    if (getenv("FAKE_DRIVER_SLEEP")) {
+        fflush(stdout);
+        sleep((unsigned)atoi(getenv("FAKE_DRIVER_SLEEP")));
+        return 7;
     }
     return 0;
 }

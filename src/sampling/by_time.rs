@@ -1,0 +1,614 @@
+//! The sample by time: from every launch the launch trace counted, which launches ncu
+//! profiles. Configurations are ranked by their share of the GPU time and taken until
+//! they cover [`Budget::coverage`] of it, each by a launch near its median duration (and
+//! its longest too, where its launches differ), within [`Budget::max_launches`]. ncu
+//! takes launch numbers counted per kernel (`--kernel-id :::N1|N2|...`), the same numbers
+//! for every kernel, so the numbers are chosen to serve several configurations at once:
+//! in a training loop, one step's launches.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use crate::ingest;
+use crate::sample::{Chosen, Coverage, LeftOut, Sample};
+
+/// What a sample by time may profile.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// Share (0 to 1) of the counted GPU time the profiled configurations are to cover.
+    pub coverage: f64,
+    /// The most launches to profile.
+    pub max_launches: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            coverage: DEFAULT_COVERAGE,
+            max_launches: MOST_LAUNCHES,
+        }
+    }
+}
+
+/// The configurations that carry 99% of the GPU time are profiled by default: the rest
+/// has too little at stake to change a verdict.
+pub const DEFAULT_COVERAGE: f64 = 0.99;
+
+/// What one profiled launch costs, at 9 replay passes (on the H200, with small kernels:
+/// lab/gpu-runs.md, "One launch per configuration").
+const SECONDS_PER_LAUNCH: f64 = 0.33;
+
+/// By default the sample's profiling takes about this share of the program's own run
+/// time, and at least [`LEAST_PROFILING_S`]: the run then costs about twice the program's,
+/// plus a few seconds.
+const PROFILING_SHARE_OF_RUN: f64 = 0.25;
+const LEAST_PROFILING_S: f64 = 4.0;
+
+/// The default cap's bounds: 12 launches take a loop's few busiest kernels, 40 (13 s)
+/// bound a long program's.
+const FEWEST_LAUNCHES: u64 = 12;
+const MOST_LAUNCHES: u64 = 40;
+
+/// The default cap on profiled launches, for a program that ran `run` under the launch
+/// tracer (unknown: the most).
+pub fn default_max_launches(run: Option<std::time::Duration>) -> u64 {
+    let Some(run) = run else {
+        return MOST_LAUNCHES;
+    };
+    let seconds = (PROFILING_SHARE_OF_RUN * run.as_secs_f64()).max(LEAST_PROFILING_S);
+    ((seconds / SECONDS_PER_LAUNCH) as u64).clamp(FEWEST_LAUNCHES, MOST_LAUNCHES)
+}
+
+/// A launch stands for its configuration when its duration is within this share of the
+/// configuration's median (run-to-run jitter is a few percent).
+const NEAR_MEDIAN: f64 = 0.10;
+
+/// A configuration whose launches this much longer than its median carry [`LONG_SHARE`] of
+/// its time gets its longest launch profiled too: its time does not come evenly (a search
+/// whose frontier grows). A first launch slowed by a cold start alone does not.
+const LONGEST_FACTOR: f64 = 1.25;
+const LONG_SHARE: f64 = 0.10;
+
+/// Launch numbers looked at per configuration: the first of those near its median.
+const CANDIDATES: usize = 128;
+
+/// Which launches to profile, and what they will cover.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub chosen: Chosen,
+    /// Launches ncu will profile: the chosen kernels' launches with those numbers.
+    pub launches: u64,
+    /// Share of the counted GPU time in configurations with a profiled launch.
+    pub covered: f64,
+    pub configurations: usize,
+    pub covered_configurations: usize,
+}
+
+/// Every counted launch, by kernel and configuration. A configuration here is a kernel's
+/// launches with one block whose grids are within a power of two: they judge alike (waves,
+/// tail effect), and a grid that shrinks every launch (LU's 63) makes a few, not 63.
+struct Counted {
+    /// Per launch, in launch order: its kernel, its number among the kernel's launches
+    /// (from 1), its configuration and its duration.
+    launches: Vec<(usize, u64, usize, f64)>,
+    /// Per kernel: its name, how many times it was launched, and its mangled name.
+    kernels: Vec<(String, u64, Option<Arc<str>>)>,
+    /// Per configuration: its kernel, its GPU time, and its launches (indices).
+    configurations: Vec<(usize, f64, Vec<usize>)>,
+    total: f64,
+    /// Whether ncu can be asked for some kernels only: every kernel has a mangled name
+    /// that `--kernel-id` can carry.
+    by_name: bool,
+}
+
+type ConfigurationKey = (usize, Option<[u64; 3]>, u32);
+
+impl Counted {
+    /// `None` unless the launches were counted one by one, with a GPU time.
+    fn of(every: &ingest::Profile) -> Option<Counted> {
+        if every.launches.iter().any(|l| l.count != 1) {
+            return None;
+        }
+        let mut kernel_at: HashMap<&str, usize> = HashMap::new();
+        let mut configuration_at: HashMap<ConfigurationKey, usize> = HashMap::new();
+        let mut counted = Counted {
+            launches: Vec::with_capacity(every.launches.len()),
+            kernels: Vec::new(),
+            configurations: Vec::new(),
+            total: 0.0,
+            by_name: true,
+        };
+        for (i, l) in every.launches.iter().enumerate() {
+            let kernel = *kernel_at.entry(&l.name).or_insert_with(|| {
+                counted.kernels.push((l.name.clone(), 0, l.mangled.clone()));
+                counted.kernels.len() - 1
+            });
+            counted.kernels[kernel].1 += 1;
+            let blocks = l.grid.map_or(1, |g| g.iter().product::<u64>().max(1));
+            let key = (kernel, l.block, blocks.ilog2());
+            let configuration = *configuration_at.entry(key).or_insert_with(|| {
+                counted.configurations.push((kernel, 0.0, Vec::new()));
+                counted.configurations.len() - 1
+            });
+            let duration = l.metrics.get("duration_ns").copied().unwrap_or(0.0);
+            counted.configurations[configuration].1 += duration;
+            counted.configurations[configuration].2.push(i);
+            counted.total += duration;
+            let number = counted.kernels[kernel].1;
+            counted
+                .launches
+                .push((kernel, number, configuration, duration));
+        }
+        counted.by_name = counted.kernels.iter().all(|k| {
+            k.2.as_deref().is_some_and(|m| {
+                !m.is_empty() && m.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            })
+        });
+        (counted.total > 0.0).then_some(counted)
+    }
+
+    /// Launches of the kernels `kept` whose number is `n`: one of each launched that often.
+    fn cost(&self, n: u64, kept: &[bool]) -> u64 {
+        (self.kernels.iter().zip(kept))
+            .filter(|(k, kept)| **kept && k.1 >= n)
+            .count() as u64
+    }
+
+    fn share(&self, covered: &[bool]) -> f64 {
+        let time: f64 = (self.configurations.iter().zip(covered))
+            .filter(|(_, c)| **c)
+            .map(|(c, _)| c.1)
+            .sum();
+        time / self.total
+    }
+
+    /// The configurations with a launch that `taken` takes.
+    fn covered(&self, taken: &[bool]) -> Vec<bool> {
+        let mut covered = vec![false; self.configurations.len()];
+        for (&(_, _, configuration, _), taken) in self.launches.iter().zip(taken) {
+            covered[configuration] |= *taken;
+        }
+        covered
+    }
+}
+
+/// A launch a configuration needs profiled: any of `numbers` (sorted) of its `kernel`.
+struct Need {
+    kernel: usize,
+    numbers: Vec<u64>,
+    weight: f64,
+}
+
+/// The needs of one configuration: a launch near its median, and its longest where the
+/// long launches carry a good part of its time.
+fn needs_of(counted: &Counted, configuration: usize) -> Vec<Need> {
+    let (kernel, time, launches) = &counted.configurations[configuration];
+    let duration = |i: &usize| counted.launches[*i].3;
+    let mut sorted: Vec<f64> = launches.iter().map(duration).collect();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[(sorted.len() - 1) / 2];
+    let longest = sorted[sorted.len() - 1];
+    let near = |target: f64| -> Vec<u64> {
+        let mut numbers: Vec<u64> = launches
+            .iter()
+            .filter(|i| (duration(i) - target).abs() <= NEAR_MEDIAN * target)
+            .map(|i| counted.launches[*i].1)
+            .take(CANDIDATES)
+            .collect();
+        if numbers.is_empty() {
+            // Durations of 0 (a launch the trace could not time): any launch stands.
+            numbers.push(counted.launches[launches[0]].1);
+        }
+        numbers
+    };
+    let need = |numbers| Need {
+        kernel: *kernel,
+        numbers,
+        weight: time.max(f64::MIN_POSITIVE),
+    };
+    let mut needs = vec![need(near(median))];
+    let long_time: f64 = sorted
+        .iter()
+        .filter(|&&d| d > LONGEST_FACTOR * median)
+        .sum();
+    if long_time >= LONG_SHARE * time {
+        needs.push(need(near(longest)));
+    }
+    needs
+}
+
+/// A kernel with at least this share of the GPU time gets one launch, whatever its
+/// configurations' own shares: LU's trailing update spreads its 13% over 11 shrinking
+/// grids of about 1% each, none of which would win a place on its own.
+const KERNEL_SHARE: f64 = 0.01;
+
+/// One need per kernel with [`KERNEL_SHARE`] of the time: a launch near the median of its
+/// busiest configuration, weighing as the whole kernel. `by_time`: configurations, the
+/// most time first.
+fn kernel_needs(counted: &Counted, by_time: &[usize]) -> Vec<Need> {
+    let mut time = vec![0.0; counted.kernels.len()];
+    for c in &counted.configurations {
+        time[c.0] += c.1;
+    }
+    let mut seen = vec![false; counted.kernels.len()];
+    let mut needs = Vec::new();
+    for &configuration in by_time {
+        let kernel = counted.configurations[configuration].0;
+        if seen[kernel] || time[kernel] < KERNEL_SHARE * counted.total {
+            continue;
+        }
+        seen[kernel] = true;
+        let mut need = needs_of(counted, configuration).swap_remove(0);
+        need.weight = time[kernel];
+        needs.push(need);
+    }
+    needs
+}
+
+/// The sample by time of these counted launches, or `None` unless every launch was
+/// counted one by one with its duration.
+pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
+    let counted = Counted::of(every)?;
+    let mut by_time: Vec<usize> = (0..counted.configurations.len()).collect();
+    by_time.sort_by(|&a, &b| {
+        counted.configurations[b]
+            .1
+            .total_cmp(&counted.configurations[a].1)
+    });
+    let mut needs = kernel_needs(&counted, &by_time);
+    let mut taken = 0.0;
+    for configuration in by_time {
+        if taken >= budget.coverage * counted.total {
+            break;
+        }
+        taken += counted.configurations[configuration].1;
+        needs.extend(needs_of(&counted, configuration));
+    }
+    let pick = choose(&counted, &needs, budget.max_launches);
+    let chosen = Chosen {
+        numbers: pick.numbers.iter().copied().collect(),
+        kernels: counted.by_name.then(|| {
+            (counted.kernels.iter().zip(&pick.kernels))
+                .filter(|(_, kept)| **kept)
+                .filter_map(|(k, _)| k.2.as_deref().map(String::from))
+                .collect()
+        }),
+    };
+    let taken = super::taken_launches(&every.launches, &Sample::ByTime(chosen.clone()));
+    let covered = counted.covered(&taken);
+    Some(Plan {
+        launches: taken.iter().filter(|t| **t).count() as u64,
+        covered: counted.share(&covered),
+        configurations: covered.len(),
+        covered_configurations: covered.iter().filter(|c| **c).count(),
+        chosen,
+    })
+}
+
+/// What a cover has taken so far: launch numbers, and the kernels ncu is asked for (every
+/// one, where it cannot be asked for some).
+#[derive(Clone)]
+struct Pick {
+    numbers: BTreeSet<u64>,
+    kernels: Vec<bool>,
+    met: Vec<bool>,
+    spent: u64,
+    gained: f64,
+}
+
+impl Pick {
+    fn new(counted: &Counted, needs: &[Need]) -> Pick {
+        Pick {
+            numbers: BTreeSet::new(),
+            kernels: vec![!counted.by_name; counted.kernels.len()],
+            met: vec![false; needs.len()],
+            spent: 0,
+            gained: 0.0,
+        }
+    }
+
+    /// What taking launch number `n` for a need of `kernel` adds: launches, and need met.
+    fn added(&self, counted: &Counted, needs: &[Need], n: u64, kernel: usize) -> (u64, f64) {
+        let new_number = !self.numbers.contains(&n);
+        let new_kernel = !self.kernels[kernel];
+        let mut kept = self.kernels.clone();
+        kept[kernel] = true;
+        let mut cost = if new_number {
+            counted.cost(n, &kept)
+        } else {
+            0
+        };
+        if new_kernel {
+            let launched = counted.kernels[kernel].1;
+            cost += self.numbers.iter().filter(|&&m| m <= launched).count() as u64;
+        }
+        let gain = (needs.iter().zip(&self.met))
+            .filter(|(need, met)| !**met && kept[need.kernel])
+            .filter(|(need, _)| {
+                need.numbers.binary_search(&n).is_ok()
+                    || (need.kernel == kernel
+                        && new_kernel
+                        && need.numbers.iter().any(|m| self.numbers.contains(m)))
+            })
+            .map(|(need, _)| need.weight)
+            .sum();
+        (cost, gain)
+    }
+
+    fn take(&mut self, needs: &[Need], n: u64, kernel: usize, cost: u64) {
+        self.numbers.insert(n);
+        self.kernels[kernel] = true;
+        self.spent += cost;
+        for (need, met) in needs.iter().zip(self.met.iter_mut()) {
+            if !*met
+                && self.kernels[need.kernel]
+                && need.numbers.iter().any(|m| self.numbers.contains(m))
+            {
+                *met = true;
+                self.gained += need.weight;
+            }
+        }
+    }
+}
+
+/// The better of two greedy covers (budgeted coverage): one that takes launches by need
+/// met per launch from the start, and one that first takes the launch meeting the most
+/// need. The first alone can spend a small cap on cheap numbers (a GEMM launched twice a
+/// step, past the loop's other kernels) and never afford the step that serves all.
+fn choose(counted: &Counted, needs: &[Need], max_launches: u64) -> Pick {
+    let start = Pick::new(counted, needs);
+    let by_ratio = greedy(counted, needs, max_launches, start.clone());
+    let widest = moves(&start, counted, needs)
+        .filter(|m| m.2 <= max_launches)
+        .max_by(|a, b| a.3.total_cmp(&b.3).then(b.0.cmp(&a.0)));
+    let Some((n, kernel, cost, _)) = widest else {
+        return by_ratio;
+    };
+    let mut from_widest = start;
+    from_widest.take(needs, n, kernel, cost);
+    let from_widest = greedy(counted, needs, max_launches, from_widest);
+    if from_widest.gained > by_ratio.gained {
+        from_widest
+    } else {
+        by_ratio
+    }
+}
+
+/// Every move from `pick`: (launch number, kernel, launches it adds, need it meets).
+fn moves<'a>(
+    pick: &'a Pick,
+    counted: &'a Counted,
+    needs: &'a [Need],
+) -> impl Iterator<Item = (u64, usize, u64, f64)> + 'a {
+    (needs.iter().zip(&pick.met))
+        .filter(|(_, met)| !**met)
+        .flat_map(move |(need, _)| {
+            need.numbers.iter().map(move |&n| {
+                let (cost, gain) = pick.added(counted, needs, n, need.kernel);
+                (n, need.kernel, cost, gain)
+            })
+        })
+}
+
+/// Greedy cover from `pick`: the launch that meets the most unmet need (by GPU time) per
+/// launch it adds, until every need is met or nothing more fits in `max_launches`. Ties go
+/// to the lower number, which a run stopped early reaches sooner. A first launch is taken
+/// even where it costs more than the cap (100 kernels launched once each cost 100
+/// launches for number 1, where ncu cannot be asked for some): a sample of nothing would
+/// judge nothing.
+fn greedy(counted: &Counted, needs: &[Need], max_launches: u64, mut pick: Pick) -> Pick {
+    loop {
+        let fits = |cost: u64| pick.numbers.is_empty() || pick.spent + cost <= max_launches;
+        let best = moves(&pick, counted, needs)
+            .filter(|m| m.3 > 0.0 && fits(m.2))
+            .max_by(|a, b| {
+                let ratio = |m: &(u64, usize, u64, f64)| m.3 / m.2.max(1) as f64;
+                ratio(a).total_cmp(&ratio(b)).then(b.0.cmp(&a.0))
+            });
+        let Some((n, kernel, cost, _)) = best else {
+            return pick;
+        };
+        pick.take(needs, n, kernel, cost);
+    }
+}
+
+/// What a sample by time covered of the counted launches: the configurations with a
+/// launch it took (`taken`) of a kernel the sample holds (`profiled`), and the others by
+/// kernel, the most GPU time first.
+pub fn coverage(
+    every: &ingest::Profile,
+    taken: &[bool],
+    profiled: &dyn Fn(&str) -> bool,
+) -> Option<Coverage> {
+    let counted = Counted::of(every)?;
+    let taken: Vec<bool> = (taken.iter().zip(&every.launches))
+        .map(|(t, l)| *t && profiled(&l.name))
+        .collect();
+    let covered = counted.covered(&taken);
+    let mut left_out: Vec<LeftOut> = Vec::new();
+    let mut at: HashMap<usize, usize> = HashMap::new();
+    for (c, _) in (counted.configurations.iter().zip(&covered)).filter(|(_, c)| !**c) {
+        let i = *at.entry(c.0).or_insert_with(|| {
+            left_out.push(LeftOut {
+                kernel: counted.kernels[c.0].0.clone(),
+                share: 0.0,
+                configurations: 0,
+                launches: 0,
+            });
+            left_out.len() - 1
+        });
+        left_out[i].share += c.1 / counted.total;
+        left_out[i].configurations += 1;
+        left_out[i].launches += c.2.len() as u64;
+    }
+    left_out.sort_by(|a, b| b.share.total_cmp(&a.share));
+    Some(Coverage {
+        profiled_share: counted.share(&covered),
+        left_out,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A traced launch of `blocks` blocks of 256 threads that took `ns`.
+    fn timed(name: &str, blocks: u64, ns: f64) -> ingest::Launch {
+        let mut l = ingest::Launch::of_shape(0, name.into(), [blocks, 1, 1], [256, 1, 1], 1);
+        l.metrics.insert("duration_ns", ns);
+        l
+    }
+
+    /// What `plan` covers of `every`.
+    fn covered(every: &ingest::Profile, plan: &Plan) -> Coverage {
+        let sample = Sample::ByTime(plan.chosen.clone());
+        let taken = crate::sampling::taken_launches(&every.launches, &sample);
+        coverage(every, &taken, &|_| true).unwrap()
+    }
+
+    fn trace(mut launches: Vec<ingest::Launch>) -> ingest::Profile {
+        for (i, l) in launches.iter_mut().enumerate() {
+            l.id = i as u64;
+            l.last_id = i as u64;
+        }
+        ingest::Profile {
+            file: "trace".into(),
+            page: ingest::Page::Trace,
+            launches,
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+        }
+    }
+
+    /// A training loop: 50 steps of a GEMM, an activation and a tiny bookkeeping kernel,
+    /// after a one-off initialisation. One step's launches serve all three, so one launch
+    /// number is profiled, and the initialisation (launch 1 of its kernel) is left out.
+    #[test]
+    fn one_step_of_a_loop_serves_every_configuration() {
+        let mut launches = vec![timed("init", 1024, 2_000.0)];
+        for step in 0..50 {
+            let warm = if step == 0 { 3.0 } else { 1.0 };
+            launches.push(timed("gemm", 512, 100_000.0 * warm));
+            launches.push(timed("gelu", 2048, 20_000.0));
+            launches.push(timed("step_count", 1, 1_500.0));
+        }
+        let every = trace(launches);
+        let plan = plan(&every, Budget::default()).unwrap();
+        assert_eq!(plan.chosen.numbers.len(), 1, "{plan:?}");
+        assert!(
+            plan.chosen.numbers[0] > 1,
+            "the first, warm-up step is not the median"
+        );
+        assert_eq!(plan.launches, 3);
+        assert!(plan.covered > 0.99, "{plan:?}");
+        let covered = covered(&every, &plan);
+        assert_eq!(covered.left_out.len(), 1);
+        assert_eq!(covered.left_out[0].kernel, "init");
+    }
+
+    /// Where every kernel has a mangled name (a launch trace's), ncu is asked for the
+    /// kernels that carry the time only: a loop of 21 kernels a step, 3 of which take 99%
+    /// of its time, profiles 3 launches, not 21, and names those 3.
+    #[test]
+    fn only_the_kernels_that_carry_the_time_are_asked_for() {
+        let mut launches = Vec::new();
+        for _ in 0..30 {
+            for k in 0..21 {
+                let ns = if k < 3 { 100_000.0 } else { 50.0 };
+                let mut l = timed(&format!("k{k}"), 64, ns);
+                l.mangled = Some(format!("_Z2k{k}v").into());
+                launches.push(l);
+            }
+        }
+        let every = trace(launches);
+        let plan = plan(&every, Budget::default()).unwrap();
+        assert_eq!(plan.launches, 3, "{plan:?}");
+        assert_eq!(plan.chosen.numbers.len(), 1);
+        assert_eq!(
+            plan.chosen.kernels.as_deref(),
+            Some(&["_Z2k0v".to_string(), "_Z2k1v".into(), "_Z2k2v".into()][..])
+        );
+        assert!(plan.covered > 0.99);
+        // Without mangled names (a timing pass), a launch number costs every kernel.
+        let mut unnamed = every.clone();
+        unnamed.launches.iter_mut().for_each(|l| l.mangled = None);
+        let plan = super::plan(&unnamed, Budget::default()).unwrap();
+        assert_eq!((plan.launches, plan.chosen.kernels), (21, None));
+    }
+
+    /// The cap holds however many configurations carry the time, and what is below the
+    /// cut is listed, the most GPU time first.
+    #[test]
+    fn the_cap_bounds_the_launches_and_the_rest_is_listed() {
+        // A kernel launched 200 times with a new grid octave every 20 launches, beside a
+        // kernel launched 200 times alike: 11 configurations, each wanting its own number.
+        let mut launches = Vec::new();
+        for i in 0..200u64 {
+            launches.push(timed("octaves", 1 << (i / 20), 1_000.0 + (i / 20) as f64));
+            launches.push(timed("even", 64, 1_000.0));
+        }
+        let every = trace(launches);
+        let budget = Budget {
+            coverage: 1.0,
+            max_launches: 8,
+        };
+        let plan = plan(&every, budget).unwrap();
+        assert!(plan.launches <= 8, "{plan:?}");
+        let covered = covered(&every, &plan);
+        assert_eq!(covered.left_out.len(), 1);
+        assert_eq!(covered.left_out[0].kernel, "octaves");
+        // Each number costs 2 (both kernels reach it) and serves one octave: 4 of 10.
+        assert_eq!(covered.left_out[0].configurations, 6);
+        assert!(covered.profiled_share < 1.0);
+    }
+
+    /// 100 kernels launched once each: launch number 1 costs 100 launches, more than the
+    /// cap, and is taken all the same, as a sample of nothing would judge nothing.
+    #[test]
+    fn the_busiest_configuration_is_profiled_whatever_it_costs() {
+        let launches: Vec<_> = (0..100)
+            .map(|k| timed(&format!("k{k}"), 64, 1_000.0 * (100 - k) as f64))
+            .collect();
+        let plan = plan(&trace(launches), Budget::default()).unwrap();
+        assert_eq!(plan.chosen.numbers, [1]);
+        assert_eq!(plan.launches, 100);
+    }
+
+    /// A kernel whose grid shrinks every launch (LU's trailing update): its grids make a
+    /// configuration per power of two, and the busiest are taken; a kernel whose time
+    /// comes late (a growing frontier) gets its longest launch too.
+    #[test]
+    fn shrinking_grids_and_late_time_are_sampled_where_the_time_is() {
+        let mut launches = Vec::new();
+        for i in 0..64u64 {
+            let blocks = (64 - i) * (64 - i);
+            launches.push(timed("shrinks", blocks, blocks as f64 * 10.0));
+            let frontier = if (40..44).contains(&i) {
+                80_000.0
+            } else {
+                8_000.0
+            };
+            launches.push(timed("search", 128, frontier));
+        }
+        let every = trace(launches);
+        let plan = plan(&every, Budget::default()).unwrap();
+        let covered = covered(&every, &plan);
+        assert!(covered.profiled_share >= 0.99, "{covered:?}");
+        assert!(plan.launches <= 40);
+        assert!(
+            plan.chosen.numbers.iter().any(|n| (41..=44).contains(n)),
+            "the search's long launches: {plan:?}"
+        );
+    }
+
+    /// A trace folded by configuration (counts above 1), or without durations, plans
+    /// nothing: the spread stays.
+    #[test]
+    fn without_launches_counted_one_by_one_there_is_no_plan() {
+        let mut folded = timed("k", 64, 1_000.0);
+        folded.count = 5;
+        assert_eq!(plan(&trace(vec![folded]), Budget::default()), None);
+        let untimed = ingest::Launch::of_shape(0, "k".into(), [64, 1, 1], [256, 1, 1], 1);
+        assert_eq!(plan(&trace(vec![untimed]), Budget::default()), None);
+    }
+}

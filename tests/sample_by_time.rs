@@ -1,0 +1,243 @@
+//! The sample by time against profiling every launch, on real H200 captures that profiled
+//! every launch: `gpulint run --time-all-launches` with a stand-in ncu whose timing pass
+//! is the capture (every launch and its duration) and whose profile is the capture cut
+//! down to the launches gpulint asked for, as ncu's `--kernel-id :::N1|N2|...` takes
+//! them (each kernel's launches with those numbers, counted by demangled name). The
+//! cut is made here, from the arguments gpulint passed, not by gpulint's own code.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{cut_to_kernel_id, fixture, kernel_id_numbers, transcript};
+
+fn stand_in(name: &str) -> String {
+    format!("{}/tests/stand-in/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `gpulint run --time-all-launches` on the stand-in program, with `every` as the timing
+/// pass and `profiled` as what ncu profiled; returns the report and ncu's arguments for
+/// the profiled run.
+fn run(every: &Path, profiled: &Path, extra: &[&str]) -> (serde_json::Value, Vec<String>) {
+    let scratch = common::scratch_dir("by-time");
+    let record = scratch.join("args");
+    let sample = stand_in("sample");
+    let mut args = vec![
+        "run",
+        "--time-all-launches",
+        "--format",
+        "json",
+        "--exit-zero",
+    ];
+    args.extend(extra);
+    args.extend(["--", sample.as_str()]);
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env("FAKE_NCU_TIMING", every)
+        .env("FAKE_NCU_REPLAY", profiled)
+        .env("GPULINT_LAUNCH_TRACER", "off")
+        .output()
+        .unwrap();
+    // The second call is the profiled run (the first, the timing pass).
+    let calls = std::fs::read_to_string(&record).unwrap_or_default();
+    let ncu_args: Vec<String> = calls
+        .split("--END--\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no profiled run: {}", transcript(&out)))
+        .lines()
+        .map(String::from)
+        .collect();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let start = stdout
+        .find("{\n")
+        .unwrap_or_else(|| panic!("no JSON report: {}", transcript(&out)));
+    let report = serde_json::from_str(&stdout[start..]).unwrap();
+    (report, ncu_args)
+}
+
+/// The (kernel, rule) pairs a JSON report warns of, by function name.
+fn warnings_of(report: &serde_json::Value) -> BTreeSet<(String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .map(|f| {
+            let kernel = f["kernel"].as_str().unwrap().split('(').next().unwrap();
+            (kernel.to_string(), f["rule"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// Each kernel's share of GPU time in a JSON report, by function name.
+fn kernel_shares(report: &serde_json::Value) -> BTreeMap<String, f64> {
+    let mut shares = BTreeMap::new();
+    for k in report["kernels"].as_array().unwrap() {
+        let name = k["name"].as_str().unwrap().split('(').next().unwrap();
+        *shares.entry(name.to_string()).or_insert(0.0) +=
+            k["share_of_gpu_time_pct"].as_f64().unwrap_or(0.0);
+    }
+    shares
+}
+
+fn check_every_launch(capture: &Path) -> serde_json::Value {
+    let out = common::gpulint(&[
+        "check",
+        capture.to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", transcript(&out)))
+}
+
+/// What the sample by time gave on one capture of every launch.
+struct Compared {
+    numbers: BTreeSet<u64>,
+    profiled: usize,
+    launches: u64,
+    sampled: serde_json::Value,
+    every: serde_json::Value,
+}
+
+/// Plans the sample from the capture (first run: only ncu's arguments matter), cuts the
+/// capture to what ncu would have profiled, and runs again on the cut.
+fn compare(capture: &str, extra: &[&str]) -> Compared {
+    let every = fixture(capture);
+    let (_, ncu_args) = run(&every, &every, extra);
+    let numbers = kernel_id_numbers(&ncu_args);
+    let scratch = common::scratch_dir("by-time-cut");
+    let cut_path: PathBuf = scratch.join("cut.csv");
+    let profiled = cut_to_kernel_id(&every, &numbers, None, &cut_path);
+    let (sampled, again) = run(&every, &cut_path, extra);
+    assert_eq!(
+        kernel_id_numbers(&again),
+        numbers,
+        "the plan is the same run to run"
+    );
+    let every_report = check_every_launch(&every);
+    Compared {
+        numbers,
+        profiled,
+        launches: every_report["sources"][0]["launch_count"].as_u64().unwrap(),
+        sampled,
+        every: every_report,
+    }
+}
+
+/// Every capture of every launch the H200 made: LU (190 launches, a grid shrinking every
+/// launch), BFS (a frontier whose time comes late), Gaussian elimination, the CG solver,
+/// a PyTorch training loop (1,450 launches), template instances and a CUDA graph. The
+/// sample by time gives the warnings of every launch, with each kernel's share within 5
+/// points, and profiles at most the default 40 launches.
+#[test]
+fn the_sample_by_time_warns_as_every_launch_does() {
+    for capture in [
+        "h200-corpus/all_lud.csv",
+        "h200-corpus/min_bfs.csv",
+        "h200-corpus/min_gaussian.csv",
+        "h200-corpus/min_cg_solver.csv",
+        "h200-samples/torch_train.csv",
+        "h200-corpus/all_template_phases.csv",
+        "h200-corpus/all_graph_steps.csv",
+    ] {
+        let c = compare(capture, &[]);
+        assert!(c.profiled <= 40, "{capture}: {} profiled", c.profiled);
+        assert!(
+            (c.profiled as u64) < c.launches || c.launches <= 40,
+            "{capture}: {} of {}",
+            c.profiled,
+            c.launches
+        );
+        assert_eq!(
+            warnings_of(&c.sampled),
+            warnings_of(&c.every),
+            "{capture}: {} of {} launches profiled",
+            c.profiled,
+            c.launches
+        );
+        let (sampled, every) = (kernel_shares(&c.sampled), kernel_shares(&c.every));
+        for (kernel, share) in &every {
+            let off = (sampled.get(kernel).copied().unwrap_or(0.0) - share).abs();
+            assert!(
+                off < 5.0,
+                "{capture}: {kernel} {share:.1}% of every launch, {off:.1} off"
+            );
+        }
+        let source = &c.sampled["sources"][0];
+        assert_eq!(source["sample"], "by-time", "{capture}");
+        let covered = source["profiled_share_of_gpu_time_pct"].as_f64().unwrap();
+        assert!(covered >= 99.0, "{capture}: {covered}% covered");
+    }
+}
+
+/// What the sample leaves out is stated: the share it profiled, and the configurations
+/// below the cut by kernel, the most GPU time first. A cap of 8 on the training loop,
+/// whose timing pass gives no mangled names (so a launch number costs every kernel that
+/// reaches it: 21 for a step's), is kept by taking numbers only the kernels launched
+/// twice a step reach.
+#[test]
+fn the_report_states_the_share_profiled_and_what_was_left_out() {
+    let c = compare("h200-samples/torch_train.csv", &["--max-launches", "8"]);
+    assert!(c.profiled <= 8, "{} profiled", c.profiled);
+    assert!(c.numbers.iter().all(|&n| n > 60), "{:?}", c.numbers);
+    let source = &c.sampled["sources"][0];
+    let covered = source["profiled_share_of_gpu_time_pct"].as_f64().unwrap();
+    let left_out = source["not_profiled"].as_array().unwrap();
+    assert!(!left_out.is_empty());
+    let left_share: f64 = left_out
+        .iter()
+        .map(|l| l["share_of_gpu_time_pct"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (covered + left_share - 100.0).abs() < 0.01,
+        "{covered} + {left_share}"
+    );
+    let shares: Vec<f64> = left_out
+        .iter()
+        .map(|l| l["share_of_gpu_time_pct"].as_f64().unwrap())
+        .collect();
+    assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{shares:?}");
+}
+
+fn saved_run(file: &str) -> serde_json::Value {
+    check_every_launch(&fixture(file))
+}
+
+/// `gpulint run` with its defaults on the H200, kept with `--save-csv` (the export, the
+/// launch trace and the sample's record: fixtures/h200-by-time, lab/runs/2026-12-02-cost.txt)
+/// and read back as the run's report. BFS and the wavefront warn as every launch of the
+/// same program does (min_bfs.csv, min_nw.csv), from 4 and 11 profiled launches. The
+/// PyTorch transformer (samples/apps/torch_transformer.py) gives what its header expected
+/// before it was profiled: its fp32 GEMMs on the CUDA cores, and nothing else.
+#[test]
+fn runs_on_the_h200_warn_as_every_launch_does() {
+    for (run, every) in [
+        ("bfs", "h200-corpus/min_bfs.csv"),
+        ("nw", "h200-corpus/min_nw.csv"),
+    ] {
+        let sampled = saved_run(&format!("h200-by-time/default_{run}.csv"));
+        let source = &sampled["sources"][0];
+        assert_eq!(source["sample"], "by-time", "{run}");
+        assert!(source["profiled_launches"].as_u64().unwrap() <= 12, "{run}");
+        let every = check_every_launch(&fixture(every));
+        assert_eq!(warnings_of(&sampled), warnings_of(&every), "{run}");
+    }
+    let transformer = saved_run("h200-by-time/default_transformer.csv");
+    let rules: BTreeSet<String> = warnings_of(&transformer).into_iter().map(|w| w.1).collect();
+    assert_eq!(
+        rules,
+        BTreeSet::from(["fp32-gemm-on-cuda-cores".to_string()])
+    );
+    let source = &transformer["sources"][0];
+    assert_eq!(source["counted_launches"].as_u64(), Some(2874));
+    let covered = source["profiled_share_of_gpu_time_pct"].as_f64().unwrap();
+    assert!(covered > 50.0 && covered < 100.0, "{covered}");
+    assert!(!source["not_profiled"].as_array().unwrap().is_empty());
+}
