@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Issue #37: what `gpulint run` costs against the program's own run, with the sample by
+# time, on the H200. One stage per device call (each under 10 minutes):
+#   corpus  the corpus programs and the iterative solvers: plain, default, default with
+#           --stop-once-profiled, stage times (--verbose); ncu's --kill; torch_chain's
+#           default run kept as a fixture
+#   torch   the PyTorch transformer and CNN: plain, default, every launch
+#   window  a 5-minute transformer loop with --window; --source on several kernels
+#   final   the last build once: the corpus (plain, default), the transformer (default and
+#           --max-launches 80), the window, --source, torch_chain's pair kept as fixtures
+# Every run keeps its export, trace and report in $OUT/r, packed after each run into
+# $OUT/results_STAGE.tar.gz (a device call returns at most 8 files).
+#   usage: OUT=DIR samples/corpus/cost_check.sh STAGE   (from the repository root)
+set -u
+stage=${1:?usage: cost_check.sh corpus|torch|window}
+. samples/corpus/common.sh "$OUT/x" target/release/gpulint
+ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
+r="$OUT/r"
+mkdir -p "$r"
+table="$r/times_$stage.txt"
+# Runs "$@" with output to $r/$name.txt, appends "name seconds exit" to the table, packs.
+timed() {
+  local name=$1; shift
+  local t0; t0=$(now)
+  "$@" > "$r/$name.txt" 2>&1
+  local rc=$?
+  echo "$name $(since "$t0") exit=$rc" | tee -a "$table"
+  tar czf "$OUT/results_$stage.tar.gz" -C "$r" .
+}
+extra=()  # more gpulint options for the next lint
+lint() { # name, then the program and its arguments: the default run, verbose, kept
+  local name=$1; shift
+  timed "$name" "$gl" run "${ncu_args[@]}" "${extra[@]}" --verbose --exit-zero --save-csv "$r/$name.csv" -- "$@"
+  extra=()
+}
+# ncu itself, once: a sample by time names kernels by mangled name in --kernel-id.
+kernel_id_check() {
+  build_sample lud
+  ncu --clock-control none --kernel-name-base mangled \
+    --kernel-id '::regex:^(_Z12lud_diagonalPfii|_Z13lud_perimeterPfii)$:1|2' \
+    --metrics gpu__time_duration.sum --csv --page raw --log-file "$r/kernel_id_check.csv" \
+    "$build/lud" 256 > /dev/null 2>&1
+  echo "kernel-id by mangled name: exit $?, $(grep -c '^"[0-9]' "$r/kernel_id_check.csv") rows" | tee -a "$table"
+}
+case $stage in
+final)
+  kernel_id_check
+  for entry in "lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8" \
+    "train_loop|60" "template_phases|" "graph_steps|" "stencil2d|4096 5" "knn|4194304 2"; do
+    IFS='|' read -r p args <<< "$entry"
+    build_sample "$p"
+    # shellcheck disable=SC2086
+    timed "plain_$p" "$build/$p" $args
+    # shellcheck disable=SC2086
+    lint "default_$p" "$build/$p" $args
+  done
+  timed plain_transformer python3 samples/apps/torch_transformer.py
+  lint default_transformer python3 samples/apps/torch_transformer.py
+  extra=(--max-launches 80)
+  lint cap80_transformer python3 samples/apps/torch_transformer.py
+  extra=(--window 20)
+  lint window_transformer python3 samples/apps/torch_transformer.py --seconds 300
+  lint torch_chain python3 samples/apps/torch_chain.py 30
+  lint torch_chain_fixed python3 samples/apps/torch_chain.py 30 --fixed
+  build_sample matmul_variants
+  timed nosource_matmul "$gl" run "${ncu_args[@]}" --exit-zero -- "$build/matmul_variants" 2048
+  timed source_matmul "$gl" run "${ncu_args[@]}" --source --exit-zero -- "$build/matmul_variants" 2048
+  ;;
+corpus)
+  for p in lud nw gaussian cg_solver bfs train_loop template_phases graph_steps stencil2d knn; do
+    build_sample $p
+  done
+  programs=("lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8"
+    "train_loop|60" "template_phases|" "graph_steps|" "stencil2d|4096 5" "knn|4194304 2")
+  for entry in "${programs[@]}"; do
+    IFS='|' read -r p args <<< "$entry"
+    # shellcheck disable=SC2086
+    timed "plain_$p" "$build/$p" $args
+    # shellcheck disable=SC2086
+    lint "default_$p" "$build/$p" $args
+    # shellcheck disable=SC2086
+    timed "stop_$p" "$gl" run "${ncu_args[@]}" --stop-once-profiled --exit-zero -- "$build/$p" $args
+  done
+  # Every launch of LU, for the warnings the sample must give.
+  timed all_lud "$gl" run "${ncu_args[@]}" --all-launches --exit-zero --save-csv "$r/all_lud.csv" -- "$build/lud" 1024
+  lint torch_chain python3 samples/apps/torch_chain.py 30
+  lint torch_chain_fixed python3 samples/apps/torch_chain.py 30 --fixed
+  ;;
+torch)
+  for s in transformer cnn; do
+    timed "plain_$s" python3 "samples/apps/torch_$s.py"
+    lint "default_$s" python3 "samples/apps/torch_$s.py"
+    extra=(--max-launches 40)
+    lint "cap40_$s" python3 "samples/apps/torch_$s.py"
+    timed "all_$s" timeout 200 "$gl" run "${ncu_args[@]}" --all-launches --exit-zero --save-csv "$r/all_$s.csv" -- python3 "samples/apps/torch_$s.py"
+  done
+  ;;
+window)
+  timed window_transformer "$gl" run "${ncu_args[@]}" --verbose --window 20 --exit-zero --save-csv "$r/window_transformer.csv" -- python3 samples/apps/torch_transformer.py --seconds 300
+  build_sample matmul_variants
+  lint default_matmul "$build/matmul_variants" 2048
+  timed source_matmul "$gl" run "${ncu_args[@]}" --verbose --source --exit-zero -- "$build/matmul_variants" 2048
+  ;;
+esac
