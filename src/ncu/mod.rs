@@ -508,7 +508,8 @@ mod tests {
         );
         assert_eq!(
             progress_line(Activity::Profiling, &seen, Some(22), 3, Some(5)),
-            "profiled 2 of 22 launches, 8 passes each, last lud_internal, about 5 s left"
+            "[#-------------------] profiled 2 of 22 launches, 8 passes each, last lud_internal, \
+             about 5 s left"
         );
         assert_eq!(
             progress_line(Activity::Profiling, &Profiled::default(), Some(22), 1, None),
@@ -523,6 +524,14 @@ mod tests {
         assert_eq!(
             progress_line(Activity::Profiling, &seen, Some(1), 3, Some(0)),
             "profiled 2 launch(es), 8 passes each, last lud_internal, 3 s"
+        );
+        let all = Profiled {
+            launches: 22,
+            ..seen
+        };
+        assert!(
+            progress_line(Activity::Profiling, &all, Some(22), 9, Some(0))
+                .starts_with("[####################] profiled 22 of 22")
         );
         // Before ncu 2023 the line named the kernel alone; a name with colons stays whole.
         let old = profiled_so_far("==PROF== Profiling \"copy\" - 0: 0%....50%....100% - 13 passes");

@@ -84,7 +84,11 @@ pub(super) fn progress_line(
     let expected = expected.filter(|&n| n >= seen.launches);
     let left = left.filter(|_| expected.is_some());
     let done = match expected {
-        Some(n) => format!("profiled {} of {n} launches", seen.launches),
+        Some(n) => format!(
+            "{} profiled {} of {n} launches",
+            bar(seen.launches, n),
+            seen.launches
+        ),
         None => format!("profiled {} launch(es)", seen.launches),
     };
     let last = seen
@@ -96,6 +100,20 @@ pub(super) fn progress_line(
         Some(left) => format!("{done}{passes}{last}, about {left} s left"),
         None => format!("{done}{passes}{last}, {elapsed} s"),
     }
+}
+
+/// `[######--------------]`: `done` of `total` in 20 cells.
+fn bar(done: u64, total: u64) -> String {
+    const CELLS: u64 = 20;
+    let full = (done * CELLS)
+        .checked_div(total)
+        .unwrap_or(CELLS)
+        .min(CELLS);
+    format!(
+        "[{}{}]",
+        "#".repeat(full as usize),
+        "-".repeat((CELLS - full) as usize)
+    )
 }
 
 /// Shows on one rewritten stderr line what ncu has profiled, from its log.

@@ -28,22 +28,7 @@ pub fn plan_sample(
         .flatten();
     let planned = match by_time {
         Some(plan) => {
-            if verbose {
-                eprintln!(
-                    "gpulint: sampling by time: {} launches (launch numbers {}) for {} of {} \
-                     configurations, {:.1}% of the GPU time",
-                    plan.launches,
-                    plan.chosen
-                        .numbers
-                        .iter()
-                        .map(u64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    plan.covered_configurations,
-                    plan.configurations,
-                    100.0 * plan.covered
-                );
-            }
+            say_plan(&plan, every, verbose);
             Sample::ByTime(plan.chosen)
         }
         None => chosen,
@@ -55,6 +40,38 @@ pub fn plan_sample(
     ));
     opts.traced_run_time = every.program_time;
     planned
+}
+
+/// The stage line between the traced run and ncu's: what the trace counted, and what ncu
+/// will profile of it; with `--verbose`, which launch numbers.
+fn say_plan(plan: &by_time::Plan, every: &EveryLaunch, verbose: bool) {
+    let took = every
+        .program_time
+        .map_or(String::new(), |t| format!(" in {:.1} s", t.as_secs_f64()));
+    eprintln!(
+        "gpulint: {} counted {} launches{took}; ncu profiles {} of them, for {} of {} \
+         configurations and {:.1}% of the GPU time",
+        every.counted_by(),
+        every.profile.launch_count(),
+        plan.launches,
+        plan.covered_configurations,
+        plan.configurations,
+        100.0 * plan.covered
+    );
+    if verbose {
+        let numbers: Vec<String> = plan.chosen.numbers.iter().map(u64::to_string).collect();
+        let kernels = plan
+            .chosen
+            .kernels
+            .as_ref()
+            .map_or("every kernel".into(), |k| {
+                format!("{} kernel(s) by mangled name", k.len())
+            });
+        eprintln!(
+            "gpulint: sampling by time: launch numbers {} of {kernels}",
+            numbers.join(", ")
+        );
+    }
 }
 
 /// Makes the sampled profile stand for every counted launch: traced kernels take ncu's
