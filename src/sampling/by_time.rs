@@ -1,10 +1,12 @@
 //! The sample by time: from every launch the launch trace counted, which launches ncu
 //! profiles. Configurations are ranked by their share of the GPU time and taken until
 //! they cover [`Budget::coverage`] of it, each by a launch near its median duration (and
-//! its longest too, where its launches differ), within [`Budget::max_launches`]. ncu
-//! takes launch numbers counted per kernel (`--kernel-id :::N1|N2|...`), the same numbers
-//! for every kernel, so the numbers are chosen to serve several configurations at once:
-//! in a training loop, one step's launches.
+//! its longest too, where its launches differ), and every kernel with 1% of the time by
+//! one launch, within [`Budget::max_launches`]. ncu takes one set of launch numbers,
+//! counted per kernel, for the kernels it is asked for (by mangled name, where the trace
+//! recorded them, else every kernel: `--kernel-id :::N1|N2|...`), so the numbers are
+//! chosen to serve several configurations at once: in a training loop, one step's
+//! launches.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
