@@ -31,7 +31,8 @@ struct Row {
     /// graph's kernels); absent from traces of tracers before it.
     #[serde(default)]
     launched_from: String,
-    /// The name as compiled, before demangling; absent from traces of earlier tracers.
+    /// The name as compiled, before demangling: on a kernel's first row only (the reader
+    /// carries it to the others); absent from traces of earlier tracers.
     #[serde(default)]
     mangled: String,
 }
@@ -243,6 +244,17 @@ fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec<(u64, Row)
         rows.push((line, row));
     }
     rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
+    // The tracer writes a kernel's mangled name on its first row only.
+    let mut mangled: HashMap<String, String> = HashMap::new();
+    for (_, r) in &mut rows {
+        if r.mangled.is_empty() {
+            if let Some(m) = mangled.get(&r.name) {
+                r.mangled.clone_from(m);
+            }
+        } else {
+            mangled.insert(r.name.clone(), r.mangled.clone());
+        }
+    }
     Ok(rows)
 }
 
@@ -329,6 +341,25 @@ mod tests {
         assert_eq!(first.id, 2);
         assert!(first.metrics["duration_ns"] > 0.0);
         assert_eq!(first.metrics["shared_mem_per_block"], 2048.0);
+    }
+
+    /// The tracer writes a kernel's mangled name on its first row only; every launch of
+    /// the kernel gets it, and a kernel written without one has none.
+    #[test]
+    fn a_kernels_mangled_name_reaches_its_every_launch() {
+        let text = "# gpulint launch trace 1, process 7, dropped records: 0\n\
+            correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,\
+            block_z,registers_per_thread,shared_memory_bytes,name,launched_from,mangled\n\
+            1,0,7,100,200,8,1,1,256,1,1,32,0,\"axpy(float*)\",\"\",\"_Z4axpyPf\"\n\
+            2,0,7,300,400,1,1,1,32,1,1,16,0,\"step()\",\"\",\"\"\n\
+            3,0,7,500,600,8,1,1,256,1,1,32,0,\"axpy(float*)\",\"\",\"\"\n";
+        let profile = read(text, "trace.csv").unwrap();
+        let mangled: Vec<Option<&str>> = profile
+            .launches
+            .iter()
+            .map(|l| l.mangled.as_deref())
+            .collect();
+        assert_eq!(mangled, [Some("_Z4axpyPf"), None, Some("_Z4axpyPf")]);
     }
 
     /// The kernels of one CUDA graph launch share its correlation id

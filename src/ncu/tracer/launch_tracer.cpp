@@ -38,6 +38,7 @@
 #include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -290,6 +291,7 @@ void write_trace() {
   fprintf(out,
           "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,"
           "block_z,registers_per_thread,shared_memory_bytes,name,launched_from,mangled\n");
+  std::unordered_set<const std::string*> named;
   for (const Launch& l : recorded) {
     fprintf(out, "%u,%u,%u,%llu,%llu,%d,%d,%d,%d,%d,%d,%u,%d,", l.correlation_id, l.device_id,
             l.stream_id, static_cast<unsigned long long>(l.start),
@@ -300,7 +302,9 @@ void write_trace() {
     fputc(',', out);
     write_quoted(out, *l.launched_from);
     fputc(',', out);
-    write_quoted(out, *l.mangled);
+    // The mangled name on a kernel's first row only: the reader carries it to the rest
+    // (a PyTorch kernel's runs to hundreds of bytes, over 100,000 launches a minute).
+    write_quoted(out, named.insert(l.mangled).second ? *l.mangled : std::string());
     fputc('\n', out);
   }
   if (window_ended) fprintf(out, "# stopped at the end of its window\n");
