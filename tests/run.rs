@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use common::{fixture, transcript};
+use common::{check_json, fixture, json_report, kernel_shares, transcript, warnings_of};
 
 fn stand_in(name: &str) -> String {
     format!("{}/tests/stand-in/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -985,15 +985,6 @@ fn a_timing_pass_counts_every_launch_of_the_sample() {
     }
 }
 
-/// The JSON report on a run's stdout, after whatever the program printed itself.
-fn json_report(out: &Output) -> serde_json::Value {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let start = stdout
-        .find("{\n")
-        .unwrap_or_else(|| panic!("no JSON report: {}", transcript(out)));
-    serde_json::from_str(&stdout[start..]).unwrap_or_else(|e| panic!("{e}: {}", transcript(out)))
-}
-
 /// The finding of `rule` on the kernel whose name starts with `kernel`.
 fn finding<'a>(report: &'a serde_json::Value, kernel: &str, rule: &str) -> &'a serde_json::Value {
     report["findings"]
@@ -1014,27 +1005,9 @@ fn window(args: &[String], from: &str) -> Vec<String> {
         .collect()
 }
 
-/// Each kernel's share of GPU time in a JSON report, by function name.
-fn kernel_shares(report: &serde_json::Value) -> std::collections::BTreeMap<String, f64> {
-    let mut shares = std::collections::BTreeMap::new();
-    for k in report["kernels"].as_array().unwrap() {
-        let name = k["name"].as_str().unwrap().split('(').next().unwrap();
-        *shares.entry(name.to_string()).or_insert(0.0) +=
-            k["share_of_gpu_time_pct"].as_f64().unwrap();
-    }
-    shares
-}
-
 /// The shares `gpulint check` gives a capture of every launch.
 fn shares_of_every_launch(csv: &std::path::Path) -> std::collections::BTreeMap<String, f64> {
-    let out = common::gpulint(&[
-        "check",
-        csv.to_str().unwrap(),
-        "--format",
-        "json",
-        "--exit-zero",
-    ]);
-    kernel_shares(&serde_json::from_slice(&out.stdout).unwrap())
+    kernel_shares(&check_json(csv))
 }
 
 /// The default spread on LU, as ncu profiled it on the H200 (samples/corpus/spread_default.sh):
@@ -1167,20 +1140,6 @@ fn the_spread_profiles_each_template_instance() {
     assert!(!warned("void scale<1>", "uncoalesced-load"));
 }
 
-/// The (kernel, rule) pairs a JSON report warns of, by function name.
-fn warnings_of(report: &serde_json::Value) -> std::collections::BTreeSet<(String, String)> {
-    report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["severity"] != "info")
-        .map(|f| {
-            let kernel = f["kernel"].as_str().unwrap().split('(').next().unwrap();
-            (kernel.to_string(), f["rule"].as_str().unwrap().to_string())
-        })
-        .collect()
-}
-
 /// With a timing pass, the launch-shape rules judge every launch from what the timing
 /// pass records: the internal kernel's last 16 launches (grids of 256 blocks and fewer)
 /// are a small grid, as in the report of every launch (fixtures/h200-corpus/all_lud.csv,
@@ -1212,14 +1171,7 @@ fn a_timed_sample_warns_of_what_every_launch_shows() {
     env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
     let r = run_with("normal", &json_args, &env);
     let timed = json_report(&r.out);
-    let every = common::gpulint(&[
-        "check",
-        fixture("h200-corpus/all_lud.csv").to_str().unwrap(),
-        "--format",
-        "json",
-        "--exit-zero",
-    ]);
-    let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
+    let every = check_json(&fixture("h200-corpus/all_lud.csv"));
     assert_eq!(warnings_of(&timed), warnings_of(&every));
     let tail = finding(&timed, "lud_internal", "small-grid");
     assert_eq!(tail["launch_count"], 16);
@@ -1336,14 +1288,7 @@ fn traced_sample_like_every_launch(trace: &str, every: &str) -> (serde_json::Val
     env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
     let r = run_with("normal", &args, &env);
     let traced = json_report(&r.out);
-    let every = common::gpulint(&[
-        "check",
-        fixture(every).to_str().unwrap(),
-        "--format",
-        "json",
-        "--exit-zero",
-    ]);
-    let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
+    let every = check_json(&fixture(every));
     assert_eq!(warnings_of(&traced), warnings_of(&every));
     let (traced_shares, every_shares) = (kernel_shares(&traced), kernel_shares(&every));
     assert_eq!(
@@ -1415,14 +1360,7 @@ fn a_trace_with_mangled_names_asks_for_the_kernels_that_carry_the_time() {
     );
     let stderr = String::from_utf8_lossy(&r.out.stderr);
     assert!(stderr.contains("ncu will stop"), "{stderr}");
-    let every = common::gpulint(&[
-        "check",
-        fixture("h200-corpus/all_lud.csv").to_str().unwrap(),
-        "--format",
-        "json",
-        "--exit-zero",
-    ]);
-    let every: serde_json::Value = serde_json::from_slice(&every.stdout).unwrap();
+    let every = check_json(&fixture("h200-corpus/all_lud.csv"));
     assert_eq!(warnings_of(&report), warnings_of(&every));
 }
 

@@ -7,11 +7,14 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{cut_to_kernel_id, fixture, kernel_id_numbers, transcript};
+use common::{
+    check_json, cut_to_kernel_id, fixture, json_report, kernel_id_numbers, kernel_shares,
+    transcript, warnings_of,
+};
 
 fn stand_in(name: &str) -> String {
     format!("{}/tests/stand-in/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -53,48 +56,7 @@ fn run(every: &Path, profiled: &Path, extra: &[&str]) -> (serde_json::Value, Vec
         .lines()
         .map(String::from)
         .collect();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let start = stdout
-        .find("{\n")
-        .unwrap_or_else(|| panic!("no JSON report: {}", transcript(&out)));
-    let report = serde_json::from_str(&stdout[start..]).unwrap();
-    (report, ncu_args)
-}
-
-/// The (kernel, rule) pairs a JSON report warns of, by function name.
-fn warnings_of(report: &serde_json::Value) -> BTreeSet<(String, String)> {
-    report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["severity"] != "info")
-        .map(|f| {
-            let kernel = f["kernel"].as_str().unwrap().split('(').next().unwrap();
-            (kernel.to_string(), f["rule"].as_str().unwrap().to_string())
-        })
-        .collect()
-}
-
-/// Each kernel's share of GPU time in a JSON report, by function name.
-fn kernel_shares(report: &serde_json::Value) -> BTreeMap<String, f64> {
-    let mut shares = BTreeMap::new();
-    for k in report["kernels"].as_array().unwrap() {
-        let name = k["name"].as_str().unwrap().split('(').next().unwrap();
-        *shares.entry(name.to_string()).or_insert(0.0) +=
-            k["share_of_gpu_time_pct"].as_f64().unwrap_or(0.0);
-    }
-    shares
-}
-
-fn check_every_launch(capture: &Path) -> serde_json::Value {
-    let out = common::gpulint(&[
-        "check",
-        capture.to_str().unwrap(),
-        "--format",
-        "json",
-        "--exit-zero",
-    ]);
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", transcript(&out)))
+    (json_report(&out), ncu_args)
 }
 
 /// What the sample by time gave on one capture of every launch.
@@ -121,7 +83,7 @@ fn compare(capture: &str, extra: &[&str]) -> Compared {
         numbers,
         "the plan is the same run to run"
     );
-    let every_report = check_every_launch(&every);
+    let every_report = check_json(&every);
     Compared {
         numbers,
         profiled,
@@ -206,10 +168,6 @@ fn the_report_states_the_share_profiled_and_what_was_left_out() {
     assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{shares:?}");
 }
 
-fn saved_run(file: &str) -> serde_json::Value {
-    check_every_launch(&fixture(file))
-}
-
 /// `gpulint run` with its defaults on the H200, kept with `--save-csv` (the export, the
 /// launch trace and the sample's record: fixtures/h200-by-time, lab/runs/2026-12-02-cost.txt)
 /// and read back as the run's report. BFS and the wavefront warn as every launch of the
@@ -222,14 +180,14 @@ fn runs_on_the_h200_warn_as_every_launch_does() {
         ("bfs", "h200-corpus/min_bfs.csv"),
         ("nw", "h200-corpus/min_nw.csv"),
     ] {
-        let sampled = saved_run(&format!("h200-by-time/default_{run}.csv"));
+        let sampled = check_json(&fixture(&format!("h200-by-time/default_{run}.csv")));
         let source = &sampled["sources"][0];
         assert_eq!(source["sample"], "by-time", "{run}");
         assert!(source["profiled_launches"].as_u64().unwrap() <= 12, "{run}");
-        let every = check_every_launch(&fixture(every));
+        let every = check_json(&fixture(every));
         assert_eq!(warnings_of(&sampled), warnings_of(&every), "{run}");
     }
-    let transformer = saved_run("h200-by-time/default_transformer.csv");
+    let transformer = check_json(&fixture("h200-by-time/default_transformer.csv"));
     let rules: BTreeSet<String> = warnings_of(&transformer).into_iter().map(|w| w.1).collect();
     assert_eq!(
         rules,

@@ -230,3 +230,50 @@ pub fn cut_to_kernel_id(
     std::fs::write(to, kept).unwrap();
     rows
 }
+
+/// The JSON report on a run's stdout, after whatever the program printed itself.
+pub fn json_report(out: &Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let start = stdout
+        .find("{\n")
+        .unwrap_or_else(|| panic!("no JSON report: {}", transcript(out)));
+    serde_json::from_str(&stdout[start..]).unwrap_or_else(|e| panic!("{e}: {}", transcript(out)))
+}
+
+/// `gpulint check FILE --format json --exit-zero`: the report of an export (or of a saved
+/// run, with its trace and record beside it).
+pub fn check_json(file: &std::path::Path) -> serde_json::Value {
+    let out = gpulint(&[
+        "check",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", transcript(&out)))
+}
+
+/// The (kernel, rule) pairs a JSON report warns of, by function name.
+pub fn warnings_of(report: &serde_json::Value) -> std::collections::BTreeSet<(String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .map(|f| {
+            let kernel = f["kernel"].as_str().unwrap().split('(').next().unwrap();
+            (kernel.to_string(), f["rule"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// Each kernel's share of GPU time in a JSON report, by function name.
+pub fn kernel_shares(report: &serde_json::Value) -> std::collections::BTreeMap<String, f64> {
+    let mut shares = std::collections::BTreeMap::new();
+    for k in report["kernels"].as_array().unwrap() {
+        let name = k["name"].as_str().unwrap().split('(').next().unwrap();
+        *shares.entry(name.to_string()).or_insert(0.0) +=
+            k["share_of_gpu_time_pct"].as_f64().unwrap();
+    }
+    shares
+}
