@@ -149,10 +149,11 @@ impl Counted {
         (counted.total > 0.0).then_some(counted)
     }
 
-    /// Launches of the kernels `kept` whose number is `n`: one of each launched that often.
-    fn cost(&self, n: u64, kept: &[bool]) -> u64 {
-        (self.kernels.iter().zip(kept))
-            .filter(|(k, kept)| **kept && k.1 >= n)
+    /// Launches of the kernels `kept` (and `also`) whose number is `n`: one of each
+    /// launched that often.
+    fn cost(&self, n: u64, kept: &[bool], also: usize) -> u64 {
+        (self.kernels.iter().zip(kept).enumerate())
+            .filter(|(i, (k, kept))| (**kept || *i == also) && k.1 >= n)
             .count() as u64
     }
 
@@ -313,10 +314,9 @@ impl Pick {
     fn added(&self, counted: &Counted, needs: &[Need], n: u64, kernel: usize) -> (u64, f64) {
         let new_number = !self.numbers.contains(&n);
         let new_kernel = !self.kernels[kernel];
-        let mut kept = self.kernels.clone();
-        kept[kernel] = true;
+        let kept = |k: usize| self.kernels[k] || k == kernel;
         let mut cost = if new_number {
-            counted.cost(n, &kept)
+            counted.cost(n, &self.kernels, kernel)
         } else {
             0
         };
@@ -325,7 +325,7 @@ impl Pick {
             cost += self.numbers.iter().filter(|&&m| m <= launched).count() as u64;
         }
         let gain = (needs.iter().zip(&self.met))
-            .filter(|(need, met)| !**met && kept[need.kernel])
+            .filter(|(need, met)| !**met && kept(need.kernel))
             .filter(|(need, _)| {
                 need.numbers.binary_search(&n).is_ok()
                     || (need.kernel == kernel

@@ -110,18 +110,18 @@ pub fn stand_for_every_launch(
         }
     }
     let renumbered = in_program_order(&mut launches, every, &sample);
+    let sampled: std::collections::HashSet<&str> =
+        launches.iter().map(|l| l.name.as_str()).collect();
     let coverage = match &sample {
         Sample::ByTime(_) => {
-            let sampled: std::collections::HashSet<&str> =
-                launches.iter().map(|l| l.name.as_str()).collect();
             let taken = super::taken_launches(&every.profile.launches, &sample);
             by_time::coverage(&every.profile, &taken, &|name| sampled.contains(name))
         }
         _ => None,
     };
+    let unprofiled_ns = unprofiled_time(&sampled, every);
     let profiled_launches = launches.iter().map(|l| l.count).sum();
     let reference = counted_durations(&launches, every, renumbered.is_ok());
-    let unprofiled_ns = unprofiled_time(&launches, every);
     let by_time = matches!(sample, Sample::ByTime(_));
     profile.launches = launches;
     let note = apply_timing(profile, every, &reference, renumbered.is_ok(), by_time);
@@ -220,11 +220,11 @@ fn counted_durations(
         .collect()
 }
 
-/// The counted GPU time of the kernels the sample holds no launch of.
-fn unprofiled_time(sampled: &[ingest::Launch], every: &EveryLaunch) -> f64 {
-    let names: std::collections::HashSet<&str> = sampled.iter().map(|l| l.name.as_str()).collect();
+/// The counted GPU time of the kernels the sample holds no launch of (`sampled`: the
+/// names of those it holds).
+fn unprofiled_time(sampled: &std::collections::HashSet<&str>, every: &EveryLaunch) -> f64 {
     (every.profile.launches.iter())
-        .filter(|t| !names.contains(t.name.as_str()))
+        .filter(|t| !sampled.contains(t.name.as_str()))
         .filter_map(|t| Some(t.metrics.get("duration_ns")? * t.count as f64))
         .sum()
 }
