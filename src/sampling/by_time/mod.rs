@@ -8,8 +8,10 @@
 //! chosen to serve several configurations at once: in a training loop, one step's
 //! launches.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
+
+mod cover;
 
 use crate::ingest;
 use crate::sample::{Chosen, Coverage, LeftOut, Sample};
@@ -267,7 +269,7 @@ pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
         taken += counted.configurations[configuration].1;
         needs.extend(needs_of(&counted, configuration));
     }
-    let pick = choose(&counted, &needs, budget.max_launches);
+    let pick = cover::choose(&counted, &needs, budget.max_launches);
     let chosen = Chosen {
         numbers: pick.numbers.iter().copied().collect(),
         kernels: counted.by_name.then(|| {
@@ -286,132 +288,6 @@ pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
         covered_configurations: covered.iter().filter(|c| **c).count(),
         chosen,
     })
-}
-
-/// What a cover has taken so far: launch numbers, and the kernels ncu is asked for (every
-/// one, where it cannot be asked for some).
-#[derive(Clone)]
-struct Pick {
-    numbers: BTreeSet<u64>,
-    kernels: Vec<bool>,
-    met: Vec<bool>,
-    spent: u64,
-    gained: f64,
-}
-
-impl Pick {
-    fn new(counted: &Counted, needs: &[Need]) -> Pick {
-        Pick {
-            numbers: BTreeSet::new(),
-            kernels: vec![!counted.by_name; counted.kernels.len()],
-            met: vec![false; needs.len()],
-            spent: 0,
-            gained: 0.0,
-        }
-    }
-
-    /// What taking launch number `n` for a need of `kernel` adds: launches, and need met.
-    fn added(&self, counted: &Counted, needs: &[Need], n: u64, kernel: usize) -> (u64, f64) {
-        let new_number = !self.numbers.contains(&n);
-        let new_kernel = !self.kernels[kernel];
-        let kept = |k: usize| self.kernels[k] || k == kernel;
-        let mut cost = if new_number {
-            counted.cost(n, &self.kernels, kernel)
-        } else {
-            0
-        };
-        if new_kernel {
-            let launched = counted.kernels[kernel].1;
-            cost += self.numbers.iter().filter(|&&m| m <= launched).count() as u64;
-        }
-        let gain = (needs.iter().zip(&self.met))
-            .filter(|(need, met)| !**met && kept(need.kernel))
-            .filter(|(need, _)| {
-                need.numbers.binary_search(&n).is_ok()
-                    || (need.kernel == kernel
-                        && new_kernel
-                        && need.numbers.iter().any(|m| self.numbers.contains(m)))
-            })
-            .map(|(need, _)| need.weight)
-            .sum();
-        (cost, gain)
-    }
-
-    fn take(&mut self, needs: &[Need], n: u64, kernel: usize, cost: u64) {
-        self.numbers.insert(n);
-        self.kernels[kernel] = true;
-        self.spent += cost;
-        for (need, met) in needs.iter().zip(self.met.iter_mut()) {
-            if !*met
-                && self.kernels[need.kernel]
-                && need.numbers.iter().any(|m| self.numbers.contains(m))
-            {
-                *met = true;
-                self.gained += need.weight;
-            }
-        }
-    }
-}
-
-/// The better of two greedy covers (budgeted coverage): one that takes launches by need
-/// met per launch from the start, and one that first takes the launch meeting the most
-/// need. The first alone can spend a small cap on cheap numbers (a GEMM launched twice a
-/// step, past the loop's other kernels) and never afford the step that serves all.
-fn choose(counted: &Counted, needs: &[Need], max_launches: u64) -> Pick {
-    let start = Pick::new(counted, needs);
-    let by_ratio = greedy(counted, needs, max_launches, start.clone());
-    let widest = moves(&start, counted, needs)
-        .filter(|m| m.2 <= max_launches)
-        .max_by(|a, b| a.3.total_cmp(&b.3).then(b.0.cmp(&a.0)));
-    let Some((n, kernel, cost, _)) = widest else {
-        return by_ratio;
-    };
-    let mut from_widest = start;
-    from_widest.take(needs, n, kernel, cost);
-    let from_widest = greedy(counted, needs, max_launches, from_widest);
-    if from_widest.gained > by_ratio.gained {
-        from_widest
-    } else {
-        by_ratio
-    }
-}
-
-/// Every move from `pick`: (launch number, kernel, launches it adds, need it meets).
-fn moves<'a>(
-    pick: &'a Pick,
-    counted: &'a Counted,
-    needs: &'a [Need],
-) -> impl Iterator<Item = (u64, usize, u64, f64)> + 'a {
-    (needs.iter().zip(&pick.met))
-        .filter(|(_, met)| !**met)
-        .flat_map(move |(need, _)| {
-            need.numbers.iter().map(move |&n| {
-                let (cost, gain) = pick.added(counted, needs, n, need.kernel);
-                (n, need.kernel, cost, gain)
-            })
-        })
-}
-
-/// Greedy cover from `pick`: the launch that meets the most unmet need (by GPU time) per
-/// launch it adds, until every need is met or nothing more fits in `max_launches`. Ties go
-/// to the lower number, which a run stopped early reaches sooner. A first launch is taken
-/// even where it costs more than the cap (100 kernels launched once each cost 100
-/// launches for number 1, where ncu cannot be asked for some): a sample of nothing would
-/// judge nothing.
-fn greedy(counted: &Counted, needs: &[Need], max_launches: u64, mut pick: Pick) -> Pick {
-    loop {
-        let fits = |cost: u64| pick.numbers.is_empty() || pick.spent + cost <= max_launches;
-        let best = moves(&pick, counted, needs)
-            .filter(|m| m.3 > 0.0 && fits(m.2))
-            .max_by(|a, b| {
-                let ratio = |m: &(u64, usize, u64, f64)| m.3 / m.2.max(1) as f64;
-                ratio(a).total_cmp(&ratio(b)).then(b.0.cmp(&a.0))
-            });
-        let Some((n, kernel, cost, _)) = best else {
-            return pick;
-        };
-        pick.take(needs, n, kernel, cost);
-    }
 }
 
 /// What a sample by time covered of the counted launches: the configurations with a
