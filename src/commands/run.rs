@@ -48,7 +48,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
             report.gate.read.verbose,
         ));
     }
-    let stopping = say_whether_it_stops(&mut opts, &program[0]);
+    let stopping = crate::ncu::say_whether_it_stops(&opts, &program[0]);
     let keys = rules::metric_keys(&rules);
     let info = crate::ncu::profile(&opts, &prepared, &keys, program)?;
     if !stopping || info.program_status == Some(0) {
@@ -116,34 +116,6 @@ pub(super) fn finish_report(
         ..sample_info
     };
     lint_and_report(&profiles, outcome, rules, report, sample_info)
-}
-
-/// With `--stop-once-profiled` (or `--window`), tells the user that ncu will end the
-/// program after the sample's last launch, or why it cannot (no launch trace to say when,
-/// or a sample per configuration, whose launch count ncu counts per configuration).
-/// Returns whether it will.
-fn say_whether_it_stops(opts: &mut crate::ncu::NcuOptions, program: &str) -> bool {
-    if !opts.stop_once_profiled {
-        return false;
-    }
-    let by_kernel = matches!(opts.sample, Some(Sample::Spread | Sample::ByTime(_)));
-    match (by_kernel, opts.expected_launches) {
-        (true, Some(n)) => {
-            eprintln!(
-                "gpulint: ncu will stop {program} once it has profiled the sample's {n} \
-                 launch(es) (--stop-once-profiled): the rest of its run is cut short"
-            );
-            true
-        }
-        _ => {
-            eprintln!(
-                "gpulint: {program} runs to its end: stopping it once profiled needs the \
-                 launch trace and a sample by kernel (not --launches-per-config)"
-            );
-            opts.stop_once_profiled = false;
-            false
-        }
-    }
 }
 
 /// Why the program is not to run under the launch tracer, when the user said so.

@@ -78,7 +78,7 @@ pub fn build_args(
         }
         // ncu ends the program once it has profiled that many: the sample's last launch.
         (Some(Sample::Spread | Sample::ByTime(_)), _) => {
-            if let (true, Some(n)) = (opts.stop_once_profiled, opts.expected_launches) {
+            if let Some(n) = opts.stop_after() {
                 args.extend(["--launch-count".into(), n.to_string()]);
                 args.extend(["--kill".into(), "on".into()]);
             }

@@ -61,6 +61,38 @@ pub struct NcuOptions {
     pub verbose: bool,
 }
 
+impl NcuOptions {
+    /// With `--stop-once-profiled` (or `--window`), after how many profiled launches ncu
+    /// ends the program: the sample's, where every launch was counted first and the
+    /// sample is by kernel (ncu counts `--launch-count` per configuration in a sample per
+    /// configuration). `None`: it runs to its end.
+    pub fn stop_after(&self) -> Option<u64> {
+        let by_kernel = matches!(self.sample, Some(Sample::Spread | Sample::ByTime(_)));
+        self.expected_launches
+            .filter(|_| self.stop_once_profiled && by_kernel)
+    }
+}
+
+/// With `--stop-once-profiled` (or `--window`), tells the user that ncu will end the
+/// program after the sample's last launch, or why it cannot (no launch trace to say when,
+/// or a sample per configuration). Returns whether it will.
+pub fn say_whether_it_stops(opts: &NcuOptions, program: &str) -> bool {
+    if !opts.stop_once_profiled {
+        return false;
+    }
+    match opts.stop_after() {
+        Some(n) => eprintln!(
+            "gpulint: ncu will stop {program} once it has profiled the sample's {n} \
+             launch(es) (--stop-once-profiled): the rest of its run is cut short"
+        ),
+        None => eprintln!(
+            "gpulint: {program} runs to its end: stopping it once profiled needs the \
+             launch trace and a sample by kernel (not --launches-per-config)"
+        ),
+    }
+    opts.stop_after().is_some()
+}
+
 /// The metrics `--metrics` gets on `chip` (only those that exist there): the metric keys
 /// the rules read (`rule_keys`), the duration and occupancy every report shows, and the
 /// roofline's inputs unless they are not wanted.
