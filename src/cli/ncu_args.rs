@@ -1,0 +1,142 @@
+//! `gpulint run`'s own options: how ncu is run, which launches it profiles, and the
+//! launch trace before it; and the settings they make for the ncu stage.
+
+use clap::Args;
+
+use super::{Format, ReportArgs, percentage};
+
+/// How to run ncu.
+#[derive(Debug, Clone, Args)]
+pub struct NcuArgs {
+    /// The ncu binary (default: $NCU, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, /opt/nvidia/nsight-compute).
+    #[arg(long, value_name = "PATH")]
+    pub ncu: Option<String>,
+    /// Profile only kernels with this name (ncu syntax: `name`, or `regex:pattern`).
+    #[arg(short = 'k', long, value_name = "NAME")]
+    pub kernel_name: Option<String>,
+    /// Skip this many kernel launches first.
+    #[arg(long, value_name = "N")]
+    pub launch_skip: Option<u64>,
+    /// Profile at most this many kernel launches, in launch order (turns sampling off).
+    #[arg(long, value_name = "N")]
+    pub launch_count: Option<u64>,
+    /// Profile every launch instead of a sample: ncu's default, minutes on an iterative
+    /// program.
+    #[arg(long, conflicts_with = "launches_per_config")]
+    pub all_launches: bool,
+    /// Sample per launch configuration: the first N launches of each (kernel, grid, block,
+    /// shared memory), ncu's `--filter-mode per-launch-config`. By default the sample is each
+    /// kernel's launches 1, 2, 3, 4, 8, 16, ... whatever their grids, or the first 1 (else 3)
+    /// of each configuration when the launch trace shows that takes fewer and stands for
+    /// the configuration's time.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub launches_per_config: Option<u64>,
+    /// With every launch counted (the launch trace), profile launch configurations in order
+    /// of their share of GPU time until they cover this much of it: a percentage, 99 by
+    /// default. The report lists the configurations left out.
+    #[arg(long, value_name = "PCT", value_parser = percentage, default_value_t = 99.0)]
+    pub coverage: f64,
+    /// With every launch counted, profile at most this many launches. By default, as many
+    /// as ncu profiles in about a quarter of the program's own run time, at least 4 s
+    /// (some 0.33 s a launch on an H200): 12 to 40. The configuration with the most GPU
+    /// time is profiled whatever its launch costs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_launches: Option<u64>,
+    /// End the program once ncu has profiled the last launch of the sample (ncu's
+    /// `--kill`): the report then comes without waiting for the rest of the run, and the
+    /// program's own work after that launch is cut short. Needs the launch trace, which
+    /// says how many launches the sample takes.
+    #[arg(long)]
+    pub stop_once_profiled: bool,
+    /// Trace and profile only the first SECONDS of the program's GPU work (from its first
+    /// CUDA call), then stop it: both runs end early, so a training loop of minutes gives
+    /// its report in about a minute. Its steps repeat, so a window of a few steps judges
+    /// as the whole run does. Implies --stop-once-profiled.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub window: Option<u64>,
+    /// Count every launch even where gpulint's launch tracer gives no trace (it needs a C++
+    /// compiler and CUPTI; --verbose says why not): ncu then times every launch in one more
+    /// run of the program (duration only, about 4 ms a launch, at most 10,000). Counted
+    /// launches give GPU-time shares and time at stake of every launch, not only the sampled
+    /// ones, and block size and grid size are judged on every launch.
+    #[arg(long, conflicts_with_all = ["all_launches", "launch_count", "launch_skip", "per_launch"])]
+    pub time_all_launches: bool,
+    /// Do not run the program once more under gpulint's launch tracer before ncu profiles
+    /// it (that run takes about as long as the program alone): shares of GPU time are then
+    /// of the sampled launches.
+    #[arg(long, conflicts_with = "time_all_launches")]
+    pub no_launch_trace: bool,
+    /// Keep the launch trace here: every launch's shape and duration, and the library or
+    /// program that launched it. `gpulint check` reads it like an export.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_launch_trace")]
+    pub save_trace: Option<String>,
+    /// Follow child processes too (MPI launchers, Python).
+    #[arg(long)]
+    pub target_processes_all: bool,
+    /// Pass one more argument to ncu (repeat it: --ncu-arg=--clock-control --ncu-arg=none).
+    #[arg(long = "ncu-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub ncu_args: Vec<String>,
+    /// Also collect the SourceCounters section and name the source lines behind
+    /// uncoalesced and misaligned accesses (build with -lineinfo).
+    #[arg(long)]
+    pub source: bool,
+    /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.
+    #[arg(long)]
+    pub no_roofline: bool,
+    /// Plan the metrics for this chip (gh100, ga102, gb202, ...) instead of asking ncu
+    /// which chip the GPU has.
+    #[arg(long, value_name = "NAME")]
+    pub chip: Option<String>,
+    /// Keep ncu's raw CSV export here, for sharing or `gpulint check` later.
+    #[arg(long, value_name = "FILE")]
+    pub save_csv: Option<String>,
+}
+
+impl NcuArgs {
+    /// What a sample by time may profile, for a program that ran this long under the
+    /// launch tracer.
+    pub fn budget(&self, run: Option<std::time::Duration>) -> crate::sampling::by_time::Budget {
+        crate::sampling::by_time::Budget {
+            coverage: self.coverage / 100.0,
+            max_launches: self
+                .max_launches
+                .unwrap_or_else(|| crate::sampling::by_time::default_max_launches(run)),
+        }
+    }
+
+    /// What ncu is asked for: the command line's options, the config's ncu arguments, and
+    /// the sample unless the user chose launches themselves.
+    pub fn ncu_options(
+        &self,
+        report: &ReportArgs,
+        extra_args: Vec<String>,
+    ) -> crate::ncu::NcuOptions {
+        let choice = crate::ncu::LaunchChoice {
+            per_config: self.launches_per_config,
+            all_launches: self.all_launches,
+            launch_skip: self.launch_skip,
+            launch_count: self.launch_count,
+            kernel_name: self.kernel_name.as_deref(),
+        };
+        let sample = crate::ncu::choose_sample(&choice, &extra_args);
+        crate::ncu::NcuOptions {
+            ncu: self.ncu.clone(),
+            kernel_name: self.kernel_name.clone(),
+            launch_skip: self.launch_skip,
+            launch_count: self.launch_count,
+            sample,
+            target_processes_all: self.target_processes_all,
+            extra_args,
+            save_csv: self.save_csv.clone(),
+            roofline: !self.no_roofline,
+            source: self.source,
+            chip: self.chip.clone(),
+            // Machine formats own stdout; the program's output would corrupt them.
+            program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),
+            expected_launches: None,
+            traced_run_time: None,
+            stop_once_profiled: self.stop_once_profiled || self.window.is_some(),
+            verbose: report.gate.read.verbose,
+        }
+    }
+}
