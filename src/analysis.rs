@@ -11,38 +11,21 @@ use crate::rules::engine::Finding;
 use crate::rules::{self, Rule, Severity};
 
 /// Names the source lines behind the findings of rules that ask for them, from the source
-/// page: the worst lines by excess sectors (`names_source_lines`), or the lines the warps
-/// wait on most (`names_stall_lines`).
+/// page's per-line counter that carries the rule's cause ([`rules::LineCause`]): the worst
+/// lines by excess sectors, the lines the warps wait on most, the lines with the bank
+/// conflicts (and the tile's declaration, with its padding as an edit), the local-memory
+/// accesses, or the divergent branches.
 fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Finding]) {
     let rule = |slug: &str| rules.iter().find(|r| r.slug == slug);
     for p in profiles.iter().filter(|p| !p.source_blocks.is_empty()) {
         for f in findings.iter_mut().filter(|f| f.file == p.file) {
-            let Some(r) = rule(&f.rule) else { continue };
-            if !r.names_source_lines && !r.names_stall_lines {
+            let Some(cause) = rule(&f.rule).and_then(|r| r.source_lines) else {
                 continue;
-            }
-            // The page's blocks follow each kernel's launches in order.
-            let base = ingest::base_name(&f.kernel);
-            let block = p
-                .source_blocks
-                .iter()
-                .filter(|b| ingest::base_name(&b.function) == base)
-                .nth(f.nth_of_kernel);
-            let line = if r.names_stall_lines {
-                // The line the warps wait on most is where the finding belongs.
-                block
-                    .and_then(ingest::source::describe_stalls)
-                    .map(|(text, top)| {
-                        f.notes.push(text);
-                        top
-                    })
-            } else {
-                f.notes.extend(block.and_then(ingest::source::describe));
-                // The worst line is where the finding belongs in the code.
-                block
-                    .and_then(|b| b.lines.first())
-                    .filter(|l| l.excess_sectors > 0.0)
             };
+            let Some(block) = block_of(p, f) else {
+                continue;
+            };
+            let line = lines_behind(block, cause, f);
             if let Some(l) = line {
                 f.source = Some(rules::engine::SourceLocation {
                     file: l.file.clone(),
@@ -50,6 +33,86 @@ fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Fin
                 });
             }
         }
+    }
+}
+
+/// The source page's block for a finding's launch: the page's blocks follow each kernel's
+/// profiled launches in order, and a kernel with one block (the source pass profiles one
+/// launch of it) has it stand for all of them.
+fn block_of<'a>(p: &'a Profile, f: &Finding) -> Option<&'a ingest::source::SourceBlock> {
+    let base = ingest::base_name(&f.kernel);
+    let of_kernel: Vec<&ingest::source::SourceBlock> = p
+        .source_blocks
+        .iter()
+        .filter(|b| ingest::base_name(&b.function) == base)
+        .collect();
+    let exact: Vec<&ingest::source::SourceBlock> = of_kernel
+        .iter()
+        .copied()
+        .filter(|b| b.function == f.kernel)
+        .collect();
+    let blocks = if exact.is_empty() { of_kernel } else { exact };
+    match blocks.len() {
+        1 => Some(blocks[0]),
+        _ => blocks.get(f.nth_of_kernel).copied(),
+    }
+}
+
+/// Adds the note that names the lines behind `f` and returns the line it belongs on.
+fn lines_behind<'a>(
+    block: &'a ingest::source::SourceBlock,
+    cause: rules::LineCause,
+    f: &mut Finding,
+) -> Option<&'a ingest::source::SourceLine> {
+    use ingest::source::{self, Counter};
+    use rules::LineCause;
+    let counted = |counter, notes: &mut Vec<String>| {
+        source::describe_counter(block, counter).map(|(text, place)| {
+            notes.push(text);
+            place
+        })
+    };
+    match cause {
+        LineCause::ExcessSectors => {
+            f.notes.extend(source::describe(block));
+            // The worst line in the user's own files: an inlined toolkit header's line
+            // (wmma's load in mma.hpp) is not one to change.
+            let wasteful = || block.lines.iter().filter(|l| l.excess_sectors > 0.0);
+            wasteful()
+                .find(|l| !source::toolkit_header(&l.file))
+                .or_else(|| wasteful().next())
+        }
+        LineCause::StallSamples => source::describe_stalls(block).map(|(text, top)| {
+            f.notes.push(text);
+            top
+        }),
+        LineCause::SharedConflicts => {
+            let line = counted(Counter::SharedConflicts, &mut f.notes)
+                .or_else(|| counted(Counter::SharedAccesses, &mut f.notes))?;
+            if let Some(decl) = source::shared_declaration(block, line) {
+                let name = decl.file.rsplit('/').next().unwrap_or(&decl.file);
+                f.notes
+                    .push(format!("the array: {name}:{} `{}`", decl.line, decl.text));
+                f.edit = source::padded_declaration(&decl).map(|after| rules::engine::Edit {
+                    file: decl.file.clone(),
+                    line: decl.line,
+                    column: source::column_of(&decl),
+                    before: decl.text.clone(),
+                    after,
+                });
+                if f.edit.is_none() {
+                    f.notes.push(format!(
+                        "`{}` has one dimension: its conflicts come from the index, not the \
+                         shape; index it so that a warp's lanes read consecutive words \
+                         (sequential addressing, `a[tid] += a[tid + s]`), or swizzle the index",
+                        decl.name
+                    ));
+                }
+            }
+            Some(line)
+        }
+        LineCause::LocalAccesses => counted(Counter::LocalAccesses, &mut f.notes),
+        LineCause::DivergentBranches => counted(Counter::DivergentBranches, &mut f.notes),
     }
 }
 

@@ -204,3 +204,131 @@ fn waiting_findings_name_the_lines_the_warps_wait_on() {
         "{notes}"
     );
 }
+
+/// samples/corpus/source_lines.cu on the H200 (`ncu --set full --import-source yes`, its
+/// raw page and each kernel's source page, lab/runs/2026-12-02-lines-and-pairs.txt): each
+/// finding whose cause sits on a line names the line its header expected before the
+/// capture, and the conflicted tile's declaration gets its padding as an edit.
+#[test]
+fn each_line_cause_names_its_line_and_the_tile_gets_its_padding() {
+    let mut args = vec![
+        "check",
+        "fixtures/h200-corpus/full_source_lines.csv",
+        "--format",
+        "json",
+        "--exit-zero",
+    ];
+    let pages: Vec<String> = [
+        "transpose_conflicted",
+        "reduce_strided_index",
+        "local_dynamic_index",
+        "divergent_by_lane",
+    ]
+    .iter()
+    .map(|k| format!("fixtures/h200-source/source_{k}.csv"))
+    .collect();
+    for p in &pages {
+        args.extend(["--source-page", p]);
+    }
+    let out = common::gpulint(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    let finding = |kernel: &str, rule: &str| {
+        findings
+            .iter()
+            .find(|f| f["kernel"].as_str().unwrap().starts_with(kernel) && f["rule"] == rule)
+            .unwrap_or_else(|| panic!("no {rule} on {kernel}: {findings:#?}"))
+    };
+    let line_of = |f: &Value| {
+        (
+            f["source"]["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string(),
+            f["source"]["line"].as_u64().unwrap(),
+        )
+    };
+    let at = |line: u64| ("source_lines.cu".to_string(), line);
+    let conflicted = finding("transpose_conflicted", "bank-conflicts");
+    assert_eq!(line_of(conflicted), at(38));
+    let edit = &conflicted["suggested_edit"];
+    assert_eq!(edit["line"], 32);
+    assert_eq!(edit["before"], "__shared__ float tile[TILE][TILE];");
+    assert_eq!(edit["after"], "__shared__ float tile[TILE][TILE + 1];");
+    let strided = finding("reduce_strided_index", "bank-conflicts");
+    assert_eq!(line_of(strided), at(48), "sdata[index] += sdata[index + s]");
+    assert!(
+        strided.get("suggested_edit").is_none(),
+        "a 1D array has no padding"
+    );
+    assert_eq!(
+        line_of(finding("local_dynamic_index", "local-memory")),
+        at(60)
+    );
+    assert_eq!(
+        line_of(finding("divergent_by_lane", "divergent-warps")),
+        at(71)
+    );
+    // The coalesced transpose has no coalescing finding.
+    assert!(!findings.iter().any(|f| {
+        f["kernel"]
+            .as_str()
+            .unwrap()
+            .starts_with("transpose_conflicted")
+            && f["rule"].as_str().unwrap().starts_with("uncoalesced")
+    }));
+}
+
+/// The padding is a SARIF fix on the declaration's text (its columns read from the file on
+/// disk) and a diff in Markdown, both relative to the source root.
+#[test]
+fn the_padding_is_a_sarif_fix_and_a_markdown_diff() {
+    let run = |format: &str| {
+        let out = common::gpulint(&[
+            "check",
+            "fixtures/h200-corpus/full_source_lines.csv",
+            "--source-page",
+            "fixtures/h200-source/source_transpose_conflicted.csv",
+            "--select",
+            "bank-conflicts",
+            "--source-root",
+            "/work/main",
+            "--exit-zero",
+            "--format",
+            format,
+        ]);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let doc: Value = serde_json::from_str(&run("sarif")).unwrap();
+    let result = doc["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r.get("fixes").is_some())
+        .expect("a result with a fix");
+    let change = &result["fixes"][0]["artifactChanges"][0];
+    assert_eq!(
+        change["artifactLocation"]["uri"],
+        "samples/corpus/source_lines.cu"
+    );
+    let replacement = &change["replacements"][0];
+    // `  __shared__ float tile[TILE][TILE];` in samples/corpus/source_lines.cu.
+    assert_eq!(replacement["deletedRegion"]["startLine"], 32);
+    assert_eq!(replacement["deletedRegion"]["startColumn"], 3);
+    assert_eq!(replacement["deletedRegion"]["endColumn"], 37);
+    assert_eq!(
+        replacement["insertedContent"]["text"],
+        "__shared__ float tile[TILE][TILE + 1];"
+    );
+    let markdown = run("markdown");
+    assert!(
+        markdown.contains(
+            "```diff\n- __shared__ float tile[TILE][TILE];\n+ __shared__ float tile[TILE][TILE + 1];\n```"
+        ),
+        "{markdown}"
+    );
+}

@@ -18,6 +18,17 @@ pub struct SourceLine {
     pub stall_samples: f64,
     /// The stall reason with the most of them, as the page names it (`long_sb`).
     pub top_stall: Option<(String, f64)>,
+    /// Shared-memory bank-conflict replays on this line: over its SASS rows, the times
+    /// warps executed each shared-memory instruction by its "L1 Conflicts Shared N-Way"
+    /// less one (a 32-way read replays 31 times). Predicated instructions show no N-way.
+    pub shared_conflicts: f64,
+    /// Warp-level shared-memory instructions executed on this line.
+    pub shared_accesses: f64,
+    /// Warp-level local-memory loads and stores executed on this line (its SASS rows
+    /// whose address space is local).
+    pub local_accesses: f64,
+    /// Branches on this line where a warp's threads went different ways.
+    pub divergent_branches: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +46,11 @@ struct Columns {
     sectors: usize,
     source: usize,
     stalls: (Option<usize>, Vec<(usize, String)>),
+    conflicts: Option<usize>,
+    divergent: Option<usize>,
+    /// On SASS rows: the instruction's address space and how often warps executed it.
+    address_space: Option<usize>,
+    executed: Option<usize>,
 }
 
 impl Columns {
@@ -50,6 +66,10 @@ impl Columns {
                 sectors,
                 source,
                 stalls: stall_columns(header),
+                conflicts: find("L1 Conflicts Shared N-Way"),
+                divergent: find("Divergent Branches"),
+                address_space: find("Address Space"),
+                executed: find("Instructions Executed"),
             }),
             _ => Err(Error::in_file(
                 origin,
@@ -58,12 +78,11 @@ impl Columns {
         }
     }
 
-    /// One source line's row, when its counters are numbers.
-    fn line(&self, rec: &csv::StringRecord, file: &str, line: u64) -> Option<SourceLine> {
-        let num = |i: usize| {
-            rec.get(i)
-                .and_then(|v| v.replace(',', "").parse::<f64>().ok())
-        };
+    /// One source line's row; a counter that is not a number (a line without code shows
+    /// `-`) counts 0.
+    fn line(&self, rec: &csv::StringRecord, file: &str, line: u64) -> SourceLine {
+        let num = |i: usize| number(rec, i);
+        let count = |i: Option<usize>| i.and_then(num).unwrap_or(0.0);
         let top_stall = self
             .stalls
             .1
@@ -71,16 +90,43 @@ impl Columns {
             .filter_map(|(i, reason)| num(*i).map(|n| (reason.clone(), n)))
             .filter(|(_, n)| *n > 0.0)
             .max_by(|a, b| a.1.total_cmp(&b.1));
-        Some(SourceLine {
+        SourceLine {
             file: file.to_string(),
             line,
             text: crate::printable::printable(rec.get(self.source).unwrap_or("").trim()).into(),
-            excess_sectors: num(self.excess)?,
-            sectors: num(self.sectors)?,
-            stall_samples: self.stalls.0.and_then(num).unwrap_or(0.0),
+            excess_sectors: count(Some(self.excess)),
+            sectors: count(Some(self.sectors)),
+            stall_samples: count(self.stalls.0),
             top_stall,
-        })
+            shared_conflicts: 0.0,
+            shared_accesses: 0.0,
+            local_accesses: 0.0,
+            divergent_branches: count(self.divergent),
+        }
     }
+
+    /// Adds a SASS row's memory instructions to the source line it was compiled from:
+    /// how often warps executed it, by its address space, and its bank-conflict replays.
+    fn add_instruction(&self, rec: &csv::StringRecord, line: &mut SourceLine) {
+        let space = self
+            .address_space
+            .and_then(|i| rec.get(i))
+            .unwrap_or("")
+            .trim();
+        let executed = self.executed.and_then(|i| number(rec, i)).unwrap_or(0.0);
+        if space.eq_ignore_ascii_case("local") {
+            line.local_accesses += executed;
+        } else if space.eq_ignore_ascii_case("shared") {
+            line.shared_accesses += executed;
+            let ways = self.conflicts.and_then(|i| number(rec, i)).unwrap_or(0.0);
+            line.shared_conflicts += (ways - 1.0).max(0.0) * executed;
+        }
+    }
+}
+
+fn number(rec: &csv::StringRecord, i: usize) -> Option<f64> {
+    rec.get(i)
+        .and_then(|v| v.replace(',', "").parse::<f64>().ok())
 }
 
 /// Parses a source-page export: one block per launch.
@@ -118,13 +164,21 @@ pub fn parse(origin: &str, bytes: &[u8]) -> Result<Vec<SourceBlock>> {
                     });
                 }
             }
+            // A SASS row follows the source line it was compiled from.
+            "" => {
+                if let (Some(cols), Some(line)) =
+                    (&cols, blocks.last_mut().and_then(|b| b.lines.last_mut()))
+                {
+                    cols.add_instruction(&rec, line);
+                }
+            }
             first => {
                 let (Some(cols), Some(block), Ok(line)) =
                     (&cols, blocks.last_mut(), first.parse::<u64>())
                 else {
                     continue;
                 };
-                block.lines.extend(cols.line(&rec, &file, line));
+                block.lines.push(cols.line(&rec, &file, line));
             }
         }
     }
@@ -208,7 +262,7 @@ fn stall_reason(reason: &str) -> &str {
 
 /// A CUDA toolkit header (`.../cuda/.../include/sm_30_intrinsics.hpp`): where inlined
 /// intrinsics are, not a line the user can change.
-fn toolkit_header(file: &str) -> bool {
+pub fn toolkit_header(file: &str) -> bool {
     file.contains("/cuda") && (file.contains("/include/") || file.contains("/targets/"))
 }
 
@@ -254,6 +308,166 @@ pub fn describe_stalls(block: &SourceBlock) -> Option<(String, &SourceLine)> {
     Some((format!("where the warps wait: {}", parts.join("; ")), place))
 }
 
+/// A per-line counter that carries a finding's cause, and how a note names it.
+#[derive(Debug, Clone, Copy)]
+pub enum Counter {
+    SharedConflicts,
+    SharedAccesses,
+    LocalAccesses,
+    DivergentBranches,
+}
+
+impl Counter {
+    fn of(self, l: &SourceLine) -> f64 {
+        match self {
+            Counter::SharedConflicts => l.shared_conflicts,
+            Counter::SharedAccesses => l.shared_accesses,
+            Counter::LocalAccesses => l.local_accesses,
+            Counter::DivergentBranches => l.divergent_branches,
+        }
+    }
+
+    fn what(self) -> (&'static str, &'static str) {
+        match self {
+            Counter::SharedConflicts => ("lines with the bank conflicts", "conflicts"),
+            Counter::SharedAccesses => (
+                "the page counts no conflict on a line (its predicated instructions have no \
+                 N-way); the lines with the most shared-memory accesses",
+                "shared-memory accesses",
+            ),
+            Counter::LocalAccesses => ("lines with local-memory accesses", "local accesses"),
+            Counter::DivergentBranches => ("branches that diverge", "divergent branches"),
+        }
+    }
+}
+
+/// "lines with the bank conflicts: transpose.cu:160 (100% of conflicts) `...`", for the
+/// lines that together hold most of the counter, and the line a finding belongs on: the
+/// first of them in the user's own files. `None` when no line has any.
+pub fn describe_counter(block: &SourceBlock, counter: Counter) -> Option<(String, &SourceLine)> {
+    let total: f64 = block.lines.iter().map(|l| counter.of(l)).sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let mut by_count: Vec<&SourceLine> =
+        block.lines.iter().filter(|l| counter.of(l) > 0.0).collect();
+    by_count.sort_by(|a, b| counter.of(b).total_cmp(&counter.of(a)));
+    let (title, unit) = counter.what();
+    let mut parts = Vec::new();
+    let mut covered = 0.0;
+    for l in by_count.iter().take(3) {
+        if covered / total >= 0.9 {
+            break;
+        }
+        covered += counter.of(l);
+        let snippet: String = l.text.chars().take(60).collect();
+        let name = l.file.rsplit('/').next().unwrap_or(&l.file);
+        parts.push(format!(
+            "{name}:{} ({:.0}% of {unit}) `{snippet}`",
+            l.line,
+            counter.of(l) / total * 100.0
+        ));
+    }
+    let place = by_count
+        .iter()
+        .find(|l| !toolkit_header(&l.file))
+        .unwrap_or(&by_count[0]);
+    Some((format!("{title}: {}", parts.join("; ")), place))
+}
+
+/// A `__shared__` array's declaration: where it is and its text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Declaration {
+    pub file: String,
+    pub line: u64,
+    pub text: String,
+    pub name: String,
+}
+
+/// The `__shared__` declaration of an array that `line` indexes: among the page's lines
+/// of the same file, else in the file itself when it is on disk.
+pub fn shared_declaration(block: &SourceBlock, line: &SourceLine) -> Option<Declaration> {
+    let declares = regex::Regex::new(r"__shared__\s+[\w:<>, ]*?(\w+)\s*\[").expect("valid");
+    let indexed = |name: &str| {
+        regex::Regex::new(&format!(r"\b{}\s*\[", regex::escape(name)))
+            .is_ok_and(|r| r.is_match(&line.text))
+    };
+    let found = |file: &str, n: u64, text: &str| {
+        let name = declares.captures(text)?.get(1)?.as_str().to_string();
+        indexed(&name).then(|| Declaration {
+            file: file.to_string(),
+            line: n,
+            text: text.trim().to_string(),
+            name,
+        })
+    };
+    let in_page = block
+        .lines
+        .iter()
+        .filter(|l| l.file == line.file)
+        .find_map(|l| found(&l.file, l.line, &l.text));
+    in_page.or_else(|| {
+        let text = std::fs::read_to_string(on_disk(&line.file)?).ok()?;
+        text.lines()
+            .enumerate()
+            .find_map(|(i, t)| found(&line.file, i as u64 + 1, t))
+    })
+}
+
+/// Where a declaration's text starts on its line in the file on disk (1-based, in
+/// characters).
+pub fn column_of(decl: &Declaration) -> Option<u64> {
+    let text = std::fs::read_to_string(on_disk(&decl.file)?).ok()?;
+    let line = text
+        .lines()
+        .nth(usize::try_from(decl.line).ok()?.checked_sub(1)?)?;
+    let at = line.find(&decl.text)?;
+    Some(line[..at].chars().count() as u64 + 1)
+}
+
+/// Where a file the profile names is on this disk: as named, else the longest tail of its
+/// path below the working directory (a profile made in another checkout of the same
+/// repository names `/home/ci/repo/src/k.cu`; here it is `src/k.cu`).
+pub fn on_disk(file: &str) -> Option<std::path::PathBuf> {
+    let path = std::path::Path::new(file);
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let parts: Vec<&std::ffi::OsStr> = path
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    (1..parts.len())
+        .map(|skip| parts[skip..].iter().collect::<std::path::PathBuf>())
+        .find(|tail| tail.is_file())
+}
+
+/// The mechanical fix for a bank-conflicted 2D tile: one more word per row, so that a
+/// column's elements fall in different banks (`tile[32][32]` -> `tile[32][33]`). `None`
+/// for a 1D array, whose conflicts come from its index, not its shape.
+pub fn padded_declaration(decl: &Declaration) -> Option<String> {
+    let dims = regex::Regex::new(&format!(
+        r"\b{}\s*\[([^\]]+)\]\s*\[([^\]]+)\]",
+        regex::escape(&decl.name)
+    ))
+    .ok()?;
+    let caps = dims.captures(&decl.text)?;
+    let last = caps.get(2)?;
+    let width = last.as_str().trim();
+    let padded = match width.parse::<u64>() {
+        Ok(n) => (n + 1).to_string(),
+        Err(_) => format!("{width} + 1"),
+    };
+    Some(format!(
+        "{}{padded}{}",
+        &decl.text[..last.start()],
+        &decl.text[last.end()..]
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,5 +489,79 @@ mod tests {
             text.starts_with("worst source lines: zoo.cu:26 (100% of excess sectors)"),
             "{text}"
         );
+    }
+
+    fn line(n: u64, text: &str, conflicts: f64) -> SourceLine {
+        SourceLine {
+            file: "/src/t.cu".into(),
+            line: n,
+            text: text.into(),
+            excess_sectors: 0.0,
+            sectors: 0.0,
+            stall_samples: 0.0,
+            top_stall: None,
+            shared_conflicts: conflicts,
+            shared_accesses: conflicts,
+            local_accesses: 0.0,
+            divergent_branches: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_conflicted_tile_is_found_by_the_line_that_reads_it_and_padded() {
+        let block = SourceBlock {
+            file: "/src/t.cu".into(),
+            function: "t(const float *, float *, int)".into(),
+            lines: vec![
+                line(3, "__shared__ float other[64];", 0.0),
+                line(4, "__shared__ float tile[TILE][TILE];", 0.0),
+                line(9, "tile[threadIdx.y][threadIdx.x] = in[i];", 30.0),
+                line(12, "out[j] = tile[threadIdx.x][threadIdx.y + k];", 970.0),
+            ],
+        };
+        let (note, at) = describe_counter(&block, Counter::SharedConflicts).unwrap();
+        assert_eq!(at.line, 12);
+        assert!(
+            note.starts_with("lines with the bank conflicts: t.cu:12 (97% of conflicts)"),
+            "{note}"
+        );
+        let decl = shared_declaration(&block, at).unwrap();
+        assert_eq!((decl.line, decl.name.as_str()), (4, "tile"));
+        assert_eq!(
+            padded_declaration(&decl).as_deref(),
+            Some("__shared__ float tile[TILE][TILE + 1];")
+        );
+        let literal = Declaration {
+            text: "__shared__ double t2[32][32];".into(),
+            name: "t2".into(),
+            ..decl.clone()
+        };
+        assert_eq!(
+            padded_declaration(&literal).as_deref(),
+            Some("__shared__ double t2[32][33];")
+        );
+        // A 1D array's conflicts come from its index: no edit.
+        let flat = Declaration {
+            text: "__shared__ int sdata[256];".into(),
+            name: "sdata".into(),
+            ..decl
+        };
+        assert_eq!(padded_declaration(&flat), None);
+        // No line with conflicts: nothing to name.
+        let quiet = SourceBlock {
+            lines: vec![line(4, "__shared__ float tile[32][33];", 0.0)],
+            ..block.clone()
+        };
+        assert!(describe_counter(&quiet, Counter::SharedConflicts).is_none());
+    }
+
+    #[test]
+    fn a_file_from_another_checkout_is_found_by_its_tail() {
+        // Unit tests run in the crate's folder.
+        assert_eq!(
+            on_disk("/home/ci/elsewhere/gpulint/samples/corpus/source_lines.cu"),
+            Some(std::path::PathBuf::from("samples/corpus/source_lines.cu"))
+        );
+        assert_eq!(on_disk("/home/ci/elsewhere/no_such_file.cu"), None);
     }
 }

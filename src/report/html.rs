@@ -49,6 +49,7 @@ tr.hit { background: #fff3b0; }
 .error .sev { color: #c0392b; } .warning .sev { color: #b9770e; } .info .sev { color: #2e86c1; }
 .where, .stake { color: #555; font-size: .9em; } .help { color: #1e8449; }
 code, pre { font-family: ui-monospace, monospace; font-size: .9em; }
+pre.edit del { color: #a00; text-decoration: none; } pre.edit ins { color: #070; text-decoration: none; }
 pre.source { background: #f0f0f0; padding: .5em; overflow-x: auto; } pre.source .line { background: #ffe08a; display: block; }
 dl.evidence { display: grid; grid-template-columns: max-content auto; gap: 0 1em; font-size: .85em; margin: .4em 0; }
 dl.evidence dt { color: #555; } dl.evidence dd { margin: 0; }
@@ -303,15 +304,24 @@ fn finding(r: &Report, i: usize, f: &Finding, out: &mut String) {
     if f.source.is_some() {
         source_lines(r, f, out);
     }
-    let _ = writeln!(
-        out,
-        "<p class=\"help\"><b>help:</b> {}</p>\n</section>",
-        esc(&f.fix)
-    );
+    let _ = writeln!(out, "<p class=\"help\"><b>help:</b> {}</p>", esc(&f.fix));
+    if let Some(e) = &f.edit {
+        let name = e.file.rsplit('/').next().unwrap_or(&e.file);
+        let _ = writeln!(
+            out,
+            "<p class=\"where\">suggested edit, <code>{}:{}</code>:</p>\n<pre class=\"edit\"><del>- {}</del>\n<ins>+ {}</ins></pre>",
+            esc(name),
+            e.line,
+            esc(&e.before),
+            esc(&e.after)
+        );
+    }
+    out.push_str("</section>\n");
 }
 
 /// The source line behind a finding, with a few lines around it when the file is on
-/// this disk (relative to the source root, or as the profile names it).
+/// this disk (relative to the source root, as the profile names it, or by the tail of
+/// that path below the working directory).
 fn source_lines(r: &Report, f: &Finding, out: &mut String) {
     let (file, line) = r.code_location(f);
     let _ = writeln!(
@@ -321,7 +331,9 @@ fn source_lines(r: &Report, f: &Finding, out: &mut String) {
     );
     let candidates = [
         r.source_root.as_ref().map(|root| root.join(&file)),
-        f.source.as_ref().map(|s| std::path::PathBuf::from(&s.file)),
+        f.source
+            .as_ref()
+            .and_then(|s| crate::ingest::source::on_disk(&s.file)),
     ];
     let Some(text) = candidates
         .into_iter()

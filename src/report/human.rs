@@ -266,6 +266,18 @@ fn finding(r: &Report, f: &crate::rules::engine::Finding, out: &mut String) {
         paint("help", Style::new().green().bold(), c),
         f.fix
     );
+    if let Some(e) = &f.edit {
+        let name = e.file.rsplit('/').next().unwrap_or(&e.file);
+        let _ = writeln!(
+            out,
+            "   {} {}: {name}:{}: `{}` -> `{}`",
+            paint("=", Style::new().blue().bold(), c),
+            paint("suggested edit", Style::new().green().bold(), c),
+            e.line,
+            e.before,
+            e.after
+        );
+    }
     out.push('\n');
 }
 

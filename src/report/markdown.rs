@@ -28,6 +28,33 @@ fn code(s: &str) -> String {
     s.replace('`', "'").replace('|', "\\|").replace('\n', " ")
 }
 
+/// The mechanical fixes, each as a diff of its line.
+fn suggested_edits(r: &Report, out: &mut String) {
+    for f in r.findings {
+        let Some(e) = &f.edit else { continue };
+        let (file, _) = r.code_location(f);
+        let _ = writeln!(
+            out,
+            "\n**Suggested edit** for `{}` ({}), {}:{}:\n\n```diff\n- {}\n+ {}\n```",
+            code(&super::short_name(&f.kernel)),
+            f.rule,
+            cell(&relative_edit_file(r, &e.file, &file)),
+            e.line,
+            e.before,
+            e.after
+        );
+    }
+}
+
+/// The edit's file as the report names its source files (relative to `--source-root`).
+fn relative_edit_file(r: &Report, file: &str, finding_file: &str) -> String {
+    match r.source_root.as_deref() {
+        Some(root) => super::relative_to(file, Some(root)),
+        None if file.ends_with(finding_file) => finding_file.to_string(),
+        None => file.to_string(),
+    }
+}
+
 pub fn render(r: &Report) -> String {
     let mut out = String::from("## gpulint\n\n");
     let not_judged = r
@@ -56,6 +83,7 @@ pub fn render(r: &Report) -> String {
             cell(&f.fix)
         );
     }
+    suggested_edits(r, &mut out);
     let count = |s: crate::rules::Severity| r.findings.iter().filter(|f| f.severity == s).count();
     let _ = writeln!(
         out,

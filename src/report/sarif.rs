@@ -81,6 +81,32 @@ fn percent_encode(path: &str) -> String {
 }
 
 /// The profile row a finding came from, as a related location of its source line.
+/// A mechanical fix as SARIF's `fixes`: the edit's line replaced where its old text is.
+fn fix(r: &Report, e: &crate::rules::engine::Edit, why: &str) -> Value {
+    let file = super::relative_to(&e.file, r.source_root.as_deref());
+    json!([{
+        "description": { "text": why },
+        "artifactChanges": [{
+            "artifactLocation": artifact(&file),
+            "replacements": [{
+                "deletedRegion": deleted_region(e),
+                "insertedContent": { "text": e.after },
+            }],
+        }],
+    }])
+}
+
+/// The text an edit replaces: from its column to the end of `before` where the column is
+/// known, else the line, with `before` as its snippet.
+fn deleted_region(e: &crate::rules::engine::Edit) -> Value {
+    let mut region = json!({ "startLine": e.line.max(1), "snippet": { "text": e.before } });
+    if let Some(c) = e.column {
+        region["startColumn"] = json!(c);
+        region["endColumn"] = json!(c + e.before.chars().count() as u64);
+    }
+    region
+}
+
 fn related(f: &crate::rules::engine::Finding) -> Value {
     json!([{
         "id": 1,
@@ -144,6 +170,9 @@ pub fn render(r: &Report, rules: &[Rule]) -> String {
             });
             if f.source.is_some() {
                 result["relatedLocations"] = related(f);
+            }
+            if let Some(e) = &f.edit {
+                result["fixes"] = fix(r, e, &f.fix);
             }
             result
         })

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::Rule;
 pub use super::finding::{
-    Configuration, Coverage, Finding, LISTED_LAUNCHES, Outcome, Skip, SourceLocation,
+    Configuration, Coverage, Edit, Finding, LISTED_LAUNCHES, Outcome, Skip, SourceLocation,
 };
 use super::judge::judge;
 pub use super::judge::{Judgement, check, check_in_profile};

@@ -55,6 +55,10 @@ pub struct Finding {
     /// `--source-page`): where code scanning shows it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceLocation>,
+    /// A mechanical fix, where the source shows one: a line to change, as it is and as it
+    /// would be.
+    #[serde(skip_serializing_if = "Option::is_none", rename = "suggested_edit")]
+    pub edit: Option<Edit>,
     /// Whose kernel it is (set after the rules ran, see [`crate::origin`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<crate::origin::KernelOrigin>,
@@ -78,6 +82,20 @@ pub struct Finding {
 pub struct SourceLocation {
     pub file: String,
     pub line: u64,
+}
+
+/// A one-line change to the user's source: the fix, where it is mechanical.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Edit {
+    pub file: String,
+    pub line: u64,
+    /// The line's text as it is (trimmed), and as the fix makes it.
+    pub before: String,
+    pub after: String,
+    /// Where `before` starts on its line (1-based, in characters), when the file is on
+    /// this disk to tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
 }
 
 /// A launch configuration: grid and block.

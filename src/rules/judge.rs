@@ -125,6 +125,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
             .get("duration_ns")
             .map(|d| d * launch.count as f64),
         source: None,
+        edit: None,
         origin: None,
         file: file.to_string(),
         line: launch.line,

@@ -28,6 +28,23 @@ pub enum Severity {
     Error,
 }
 
+/// What puts a finding on a source line: the source page's per-line counter that carries
+/// its cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineCause {
+    /// L2 sectors fetched beyond the ideal (coalescing, alignment).
+    ExcessSectors,
+    /// The warps' stall samples, with each line's top reason (waiting).
+    StallSamples,
+    /// Shared-memory bank conflicts.
+    SharedConflicts,
+    /// Local-memory loads and stores (spills, arrays indexed at run time).
+    LocalAccesses,
+    /// Branches where a warp's threads went different ways.
+    DivergentBranches,
+}
+
 impl Severity {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -116,14 +133,10 @@ struct RuleFile {
     /// skips them.
     #[serde(default)]
     judges_failed_launches: bool,
-    /// Name the source lines behind a finding when a source page is at hand
-    /// (`--source`, `--source-page`): for access-pattern rules.
+    /// Which per-line counters of a source page (`--source`, `--source-page`) name the
+    /// lines behind a finding.
     #[serde(default)]
-    names_source_lines: bool,
-    /// Name the lines the warps' stall samples fall on (a source page with sampling): for
-    /// rules about waiting.
-    #[serde(default)]
-    names_stall_lines: bool,
+    source_lines: Option<LineCause>,
     /// Reported by `gpulint diff` only (regressions); the linter never runs it.
     #[serde(default)]
     diff_only: bool,
@@ -236,10 +249,8 @@ pub struct Rule {
     pub program_wide_fix: bool,
     pub context: Option<Context>,
     pub judges_failed_launches: bool,
-    pub names_source_lines: bool,
-    /// With a source page that has stall sampling, the finding names the lines the warps
-    /// wait on most, with their reasons.
-    pub names_stall_lines: bool,
+    /// The per-line counters that name the lines behind a finding, with a source page.
+    pub source_lines: Option<LineCause>,
     pub diff_only: bool,
     /// The kernels the rule applies to, by name; every kernel when `None`.
     pub kernel_pattern: Option<regex::Regex>,
@@ -424,8 +435,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         program_wide_fix: file.program_wide_fix,
         context,
         judges_failed_launches: file.judges_failed_launches,
-        names_source_lines: file.names_source_lines,
-        names_stall_lines: file.names_stall_lines,
+        source_lines: file.source_lines,
         diff_only: file.diff_only,
         kernel_pattern,
         doc: file.doc,
