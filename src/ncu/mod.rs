@@ -6,6 +6,7 @@ pub mod locate;
 pub mod tracer;
 
 mod args;
+mod chip_cache;
 mod import;
 mod process;
 mod progress;
@@ -200,10 +201,28 @@ pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
             let _ = chip.set(Some(chip_by_name(name)?));
         }
         None => {
-            let (ncu, verbose) = (ncu.clone(), opts.verbose);
-            asking = Some(std::thread::spawn(move || {
-                local_chip(&ncu, None, verbose).ok().flatten()
-            }));
+            let cache = chip_cache::cache_file(&ncu);
+            match cache.as_deref().and_then(chip_cache::read) {
+                Some(c) => {
+                    if opts.verbose {
+                        eprintln!(
+                            "gpulint: the GPU's chip is {} (remembered from ncu --query-metrics on this machine)",
+                            c.name
+                        );
+                    }
+                    let _ = chip.set(Some(c));
+                }
+                None => {
+                    let (ncu, verbose) = (ncu.clone(), opts.verbose);
+                    asking = Some(std::thread::spawn(move || {
+                        let c = local_chip(&ncu, None, verbose).ok().flatten();
+                        if let (Some(c), Some(file)) = (c, cache) {
+                            chip_cache::write(&file, c);
+                        }
+                        c
+                    }));
+                }
+            }
         }
     }
     Ok(Prepared {

@@ -99,7 +99,7 @@ impl Toolchain {
 
 /// FNV-1a, 64 bits, over `parts` with a 0xff byte after each (which no UTF-8 text holds),
 /// so that ("ab", "c") and ("a", "bc") differ.
-fn fnv1a64(parts: &[&[u8]]) -> u64 {
+pub(crate) fn fnv1a64(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for part in parts {
         for &b in part.iter().chain(&[0xff]) {
@@ -220,7 +220,7 @@ pub fn library(
 }
 
 /// `dir`, created private (0700) if missing, when it is trusted; else why not.
-fn private_folder(dir: &Path) -> Result<PathBuf, String> {
+pub(crate) fn private_folder(dir: &Path) -> Result<PathBuf, String> {
     if !dir.exists() {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create the cache folder {}: {e}", dir.display()))?;
