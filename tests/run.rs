@@ -598,23 +598,31 @@ fn run_plans_the_metrics_for_the_local_chip() {
     let _ = std::fs::remove_file(&queries);
 }
 
-/// A long generated kernel name (Triton's run to 99 characters) reaches ncu's `-k` in
-/// full when the source page is read: a name shortened for display matches nothing.
+/// A long generated kernel name (Triton's run to 99 characters) is matched to its source
+/// page in full: a name shortened for display would match nothing.
 #[test]
-fn source_pages_are_asked_for_by_the_full_kernel_name() {
+fn source_pages_are_matched_by_the_full_kernel_name() {
     let triton = "triton_red_fused__native_batch_norm_legit_functional_add_mul_native_layer_norm_backward_sum_view_42";
     assert_eq!(triton.len(), 99);
-    let replay = std::fs::read_to_string(fixture("h200-zoo/full_raw_base.csv"))
-        .unwrap()
-        .replace("copy_strided(", &format!("{triton}("));
+    let renamed = |file: &str| {
+        std::fs::read_to_string(fixture(file))
+            .unwrap()
+            .replace("copy_strided(", &format!("{triton}("))
+    };
     let dir = tempfile::tempdir().unwrap();
-    let replay_path = dir.path().join("triton.csv");
-    std::fs::write(&replay_path, replay).unwrap();
-    let record = dir.path().join("calls");
-    Command::new(env!("CARGO_BIN_EXE_gpulint"))
+    let (replay_path, page_path) = (dir.path().join("triton.csv"), dir.path().join("page.csv"));
+    std::fs::write(&replay_path, renamed("h200-zoo/full_raw_base.csv")).unwrap();
+    std::fs::write(
+        &page_path,
+        renamed("h200-zoo/full_source_cuda_sass_strided.csv"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
         .args([
             "run",
             "--source",
+            "--select",
+            "uncoalesced-load",
             "--color",
             "never",
             "--",
@@ -622,21 +630,16 @@ fn source_pages_are_asked_for_by_the_full_kernel_name() {
         ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NCU", stand_in("ncu"))
-        .env("FAKE_NCU_RECORD", &record)
         .env("FAKE_NCU_REPLAY", &replay_path)
-        .env(
-            "FAKE_NCU_SOURCE",
-            fixture("h200-zoo/full_source_cuda_sass_strided.csv"),
-        )
+        .env("FAKE_NCU_SOURCE", &page_path)
         .output()
         .unwrap();
-    let calls = std::fs::read_to_string(&record).unwrap();
-    let names: Vec<&str> = calls
-        .split("--END--\n")
-        .filter(|c| c.contains("--print-source"))
-        .filter_map(|c| c.lines().last())
-        .collect();
-    assert!(names.contains(&triton), "{names:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
+        "{}",
+        transcript(&out)
+    );
 }
 
 /// In a machine format, stdout is the report alone: the program's own output goes to
@@ -1898,4 +1901,94 @@ fn a_chain_of_small_kernels_is_launch_bound_in_a_traced_run() {
         .iter()
         .any(|f| f["rule"] == "launch-bound");
     assert!(!any, "{}", fixed["findings"]);
+}
+
+/// `--source` after a sample by time: the sampled launches are profiled without the
+/// SourceCounters section; then a pass of its own profiles one launch of each of the
+/// user's kernels whose findings have a line cause, by mangled name, and stops the program
+/// once it has; then their source pages, side by side, one import per kernel. The finding names its
+/// line. The zoo's trace is derived from its raw page (lab/scripts/zoo_trace.py).
+#[test]
+fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
+    let sample = stand_in("sample");
+    let trace = fixture("h200-zoo/derived_trace.csv");
+    let tracer = stand_in("ncu");
+    let source_page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
+    let mut env = vec![
+        ("FAKE_TRACE", trace.to_str().unwrap()),
+        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+        ("GPULINT_CUPTI", tracer.as_str()),
+        ("FAKE_NCU_SOURCE", source_page.to_str().unwrap()),
+    ];
+    let args = [
+        "run",
+        "--source",
+        "--select",
+        "uncoalesced-load",
+        "--color",
+        "never",
+        "--exit-zero",
+        "--",
+        &sample,
+    ];
+    let (cut, _) = replay_of_plan(&env, &args, &fixture("h200-zoo/full_raw_base.csv"));
+    env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
+    let record = common::scratch_file("calls", b"");
+    env.push(("FAKE_NCU_RECORD", record.to_str().unwrap()));
+    let r = run_with("normal", &args, &env);
+    let calls: Vec<Vec<String>> = std::fs::read_to_string(&*record)
+        .unwrap()
+        .split("--END--\n")
+        .filter(|c| !c.is_empty())
+        .map(|c| c.lines().map(String::from).collect())
+        .collect();
+    let profiling: Vec<&Vec<String>> = calls
+        .iter()
+        .filter(|c| c.contains(&"--kernel-id".to_string()))
+        .collect();
+    assert_eq!(
+        profiling.len(),
+        2,
+        "the sample, then the source pass: {calls:?}"
+    );
+    let section = "SourceCounters".to_string();
+    assert!(!profiling[0].contains(&section), "{:?}", profiling[0]);
+    let pass = profiling[1];
+    assert!(pass.contains(&section), "{pass:?}");
+    // The zoo's three kernels with an uncoalesced-load finding, by time at stake.
+    assert_eq!(
+        common::kernel_id_names(pass).unwrap(),
+        [
+            "_Z12copy_stridedPKfPfmi",
+            "_Z13gather_randomPKfPKjPfm",
+            "_Z12copy_chunkedPKfPfmi"
+        ]
+    );
+    // Each kernel's first launch with the finding: number 1 of each, 3 launches.
+    assert_eq!(
+        common::kernel_id_numbers(pass),
+        std::collections::BTreeSet::from([1])
+    );
+    assert_eq!(
+        window(pass, "--launch-count")[..4],
+        ["--launch-count", "3", "--kill", "on"]
+    );
+    let imports: Vec<&Vec<String>> = calls
+        .iter()
+        .filter(|c| c.contains(&"source".to_string()))
+        .collect();
+    let mut imported: Vec<&str> = imports.iter().map(|c| c.last().unwrap().as_str()).collect();
+    imported.sort_unstable();
+    assert_eq!(imported, ["copy_chunked", "copy_strided", "gather_random"]);
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    assert!(
+        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
+        "{}",
+        transcript(&r.out)
+    );
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("source pass: the source counters of 3 kernel(s)"),
+        "{stderr}"
+    );
 }

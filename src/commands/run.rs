@@ -12,21 +12,8 @@ use crate::sampling::{EveryLaunch, add_sample_notes};
 
 pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
     let (rules, config) = gate_rules(&report.gate)?;
-    // ncu arguments from gpulint.toml come first, so the command line can add to them.
-    let extra_args: Vec<String> = config
-        .ncu_args
-        .iter()
-        .chain(&ncu.ncu_args)
-        .cloned()
-        .collect();
-    let mut opts = ncu.ncu_options(report, extra_args);
+    let mut opts = ncu_options(ncu, report, &config)?;
     let mut sample = opts.sample.clone();
-    if ncu.time_all_launches && sample.is_none() {
-        return Err(crate::error::Error::new(
-            "--time-all-launches times the launches a sample leaves out, and the launch filter \
-             given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
-        ));
-    }
     // ncu, the program and the chip are checked before anything runs the program.
     let prepared = crate::ncu::prepare(&opts, program)?;
     let declined = trace_declined(ncu, &config);
@@ -48,9 +35,19 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
             report.gate.read.verbose,
         ));
     }
+    // With the kernels named, --source is a pass of its own after the sample, on the
+    // kernels whose findings have a line cause only: in the sample's own run, the source
+    // counters cost about 0.5 s a launch, and their pages took 4.3 s to import for 5
+    // kernels, where the pass took 4.2 s in all for 2 (on the H200,
+    // lab/runs/2026-12-02-lines-and-pairs.txt).
+    let source_pass = opts.source && names_kernels(sample.as_ref()) && every.is_some();
+    let main_pass = crate::ncu::NcuOptions {
+        source: opts.source && !source_pass,
+        ..opts.clone()
+    };
     let stopping = crate::ncu::say_whether_it_stops(&opts, &program[0]);
     let keys = rules::metric_keys(&rules);
-    let info = crate::ncu::profile(&opts, &prepared, &keys, program)?;
+    let info = crate::ncu::profile(&main_pass, &prepared, &keys, program)?;
     if !stopping || info.program_status == Some(0) {
         crate::ncu::say_program_status(info.program_status, &program[0]);
     }
@@ -69,15 +66,109 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     }
     let mut loaded = loaded;
     loaded.profiles[0].source_blocks = info.source_blocks;
+    let outcome = linter.finish();
+    if let (true, Some(e)) = (source_pass, &every) {
+        let pass = SourcePass {
+            opts: &opts,
+            prepared: &prepared,
+            program,
+        };
+        loaded.profiles[0].source_blocks =
+            pass.source_lines(&outcome, &rules, e, &loaded.profiles[0], report)?;
+    }
     finish_report(
         loaded,
         sample,
         every.as_ref(),
-        linter,
+        outcome,
         &rules,
         &ignored,
         report,
     )
+}
+
+/// ncu's options: those from gpulint.toml first, so the command line can add to them.
+fn ncu_options(
+    ncu: &NcuArgs,
+    report: &ReportArgs,
+    config: &crate::config::Config,
+) -> Result<crate::ncu::NcuOptions> {
+    let extra_args: Vec<String> = config
+        .ncu_args
+        .iter()
+        .chain(&ncu.ncu_args)
+        .cloned()
+        .collect();
+    let opts = ncu.ncu_options(report, extra_args);
+    if ncu.time_all_launches && opts.sample.is_none() {
+        return Err(crate::error::Error::new(
+            "--time-all-launches times the launches a sample leaves out, and the launch filter \
+             given to ncu (--ncu-arg) turns the sample off: every chosen launch is profiled already",
+        ));
+    }
+    Ok(opts)
+}
+
+/// Whether the sample asks ncu for kernels by mangled name: the source pass can then ask
+/// for one launch of each.
+fn names_kernels(sample: Option<&Sample>) -> bool {
+    matches!(
+        sample,
+        Some(Sample::ByTime(crate::sample::Chosen {
+            kernels: Some(_),
+            ..
+        }))
+    )
+}
+
+/// What the source pass runs: ncu's options, what was checked, and the program.
+struct SourcePass<'a> {
+    opts: &'a crate::ncu::NcuOptions,
+    prepared: &'a crate::ncu::Prepared,
+    program: &'a [String],
+}
+
+impl SourcePass<'_> {
+    /// The source pages of one launch of each of the user's kernels whose findings have a
+    /// line cause. When the pass fails, the findings go without their lines.
+    fn source_lines(
+        &self,
+        outcome: &rules::engine::Outcome,
+        rules: &[Rule],
+        every: &EveryLaunch,
+        profiled: &ingest::Profile,
+        report: &ReportArgs,
+    ) -> Result<Vec<ingest::source::SourceBlock>> {
+        let mut origins = crate::origin::load(report.gate.selection.rules.as_deref())?;
+        origins.learn_launching_objects(profiled.launches.iter());
+        let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
+        let Some(plan) =
+            crate::sampling::source_pass::plan(&outcome.findings, rules, &every.profile, &users)
+        else {
+            if report.gate.read.verbose {
+                eprintln!(
+                    "gpulint: source pass: no finding on your kernels has a cause on a source line; none is run"
+                );
+            }
+            return Ok(Vec::new());
+        };
+        eprintln!(
+            "gpulint: source pass: the source counters of {} kernel(s) with a finding on a line \
+         ({} launch(es)); ncu stops {} once they are profiled",
+            plan.targets.len(),
+            plan.launches,
+            self.program[0]
+        );
+        match crate::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
+            Ok(blocks) => Ok(blocks),
+            Err(e) => {
+                eprintln!(
+                    "gpulint: warning: the source pass failed, so no finding names its line: {e}"
+                );
+                Ok(Vec::new())
+            }
+        }
+    }
 }
 
 /// The end the run and a saved run share: the sample's notes, launch shapes judged on
@@ -86,7 +177,7 @@ pub(super) fn finish_report(
     loaded: Loaded,
     sample: Option<Sample>,
     every: Option<&EveryLaunch>,
-    linter: rules::engine::Linter,
+    outcome: rules::engine::Outcome,
     rules: &[Rule],
     ignored: &dyn Fn(&str, &Rule) -> bool,
     report: &ReportArgs,
@@ -100,7 +191,7 @@ pub(super) fn finish_report(
     if report.gate.read.verbose {
         crate::sampling::say_replay_passes(&profiles[0]);
     }
-    let mut outcome = linter.finish();
+    let mut outcome = outcome;
     if let Some(every) = every.filter(|_| in_program_order) {
         crate::sampling::judge_launch_shapes_on_every_launch(
             &mut outcome,

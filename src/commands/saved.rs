@@ -45,7 +45,7 @@ pub fn report_saved_run(
         loaded,
         Some(sample),
         Some(&every),
-        linter,
+        linter.finish(),
         &rules,
         &ignored,
         report,

@@ -64,25 +64,53 @@ pub fn source_pages(
     bases.sort();
     bases.dedup();
     let mut blocks = Vec::new();
-    for base in bases {
-        let source_page = [
-            "--import",
-            rep,
-            "--csv",
-            "--page",
-            "source",
-            "--print-source",
-            "cuda,sass",
-            "-k",
-            &base,
-        ];
-        let page = import(ncu, &source_page, verbose)?;
+    for (base, page) in import_source_pages(ncu, rep, &bases, verbose)? {
         // A kernel without line info has no source rows: nothing to name.
         if let Ok(b) = ingest::source::parse(&format!("source page of {base}"), page.as_bytes()) {
             blocks.extend(b);
         }
     }
     Ok(blocks)
+}
+
+/// The source page of each kernel named by its base name, imported side by side: an
+/// import is mostly ncu's start-up and the page's printing, and one import of every
+/// kernel's page took 4.3 s where two side by side took 1.5 s (on the H200,
+/// lab/runs/2026-12-02-lines-and-pairs.txt).
+pub(super) fn import_source_pages(
+    ncu: &Path,
+    rep: &str,
+    bases: &[String],
+    verbose: bool,
+) -> Result<Vec<(String, String)>> {
+    std::thread::scope(|s| {
+        let asked: Vec<_> = bases
+            .iter()
+            .map(|base| {
+                s.spawn(move || {
+                    let args = [
+                        "--import",
+                        rep,
+                        "--csv",
+                        "--page",
+                        "source",
+                        "--print-source",
+                        "cuda,sass",
+                        "-k",
+                        base,
+                    ];
+                    import(ncu, &args, verbose).map(|page| (base.clone(), page))
+                })
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::new("a source page's import panicked")))
+            })
+            .collect()
+    })
 }
 
 /// Runs `ncu --import ...` and returns what it printed.

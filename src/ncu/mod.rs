@@ -10,11 +10,13 @@ mod chip_cache;
 mod import;
 mod process;
 mod progress;
+pub mod source_pass;
 
 pub use args::*;
 pub use import::*;
 pub use process::*;
 use progress::*;
+pub use source_pass::profile_sources;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

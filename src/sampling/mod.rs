@@ -7,6 +7,7 @@ pub mod by_time;
 mod merge;
 mod notes;
 mod reconcile;
+pub mod source_pass;
 
 pub use merge::{
     adopt_sampled_names, judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch,

@@ -1,0 +1,124 @@
+//! Which launches the source pass profiles (`--source`): after the sampled profile, one
+//! launch of each of the user's kernels whose findings have a cause on a source line, so
+//! that the SourceCounters section (several replay passes, and a source page to import
+//! per kernel) is paid where it names a line, not on every profiled launch.
+
+use std::collections::HashMap;
+
+use crate::ingest;
+pub use crate::ncu::source_pass::{SourcePlan, SourceTarget};
+use crate::rules::Rule;
+use crate::rules::engine::Finding;
+
+/// At most this many kernels get their source lines: the findings ranked first by time
+/// at stake are the ones a user reads.
+pub const MOST_KERNELS: usize = 8;
+
+/// The plan for the findings of rules with a line cause on kernels `is_users` accepts,
+/// from every launch the launch trace counted (their ids are the findings' launch ids).
+/// `None` when no such finding has a traced launch with a mangled name.
+pub fn plan(
+    findings: &[Finding],
+    rules: &[Rule],
+    every: &ingest::Profile,
+    is_users: &dyn Fn(&str) -> bool,
+) -> Option<SourcePlan> {
+    let traced = TracedNumbers::of(every);
+    let has_line_cause = |f: &Finding| {
+        rules
+            .iter()
+            .any(|r| r.slug == f.rule && r.source_lines.is_some())
+    };
+    let mut wanted: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| has_line_cause(f) && is_users(&f.kernel))
+        .collect();
+    wanted.sort_by(|a, b| {
+        let stake = |f: &Finding| f.time_at_stake_ns.unwrap_or(0.0);
+        stake(b).total_cmp(&stake(a))
+    });
+    let mut numbers: Vec<u64> = Vec::new();
+    let mut chosen: Vec<(String, String, u64)> = Vec::new();
+    for f in wanted {
+        if chosen.len() == MOST_KERNELS {
+            break;
+        }
+        if chosen.iter().any(|(kernel, ..)| *kernel == f.kernel) {
+            continue;
+        }
+        let candidates: Vec<(&str, u64)> = std::iter::once(f.launch)
+            .chain(f.launches.iter().copied())
+            .filter_map(|id| traced.by_id.get(&id).copied())
+            .collect();
+        let Some(&(mangled, _)) = candidates.first() else {
+            continue;
+        };
+        // A number already asked for serves this kernel too; else its earliest launch,
+        // so that ncu can stop the program soonest.
+        let number = candidates
+            .iter()
+            .map(|(_, n)| *n)
+            .find(|n| numbers.contains(n))
+            .or_else(|| candidates.iter().map(|(_, n)| *n).min())?;
+        if !numbers.contains(&number) {
+            numbers.push(number);
+        }
+        chosen.push((f.kernel.clone(), mangled.to_string(), number));
+    }
+    if chosen.is_empty() {
+        return None;
+    }
+    numbers.sort_unstable();
+    let mut launches = 0;
+    let targets = chosen
+        .into_iter()
+        .map(|(kernel, mangled, number)| {
+            let reached = traced.launches.get(mangled.as_str()).copied().unwrap_or(0);
+            launches += numbers.iter().filter(|&&n| n <= reached).count() as u64;
+            SourceTarget {
+                block_index: numbers.iter().filter(|&&n| n < number).count(),
+                kernel,
+                mangled,
+                number,
+            }
+        })
+        .collect();
+    Some(SourcePlan {
+        targets,
+        numbers,
+        launches,
+    })
+}
+
+/// Each traced launch's mangled name and number among that kernel's launches, by id, and
+/// how many launches each mangled name had.
+struct TracedNumbers<'a> {
+    by_id: HashMap<u64, (&'a str, u64)>,
+    launches: HashMap<&'a str, u64>,
+}
+
+impl<'a> TracedNumbers<'a> {
+    fn of(every: &'a ingest::Profile) -> TracedNumbers<'a> {
+        let mut traced = TracedNumbers {
+            by_id: HashMap::new(),
+            launches: HashMap::new(),
+        };
+        for l in &every.launches {
+            let Some(mangled) = l.mangled.as_deref().filter(|m| fits_kernel_id(m)) else {
+                continue;
+            };
+            let n = traced.launches.entry(mangled).or_default();
+            *n += 1;
+            traced.by_id.insert(l.id, (mangled, *n));
+        }
+        traced
+    }
+}
+
+/// A mangled name `--kernel-id`'s regex field can carry as it is.
+fn fits_kernel_id(mangled: &str) -> bool {
+    !mangled.is_empty()
+        && mangled
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
