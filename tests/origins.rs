@@ -545,3 +545,34 @@ fn fp32_on_cuda_cores_in_cudnn_is_about_the_convolution() {
         .expect("GL601 on a cuBLAS GEMM");
     assert!(gemm["fix"].as_str().unwrap().contains("matmul.allow_tf32"));
 }
+
+/// A real torch.compile trace (samples/apps/torch_compile.py on the H200, gpulint run's
+/// launch trace, lab/runs/2026-12-02-lines-and-pairs.txt): Inductor's Triton kernel is
+/// launched from libtorch_python.so, PyTorch's dispatcher, which no origin claims; its
+/// unambiguous name makes it generated code, not the user's.
+#[test]
+fn a_real_torch_compile_trace_names_its_triton_kernel_generated() {
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-samples/torch_compile_run.trace.csv",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let triton = r["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"].as_str().unwrap().starts_with("triton_red_fused"))
+        .expect("the Triton kernel");
+    assert!(
+        triton["origin"]["launched_from"]
+            .as_str()
+            .unwrap()
+            .ends_with("/libtorch_python.so"),
+        "{triton}"
+    );
+    assert_eq!(triton["origin"]["kind"], "generated", "{triton}");
+    assert_eq!(triton["origin"]["evidence"], "name", "{triton}");
+}
