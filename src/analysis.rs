@@ -135,8 +135,6 @@ pub struct Analysis {
     pub origins: crate::origin::Origins,
     /// Helper kernels (framework plumbing) and how many launches each had.
     pub helpers: Vec<(String, u64)>,
-    /// Rule checks that could judge their launch.
-    pub judged: usize,
     /// Which rules could judge, and which could not.
     pub coverage: rules::engine::Coverage,
     /// The profile's GPU time, helper kernels left out: what shares are shares of.
@@ -177,7 +175,6 @@ pub fn analyze(
         skips: outcome.skips,
         origins,
         helpers,
-        judged: outcome.judged,
         coverage: outcome.coverage,
         gpu_time_ns,
     })

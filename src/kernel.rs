@@ -4,16 +4,6 @@
 /// A grid or block size.
 pub type Dim3 = [u64; 3];
 
-/// One kernel configuration: the kernel of this name in this file, launched with this
-/// grid and block. Same-named kernels with other shapes are other configurations.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct KernelKey {
-    pub file: String,
-    pub name: String,
-    pub grid: Option<Dim3>,
-    pub block: Option<Dim3>,
-}
-
 /// The name as printed, trimmed, without the `void` ncu writes before it.
 pub fn without_return_type(full: &str) -> &str {
     let name = full.trim();

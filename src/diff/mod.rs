@@ -8,7 +8,7 @@ use serde::Serialize;
 mod findings;
 
 use findings::compare_findings;
-pub use findings::{NOT_IN_CANDIDATE, NOT_JUDGED, NotCompared, Overlap, refuse_nothing_compared};
+pub use findings::{NotCompared, Overlap, refuse_nothing_compared};
 
 use crate::baseline::{Baseline, KernelEntry};
 use crate::error::{Error, Result};

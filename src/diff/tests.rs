@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::baseline::{FORMAT, Stat};
+use findings::{NOT_IN_CANDIDATE, NOT_JUDGED};
 
 fn entry(name: &str, grid: u64, spr: f64, findings: &[&str]) -> KernelEntry {
     let mut metrics = BTreeMap::new();

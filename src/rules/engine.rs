@@ -5,11 +5,9 @@
 use std::collections::HashMap;
 
 use super::Rule;
-pub use super::finding::{
-    Configuration, Coverage, Edit, Finding, LISTED_LAUNCHES, Outcome, Skip, SourceLocation,
-};
+pub use super::finding::{Coverage, Edit, Finding, LISTED_LAUNCHES, Outcome, Skip, SourceLocation};
 use super::judge::judge;
-pub use super::judge::{Judgement, check, check_in_profile};
+pub use super::judge::{Judgement, check_in_profile};
 use crate::ingest::{Launch, Profile};
 
 /// Whether a rule is switched off for a kernel, by its name (gpulint.toml's

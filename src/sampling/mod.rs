@@ -9,10 +9,7 @@ mod notes;
 mod reconcile;
 pub mod source_pass;
 
-pub use merge::{
-    adopt_sampled_names, judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch,
-    traced_launch_metrics,
-};
+pub use merge::{judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch};
 pub use notes::{add_sample_notes, say_replay_passes};
 pub use reconcile::{apply_timing, in_program_order, most_alike};
 
