@@ -489,3 +489,109 @@ fn far_below_the_roofs_names_the_level_it_meets() {
         "{text}"
     );
 }
+
+/// The hierarchical roofline on the H200 (`gpulint run --all-launches` with L1TEX and L2
+/// bytes and their peaks, lab/runs/2026-12-02-lines-and-pairs.txt, expectations written
+/// before the capture): each kernel binds at the level its code says.
+#[test]
+fn the_hierarchical_roofline_names_the_level_each_kernel_binds_at() {
+    let binding = |file: &str| -> std::collections::BTreeMap<String, String> {
+        let out = common::gpulint(&[
+            "check",
+            &format!("fixtures/h200-corpus/{file}"),
+            "--format",
+            "json",
+            "--exit-zero",
+            "--per-launch",
+        ]);
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        r["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|k| {
+                let levels = k["roofline"]["hierarchy"].as_array()?;
+                assert_eq!(levels.len(), 3, "L1, L2 and DRAM: {k}");
+                // The level nearest its bandwidth roof; "FP" when every level is past
+                // its ridge.
+                let nearest = levels
+                    .iter()
+                    .filter(|l| l["past_ridge"] == false)
+                    .max_by(|a, b| {
+                        a["pct_of_roof"]
+                            .as_f64()
+                            .unwrap()
+                            .total_cmp(&b["pct_of_roof"].as_f64().unwrap())
+                    })
+                    .map_or("FP".to_string(), |l| {
+                        l["level"].as_str().unwrap().to_string()
+                    });
+                let name = gpulint_base(k["name"].as_str().unwrap());
+                Some((name, nearest))
+            })
+            .collect()
+    };
+    let pairs = binding("hier_heldout_pairs.csv");
+    for streaming in [
+        "copy_stride3",
+        "copy_unit",
+        "aos_xy",
+        "soa_xy",
+        "row_sum_warp",
+        "index_shift",
+    ] {
+        assert_eq!(pairs[streaming], "DRAM", "{streaming}: {pairs:?}");
+    }
+    // Random gathers in an 8 MiB table: the L2 serves them.
+    for gathers in ["chase_one", "chase_four", "chase_smem"] {
+        assert_eq!(pairs[gathers], "L2", "{gathers}: {pairs:?}");
+    }
+    // out[i] read and written every tap: the L2 carries it.
+    assert_eq!(pairs["conv_global_acc"], "L2");
+    let middle = binding("hier_middle_ground.csv");
+    assert_eq!(middle["gemm_global_acc"], "L2", "{middle:?}");
+    let matmul = binding("hier_matmul_variants.csv");
+    // Register-tiled GEMMs are past every level's ridge: the FP roof binds.
+    assert_eq!(matmul["matmul_regtile"], "FP", "{matmul:?}");
+    // Expected L1, found L2: the naive loop's L1 limit is its request rate (the load/store
+    // pipe 97% busy, which the tag names), not L1's byte bandwidth (8% of it).
+    assert_eq!(matmul["matmul_naive"], "L2", "{matmul:?}");
+}
+
+fn gpulint_base(name: &str) -> String {
+    gpulint::kernel::base_name(name)
+}
+
+/// The chart draws L1's and L2's bandwidth slopes and each kernel's marks against them.
+#[test]
+fn the_chart_draws_the_cache_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("r.svg");
+    let out = common::gpulint(&[
+        "roofline",
+        "fixtures/h200-corpus/hier_middle_ground.csv",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("Roofline (hierarchical)"), "{text}");
+    assert!(
+        text.contains(" L1</text>") && text.contains(" L2</text>"),
+        "{text}"
+    );
+    assert!(text.contains("against L2: 30% of its roof"), "{text}");
+    // Without the cache levels' bytes, the plain DRAM roofline.
+    let plain = dir.path().join("p.svg");
+    common::gpulint(&[
+        "roofline",
+        "fixtures/h200-corpus/full_middle_ground.csv",
+        "--svg",
+        plain.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read_to_string(&plain)
+            .unwrap()
+            .contains("Roofline (DRAM)")
+    );
+}

@@ -700,6 +700,42 @@ pub static METRICS: &[MetricDef] = &[
         [n("dram__bytes.sum.peak_sustained")],
         []
     ),
+    metric!(
+        "l1_bytes",
+        "bytes requested of L1TEX (global, local and texture), whole device",
+        [n("l1tex__t_bytes.sum")],
+        []
+    ),
+    metric!(
+        "l1_bytes_peak_per_cycle",
+        "peak L1TEX bytes per L1 cycle, whole device",
+        [n("l1tex__t_bytes.sum.peak_sustained")],
+        []
+    ),
+    metric!(
+        "l1_clock_hz",
+        "L1TEX clock during the kernel, Hz",
+        [n("l1tex__cycles_elapsed.avg.per_second")],
+        []
+    ),
+    metric!(
+        "l2_bytes",
+        "bytes requested of the L2 slices, whole device",
+        [n("lts__t_bytes.sum")],
+        []
+    ),
+    metric!(
+        "l2_bytes_peak_per_cycle",
+        "peak L2 bytes per L2 cycle, whole device",
+        [n("lts__t_bytes.sum.peak_sustained")],
+        []
+    ),
+    metric!(
+        "l2_clock_hz",
+        "L2 clock during the kernel, Hz",
+        [n("lts__cycles_elapsed.avg.per_second")],
+        []
+    ),
 ];
 
 /// The stall reasons gpulint collects: the ones that cost no replay pass beyond the

@@ -408,7 +408,15 @@ fn roofline_lines(r: &Report, out: &mut String) {
         let _ = writeln!(
             out,
             "\n{}",
-            paint("roofline (DRAM):", Style::new().bold(), c)
+            paint(
+                if placed.iter().any(|(_, roof)| !roof.hierarchy.is_empty()) {
+                    "roofline (DRAM, then by level of the memory hierarchy):"
+                } else {
+                    "roofline (DRAM):"
+                },
+                Style::new().bold(),
+                c
+            )
         );
         let name_width = placed
             .iter()

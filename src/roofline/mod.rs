@@ -28,6 +28,12 @@ pub const METRIC_KEYS: &[&str] = &[
     "ffma_peak_per_cycle",
     "dfma_peak_per_cycle",
     "dram_bytes_peak_per_cycle",
+    "l1_bytes",
+    "l1_bytes_peak_per_cycle",
+    "l1_clock_hz",
+    "l2_bytes",
+    "l2_bytes_peak_per_cycle",
+    "l2_clock_hz",
     "tensor_pipe_pct",
     "sm_throughput_pct",
     "memory_throughput_pct",
@@ -117,6 +123,84 @@ pub struct Roofline {
     /// issue ceiling (4 warp instructions a cycle per SM). Needs the SM count and clock.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instruction_roofline: Option<InstructionRoofline>,
+    /// The hierarchical roofline (Yang and Williams' method): the kernel against L1, L2 and
+    /// DRAM, each with its own intensity and bandwidth roof, where the export has their
+    /// bytes and peaks. Empty without them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hierarchy: Vec<MemoryLevel>,
+}
+
+/// One level of the memory hierarchy on the hierarchical roofline.
+#[derive(Debug, Clone, Serialize)]
+pub struct MemoryLevel {
+    /// `L1`, `L2` or `DRAM`.
+    pub level: &'static str,
+    pub bytes: f64,
+    /// FLOPs per byte moved at this level.
+    pub arithmetic_intensity: f64,
+    pub peak_bytes_per_s: f64,
+    /// Achieved bandwidth as a share of the level's peak, %.
+    pub pct_of_bandwidth: f64,
+    /// Achieved FLOP/s as a share of this level's roof (the lower of the FP peak and
+    /// intensity times bandwidth), %; for a kernel without FP work, its bandwidth share.
+    pub pct_of_roof: f64,
+    /// The intensity at this level is past its ridge: the FP peak, not this level's
+    /// bandwidth, is its roof.
+    pub past_ridge: bool,
+}
+
+/// The kernel against L1, L2 and DRAM: each level whose bytes, peak and clock the export
+/// has.
+fn hierarchy(
+    launch: &Launch,
+    flops: f64,
+    seconds: f64,
+    peak_flops: f64,
+    dram: (f64, f64),
+) -> Vec<MemoryLevel> {
+    let m = |k: &str| launch.metrics.get(k).copied();
+    let level = |name, bytes: Option<f64>, peak: Option<f64>| -> Option<MemoryLevel> {
+        let (bytes, peak) = (bytes?, peak?);
+        if peak <= 0.0 {
+            return None;
+        }
+        let arithmetic_intensity = per_byte(flops, bytes);
+        let pct_of_bandwidth = bytes / seconds / peak * 100.0;
+        let past_ridge = flops > 0.0 && arithmetic_intensity * peak >= peak_flops;
+        let pct_of_roof = if flops > 0.0 {
+            flops / seconds / peak_flops.min(arithmetic_intensity * peak) * 100.0
+        } else {
+            pct_of_bandwidth
+        };
+        Some(MemoryLevel {
+            level: name,
+            bytes,
+            arithmetic_intensity,
+            peak_bytes_per_s: peak,
+            pct_of_bandwidth,
+            pct_of_roof,
+            past_ridge,
+        })
+    };
+    let peak = |per_cycle: &str, clock: &str| Some(m(per_cycle)? * m(clock)?);
+    let levels = [
+        level(
+            "L1",
+            m("l1_bytes"),
+            peak("l1_bytes_peak_per_cycle", "l1_clock_hz"),
+        ),
+        level(
+            "L2",
+            m("l2_bytes"),
+            peak("l2_bytes_peak_per_cycle", "l2_clock_hz"),
+        ),
+        level("DRAM", Some(dram.0), Some(dram.1)),
+    ];
+    // DRAM alone is the plain roofline: the hierarchy needs a cache level.
+    if levels[..2].iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    levels.into_iter().flatten().collect()
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -248,26 +332,18 @@ pub fn place_with(
     let achieved_flops = flops / seconds;
     let achieved_bytes_per_s = dram_bytes / seconds;
     let tensor = m("tensor_pipe_pct").filter(|p| *p >= TENSOR_BUSY_PCT);
-    // Issuing at least as busily as a latency-bound kernel never does, with almost no
-    // counted FLOPs: without the tensor-pipe metric that may be a tensor-core GEMM.
-    let unseen_work = m("tensor_pipe_pct").is_none()
-        && m("sm_throughput_pct").is_some_and(|p| p >= bars.latency_busy_pct)
-        && achieved_flops < 0.1 * peak_flops;
-    let bound = if tensor.is_some() || arithmetic_intensity >= ridge {
-        Bound::Compute
-    } else if unseen_work {
-        Bound::Unknown
-    } else {
-        Bound::Memory
-    };
-    let (precision, pct_of_roof) = match (tensor, bound) {
+    let bound = side_of_ridge(
+        launch,
+        bars,
+        arithmetic_intensity >= ridge,
+        achieved_flops < 0.1 * peak_flops,
+    );
+    let (precision, pct_of_roof) = match tensor {
         // The FP32/FP64 counters miss tensor-core work, so intensity reads low: a busy
         // tensor pipe makes the kernel compute-bound, and its utilisation is the measure.
-        (Some(t), _) => ("tensor", t),
-        (None, Bound::Memory | Bound::Unknown | Bound::Instruction) => {
-            (precision, achieved_bytes_per_s / peak_bytes_per_s * 100.0)
-        }
-        (None, Bound::Compute) => (precision, achieved_flops / peak_flops * 100.0),
+        Some(t) => ("tensor", t),
+        None if bound == Bound::Compute => (precision, achieved_flops / peak_flops * 100.0),
+        None => (precision, achieved_bytes_per_s / peak_bytes_per_s * 100.0),
     };
     // No FP work: the FLOP roofline has nothing to place, so the instruction roofline
     // decides, by whichever ceiling the kernel is nearer: issue slots or DRAM. A near tie
@@ -308,7 +384,33 @@ pub fn place_with(
         instruction_pct_of_roof,
         instruction_roofline: instruction_pct_of_roof
             .and_then(|_| instruction_roofline(launch, seconds, dram_bytes)),
+        // The FLOP counters miss a tensor pipe's work: its levels are placed by bandwidth.
+        hierarchy: hierarchy(
+            launch,
+            if tensor.is_some() { 0.0 } else { flops },
+            seconds,
+            peak_flops,
+            (dram_bytes, peak_bytes_per_s),
+        ),
     })
+}
+
+/// Compute or memory by the side of the ridge; a busy tensor pipe is compute. Issuing at
+/// least as busily as a latency-bound kernel never does, with almost no counted FLOPs
+/// (`few_flops`), is unknown without the tensor-pipe metric: that may be a tensor-core GEMM.
+fn side_of_ridge(launch: &Launch, bars: &Bars, past_ridge: bool, few_flops: bool) -> Bound {
+    let m = |k: &str| launch.metrics.get(k).copied();
+    let tensor = m("tensor_pipe_pct").filter(|p| *p >= TENSOR_BUSY_PCT);
+    let unseen_work = m("tensor_pipe_pct").is_none()
+        && m("sm_throughput_pct").is_some_and(|p| p >= bars.latency_busy_pct)
+        && few_flops;
+    if tensor.is_some() || past_ridge {
+        Bound::Compute
+    } else if unseen_work {
+        Bound::Unknown
+    } else {
+        Bound::Memory
+    }
 }
 
 /// The busiest unit besides DRAM and the FP units: the L2 (its throughput and its input,
@@ -530,7 +632,54 @@ impl Roofline {
         if let Some(p) = self.pipe_pct {
             line.push_str(&format!(", ALU/XU pipe {p:.0}% busy: the roof it hits"));
         }
+        if let Some(h) = self.describe_hierarchy() {
+            line.push_str("; ");
+            line.push_str(&h);
+        }
         line
+    }
+
+    /// The level of the memory hierarchy nearest its bandwidth roof: where the kernel
+    /// binds on the hierarchical roofline. `None` when every level's intensity is past its
+    /// ridge (the FP roof binds) or there is no hierarchy.
+    pub fn binding_level(&self) -> Option<&MemoryLevel> {
+        self.hierarchy
+            .iter()
+            .filter(|l| !l.past_ridge)
+            .max_by(|a, b| a.pct_of_roof.total_cmp(&b.pct_of_roof))
+    }
+
+    /// "by level, % of roof: L1 85% (AI 0.12), L2 40% (AI 0.5), DRAM 7% (AI 3.1): L1 is
+    /// nearest its roof", or how far the nearest is when every level is far below its
+    /// roof, or that the FP roof binds when every level is past its ridge.
+    fn describe_hierarchy(&self) -> Option<String> {
+        if self.hierarchy.is_empty() {
+            return None;
+        }
+        let levels: Vec<String> = self
+            .hierarchy
+            .iter()
+            .map(|l| {
+                let ai = if l.arithmetic_intensity.is_finite() && self.flops > 0.0 {
+                    format!(" (AI {:.2})", l.arithmetic_intensity)
+                } else {
+                    String::new()
+                };
+                format!("{} {:.0}%{ai}", l.level, l.pct_of_roof)
+            })
+            .collect();
+        let verdict = match self.binding_level() {
+            None => "every level's intensity is past its ridge: the FP roof binds".to_string(),
+            Some(n) if n.pct_of_roof < FAR_BELOW_ROOF_PCT => format!(
+                "every level far below its roof, the nearest {} at {:.0}%",
+                n.level, n.pct_of_roof
+            ),
+            Some(n) => format!("{} is nearest its roof", n.level),
+        };
+        Some(format!(
+            "by level, % of roof: {}: {verdict}",
+            levels.join(", ")
+        ))
     }
 
     /// The bound in a word, for the report's list of the kernels that take the time.
@@ -543,6 +692,16 @@ impl Roofline {
             "pipe-bound"
         } else if self.issue_slots_pct.is_some() {
             "issue-bound"
+        } else if let Some(level) = self
+            .binding_level()
+            .filter(|l| l.level != "DRAM" && l.pct_of_roof >= FAR_BELOW_ROOF_PCT)
+            .filter(|_| self.far_below_roofs())
+        {
+            // The hierarchical roofline names the level where the kernel binds.
+            match level.level {
+                "L2" => "L2-bound (hierarchical roofline)",
+                _ => "L1-bound (hierarchical roofline)",
+            }
         } else if let Some((level, _)) = self.binding_cache() {
             match level {
                 "L2" => "L2-bound (far below the DRAM and FP roofs)",

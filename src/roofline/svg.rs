@@ -93,12 +93,18 @@ pub fn render(points: &[Point]) -> String {
         "<title>Roofline (DRAM) by gpulint: hover a point for its kernel and launch</title>"
     );
     let _ = writeln!(s, r#"<rect width="{W}" height="{height}" fill="white"/>"#);
+    let title = if points.iter().any(|p| !p.roof.hierarchy.is_empty()) {
+        "Roofline (hierarchical): FLOP/s against FLOP per byte of DRAM (dots), L1 (squares) and L2 (triangles)"
+    } else {
+        "Roofline (DRAM): FLOP/s against FLOP per DRAM byte"
+    };
     let _ = writeln!(
         s,
-        r#"<text x="{LEFT}" y="24" font-size="15" font-weight="bold">Roofline (DRAM): FLOP/s against FLOP per DRAM byte</text>"#
+        r#"<text x="{LEFT}" y="24" font-size="15" font-weight="bold">{title}</text>"#
     );
     axes(&mut s, &sc, FLOP_AXES);
     roof(&mut s, &sc, peak_flops, peak_bw);
+    hierarchy(&mut s, &sc, points, peak_flops);
     plot_points(&mut s, &sc, points, flop_coordinates);
     legend(&mut s, points);
     if instructions {
@@ -232,6 +238,85 @@ fn roof_line(s: &mut String, sc: &Scale, ceiling: f64, slope: f64) -> f64 {
         sc.y(ceiling)
     );
     ridge
+}
+
+/// The hierarchical roofline's cache levels: L1's and L2's bandwidth slopes (dashed), and
+/// each kernel's place against them, a hollow square (L1) or triangle (L2) at its
+/// intensity at that level, joined to its DRAM point: the FLOP/s are the same, so the
+/// marks of one kernel lie on one horizontal line.
+fn hierarchy(s: &mut String, sc: &Scale, points: &[Point], peak_flops: f64) {
+    for level in ["L1", "L2"] {
+        let peak = points
+            .iter()
+            .flat_map(|p| &p.roof.hierarchy)
+            .filter(|l| l.level == level)
+            .map(|l| l.peak_bytes_per_s)
+            .fold(0.0, f64::max);
+        if peak <= 0.0 || peak_flops <= 0.0 {
+            continue;
+        }
+        let start = 10f64.powf(sc.x_lo);
+        let ridge = peak_flops / peak;
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#7f8c8d" stroke-width="1.5" stroke-dasharray="6 4"/>"##,
+            sc.x(start),
+            sc.y(start * peak),
+            sc.x(ridge.max(start)),
+            sc.y(peak_flops),
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" fill="#7f8c8d">{} {level}</text>"##,
+            sc.x(start) + 4.0,
+            sc.y(start * peak) - 6.0,
+            super::si(peak, "B/s")
+        );
+    }
+    for p in points {
+        let r = p.roof;
+        let Some((x0, y)) = flop_coordinates(r) else {
+            continue;
+        };
+        for l in r.hierarchy.iter().filter(|l| l.level != "DRAM") {
+            let x = l.arithmetic_intensity;
+            if !(x.is_finite() && x > 0.0) {
+                continue;
+            }
+            let (px, py) = (sc.x(x), sc.y(y));
+            let _ = writeln!(
+                s,
+                r##"<line x1="{px:.1}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#bdc3c7"/>"##,
+                sc.x(x0)
+            );
+            let mark = if l.level == "L1" {
+                format!(
+                    r##"<rect x="{:.1}" y="{:.1}" width="8" height="8" fill="none" stroke="#555"/>"##,
+                    px - 4.0,
+                    py - 4.0
+                )
+            } else {
+                format!(
+                    r##"<polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#555"/>"##,
+                    px,
+                    py - 5.0,
+                    px - 5.0,
+                    py + 4.0,
+                    px + 5.0,
+                    py + 4.0
+                )
+            };
+            let _ = writeln!(
+                s,
+                "<g data-launch=\"{}\"><title>{} (launch {}) against {}: {:.0}% of its roof</title>{mark}</g>",
+                p.launch,
+                esc(&p.name),
+                p.launch,
+                l.level,
+                l.pct_of_roof
+            );
+        }
+    }
 }
 
 /// The bandwidth slope up to the ridge, then the compute ceiling.
