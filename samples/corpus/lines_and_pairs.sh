@@ -12,6 +12,9 @@
 #           --stop-once-profiled
 #   fix     the bank-conflicted transpose before and after gpulint's suggested edit, three
 #           ncu timings each (the edited copy rebuilt from the edit gpulint suggests)
+#   hier    every launch of heldout_pairs, middle_ground, matmul_variants and source_lines
+#           with the hierarchical roofline's metrics (the captures its tests read), and
+#           matmul_variants' default run for its replay passes and time
 #   final   the last build: the suggested edit taken from a report of every launch,
 #           applied, rebuilt, and both builds profiled three times each (ncu's durations);
 #           --source against the default run, twice each
@@ -145,6 +148,15 @@ sourcecost() {
     run_gl "pass_$p" --source --verbose -- "$build/$p" "${args[@]}"
     run_gl "inline_$p" --verbose --ncu-arg=--section --ncu-arg=SourceCounters -- "$build/$p" "${args[@]}"
   done
+}
+hier() {
+  for p in heldout_pairs middle_ground matmul_variants source_lines; do
+    build_sample $p
+    local args=(); [ $p = heldout_pairs ] && args=(1); [ $p = matmul_variants ] && args=(2048)
+    [ $p = middle_ground ] && args=(512 1)
+    run_gl "hier_$p" --all-launches --verbose --save-csv "$r/hier_$p.csv" -- "$build/$p" "${args[@]}"
+  done
+  run_gl hier_default_matmul_variants --verbose -- "$build/matmul_variants" 2048
 }
 final() {
   build_sample source_lines
