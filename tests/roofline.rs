@@ -308,6 +308,10 @@ fn the_roofline_tags_follow_the_rules_parameters() {
     assert_eq!(tagged(&report(&[])), 2, "{}", report(&[]));
     let moved = report(&["--param", "latency-bound.max_busy_pct=5"]);
     assert_eq!(tagged(&moved), 0, "{moved}");
+    // The tag is the rule's own verdict: with latency-bound not selected, no kernel is
+    // called latency-bound.
+    let without = report(&["--select", "small-grid,uncoalesced-load"]);
+    assert!(!without.contains("latency-bound"), "{without}");
 }
 
 /// `gpulint roofline` tags kernels with the bars `check` uses, gpulint.toml's included.

@@ -183,7 +183,8 @@ pub fn lint_and_report(
     }
     let gpu = gpu_override(args.gpu.as_deref())?;
     super::shared::warn_gpu_mismatch(gpu, profiles);
-    let bars = bars_of(rules);
+    let verdict = |slug: &str, l: &crate::ingest::Launch| rule_fires(rules, slug, l);
+    let bars = bars_of(rules, &verdict);
     let rooflines: Vec<_> = profiles
         .iter()
         .flat_map(|p| p.launches.iter())
@@ -240,14 +241,37 @@ fn judged_too_little(coverage: &rules::engine::Coverage, min_pct: Option<f64>) -
     true
 }
 
-/// The roofline's bars from the enabled rules' parameters.
-pub(super) fn bars_of(rules: &[Rule]) -> crate::roofline::Bars {
-    crate::roofline::Bars::with(|slug, name| {
-        rules
-            .iter()
-            .find(|r| r.slug == slug)
-            .and_then(|r| r.params.get(name).copied())
-    })
+/// The roofline's bars from the enabled rules' parameters, and their verdicts.
+pub(super) fn bars_of<'a>(
+    rules: &[Rule],
+    verdict: crate::roofline::Verdict<'a>,
+) -> crate::roofline::Bars<'a> {
+    crate::roofline::Bars::with(
+        |slug, name| {
+            rules
+                .iter()
+                .find(|r| r.slug == slug)
+                .and_then(|r| r.params.get(name).copied())
+        },
+        verdict,
+    )
+}
+
+/// Whether the enabled rule of `slug` fires on `launch` by its own condition and
+/// parameters: what the roofline's tags say, so that the roofline and the rule judge one
+/// bound by one derivation. Deferral is the report's choice of what to fix first, not
+/// the bound: a one-block LU step is latency-bound, and the finding it gets is small-grid.
+/// `None` for a rule not enabled.
+pub(super) fn rule_fires(
+    rules: &[Rule],
+    slug: &str,
+    launch: &crate::ingest::Launch,
+) -> Option<bool> {
+    let rule = rules.iter().find(|r| r.slug == slug)?;
+    Some(matches!(
+        rules::engine::check_in_profile(rule, launch, std::slice::from_ref(launch), ""),
+        rules::engine::Judgement::Fires(_)
+    ))
 }
 
 /// Never a clean report for a file nothing could be judged on; and a selection of rules

@@ -20,7 +20,13 @@ pub fn roofline_command(
     super::shared::warn_gpu_mismatch(gpu, &profiles);
     // The tags' bars from the rules as gpulint.toml sets them, as `check` would.
     let (rules, _) = super::shared::enabled_rules(&crate::cli::RuleArgs::default())?;
-    let rows = kernel_rows(&profiles, false, gpu, &super::check::bars_of(&rules));
+    let verdict = |slug: &str, l: &crate::ingest::Launch| super::check::rule_fires(&rules, slug, l);
+    let rows = kernel_rows(
+        &profiles,
+        false,
+        gpu,
+        &super::check::bars_of(&rules, &verdict),
+    );
     let placed: Vec<Placed> = rows
         .iter()
         .filter_map(|(v, roof)| roof.clone().map(|r| (&v.entry, r)))

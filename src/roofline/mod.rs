@@ -245,6 +245,10 @@ fn instruction_roofline(
     })
 }
 
+// The bars below judge only where no rules are at hand (the library's `place`); `check`,
+// `run` and `roofline` take each tag from its rule's verdict (`Bars::verdict`). A test
+// keeps them equal to the rules' defaults.
+
 /// Below this share of peak in both compute and memory throughput, latency is not hidden.
 pub const LATENCY_BOUND_PCT: f64 = 40.0;
 /// Tensor pipe busier than this: the kernel is a tensor-core kernel.
@@ -263,19 +267,28 @@ pub const ISSUE_MAX_MATH_PCT: f64 = 5.0;
 pub const PIPE_BUSY_PCT: f64 = 70.0;
 
 /// The bars the roofline's tags share with the rules that name the same bounds
-/// (latency-bound, load-store-bound, issue-bound): their parameters, so that
-/// `--param latency-bound.max_busy_pct=30` moves the tag with the rule.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Bars {
+/// (latency-bound, load-store-bound, issue-bound, pipe-bound): their parameters, so that
+/// `--param latency-bound.max_busy_pct=30` moves the tag with the rule; and, where the
+/// rules are at hand, their own verdict on each launch, so that the roofline calls a
+/// kernel latency-bound exactly when latency-bound fires on it (one derivation).
+#[derive(Clone, Copy)]
+pub struct Bars<'a> {
     pub latency_busy_pct: f64,
     pub load_store_busy_pct: f64,
     pub load_store_max_roof_pct: f64,
     pub issue_busy_pct: f64,
     pub issue_max_math_pct: f64,
     pub pipe_busy_pct: f64,
+    /// Whether the rule of a slug fires on a launch; `None` for a rule not enabled. Without
+    /// it (the library's [`place`]), the bars above decide.
+    pub verdict: Option<Verdict<'a>>,
 }
 
-impl Default for Bars {
+/// A rule's verdict on a launch, by the rule's slug: `Some(true)` when it fires, `None`
+/// for a rule not enabled.
+pub type Verdict<'a> = &'a dyn Fn(&str, &Launch) -> Option<bool>;
+
+impl Default for Bars<'_> {
     fn default() -> Self {
         Bars {
             latency_busy_pct: LATENCY_BOUND_PCT,
@@ -284,14 +297,15 @@ impl Default for Bars {
             issue_busy_pct: ISSUE_BUSY_PCT,
             issue_max_math_pct: ISSUE_MAX_MATH_PCT,
             pipe_busy_pct: PIPE_BUSY_PCT,
+            verdict: None,
         }
     }
 }
 
-impl Bars {
+impl<'a> Bars<'a> {
     /// The bars from the rules' parameters (`param(slug, name)`), each rule's default where
     /// it is not enabled.
-    pub fn with(param: impl Fn(&str, &str) -> Option<f64>) -> Bars {
+    pub fn with(param: impl Fn(&str, &str) -> Option<f64>, verdict: Verdict<'a>) -> Bars<'a> {
         let d = Bars::default();
         Bars {
             latency_busy_pct: param("latency-bound", "max_busy_pct").unwrap_or(d.latency_busy_pct),
@@ -303,6 +317,7 @@ impl Bars {
             issue_max_math_pct: param("issue-bound", "max_math_pct")
                 .unwrap_or(d.issue_max_math_pct),
             pipe_busy_pct: param("pipe-bound", "min_pipe_pct").unwrap_or(d.pipe_busy_pct),
+            verdict: Some(verdict),
         }
     }
 }
@@ -440,6 +455,20 @@ struct Tags {
 
 fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
     let m = |k: &str| launch.metrics.get(k).copied();
+    let pipe = match (m("alu_pipe_pct"), m("xu_pipe_pct")) {
+        (Some(alu), Some(xu)) => Some(alu.max(xu)),
+        _ => None,
+    };
+    // With the rules at hand, each tag is its rule's verdict; a rule not enabled gives none.
+    if let Some(verdict) = bars.verdict {
+        let fires = |slug: &str| verdict(slug, launch) == Some(true);
+        return Tags {
+            latency_bound: fires("latency-bound"),
+            load_store_pipe_pct: m("l1_data_pipe_pct").filter(|_| fires("load-store-bound")),
+            issue_slots_pct: m("issue_slots_pct").filter(|_| fires("issue-bound")),
+            pipe_pct: pipe.filter(|_| fires("pipe-bound")),
+        };
+    }
     let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
         (Some(sm), Some(mem)) => sm.max(mem) < bars.latency_busy_pct,
         _ => false,
@@ -449,10 +478,6 @@ fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
     let math = m("flop_pct_of_peak")
         .unwrap_or(0.0)
         .max(m("tensor_pipe_pct").unwrap_or(0.0));
-    let pipe = match (m("alu_pipe_pct"), m("xu_pipe_pct")) {
-        (Some(alu), Some(xu)) => Some(alu.max(xu)),
-        _ => None,
-    };
     let pipe_pct = pipe.filter(|p| {
         *p >= bars.pipe_busy_pct && m("memory_throughput_pct").is_some_and(|mem| mem < *p)
     });
