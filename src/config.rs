@@ -72,6 +72,35 @@ pub struct Config {
     /// The file it was read from (`pyproject.toml` for its `[tool.gpulint]` table);
     /// `None` when no config was found.
     pub source: Option<String>,
+    /// Which settings the command line gave: a bad one is reported against its flag, not
+    /// the file it is merged into.
+    pub from_cli: FromCli,
+}
+
+/// The settings [`Config::merge_cli`] took from the command line.
+#[derive(Debug, Clone, Default)]
+pub struct FromCli {
+    select: bool,
+    ignore: std::collections::BTreeSet<String>,
+    /// `(rule, parameter)` to the `--param` text that set it.
+    params: BTreeMap<(String, String), String>,
+}
+
+/// Where a setting came from, for its error.
+enum Given<'a> {
+    File(&'a str),
+    /// The flag's text: `--param pipe-bound.min_pipe_pct=60`.
+    Flag(&'a str),
+}
+
+impl Given<'_> {
+    /// The error for a bad setting: `file: field `params.RULE`: ...`, or `--param X: ...`.
+    fn error(&self, field: &str, what: String) -> Error {
+        match self {
+            Given::File(origin) => Error::in_file(origin, format!("field `{field}`: {what}")),
+            Given::Flag(flag) => Error::new(format!("{flag}: {what}")),
+        }
+    }
 }
 
 /// A config file found by [`find`].
@@ -106,19 +135,21 @@ pub fn find(start: &std::path::Path) -> Option<Found> {
 
 /// Sets one `[params.RULE]` entry, refusing a name the rule lacks and one that follows
 /// another rule's parameter (`params_from`).
-fn set_param(rule: &mut Rule, rule_name: &str, k: &str, v: f64, origin: &str) -> Result<()> {
+fn set_param(rule: &mut Rule, rule_name: &str, k: &str, v: f64, given: &Given) -> Result<()> {
+    let field = format!("params.{rule_name}");
     if let Some((slug, other)) = rule.params_from.get(k) {
-        return Err(Error::in_file(
-            origin,
-            format!("field `params.{rule_name}`: {k} follows {slug}.{other}; set that instead"),
+        return Err(given.error(
+            &field,
+            format!("{k} follows {slug}.{other}; set that instead"),
         ));
     }
     if !rule.params.contains_key(k) {
         let names: Vec<&String> = rule.params.keys().collect();
-        return Err(Error::in_file(
-            origin,
-            format!("field `params.{rule_name}`: rule has no parameter {k:?} (it has {names:?})"),
-        ));
+        let what = match given {
+            Given::Flag(_) => format!("rule {rule_name} has no parameter {k:?} (it has {names:?})"),
+            Given::File(_) => format!("rule has no parameter {k:?} (it has {names:?})"),
+        };
+        return Err(given.error(&field, what));
     }
     rule.params.insert(k.to_string(), v);
     Ok(())
@@ -206,6 +237,7 @@ impl Config {
             launch_trace: file.launch_trace,
             diff: file.diff,
             source: None,
+            from_cli: FromCli::default(),
         })
     }
 
@@ -218,8 +250,10 @@ impl Config {
     ) -> Result<()> {
         if !select.is_empty() {
             self.select = Some(select.to_vec());
+            self.from_cli.select = true;
         }
         self.ignore.extend(ignore.iter().cloned());
+        self.from_cli.ignore.extend(ignore.iter().cloned());
         for t in thresholds {
             let (lhs, value) = t
                 .split_once('=')
@@ -235,6 +269,10 @@ impl Config {
                 .entry(rule.to_string())
                 .or_default()
                 .insert(param.to_string(), value);
+            self.from_cli.params.insert(
+                (rule.to_string(), param.to_string()),
+                format!("--param {t}"),
+            );
         }
         Ok(())
     }
@@ -243,24 +281,27 @@ impl Config {
     /// severities. Unknown rule or parameter names are errors, so typos do not pass
     /// silently.
     pub fn apply(&self, mut rules: Vec<Rule>, origin: &str) -> Result<Vec<Rule>> {
-        let known = |sel: &str, field: &str| {
+        let known = |sel: &str, field: &str, from_cli: bool| {
             if rules.iter().any(|r| r.matches(sel)) {
-                Ok(())
-            } else {
-                Err(Error::in_file(
-                    origin,
-                    format!(
-                        "field `{field}`: no rule matches {sel:?}{}",
-                        crate::rules::did_you_mean(&rules, sel)
-                    ),
-                ))
+                return Ok(());
             }
+            let hint = crate::rules::did_you_mean(&rules, sel);
+            Err(if from_cli {
+                Error::new(format!(
+                    "--{field} {sel}: no rule matches{hint}; `gpulint rules` lists them"
+                ))
+            } else {
+                Error::in_file(
+                    origin,
+                    format!("field `{field}`: no rule matches {sel:?}{hint}"),
+                )
+            })
         };
         for s in self.select.iter().flatten() {
-            known(s, "select")?;
+            known(s, "select", self.from_cli.select)?;
         }
         for s in &self.ignore {
-            known(s, "ignore")?;
+            known(s, "ignore", self.from_cli.ignore.contains(s))?;
         }
         let suggest = |name: &str| crate::rules::did_you_mean(&rules, name);
         let hints: Vec<(String, String)> = self
@@ -277,17 +318,17 @@ impl Config {
                 .unwrap_or_default()
         };
         for (rule_name, params) in &self.params {
-            let rule = rules
-                .iter_mut()
-                .find(|r| r.is_named(rule_name))
-                .ok_or_else(|| {
-                    Error::in_file(
-                        origin,
-                        format!("field `params`: no rule {rule_name:?}{}", hint(rule_name)),
-                    )
-                })?;
+            let given = |k: &str| match self.from_cli.params.get(&(rule_name.clone(), k.into())) {
+                Some(flag) => Given::Flag(flag),
+                None => Given::File(origin),
+            };
+            let Some(rule) = rules.iter_mut().find(|r| r.is_named(rule_name)) else {
+                let first = params.keys().next().map_or("", String::as_str);
+                let what = format!("no rule {rule_name:?}{}", hint(rule_name));
+                return Err(given(first).error("params", what));
+            };
             for (k, v) in params {
-                set_param(rule, rule_name, k, *v, origin)?;
+                set_param(rule, rule_name, k, *v, &given(k))?;
             }
         }
         for (rule_name, sev) in &self.severity {

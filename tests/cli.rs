@@ -500,7 +500,7 @@ fn min_share_takes_a_percentage_with_or_without_the_sign() {
 
 #[test]
 fn mistakes_get_the_right_diagnosis() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["chekc", ZOO],
             "unknown command `chekc`; did you mean `check`?",
@@ -526,6 +526,10 @@ fn mistakes_get_the_right_diagnosis() {
         (
             &["check", ZOO, "--param", "small-grid.nope=1"],
             "--param small-grid.nope=1: rule small-grid has no parameter \"nope\"",
+        ),
+        (
+            &["check", ZOO, "--param", "smal-grid.min_fill_pct=1"],
+            "--param smal-grid.min_fill_pct=1: no rule \"smal-grid\" (did you mean `small-grid`?)",
         ),
     ];
     for (args, want) in cases {

@@ -12,7 +12,6 @@ use crate::rules::{self, Rule};
 /// The rules that the options and the config leave switched on.
 pub(super) fn enabled_rules(args: &RuleArgs) -> Result<(Vec<Rule>, Config)> {
     let rules = rules::load(args.rules.as_deref())?;
-    check_flags(&rules, args)?;
     let mut config = Config::load(args.config.as_deref())?;
     config.merge_cli(&args.select, &args.ignore, &args.params)?;
     let origin = config
@@ -43,44 +42,6 @@ pub(super) fn gate_rules(gate: &crate::cli::GateArgs) -> Result<(Vec<Rule>, Conf
         }
     }
     Ok((rules, config))
-}
-
-/// Rule names given on the command line must name rules: the error names the flag, not
-/// the config file the names are merged into.
-fn check_flags(rules: &[Rule], args: &RuleArgs) -> Result<()> {
-    for (flag, names) in [("--select", &args.select), ("--ignore", &args.ignore)] {
-        for name in names {
-            if !rules.iter().any(|r| r.matches(name)) {
-                return Err(Error::new(format!(
-                    "{flag} {name}: no rule matches{}; `gpulint rules` lists them",
-                    rules::did_you_mean(rules, name)
-                )));
-            }
-        }
-    }
-    for p in &args.params {
-        let Some((rule, param)) = p.split_once('=').and_then(|(lhs, _)| lhs.split_once('.')) else {
-            continue; // merge_cli says what is malformed
-        };
-        let Some(r) = rules.iter().find(|r| r.is_named(rule)) else {
-            return Err(Error::new(format!(
-                "--param {p}: no rule {rule:?}{}",
-                rules::did_you_mean(rules, rule)
-            )));
-        };
-        if let Some((slug, other)) = r.params_from.get(param) {
-            return Err(Error::new(format!(
-                "--param {p}: {param} follows {slug}.{other}; set that instead"
-            )));
-        }
-        if !r.params.contains_key(param) {
-            let names: Vec<&String> = r.params.keys().collect();
-            return Err(Error::new(format!(
-                "--param {p}: rule {rule} has no parameter {param:?} (it has {names:?})"
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// With `--gpu`, warns when the profile was made on another GPU than the one named: its
