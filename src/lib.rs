@@ -12,6 +12,7 @@ pub mod error;
 pub mod fold;
 pub mod ingest;
 pub mod kernel;
+pub mod messages;
 pub mod metrics;
 pub mod ncu;
 pub mod origin;

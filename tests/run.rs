@@ -1992,3 +1992,46 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
         "{stderr}"
     );
 }
+
+/// `--quiet` leaves stderr to warnings and errors: the notes on the program's runs and the
+/// sample are what a plain run prints, and a quiet one does not.
+#[test]
+fn quiet_runs_say_nothing_but_warnings() {
+    let sample = stand_in("sample");
+    let trace = fixture("h200-by-time/default_lud.trace.csv");
+    let tracer = stand_in("ncu");
+    let mut env = vec![
+        ("FAKE_TRACE", trace.to_str().unwrap()),
+        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+        ("GPULINT_CUPTI", tracer.as_str()),
+    ];
+    let args = ["run", "--exit-zero", "--", &sample];
+    let (cut, _) = replay_of_plan(&env, &args, &fixture("h200-corpus/all_lud.csv"));
+    env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
+    let notes = |out: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.starts_with("gpulint: ") && !l.starts_with("gpulint: warning"))
+            .map(String::from)
+            .collect()
+    };
+    let plain = run_with("normal", &args, &env);
+    assert!(
+        notes(&plain.out).iter().any(|l| l.contains("runs twice")),
+        "{}",
+        transcript(&plain.out)
+    );
+    let quiet = run_with(
+        "normal",
+        &["run", "--quiet", "--exit-zero", "--", &sample],
+        &env,
+    );
+    assert_eq!(
+        notes(&quiet.out),
+        Vec::<String>::new(),
+        "{}",
+        transcript(&quiet.out)
+    );
+    // The report itself is the same.
+    assert_eq!(quiet.out.stdout, plain.out.stdout);
+}

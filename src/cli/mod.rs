@@ -24,6 +24,10 @@ const EXIT_STATUS_DOCTOR: &str =
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Say nothing on stderr but warnings and errors: no notes on what gpulint is doing
+    /// (the program's runs, the sample it took, the source pass).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 impl Cli {

@@ -71,8 +71,8 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
         let mut skipped: Vec<&str> = outcome.skips.iter().map(|s| s.rule.as_str()).collect();
         skipped.sort_unstable();
         skipped.dedup();
-        eprintln!(
-            "gpulint: note: the report lacks what {} read{} (ncu's default sections leave out \
+        crate::note!(
+            "note: the report lacks what {} read{} (ncu's default sections leave out \
              the sector, source and bank-conflict counters); capture with `ncu --set full`, or \
              profile with `gpulint run`, to judge them",
             skipped.join(", "),
@@ -91,15 +91,15 @@ fn distinct_files(files: &[String]) -> Vec<String> {
     for f in files {
         let id = std::fs::canonicalize(f).unwrap_or_else(|_| f.into());
         if f != "-" && seen.contains(&id) {
-            eprintln!("gpulint: warning: {f} was given more than once; it is read once");
+            crate::warning!("{f} was given more than once; it is read once");
             continue;
         }
         if let Some(twin) = out
             .iter()
             .find(|o| *o != "-" && f != "-" && same_bytes(o, f))
         {
-            eprintln!(
-                "gpulint: warning: {f} holds the same bytes as {twin}: one profile under two \
+            crate::warning!(
+                "{f} holds the same bytes as {twin}: one profile under two \
                  names, read once"
             );
             continue;
@@ -152,8 +152,8 @@ fn saved_run(files: &[String], source: bool, report: &ReportArgs) -> Result<Opti
         return super::saved::report_saved_run(file, &trace, sample, kernel_filter, report)
             .map(Some);
     }
-    eprintln!(
-        "gpulint: warning: {file}: the launch trace its run kept ({trace}) is not there: read \
+    crate::warning!(
+        "{file}: the launch trace its run kept ({trace}) is not there: read \
          as a plain export, without every launch's shapes, times and origins"
     );
     Ok(None)
@@ -178,7 +178,7 @@ pub fn lint_and_report(
     refuse_unjudged(profiles, &analysis.coverage, rules)?;
     for p in profiles {
         for w in p.warnings() {
-            eprintln!("gpulint: warning: {}: {w}", p.file);
+            crate::warning!("{}: {w}", p.file);
         }
     }
     let gpu = gpu_override(args.gpu.as_deref())?;
@@ -234,8 +234,8 @@ fn judged_too_little(coverage: &rules::engine::Coverage, min_pct: Option<f64>) -
     if pct + 1e-9 >= min {
         return false;
     }
-    eprintln!(
-        "gpulint: failing: {pct:.0}% of the rules could judge, under --min-judged {min}: {}",
+    crate::note!(
+        "failing: {pct:.0}% of the rules could judge, under --min-judged {min}: {}",
         coverage.summary().unwrap_or_default()
     );
     true
@@ -300,8 +300,8 @@ fn refuse_unjudged(
                 false => format!("{} applies to no launch here", r.slug),
             })
             .collect();
-        eprintln!(
-            "gpulint: note: none of the selected rules applies to these {launches} launch(es): {}",
+        crate::note!(
+            "note: none of the selected rules applies to these {launches} launch(es): {}",
             why.join("; ")
         );
         return Ok(());
@@ -312,8 +312,8 @@ fn refuse_unjudged(
         .iter()
         .all(|p| p.page == crate::ingest::Page::Trace)
     {
-        eprintln!(
-            "gpulint: note: a launch trace has launch shapes, durations and the objects that \
+        crate::note!(
+            "note: a launch trace has launch shapes, durations and the objects that \
              launched the kernels; the rules that read ncu's metrics need a profile (`gpulint run`)"
         );
         return Ok(());

@@ -31,13 +31,13 @@ pub fn count(
         .and_then(|input| Ok((tracer::prepare(&prepared.ncu, verbose)?, input)))
         .and_then(|(t, mut input)| {
             if verbose {
-                eprintln!(
-                    "gpulint: time: the launch tracer was ready in {:.2} s",
+                crate::note!(
+                    "time: the launch tracer was ready in {:.2} s",
                     started.elapsed().as_secs_f64()
                 );
             }
-            eprintln!(
-                "gpulint: {} runs twice: once under gpulint's launch tracer, which counts every \
+            crate::note!(
+                "{} runs twice: once under gpulint's launch tracer, which counts every \
                  launch at the program's own speed, then under ncu (--no-launch-trace runs it \
                  once)",
                 program[0]
@@ -59,8 +59,8 @@ pub fn count(
     let why_not = match traced {
         Ok((profile, time, text)) => {
             if verbose {
-                eprintln!(
-                    "gpulint: time: the traced run took {:.2} s ({} launches)",
+                crate::note!(
+                    "time: the traced run took {:.2} s ({} launches)",
                     time.as_secs_f64(),
                     profile.launches.len()
                 );
@@ -79,13 +79,13 @@ pub fn count(
         ));
     }
     if verbose || asked.save_trace.is_some() {
-        eprintln!("gpulint: no launch trace: {why_not}");
+        crate::note!("no launch trace: {why_not}");
     }
     if !asked.time_all_launches {
         return Ok(None);
     }
-    eprintln!(
-        "gpulint: {} runs twice: once under ncu's timing pass (--time-all-launches), which \
+    crate::note!(
+        "{} runs twice: once under ncu's timing pass (--time-all-launches), which \
          counts every launch, then under ncu's sample",
         program[0]
     );

@@ -36,7 +36,7 @@ pub fn baseline(
     match output {
         Some(path) => {
             write_output(path, text.as_bytes(), files, "baseline")?;
-            eprintln!("gpulint: wrote {path} ({} kernel(s))", b.kernels.len());
+            crate::note!("wrote {path} ({} kernel(s))", b.kernels.len());
         }
         None => emit(&text)?,
     }

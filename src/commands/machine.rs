@@ -16,8 +16,8 @@ pub fn metrics(
     let chip = chip.map(crate::ncu::chip_by_name).transpose()?;
     let plan = crate::ncu::metric_plan(&crate::rules::metric_keys(&rules), roofline, chip);
     if let (Some(c), false) = (chip, plan.unavailable.is_empty()) {
-        eprintln!(
-            "gpulint: chip {} has no metric for {}; the rules and roofline that read them would be skipped",
+        crate::note!(
+            "chip {} has no metric for {}; the rules and roofline that read them would be skipped",
             c.name,
             plan.unavailable.join(", ")
         );

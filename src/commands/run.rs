@@ -52,7 +52,7 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         crate::ncu::say_program_status(info.program_status, &program[0]);
     }
     if report.gate.read.verbose {
-        eprintln!("gpulint: profiled with {}", info.ncu.display());
+        crate::note!("profiled with {}", info.ncu.display());
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
@@ -146,14 +146,14 @@ impl SourcePass<'_> {
             crate::sampling::source_pass::plan(&outcome.findings, rules, &every.profile, &users)
         else {
             if report.gate.read.verbose {
-                eprintln!(
-                    "gpulint: source pass: no finding on your kernels has a cause on a source line; none is run"
+                crate::note!(
+                    "source pass: no finding on your kernels has a cause on a source line; none is run"
                 );
             }
             return Ok(Vec::new());
         };
-        eprintln!(
-            "gpulint: source pass: the source counters of {} kernel(s) with a finding on a line \
+        crate::note!(
+            "source pass: the source counters of {} kernel(s) with a finding on a line \
          ({} launch(es)); ncu stops {} once they are profiled",
             plan.targets.len(),
             plan.launches,
@@ -162,9 +162,7 @@ impl SourcePass<'_> {
         match crate::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
             Ok(blocks) => Ok(blocks),
             Err(e) => {
-                eprintln!(
-                    "gpulint: warning: the source pass failed, so no finding names its line: {e}"
-                );
+                crate::warning!("the source pass failed, so no finding names its line: {e}");
                 Ok(Vec::new())
             }
         }

@@ -27,9 +27,7 @@ pub fn report_saved_run(
         program_time: None,
     };
     if report.gate.read.verbose {
-        eprintln!(
-            "gpulint: {csv}: read with the launch trace gpulint run kept beside it ({trace})"
-        );
+        crate::note!("{csv}: read with the launch trace gpulint run kept beside it ({trace})");
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);

@@ -34,9 +34,9 @@ pub(super) fn gate_rules(gate: &crate::cli::GateArgs) -> Result<(Vec<Rule>, Conf
     let (rules, config) = enabled_rules(&gate.selection)?;
     if gate.read.verbose {
         match &config.source {
-            Some(file) => eprintln!("gpulint: config: {file}"),
-            None => eprintln!(
-                "gpulint: config: none (no gpulint.toml, or pyproject.toml with [tool.gpulint], \
+            Some(file) => crate::note!("config: {file}"),
+            None => crate::note!(
+                "config: none (no gpulint.toml, or pyproject.toml with [tool.gpulint], \
                  here or in a folder above)"
             ),
         }
@@ -62,8 +62,8 @@ pub(super) fn warn_gpu_mismatch(
         }
         seen.push(d);
         if crate::roofline::gpus::lookup(d).is_some_and(|g| !std::ptr::eq(g, gpu)) {
-            eprintln!(
-                "gpulint: warning: --gpu {:?}: the profile was made on {d}; its kernels are placed against another GPU's roof",
+            crate::warning!(
+                "--gpu {:?}: the profile was made on {d}; its kernels are placed against another GPU's roof",
                 gpu.name
             );
         }

@@ -128,7 +128,7 @@ pub(super) fn run_import(
     verbose: bool,
 ) -> Result<std::process::Output> {
     if verbose {
-        eprintln!("gpulint: {} {}", ncu.display(), args.join(" "));
+        crate::note!("{} {}", ncu.display(), args.join(" "));
     }
     let out = Command::new(ncu)
         .args(args)

@@ -84,12 +84,12 @@ pub fn say_whether_it_stops(opts: &NcuOptions, program: &str) -> bool {
         return false;
     }
     match opts.stop_after() {
-        Some(n) => eprintln!(
-            "gpulint: ncu will stop {program} once it has profiled the sample's {n} \
+        Some(n) => crate::note!(
+            "ncu will stop {program} once it has profiled the sample's {n} \
              launch(es) (--stop-once-profiled): the rest of its run is cut short"
         ),
-        None => eprintln!(
-            "gpulint: {program} runs to its end: stopping it once profiled needs the \
+        None => crate::note!(
+            "{program} runs to its end: stopping it once profiled needs the \
              launch trace and a sample by kernel (not --launches-per-config)"
         ),
     }
@@ -122,14 +122,14 @@ pub fn local_chip(ncu: &Path, forced: Option<&str>, verbose: bool) -> Result<Opt
         .and_then(|o| crate::chips::from_query_output(&String::from_utf8_lossy(&o.stdout)));
     if verbose {
         match chip {
-            Some(c) => eprintln!(
-                "gpulint: the GPU's chip is {} (ncu --query-metrics, {:.2} s)",
+            Some(c) => crate::note!(
+                "the GPU's chip is {} (ncu --query-metrics, {:.2} s)",
                 c.name,
                 asked.elapsed().as_secs_f64()
             ),
-            None => eprintln!(
-                "gpulint: ncu --query-metrics named no chip; asking for the full metric list"
-            ),
+            None => {
+                crate::note!("ncu --query-metrics named no chip; asking for the full metric list");
+            }
         }
     }
     Ok(chip)
@@ -207,8 +207,8 @@ pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
             match cache.as_deref().and_then(chip_cache::read) {
                 Some(c) => {
                     if opts.verbose {
-                        eprintln!(
-                            "gpulint: the GPU's chip is {} (remembered from ncu --query-metrics on this machine)",
+                        crate::note!(
+                            "the GPU's chip is {} (remembered from ncu --query-metrics on this machine)",
                             c.name
                         );
                     }
@@ -248,8 +248,8 @@ pub fn profile(
     let log = temp_csv("gpulint-ncu-")?;
     let plan = metric_plan(rule_keys, opts.roofline, chip);
     if opts.verbose && !plan.unavailable.is_empty() {
-        eprintln!(
-            "gpulint: chip {} has no metric for {}; the rules and roofline that read them are skipped",
+        crate::note!(
+            "chip {} has no metric for {}; the rules and roofline that read them are skipped",
             chip.map_or("?", |c| c.name),
             plan.unavailable.join(", ")
         );
@@ -263,7 +263,7 @@ pub fn profile(
     };
     let args = build_args(opts, &plan.metrics, output, log.path(), program);
     if opts.verbose {
-        eprintln!("gpulint: {} {}", ncu.display(), shell_words(&args));
+        crate::note!("{} {}", ncu.display(), shell_words(&args));
     }
     let program_output = if opts.program_output_to_stderr {
         ProgramOutput::Stderr
@@ -287,8 +287,8 @@ pub fn profile(
     let ran = started.elapsed();
     let source_blocks = from_report(&ncu, &report, log.path(), status.code(), opts)?;
     if opts.verbose {
-        eprintln!(
-            "gpulint: time: the profiled run took {:.2} s, the import {:.2} s",
+        crate::note!(
+            "time: the profiled run took {:.2} s, the import {:.2} s",
             ran.as_secs_f64(),
             (started.elapsed() - ran).as_secs_f64()
         );
@@ -372,11 +372,7 @@ pub fn time_every_launch(
         program,
     );
     if opts.verbose {
-        eprintln!(
-            "gpulint: timing pass: {} {}",
-            ncu.display(),
-            shell_words(&args)
-        );
+        crate::note!("timing pass: {} {}", ncu.display(), shell_words(&args));
     }
     let status = run_ncu(ncu, &args, None, ProgramOutput::Discard, None, None)?;
     check_log(log.path(), status.code())?;
@@ -432,8 +428,8 @@ fn run_ncu(
         p.stop();
     }
     if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log) {
-        eprintln!(
-            "gpulint: ncu and the program did nothing for {} s (the traced run took {:.1} s \
+        crate::note!(
+            "ncu and the program did nothing for {} s (the traced run took {:.1} s \
              in all), after {} of the {} launches chosen were profiled: they were stopped, \
              and what ncu profiled is linted. ncu 2025.3.1 hangs on a program that forks \
              after starting CUDA, and on one that execs under --target-processes all \
@@ -527,11 +523,11 @@ pub fn check_ncu_output(log: &str, status: Option<i32>) -> Result<()> {
 pub fn say_program_status(status: Option<i32>, program: &str) {
     match status {
         Some(0) => {}
-        Some(code) => eprintln!(
-            "gpulint: {program} exited with status {code}; its kernels profiled before that are linted"
+        Some(code) => crate::note!(
+            "{program} exited with status {code}; its kernels profiled before that are linted"
         ),
-        None => eprintln!(
-            "gpulint: {program} was killed by a signal; its kernels profiled before that are linted"
+        None => crate::note!(
+            "{program} was killed by a signal; its kernels profiled before that are linted"
         ),
     }
 }

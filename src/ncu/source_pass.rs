@@ -69,11 +69,7 @@ pub fn profile_sources(
         program,
     );
     if opts.verbose {
-        eprintln!(
-            "gpulint: source pass: {} {}",
-            ncu.display(),
-            shell_words(&args)
-        );
+        crate::note!("source pass: {} {}", ncu.display(), shell_words(&args));
     }
     let started = std::time::Instant::now();
     let status = run_ncu(
@@ -92,8 +88,8 @@ pub fn profile_sources(
     let ran = started.elapsed();
     let blocks = read_pages(&ncu, &rep, plan, opts.verbose);
     if opts.verbose {
-        eprintln!(
-            "gpulint: time: the source pass took {:.2} s, its source pages {:.2} s",
+        crate::note!(
+            "time: the source pass took {:.2} s, its source pages {:.2} s",
             ran.as_secs_f64(),
             (started.elapsed() - ran).as_secs_f64()
         );

@@ -48,8 +48,8 @@ fn say_plan(plan: &by_time::Plan, every: &EveryLaunch, verbose: bool) {
     let took = every
         .program_time
         .map_or(String::new(), |t| format!(" in {:.1} s", t.as_secs_f64()));
-    eprintln!(
-        "gpulint: {} counted {} launches{took}; ncu profiles {} of them, for {} of {} \
+    crate::note!(
+        "{} counted {} launches{took}; ncu profiles {} of them, for {} of {} \
          configurations and {:.1}% of the GPU time",
         every.counted_by(),
         every.profile.launch_count(),
@@ -67,8 +67,8 @@ fn say_plan(plan: &by_time::Plan, every: &EveryLaunch, verbose: bool) {
             .map_or("every kernel".into(), |k| {
                 format!("{} kernel(s) by mangled name", k.len())
             });
-        eprintln!(
-            "gpulint: sampling by time: launch numbers {} of {kernels}",
+        crate::note!(
+            "sampling by time: launch numbers {} of {kernels}",
             numbers.join(", ")
         );
     }

@@ -121,8 +121,8 @@ fn capped_kernels_note(profile: &ingest::Profile, cap: u64) -> Option<String> {
 pub fn say_replay_passes(profile: &ingest::Profile) {
     for l in &profile.launches {
         if let Some(p) = l.metrics.get("replay_passes") {
-            eprintln!(
-                "gpulint: launch {} {} ({}x): {p} replay pass(es)",
+            crate::note!(
+                "launch {} {} ({}x): {p} replay pass(es)",
                 l.id,
                 report::short_name(&l.name),
                 l.count

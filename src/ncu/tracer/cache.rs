@@ -240,8 +240,8 @@ fn private_build(
     verbose: bool,
 ) -> Result<Library, String> {
     if verbose {
-        eprintln!(
-            "gpulint: the launch tracer's cache is not used ({why}); building it privately for this run"
+        crate::note!(
+            "the launch tracer's cache is not used ({why}); building it privately for this run"
         );
     }
     let dir = tempfile::Builder::new()
@@ -269,7 +269,7 @@ enum Failure {
 fn compile(toolchain: &Toolchain, out: &Path, verbose: bool) -> Result<(), Failure> {
     let mut command = toolchain.command(out);
     if verbose {
-        eprintln!("gpulint: building the launch tracer: {command:?} < launch_tracer.cpp");
+        crate::note!("building the launch tracer: {command:?} < launch_tracer.cpp");
     }
     let mut child = command
         .stdin(Stdio::piped())

@@ -59,8 +59,8 @@ pub fn prepare(ncu: &Path, verbose: bool) -> Result<Tracer, String> {
         let version = cupti
             .version
             .map_or("version unknown".into(), |v| format!("CUPTI {v}"));
-        eprintln!(
-            "gpulint: the launch tracer loads {} ({version}, {})",
+        crate::note!(
+            "the launch tracer loads {} ({version}, {})",
             cupti.path.display(),
             cupti.found
         );
@@ -170,8 +170,8 @@ pub fn trace(
         command.stdout(stderr);
     }
     if verbose {
-        eprintln!(
-            "gpulint: counting every launch: CUDA_INJECTION64_PATH={} {CUPTI_ENV}={} {}",
+        crate::note!(
+            "counting every launch: CUDA_INJECTION64_PATH={} {CUPTI_ENV}={} {}",
             tracer.library.display(),
             tracer.cupti.path.display(),
             program.join(" ")
@@ -198,14 +198,14 @@ pub fn trace(
         ));
     }
     if let (Some(seconds), true) = (window, text.contains(WINDOW_ENDED)) {
-        eprintln!(
-            "gpulint: the traced run of {} was stopped at the end of its {seconds} s window \
+        crate::note!(
+            "the traced run of {} was stopped at the end of its {seconds} s window \
              (--window)",
             program[0]
         );
     } else if ended.stopped_after_cuda {
-        eprintln!(
-            "gpulint: the traced run of {} was done with CUDA but had not exited {} s later; \
+        crate::note!(
+            "the traced run of {} was done with CUDA but had not exited {} s later; \
              it was stopped, and its trace kept",
             program[0],
             EXIT_GRACE.as_secs()
