@@ -1,0 +1,100 @@
+//! Each rule's bar sits exactly where its file says: for every comparison of a metric with
+//! one of the rule's parameters in its `when` (`busiest_throughput_pct < max_busy_pct`),
+//! on every launch the rule's `[tests]` say it fires on, the parameter is set to the
+//! launch's own value and nudged past it, and the verdict must flip on the side the
+//! comparison says (`<` is quiet at the value itself, `>=` fires there). A case at the
+//! threshold, for every rule at once, from real captures.
+
+use std::collections::HashMap;
+
+use gpulint::rules::{self, engine};
+
+/// `KEY OP PARAM` among a `when`'s `&&`-joined terms (a term inside `||` or parentheses is
+/// not a bar of its own).
+fn bars(when: &str) -> Vec<(String, String, String)> {
+    if when.contains("||") {
+        return Vec::new();
+    }
+    let term = regex::Regex::new(r"^\s*([a-z_0-9]+)\s*(<=|>=|<|>)\s*([a-z_0-9]+)\s*$").unwrap();
+    when.split("&&")
+        .filter_map(|t| {
+            let c = term.captures(t)?;
+            Some((c[1].to_string(), c[2].to_string(), c[3].to_string()))
+        })
+        .collect()
+}
+
+fn fires(
+    rule: &rules::Rule,
+    launch: &gpulint::ingest::Launch,
+    all: &[gpulint::ingest::Launch],
+) -> bool {
+    matches!(
+        engine::check_in_profile(rule, launch, all, "case"),
+        engine::Judgement::Fires(_)
+    )
+}
+
+#[test]
+fn every_rules_bar_flips_exactly_at_the_launchs_value() {
+    let mut profiles = HashMap::new();
+    let (mut checked, mut rules_checked) = (0, Vec::new());
+    for rule in rules::load(None)
+        .unwrap()
+        .into_iter()
+        .filter(|r| !r.diff_only)
+    {
+        let terms: Vec<_> = bars(&rule.when.source)
+            .into_iter()
+            .filter(|(_, _, param)| rule.params.contains_key(param))
+            .collect();
+        for spec in &rule.tests.fires {
+            let (file, id) = spec.split_once('#').unwrap();
+            let path = format!("rules/{file}");
+            let p = profiles
+                .entry(path.clone())
+                .or_insert_with(|| gpulint::ingest::read_path(&path).unwrap());
+            let id: u64 = id.parse().unwrap();
+            let launch = p.launches.iter().find(|l| l.id == id).unwrap();
+            for (key, op, param) in &terms {
+                let Some(&value) = launch.metrics.get(key.as_str()) else {
+                    continue;
+                };
+                // A step no capture's value would sit within, and no bar's meaning moves by.
+                let step = value.abs().max(1.0) * 1e-9;
+                let at = |v: f64| {
+                    let mut r = rule.clone();
+                    r.params.insert(param.clone(), v);
+                    fires(&r, launch, &p.launches)
+                };
+                // Whether the rule fires with the parameter at the launch's value, and
+                // with it nudged to the side where the comparison turns.
+                let (want_at, nudged, want_nudged) = match op.as_str() {
+                    "<" => (false, value + step, true),
+                    "<=" => (true, value - step, false),
+                    ">" => (false, value - step, true),
+                    _ => (true, value + step, false), // ">="
+                };
+                let (got_at, got_next) = (at(value), at(nudged));
+                assert_eq!(
+                    (got_at, got_next),
+                    (want_at, want_nudged),
+                    "{} on {spec}: `{key} {op} {param}` with {key} = {value}",
+                    rule.slug
+                );
+                checked += 1;
+                if !rules_checked.contains(&rule.slug) {
+                    rules_checked.push(rule.slug.clone());
+                }
+            }
+        }
+    }
+    // 62 cases on 15 rules when written: a rule file whose bar this test stops seeing
+    // (rewritten with `||`, say) shows here.
+    assert!(
+        rules_checked.len() >= 15,
+        "only {} rules had a bar to check: {rules_checked:?}",
+        rules_checked.len()
+    );
+    assert!(checked >= 62, "{checked} cases");
+}
