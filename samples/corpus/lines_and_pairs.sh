@@ -15,6 +15,8 @@
 #   hier    every launch of heldout_pairs, middle_ground, matmul_variants and source_lines
 #           with the hierarchical roofline's metrics (the captures its tests read), and
 #           matmul_variants' default run for its replay passes and time
+#   check   the session's last build end to end: --source on source_lines (every line and
+#           the edit), --quiet, and LU's default run
 #   final   the last build: the suggested edit taken from a report of every launch,
 #           applied, rebuilt, and both builds profiled three times each (ncu's durations);
 #           --source against the default run, twice each
@@ -157,6 +159,14 @@ hier() {
     run_gl "hier_$p" --all-launches --verbose --save-csv "$r/hier_$p.csv" -- "$build/$p" "${args[@]}"
   done
   run_gl hier_default_matmul_variants --verbose -- "$build/matmul_variants" 2048
+}
+check() {
+  build_sample source_lines
+  build_sample lud
+  run_gl check_source_lines --source --format json -o "$r/check_source_lines.json" -- "$build/source_lines"
+  run_gl check_quiet_lud --quiet -- "$build/lud" 1024
+  timed plain_lud "$build/lud" 1024
+  run_gl check_default_lud --verbose -- "$build/lud" 1024
 }
 final() {
   build_sample source_lines
