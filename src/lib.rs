@@ -1,7 +1,7 @@
 //! gpulint: a linter for NVIDIA Nsight Compute profiles.
 
-pub mod analysis;
-pub mod atomic_file;
+pub(crate) mod analysis;
+pub(crate) mod atomic_file;
 pub mod baseline;
 pub mod chips;
 pub mod cli;
@@ -9,17 +9,17 @@ pub mod commands;
 pub mod config;
 pub mod diff;
 pub mod error;
-pub mod fold;
+pub(crate) mod fold;
 pub mod ingest;
 pub mod kernel;
 pub mod messages;
 pub mod metrics;
 pub mod ncu;
 pub mod origin;
-pub mod printable;
+pub(crate) mod printable;
 pub mod report;
 pub mod roofline;
 pub mod rules;
-pub mod sample;
-pub mod sampling;
-pub mod saved_run;
+pub(crate) mod sample;
+pub(crate) mod sampling;
+pub(crate) mod saved_run;
