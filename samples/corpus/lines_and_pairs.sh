@@ -15,6 +15,8 @@
 #   hier    every launch of heldout_pairs, middle_ground, matmul_variants and source_lines
 #           with the hierarchical roofline's metrics (the captures its tests read), and
 #           matmul_variants' default run for its replay passes and time
+#   cnnprobe  why the CNN runs 2.6x slower under ncu: 5 steps plain, under ncu profiling
+#           one launch with the duration alone, and with gpulint's metric list
 #   check   the session's last build end to end: --source on source_lines (every line and
 #           the edit), --quiet, and LU's default run
 #   final   the last build: the suggested edit taken from a report of every launch,
@@ -159,6 +161,14 @@ hier() {
     run_gl "hier_$p" --all-launches --verbose --save-csv "$r/hier_$p.csv" -- "$build/$p" "${args[@]}"
   done
   run_gl hier_default_matmul_variants --verbose -- "$build/matmul_variants" 2048
+}
+cnnprobe() {
+  local cnn=(python3 samples/apps/torch_cnn.py 5)
+  timed probe_plain "${cnn[@]}"
+  timed probe_ncu_duration ncu --clock-control none --kernel-name regex:sm80 --launch-count 1 \
+    --metrics gpu__time_duration.sum --csv --log-file "$r/probe_duration.csv" "${cnn[@]}"
+  timed probe_ncu_gpulint ncu --clock-control none --kernel-name regex:sm80 --launch-count 1 \
+    --metrics "$("$gl" metrics)" --csv --log-file "$r/probe_gpulint.csv" "${cnn[@]}"
 }
 check() {
   build_sample source_lines
