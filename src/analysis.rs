@@ -100,7 +100,7 @@ fn lines_behind<'a>(
                     before: decl.text.clone(),
                     after,
                 });
-                if f.edit.is_none() {
+                if source::dimensions(&decl).is_some_and(|d| d.len() == 1) {
                     f.notes.push(format!(
                         "`{}` has one dimension: its conflicts come from the index, not the \
                          shape; index it so that a warp's lanes read consecutive words \

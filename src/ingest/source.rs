@@ -445,27 +445,38 @@ pub fn on_disk(file: &str) -> Option<std::path::PathBuf> {
         .find(|tail| tail.is_file())
 }
 
-/// The mechanical fix for a bank-conflicted 2D tile: one more word per row, so that a
-/// column's elements fall in different banks (`tile[32][32]` -> `tile[32][33]`). `None`
-/// for a 1D array, whose conflicts come from its index, not its shape.
+/// The mechanical fix for a bank-conflicted tile of two or more dimensions: one more word
+/// per row of its last dimension, so that a column's elements fall in different banks
+/// (`tile[32][32]` -> `tile[32][33]`). `None` for a 1D array, whose conflicts come from its
+/// index, not its shape.
 pub fn padded_declaration(decl: &Declaration) -> Option<String> {
-    let dims = regex::Regex::new(&format!(
-        r"\b{}\s*\[([^\]]+)\]\s*\[([^\]]+)\]",
-        regex::escape(&decl.name)
-    ))
-    .ok()?;
-    let caps = dims.captures(&decl.text)?;
-    let last = caps.get(2)?;
-    let width = last.as_str().trim();
+    let dims = dimensions(decl)?;
+    let last = dims.last().filter(|_| dims.len() >= 2)?.clone();
+    let width = decl.text[last.clone()].trim();
     let padded = match width.parse::<u64>() {
         Ok(n) => (n + 1).to_string(),
         Err(_) => format!("{width} + 1"),
     };
     Some(format!(
         "{}{padded}{}",
-        &decl.text[..last.start()],
-        &decl.text[last.end()..]
+        &decl.text[..last.start],
+        &decl.text[last.end..]
     ))
+}
+
+/// Where each of the declared array's dimensions is in its declaration's text (the text
+/// between each pair of brackets after its name).
+pub fn dimensions(decl: &Declaration) -> Option<Vec<std::ops::Range<usize>>> {
+    let name = regex::Regex::new(&format!(r"\b{}\s*", regex::escape(&decl.name))).ok()?;
+    let mut at = name.find(&decl.text)?.end();
+    let bracket = regex::Regex::new(r"^\s*\[([^\]]*)\]").expect("valid");
+    let mut dims = Vec::new();
+    while let Some(c) = bracket.captures(&decl.text[at..]) {
+        let inner = c.get(1)?;
+        dims.push(at + inner.start()..at + inner.end());
+        at += c.get(0)?.end();
+    }
+    Some(dims)
 }
 
 #[cfg(test)]
@@ -539,6 +550,15 @@ mod tests {
         assert_eq!(
             padded_declaration(&literal).as_deref(),
             Some("__shared__ double t2[32][33];")
+        );
+        let cube = Declaration {
+            text: "__shared__ float c[4][32][32];".into(),
+            name: "c".into(),
+            ..decl.clone()
+        };
+        assert_eq!(
+            padded_declaration(&cube).as_deref(),
+            Some("__shared__ float c[4][32][33];")
         );
         // A 1D array's conflicts come from its index: no edit.
         let flat = Declaration {
