@@ -40,18 +40,7 @@ fn attach_source_lines(profiles: &[Profile], rules: &[Rule], findings: &mut [Fin
 /// profiled launches in order, and a kernel with one block (the source pass profiles one
 /// launch of it) has it stand for all of them.
 fn block_of<'a>(p: &'a Profile, f: &Finding) -> Option<&'a ingest::source::SourceBlock> {
-    let base = ingest::base_name(&f.kernel);
-    let of_kernel: Vec<&ingest::source::SourceBlock> = p
-        .source_blocks
-        .iter()
-        .filter(|b| ingest::base_name(&b.function) == base)
-        .collect();
-    let exact: Vec<&ingest::source::SourceBlock> = of_kernel
-        .iter()
-        .copied()
-        .filter(|b| b.function == f.kernel)
-        .collect();
-    let blocks = if exact.is_empty() { of_kernel } else { exact };
+    let blocks = ingest::source::blocks_of(&p.source_blocks, &f.kernel);
     match blocks.len() {
         1 => Some(blocks[0]),
         _ => blocks.get(f.nth_of_kernel).copied(),

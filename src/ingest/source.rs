@@ -198,6 +198,23 @@ pub fn parse(origin: &str, bytes: &[u8]) -> Result<Vec<SourceBlock>> {
     Ok(blocks)
 }
 
+/// The blocks of `kernel` among `blocks`, in page order: those under its full name where
+/// the page has them (two instances of a template share a base name), else those of its
+/// base name (a demangler that spells the signature otherwise).
+pub fn blocks_of<'a>(blocks: &'a [SourceBlock], kernel: &str) -> Vec<&'a SourceBlock> {
+    let base = crate::ingest::base_name(kernel);
+    let of_base: Vec<&SourceBlock> = blocks
+        .iter()
+        .filter(|b| crate::ingest::base_name(&b.function) == base)
+        .collect();
+    let exact: Vec<&SourceBlock> = of_base
+        .iter()
+        .copied()
+        .filter(|b| b.function == kernel)
+        .collect();
+    if exact.is_empty() { of_base } else { exact }
+}
+
 /// "zoo.cu:26 carries 100% of the excess sectors: `if (col < m) ...`", for the worst
 /// lines that together hold most of the excess.
 pub fn describe(block: &SourceBlock) -> Option<String> {

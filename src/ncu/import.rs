@@ -56,16 +56,27 @@ pub fn source_pages(
     raw: &ingest::Profile,
     verbose: bool,
 ) -> Result<Vec<ingest::source::SourceBlock>> {
-    let mut bases: Vec<String> = raw
-        .launches
-        .iter()
-        .map(|l| ingest::base_name(&l.name))
-        .collect();
+    pages_of(
+        ncu,
+        rep,
+        raw.launches.iter().map(|l| l.name.as_str()),
+        verbose,
+    )
+}
+
+/// The source pages of these kernels, one import per base name, side by side, parsed; a
+/// kernel without line info (built without -lineinfo) has no source rows and gives none.
+pub(super) fn pages_of<'a>(
+    ncu: &Path,
+    rep: &str,
+    kernels: impl Iterator<Item = &'a str>,
+    verbose: bool,
+) -> Result<Vec<ingest::source::SourceBlock>> {
+    let mut bases: Vec<String> = kernels.map(ingest::base_name).collect();
     bases.sort();
     bases.dedup();
     let mut blocks = Vec::new();
     for (base, page) in import_source_pages(ncu, rep, &bases, verbose)? {
-        // A kernel without line info has no source rows: nothing to name.
         if let Ok(b) = ingest::source::parse(&format!("source page of {base}"), page.as_bytes()) {
             blocks.extend(b);
         }
@@ -77,7 +88,7 @@ pub fn source_pages(
 /// import is mostly ncu's start-up and the page's printing, and one import of every
 /// kernel's page took 4.3 s where two side by side took 1.5 s (on the H200,
 /// lab/runs/2026-12-02-lines-and-pairs.txt).
-pub(super) fn import_source_pages(
+fn import_source_pages(
     ncu: &Path,
     rep: &str,
     bases: &[String],

@@ -105,37 +105,19 @@ fn read_pages(
     plan: &SourcePlan,
     verbose: bool,
 ) -> Result<Vec<ingest::source::SourceBlock>> {
-    let mut bases: Vec<String> = plan
-        .targets
-        .iter()
-        .map(|t| ingest::base_name(&t.kernel))
-        .collect();
-    bases.sort();
-    bases.dedup();
-    let mut blocks = Vec::new();
-    for (base, page) in import_source_pages(ncu, rep, &bases, verbose)? {
-        // A kernel without line info (built without -lineinfo) has no source rows.
-        if let Ok(b) = ingest::source::parse(&format!("source page of {base}"), page.as_bytes()) {
-            blocks.extend(b);
-        }
-    }
+    let blocks = pages_of(
+        ncu,
+        rep,
+        plan.targets.iter().map(|t| t.kernel.as_str()),
+        verbose,
+    )?;
     let mut out = Vec::new();
     for t in &plan.targets {
-        let base = ingest::base_name(&t.kernel);
-        let of_kernel: Vec<&ingest::source::SourceBlock> = blocks
-            .iter()
-            .filter(|b| ingest::base_name(&b.function) == base)
-            .collect();
-        let exact: Vec<&ingest::source::SourceBlock> = of_kernel
-            .iter()
-            .copied()
-            .filter(|b| b.function == t.kernel)
-            .collect();
-        let (list, index) = if exact.is_empty() {
-            (of_kernel, 0)
-        } else {
-            (exact, t.block_index)
-        };
+        // The page holds the kernel's launches at each number asked for that it reaches;
+        // another spelling of its name gives no index to trust: its first.
+        let exact = blocks.iter().any(|b| b.function == t.kernel);
+        let list = ingest::source::blocks_of(&blocks, &t.kernel);
+        let index = if exact { t.block_index } else { 0 };
         if let Some(b) = list.get(index).or(list.last()) {
             out.push((*b).clone());
         }
