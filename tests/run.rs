@@ -2035,3 +2035,39 @@ fn quiet_runs_say_nothing_but_warnings() {
     // The report itself is the same.
     assert_eq!(quiet.out.stdout, plain.out.stdout);
 }
+
+/// Profiled launches far slower than the sample's budget assumed (a CNN's cuDNN launches
+/// took 2.5 s each where it assumes 0.33 s) are said to be, once, with the time the rest
+/// will take and how to bound such a run. The stand-in logs four launches 1.05 s apart.
+#[test]
+fn launches_slower_than_the_budget_are_said_to_be() {
+    let sample = stand_in("sample");
+    let trace = fixture("h200-by-time/default_lud.trace.csv");
+    let tracer = stand_in("ncu");
+    let mut env = vec![
+        ("FAKE_TRACE", trace.to_str().unwrap()),
+        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
+        ("GPULINT_CUPTI", tracer.as_str()),
+    ];
+    let args = ["run", "--exit-zero", "--", &sample];
+    let (cut, _) = replay_of_plan(&env, &args, &fixture("h200-corpus/all_lud.csv"));
+    env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
+    let slow = run_with("slow", &args, &env);
+    let stderr = String::from_utf8_lossy(&slow.out.stderr);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("profiled launches take"))
+        .collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(
+        said[0].contains("x what the sample's budget assumed (0.33 s)")
+            && said[0].contains("--max-launches N or --stop-once-profiled"),
+        "{stderr}"
+    );
+    let normal = run_with("normal", &args, &env);
+    assert!(
+        !String::from_utf8_lossy(&normal.out.stderr).contains("profiled launches take"),
+        "{}",
+        transcript(&normal.out)
+    );
+}

@@ -141,7 +141,21 @@ pub struct HangWatch {
     pub(super) grace: Duration,
     pub(super) log_len: std::cell::Cell<u64>,
     pub(super) quiet_since: std::cell::Cell<Option<std::time::Instant>>,
+    /// When the first profiled launch was seen in the log, and how many were done then.
+    first_done: std::cell::Cell<Option<(std::time::Instant, u64)>>,
+    /// Whether the user was told the launches cost more than the budget assumed.
+    said_slow: std::cell::Cell<bool>,
 }
+
+/// What one profiled launch costs, at 9 replay passes, as the sample's budget assumes (on
+/// the H200, with small kernels: lab/gpu-runs.md, "One launch per configuration"). A CNN's
+/// cuDNN and cuBLAS launches took about 2.5 s each (lab/runs/2026-12-02-lines-and-pairs.txt).
+pub const SECONDS_PER_LAUNCH: f64 = 0.33;
+
+/// Launches this many times slower than [`SECONDS_PER_LAUNCH`], over [`SLOW_AFTER`] of
+/// them, are said to be: the run will take longer than its budget said.
+const SLOW_FACTOR: f64 = 3.0;
+const SLOW_AFTER: u64 = 3;
 
 impl HangWatch {
     pub fn new(launches: u64, traced_run_time: Duration) -> HangWatch {
@@ -151,6 +165,8 @@ impl HangWatch {
             grace: Duration::from_secs(20) + traced_run_time * 3,
             log_len: std::cell::Cell::new(0),
             quiet_since: std::cell::Cell::new(None),
+            first_done: std::cell::Cell::new(None),
+            said_slow: std::cell::Cell::new(false),
         }
     }
 
@@ -160,11 +176,44 @@ impl HangWatch {
         if len != self.log_len.get() || self.quiet_since.get().is_none() {
             self.log_len.set(len);
             self.quiet_since.set(Some(now));
+            self.say_if_slow(log, now);
             return false;
         }
         self.quiet_since
             .get()
             .is_some_and(|t| now.duration_since(t) >= self.grace)
+    }
+
+    /// Once [`SLOW_AFTER`] launches past the first are done at [`SLOW_FACTOR`] times the
+    /// budget's cost or more, says so, with the time the rest will take and how to bound
+    /// such a run: the sample's budget was set before any launch was profiled.
+    fn say_if_slow(&self, log: &Path, now: std::time::Instant) {
+        if self.said_slow.get() {
+            return;
+        }
+        let done = self.profiled(log);
+        let Some((first_at, first)) = self.first_done.get() else {
+            if done > 0 {
+                self.first_done.set(Some((now, done)));
+            }
+            return;
+        };
+        if done < first + SLOW_AFTER {
+            return;
+        }
+        let each = now.duration_since(first_at).as_secs_f64() / (done - first) as f64;
+        if each < SLOW_FACTOR * SECONDS_PER_LAUNCH {
+            return;
+        }
+        self.said_slow.set(true);
+        let left = self.launches.saturating_sub(done);
+        crate::note!(
+            "profiled launches take {each:.1} s each here, {:.0}x what the sample's budget \
+             assumed ({SECONDS_PER_LAUNCH} s): the {left} left take about {:.0} s more; \
+             --max-launches N or --stop-once-profiled bounds a run like this",
+            each / SECONDS_PER_LAUNCH,
+            each * left as f64
+        );
     }
 
     /// Launches profiled so far, by the log.

@@ -38,9 +38,7 @@ impl Default for Budget {
 /// has too little at stake to change a verdict.
 pub const DEFAULT_COVERAGE: f64 = 0.99;
 
-/// What one profiled launch costs, at 9 replay passes (on the H200, with small kernels:
-/// lab/gpu-runs.md, "One launch per configuration").
-const SECONDS_PER_LAUNCH: f64 = 0.33;
+use crate::ncu::SECONDS_PER_LAUNCH;
 
 /// By default the sample's profiling takes about this share of the program's own run
 /// time, and at least [`LEAST_PROFILING_S`]: the run then costs about twice the program's,
