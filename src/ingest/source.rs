@@ -411,10 +411,11 @@ pub fn shared_declaration(block: &SourceBlock, line: &SourceLine) -> Option<Decl
     };
     let found = |file: &str, n: u64, text: &str| {
         let name = declares.captures(text)?.get(1)?.as_str().to_string();
+        // A line read from disk is printed as the profile's text is: made printable.
         indexed(&name).then(|| Declaration {
             file: file.to_string(),
             line: n,
-            text: text.trim().to_string(),
+            text: crate::printable::printable(text.trim()).into(),
             name,
         })
     };
@@ -600,5 +601,19 @@ mod tests {
             Some(std::path::PathBuf::from("samples/corpus/source_lines.cu"))
         );
         assert_eq!(on_disk("/home/ci/elsewhere/no_such_file.cu"), None);
+    }
+
+    #[test]
+    fn a_declarations_text_is_made_printable() {
+        let block = SourceBlock {
+            file: "/src/t.cu".into(),
+            function: "t()".into(),
+            lines: vec![
+                line(4, "__shared__ float tile[32][32]; // \u{1b}[2J", 0.0),
+                line(9, "x = tile[threadIdx.x][0];", 10.0),
+            ],
+        };
+        let decl = shared_declaration(&block, &block.lines[1]).unwrap();
+        assert!(!decl.text.contains('\u{1b}'), "{:?}", decl.text);
     }
 }
