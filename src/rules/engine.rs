@@ -372,3 +372,68 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
         (a, b) => a.or(b),
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launches(file: &str) -> Profile {
+        crate::ingest::read_path(&format!("{}/fixtures/{file}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+    }
+
+    fn findings_of(rules: &[Rule], file: &str, launches: &[Launch], merge: bool) -> Vec<Finding> {
+        let mut linter = Linter::new(rules, &no_filter, merge);
+        for l in launches {
+            linter.add(file, l);
+        }
+        linter.finish().findings
+    }
+
+    /// The zoo's stride-2 copy, launched three times: one finding covering the three when
+    /// merged, three findings per launch when not (`--per-launch`).
+    #[test]
+    fn repeated_launches_of_one_configuration_merge_into_one_finding() {
+        let rules: Vec<Rule> = crate::rules::load(None)
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.slug == "uncoalesced-load")
+            .collect();
+        let zoo = launches("h200-zoo/full_raw_base.csv");
+        let strided = zoo.launches.iter().find(|l| l.id == 1).unwrap();
+        let three: Vec<Launch> = [1, 100, 200]
+            .iter()
+            .map(|&id| Launch {
+                id,
+                last_id: id,
+                ..strided.clone()
+            })
+            .collect();
+        let merged = findings_of(&rules, "zoo", &three, true);
+        assert_eq!(merged.len(), 1, "{merged:#?}");
+        assert_eq!(merged[0].launch_count, 3);
+        assert_eq!(merged[0].launches, [1, 100, 200]);
+        assert_eq!(findings_of(&rules, "zoo", &three, false).len(), 3);
+    }
+
+    /// latency-bound defers to another finding on the same launch: an LU perimeter step
+    /// (122 one-warp blocks) is latency-bound by its own bar, and small-grid names the cause.
+    #[test]
+    fn a_deferring_rule_gives_way_to_another_finding_on_its_launch() {
+        let all = crate::rules::load(None).unwrap();
+        let only = |slugs: &[&str]| -> Vec<Rule> {
+            all.iter()
+                .filter(|r| slugs.contains(&r.slug.as_str()))
+                .cloned()
+                .collect()
+        };
+        let lud = launches("h200-corpus/min_lud.csv");
+        let step = [lud.launches.iter().find(|l| l.id == 16).unwrap().clone()];
+        let rules_of =
+            |f: &[Finding]| -> Vec<String> { f.iter().map(|f| f.rule.clone()).collect() };
+        let alone = findings_of(&only(&["latency-bound"]), "lud", &step, true);
+        assert_eq!(rules_of(&alone), ["latency-bound"]);
+        let with_grid = findings_of(&only(&["latency-bound", "small-grid"]), "lud", &step, true);
+        assert_eq!(rules_of(&with_grid), ["small-grid"]);
+    }
+}
