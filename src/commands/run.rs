@@ -40,7 +40,8 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     // counters cost about 0.5 s a launch, and their pages took 4.3 s to import for 5
     // kernels, where the pass took 4.2 s in all for 2 (on the H200,
     // lab/runs/2026-12-02-lines-and-pairs.txt).
-    let source_pass = opts.source && names_kernels(sample.as_ref()) && every.is_some();
+    let source_pass =
+        opts.source && sample.as_ref().is_some_and(Sample::names_kernels) && every.is_some();
     let main_pass = crate::ncu::NcuOptions {
         source: opts.source && !source_pass,
         ..opts.clone()
@@ -68,13 +69,14 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
     loaded.profiles[0].source_blocks = info.source_blocks;
     let outcome = linter.finish();
     if let (true, Some(e)) = (source_pass, &every) {
-        let pass = SourcePass {
+        let pass = crate::sampling::source_pass::SourcePass {
             opts: &opts,
             prepared: &prepared,
             program,
+            rules_dir: report.gate.selection.rules.as_deref(),
         };
         loaded.profiles[0].source_blocks =
-            pass.source_lines(&outcome, &rules, e, &loaded.profiles[0], report)?;
+            pass.source_lines(&outcome.findings, &rules, &e.profile, &loaded.profiles[0])?;
     }
     finish_report(
         loaded,
@@ -107,66 +109,6 @@ fn ncu_options(
         ));
     }
     Ok(opts)
-}
-
-/// Whether the sample asks ncu for kernels by mangled name: the source pass can then ask
-/// for one launch of each.
-fn names_kernels(sample: Option<&Sample>) -> bool {
-    matches!(
-        sample,
-        Some(Sample::ByTime(crate::sample::Chosen {
-            kernels: Some(_),
-            ..
-        }))
-    )
-}
-
-/// What the source pass runs: ncu's options, what was checked, and the program.
-struct SourcePass<'a> {
-    opts: &'a crate::ncu::NcuOptions,
-    prepared: &'a crate::ncu::Prepared,
-    program: &'a [String],
-}
-
-impl SourcePass<'_> {
-    /// The source pages of one launch of each of the user's kernels whose findings have a
-    /// line cause. When the pass fails, the findings go without their lines.
-    fn source_lines(
-        &self,
-        outcome: &rules::engine::Outcome,
-        rules: &[Rule],
-        every: &EveryLaunch,
-        profiled: &ingest::Profile,
-        report: &ReportArgs,
-    ) -> Result<Vec<ingest::source::SourceBlock>> {
-        let mut origins = crate::origin::load(report.gate.selection.rules.as_deref())?;
-        origins.learn_launching_objects(profiled.launches.iter());
-        let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
-        let Some(plan) =
-            crate::sampling::source_pass::plan(&outcome.findings, rules, &every.profile, &users)
-        else {
-            if report.gate.read.verbose {
-                crate::note!(
-                    "source pass: no finding on your kernels has a cause on a source line; none is run"
-                );
-            }
-            return Ok(Vec::new());
-        };
-        crate::note!(
-            "source pass: the source counters of {} kernel(s) with a finding on a line \
-         ({} launch(es)); ncu stops {} once they are profiled",
-            plan.targets.len(),
-            plan.launches,
-            self.program[0]
-        );
-        match crate::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
-            Ok(blocks) => Ok(blocks),
-            Err(e) => {
-                crate::warning!("the source pass failed, so no finding names its line: {e}");
-                Ok(Vec::new())
-            }
-        }
-    }
 }
 
 /// The end the run and a saved run share: the sample's notes, launch shapes judged on

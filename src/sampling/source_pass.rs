@@ -14,6 +14,54 @@ use crate::rules::engine::Finding;
 /// at stake are the ones a user reads.
 pub const MOST_KERNELS: usize = 8;
 
+/// What the source pass runs: ncu's options, what was checked, the program, and the
+/// rules folder (its `origins.toml` tells the user's kernels from libraries').
+pub struct SourcePass<'a> {
+    pub opts: &'a crate::ncu::NcuOptions,
+    pub prepared: &'a crate::ncu::Prepared,
+    pub program: &'a [String],
+    pub rules_dir: Option<&'a str>,
+}
+
+impl SourcePass<'_> {
+    /// The source pages of one launch of each of the user's kernels whose findings have a
+    /// line cause, from `every` launch the trace counted and the `profiled` ones. When the
+    /// pass fails, the findings go without their lines.
+    pub fn source_lines(
+        &self,
+        findings: &[Finding],
+        rules: &[Rule],
+        every: &ingest::Profile,
+        profiled: &ingest::Profile,
+    ) -> crate::error::Result<Vec<ingest::source::SourceBlock>> {
+        let mut origins = crate::origin::load(self.rules_dir)?;
+        origins.learn_launching_objects(profiled.launches.iter());
+        let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
+        let Some(plan) = plan(findings, rules, every, &users) else {
+            if self.opts.verbose {
+                crate::note!(
+                    "source pass: no finding on your kernels has a cause on a source line; none is run"
+                );
+            }
+            return Ok(Vec::new());
+        };
+        crate::note!(
+            "source pass: the source counters of {} kernel(s) with a finding on a line \
+             ({} launch(es)); ncu stops {} once they are profiled",
+            plan.targets.len(),
+            plan.launches,
+            self.program[0]
+        );
+        match crate::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
+            Ok(blocks) => Ok(blocks),
+            Err(e) => {
+                crate::warning!("the source pass failed, so no finding names its line: {e}");
+                Ok(Vec::new())
+            }
+        }
+    }
+}
+
 /// The plan for the findings of rules with a line cause on kernels `is_users` accepts,
 /// from every launch the launch trace counted (their ids are the findings' launch ids).
 /// `None` when no such finding has a traced launch with a mangled name.
