@@ -2,14 +2,15 @@
 //! lists under `tests.fires` (message, evidence, notes, fix), so a change to one rule's
 //! wording or thresholds shows in that rule's snapshot alone.
 
-use std::collections::HashMap;
+mod common;
+
 use std::fmt::Write;
 
 use gpulint::rules::{self, engine};
 
 #[test]
 fn each_rule_on_the_launches_it_fires_on() {
-    let mut profiles = HashMap::new();
+    let mut cases = common::RuleCases::default();
     let mut failed: Vec<String> = Vec::new();
     for rule in rules::load(None)
         .unwrap()
@@ -18,13 +19,7 @@ fn each_rule_on_the_launches_it_fires_on() {
     {
         let mut text = String::new();
         for spec in &rule.tests.fires {
-            let (file, id) = spec.split_once('#').unwrap();
-            let path = format!("rules/{file}");
-            let p = profiles
-                .entry(path.clone())
-                .or_insert_with(|| gpulint::ingest::read_path(&path).unwrap());
-            let id: u64 = id.parse().unwrap();
-            let launch = p.launches.iter().find(|l| l.id == id).unwrap();
+            let (p, launch) = cases.launch(spec);
             let judgement = engine::check_in_profile(&rule, launch, &p.launches, spec);
             let engine::Judgement::Fires(f) = judgement else {
                 panic!("{} does not fire on {spec}", rule.slug);

@@ -1277,19 +1277,9 @@ fn replay_of_plan(
 /// of GPU time within 5 points, and returns it with the arguments ncu was given.
 fn traced_sample_like_every_launch(trace: &str, every: &str) -> (serde_json::Value, Vec<String>) {
     let sample = stand_in("sample");
-    let trace = fixture(trace);
-    // Any file stands for the built tracer and for CUPTI: the stand-in program only checks
-    // that the tracer is set.
-    let tracer = stand_in("ncu");
-    let mut env = vec![
-        ("FAKE_TRACE", trace.to_str().unwrap()),
-        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
-        ("GPULINT_CUPTI", tracer.as_str()),
-    ];
     let args = ["run", "--format", "json", "--exit-zero", "--", &sample];
-    let (cut, _) = replay_of_plan(&env, &args, &fixture(every));
-    env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
-    let r = run_with("normal", &args, &env);
+    let traced = TracedRun::new(trace, every, &args);
+    let r = run_with("normal", &args, &traced.env());
     let traced = json_report(&r.out);
     let every = check_json(&fixture(every));
     assert_eq!(warnings_of(&traced), warnings_of(&every));
@@ -1309,6 +1299,35 @@ fn traced_sample_like_every_launch(trace: &str, every: &str) -> (serde_json::Val
     (traced, r.args)
 }
 
+/// The stand-in environment of a traced run: `trace` as the launch trace the tracer
+/// writes, and ncu's replay `every` cut to the launches the plan for `args` asks for.
+struct TracedRun {
+    /// The cut replay, removed when the run is dropped.
+    _cut: common::ScratchFile,
+    vars: Vec<(&'static str, String)>,
+}
+
+impl TracedRun {
+    fn new(trace: &str, every: &str, args: &[&str]) -> TracedRun {
+        let tracer = stand_in("ncu");
+        // Any file stands for the built tracer and for CUPTI: the stand-in program only
+        // checks that the tracer is set.
+        let mut vars = vec![
+            ("FAKE_TRACE", fixture(trace).to_str().unwrap().to_string()),
+            ("GPULINT_LAUNCH_TRACER", tracer.clone()),
+            ("GPULINT_CUPTI", tracer),
+        ];
+        let env: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let (cut, _) = replay_of_plan(&env, args, &fixture(every));
+        vars.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap().to_string()));
+        TracedRun { _cut: cut, vars }
+    }
+
+    fn env(&self) -> Vec<(&str, &str)> {
+        self.vars.iter().map(|(k, v)| (*k, v.as_str())).collect()
+    }
+}
+
 /// A trace of the tracer that records mangled names (LU on the H200,
 /// fixtures/h200-by-time/default_lud.trace.csv, lab/runs/2026-12-02-cost.txt): ncu is
 /// asked for the kernels that carry the time by those names, each of LU's three (the
@@ -1318,13 +1337,6 @@ fn traced_sample_like_every_launch(trace: &str, every: &str) -> (serde_json::Val
 #[test]
 fn a_trace_with_mangled_names_asks_for_the_kernels_that_carry_the_time() {
     let sample = stand_in("sample");
-    let trace = fixture("h200-by-time/default_lud.trace.csv");
-    let tracer = stand_in("ncu");
-    let mut env = vec![
-        ("FAKE_TRACE", trace.to_str().unwrap()),
-        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
-        ("GPULINT_CUPTI", tracer.as_str()),
-    ];
     let args = [
         "run",
         "--stop-once-profiled",
@@ -1334,9 +1346,12 @@ fn a_trace_with_mangled_names_asks_for_the_kernels_that_carry_the_time() {
         "--",
         &sample,
     ];
-    let (cut, _) = replay_of_plan(&env, &args, &fixture("h200-corpus/all_lud.csv"));
-    env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
-    let r = run_with("normal", &args, &env);
+    let traced = TracedRun::new(
+        "h200-by-time/default_lud.trace.csv",
+        "h200-corpus/all_lud.csv",
+        &args,
+    );
+    let r = run_with("normal", &args, &traced.env());
     let names = common::kernel_id_names(&r.args).expect("kernels named");
     assert_eq!(
         names,
@@ -1998,16 +2013,13 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
 #[test]
 fn quiet_runs_say_nothing_but_warnings() {
     let sample = stand_in("sample");
-    let trace = fixture("h200-by-time/default_lud.trace.csv");
-    let tracer = stand_in("ncu");
-    let mut env = vec![
-        ("FAKE_TRACE", trace.to_str().unwrap()),
-        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
-        ("GPULINT_CUPTI", tracer.as_str()),
-    ];
     let args = ["run", "--exit-zero", "--", &sample];
-    let (cut, _) = replay_of_plan(&env, &args, &fixture("h200-corpus/all_lud.csv"));
-    env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
+    let traced = TracedRun::new(
+        "h200-by-time/default_lud.trace.csv",
+        "h200-corpus/all_lud.csv",
+        &args,
+    );
+    let env = traced.env();
     let notes = |out: &Output| -> Vec<String> {
         String::from_utf8_lossy(&out.stderr)
             .lines()
@@ -2042,16 +2054,13 @@ fn quiet_runs_say_nothing_but_warnings() {
 #[test]
 fn launches_slower_than_the_budget_are_said_to_be() {
     let sample = stand_in("sample");
-    let trace = fixture("h200-by-time/default_lud.trace.csv");
-    let tracer = stand_in("ncu");
-    let mut env = vec![
-        ("FAKE_TRACE", trace.to_str().unwrap()),
-        ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
-        ("GPULINT_CUPTI", tracer.as_str()),
-    ];
     let args = ["run", "--exit-zero", "--", &sample];
-    let (cut, _) = replay_of_plan(&env, &args, &fixture("h200-corpus/all_lud.csv"));
-    env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
+    let traced = TracedRun::new(
+        "h200-by-time/default_lud.trace.csv",
+        "h200-corpus/all_lud.csv",
+        &args,
+    );
+    let env = traced.env();
     let slow = run_with("slow", &args, &env);
     let stderr = String::from_utf8_lossy(&slow.out.stderr);
     let said: Vec<&str> = stderr

@@ -5,7 +5,7 @@
 //! comparison says (`<` is quiet at the value itself, `>=` fires there). A case at the
 //! threshold, for every rule at once, from real captures.
 
-use std::collections::HashMap;
+mod common;
 
 use gpulint::rules::{self, engine};
 
@@ -37,7 +37,7 @@ fn fires(
 
 #[test]
 fn every_rules_bar_flips_exactly_at_the_launchs_value() {
-    let mut profiles = HashMap::new();
+    let mut cases = common::RuleCases::default();
     let (mut checked, mut rules_checked) = (0, Vec::new());
     for rule in rules::load(None)
         .unwrap()
@@ -49,13 +49,7 @@ fn every_rules_bar_flips_exactly_at_the_launchs_value() {
             .filter(|(_, _, param)| rule.params.contains_key(param))
             .collect();
         for spec in &rule.tests.fires {
-            let (file, id) = spec.split_once('#').unwrap();
-            let path = format!("rules/{file}");
-            let p = profiles
-                .entry(path.clone())
-                .or_insert_with(|| gpulint::ingest::read_path(&path).unwrap());
-            let id: u64 = id.parse().unwrap();
-            let launch = p.launches.iter().find(|l| l.id == id).unwrap();
+            let (p, launch) = cases.launch(spec);
             for (key, op, param) in &terms {
                 let Some(&value) = launch.metrics.get(key.as_str()) else {
                     continue;

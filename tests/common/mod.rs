@@ -277,3 +277,25 @@ pub fn kernel_shares(report: &serde_json::Value) -> std::collections::BTreeMap<S
     }
     shares
 }
+
+/// The launches rule files name under `[tests]` (`../fixtures/FILE.csv#ID`, relative to
+/// `rules/`), each profile read once.
+#[derive(Default)]
+pub struct RuleCases {
+    profiles: std::collections::HashMap<String, Profile>,
+}
+
+impl RuleCases {
+    /// The profile a case names and its launch.
+    pub fn launch(&mut self, spec: &str) -> (&Profile, &ingest::Launch) {
+        let (file, id) = spec.split_once('#').unwrap();
+        let path = format!("rules/{file}");
+        let p = self
+            .profiles
+            .entry(path.clone())
+            .or_insert_with(|| ingest::read_path(&path).unwrap());
+        let id: u64 = id.parse().unwrap();
+        let launch = p.launches.iter().find(|l| l.id == id).unwrap();
+        (p, launch)
+    }
+}
