@@ -32,26 +32,16 @@ fn code(s: &str) -> String {
 fn suggested_edits(r: &Report, out: &mut String) {
     for f in r.findings {
         let Some(e) = &f.edit else { continue };
-        let (file, _) = r.code_location(f);
         let _ = writeln!(
             out,
             "\n**Suggested edit** for `{}` ({}), {}:{}:\n\n```diff\n- {}\n+ {}\n```",
             code(&super::short_name(&f.kernel)),
             f.rule,
-            cell(&relative_edit_file(r, &e.file, &file)),
+            cell(&super::relative_to(&e.file, r.source_root.as_deref())),
             e.line,
             e.before,
             e.after
         );
-    }
-}
-
-/// The edit's file as the report names its source files (relative to `--source-root`).
-fn relative_edit_file(r: &Report, file: &str, finding_file: &str) -> String {
-    match r.source_root.as_deref() {
-        Some(root) => super::relative_to(file, Some(root)),
-        None if file.ends_with(finding_file) => finding_file.to_string(),
-        None => file.to_string(),
     }
 }
 
