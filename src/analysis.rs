@@ -62,15 +62,9 @@ fn lines_behind<'a>(
         })
     };
     match cause {
-        LineCause::ExcessSectors => {
-            f.notes.extend(source::describe(block));
-            // The worst line in the user's own files: an inlined toolkit header's line
-            // (wmma's load in mma.hpp) is not one to change.
-            let wasteful = || block.lines.iter().filter(|l| l.excess_sectors > 0.0);
-            wasteful()
-                .find(|l| !source::toolkit_header(&l.file))
-                .or_else(|| wasteful().next())
-        }
+        // On the worst line in the user's own files: an inlined toolkit header's line
+        // (wmma's load in mma.hpp) is not one to change.
+        LineCause::ExcessSectors => counted(Counter::ExcessSectors, &mut f.notes),
         LineCause::StallSamples => source::describe_stalls(block).map(|(text, top)| {
             f.notes.push(text);
             top
@@ -79,7 +73,7 @@ fn lines_behind<'a>(
             let line = counted(Counter::SharedConflicts, &mut f.notes)
                 .or_else(|| counted(Counter::SharedAccesses, &mut f.notes))?;
             if let Some(decl) = source::shared_declaration(block, line) {
-                let name = decl.file.rsplit('/').next().unwrap_or(&decl.file);
+                let name = source::file_name(&decl.file);
                 f.notes
                     .push(format!("the array: {name}:{} `{}`", decl.line, decl.text));
                 f.edit = source::padded_declaration(&decl).map(|after| rules::engine::Edit {

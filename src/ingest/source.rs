@@ -215,29 +215,9 @@ pub fn blocks_of<'a>(blocks: &'a [SourceBlock], kernel: &str) -> Vec<&'a SourceB
     if exact.is_empty() { of_base } else { exact }
 }
 
-/// "zoo.cu:26 carries 100% of the excess sectors: `if (col < m) ...`", for the worst
-/// lines that together hold most of the excess.
-pub fn describe(block: &SourceBlock) -> Option<String> {
-    let total: f64 = block.lines.iter().map(|l| l.excess_sectors).sum();
-    if total <= 0.0 {
-        return None;
-    }
-    let mut parts = Vec::new();
-    let mut covered = 0.0;
-    for l in block.lines.iter().take(3) {
-        if l.excess_sectors <= 0.0 || covered / total >= 0.9 {
-            break;
-        }
-        covered += l.excess_sectors;
-        let snippet: String = l.text.chars().take(60).collect();
-        let name = l.file.rsplit('/').next().unwrap_or(&l.file);
-        parts.push(format!(
-            "{name}:{} ({:.0}% of excess sectors) `{snippet}`",
-            l.line,
-            l.excess_sectors / total * 100.0
-        ));
-    }
-    Some(format!("worst source lines: {}", parts.join("; ")))
+/// A path's last component, as notes name source files (`zoo.cu`).
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// The stall sampling columns of a `Line No` header row: the samples and each reason's
@@ -279,7 +259,7 @@ fn stall_reason(reason: &str) -> &str {
 
 /// A CUDA toolkit header (`.../cuda/.../include/sm_30_intrinsics.hpp`): where inlined
 /// intrinsics are, not a line the user can change.
-pub fn toolkit_header(file: &str) -> bool {
+fn toolkit_header(file: &str) -> bool {
     file.contains("/cuda") && (file.contains("/include/") || file.contains("/targets/"))
 }
 
@@ -307,7 +287,7 @@ pub fn describe_stalls(block: &SourceBlock) -> Option<(String, &SourceLine)> {
         .take_while(|(i, l)| *i == 0 || l.stall_samples / total >= 0.05)
         .map(|(_, l)| {
             let snippet: String = l.text.chars().take(60).collect();
-            let name = l.file.rsplit('/').next().unwrap_or(&l.file);
+            let name = file_name(&l.file);
             let why = l.top_stall.as_ref().map_or(String::new(), |(r, _)| {
                 format!(", mostly {}", stall_reason(r))
             });
@@ -328,6 +308,8 @@ pub fn describe_stalls(block: &SourceBlock) -> Option<(String, &SourceLine)> {
 /// A per-line counter that carries a finding's cause, and how a note names it.
 #[derive(Debug, Clone, Copy)]
 pub enum Counter {
+    /// L2 sectors fetched beyond the ideal: coalescing and alignment.
+    ExcessSectors,
     SharedConflicts,
     SharedAccesses,
     LocalAccesses,
@@ -337,6 +319,7 @@ pub enum Counter {
 impl Counter {
     fn of(self, l: &SourceLine) -> f64 {
         match self {
+            Counter::ExcessSectors => l.excess_sectors,
             Counter::SharedConflicts => l.shared_conflicts,
             Counter::SharedAccesses => l.shared_accesses,
             Counter::LocalAccesses => l.local_accesses,
@@ -346,6 +329,7 @@ impl Counter {
 
     fn what(self) -> (&'static str, &'static str) {
         match self {
+            Counter::ExcessSectors => ("worst source lines", "excess sectors"),
             Counter::SharedConflicts => ("lines with the bank conflicts", "conflicts"),
             Counter::SharedAccesses => (
                 "the page counts no conflict on a line (its predicated instructions have no \
@@ -358,8 +342,8 @@ impl Counter {
     }
 }
 
-/// "lines with the bank conflicts: transpose.cu:160 (100% of conflicts) `...`", for the
-/// lines that together hold most of the counter, and the line a finding belongs on: the
+/// "worst source lines: zoo.cu:26 (100% of excess sectors) `if (col < m) ...`", or "lines
+/// with the bank conflicts: ...", for the lines that together hold most of the counter, and the line a finding belongs on: the
 /// first of them in the user's own files. `None` when no line has any.
 pub fn describe_counter(block: &SourceBlock, counter: Counter) -> Option<(String, &SourceLine)> {
     let total: f64 = block.lines.iter().map(|l| counter.of(l)).sum();
@@ -378,7 +362,7 @@ pub fn describe_counter(block: &SourceBlock, counter: Counter) -> Option<(String
         }
         covered += counter.of(l);
         let snippet: String = l.text.chars().take(60).collect();
-        let name = l.file.rsplit('/').next().unwrap_or(&l.file);
+        let name = file_name(&l.file);
         parts.push(format!(
             "{name}:{} ({:.0}% of {unit}) `{snippet}`",
             l.line,
@@ -513,7 +497,8 @@ mod tests {
         let worst = &blocks[2].lines[0];
         assert_eq!(worst.line, 26);
         assert_eq!(worst.excess_sectors, 117_440_512.0);
-        let text = describe(&blocks[2]).unwrap();
+        let (text, place) = describe_counter(&blocks[2], Counter::ExcessSectors).unwrap();
+        assert_eq!(place.line, 26);
         assert!(
             text.starts_with("worst source lines: zoo.cu:26 (100% of excess sectors)"),
             "{text}"

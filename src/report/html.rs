@@ -306,7 +306,7 @@ fn finding(r: &Report, i: usize, f: &Finding, out: &mut String) {
     }
     let _ = writeln!(out, "<p class=\"help\"><b>help:</b> {}</p>", esc(&f.fix));
     if let Some(e) = &f.edit {
-        let name = e.file.rsplit('/').next().unwrap_or(&e.file);
+        let name = crate::ingest::source::file_name(&e.file);
         let _ = writeln!(
             out,
             "<p class=\"where\">suggested edit, <code>{}:{}</code>:</p>\n<pre class=\"edit\"><del>- {}</del>\n<ins>+ {}</ins></pre>",

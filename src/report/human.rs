@@ -267,7 +267,7 @@ fn finding(r: &Report, f: &crate::rules::engine::Finding, out: &mut String) {
         f.fix
     );
     if let Some(e) = &f.edit {
-        let name = e.file.rsplit('/').next().unwrap_or(&e.file);
+        let name = crate::ingest::source::file_name(&e.file);
         let _ = writeln!(
             out,
             "   {} {}: {name}:{}: `{}` -> `{}`",
@@ -344,7 +344,7 @@ fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
     // With several inputs, which file the row is from: same-named kernels of two
     // profiles would otherwise print as identical rows.
     let name = if r.profiles.len() > 1 {
-        let file = v.file.rsplit('/').next().unwrap_or(&v.file);
+        let file = crate::ingest::source::file_name(&v.file);
         format!("{file}: {}", short_name(&l.name))
     } else {
         short_name(&l.name)
