@@ -14,6 +14,7 @@ use std::sync::Arc;
 mod cover;
 
 use crate::ingest;
+use crate::ncu::SECONDS_PER_LAUNCH;
 use crate::sample::{Chosen, Coverage, LeftOut, Sample};
 
 /// What a sample by time may profile.
@@ -37,8 +38,6 @@ impl Default for Budget {
 /// The configurations that carry 99% of the GPU time are profiled by default: the rest
 /// has too little at stake to change a verdict.
 pub const DEFAULT_COVERAGE: f64 = 0.99;
-
-use crate::ncu::SECONDS_PER_LAUNCH;
 
 /// By default the sample's profiling takes about this share of the program's own run
 /// time, and at least [`LEAST_PROFILING_S`]: the run then costs about twice the program's,
