@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Issue #40 on the H200, eleventh session: the serial-loads rule (GL507) and its two
+# metrics (load latency, resident warp-cycles). Stages:
+#   pairs   serial_loads.cu (held-out pairs, expectations in its header): its own timer,
+#           twice, then every launch under gpulint run, saved
+#   others  every launch of the programs the rule must judge besides: latency_pairs (the
+#           fitted walk), heldout_pairs, middle_ground, stencil3d, reduction,
+#           matmul_variants, and samples/src's coalesced copy and latency chase
+#   passes  the replay passes of gpulint's list without the two metrics against with them,
+#           on one launch each of three kernels
+# Everything lands in $OUT/r, packed after each step into $OUT/results.tar.gz.
+#   usage: OUT=DIR samples/corpus/serial_loads.sh STAGE...   (from the repository root)
+set -u
+. samples/corpus/common.sh "$OUT/x" target/release/gpulint
+ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
+r="$OUT/r"
+mkdir -p "$r"
+table="$r/times.txt"
+timed() { # name, then the command: at most 240 s, output to $r/$name.txt
+  local name=$1; shift
+  local t0; t0=$(now)
+  timeout 240 "$@" > "$r/$name.txt" 2>&1
+  local rc=$?
+  echo "$name $(since "$t0") exit=$rc" | tee -a "$table"
+  tar czf "$OUT/results.tar.gz" -C "$r" .
+}
+every_launch() { # program name, its path, then its arguments
+  local name=$1; shift
+  timed "all_$name" "$gl" run "${ncu_args[@]}" --exit-zero --all-launches \
+    --save-csv "$r/run_$name.csv" --format json -- "$@"
+}
+pairs() {
+  build_sample serial_loads
+  timed timer1_serial_loads "$build/serial_loads" 11
+  timed timer2_serial_loads "$build/serial_loads" 11
+  every_launch serial_loads "$build/serial_loads" 1
+}
+others() {
+  for p in latency_pairs heldout_pairs middle_ground stencil3d reduction matmul_variants; do
+    build_sample "$p"
+  done
+  every_launch latency_pairs "$build/latency_pairs" 16 1
+  every_launch heldout_pairs "$build/heldout_pairs" 1
+  every_launch middle_ground "$build/middle_ground" 512 1
+  every_launch stencil3d "$build/stencil3d"
+  every_launch reduction "$build/reduction"
+  every_launch matmul_variants "$build/matmul_variants" 2048
+  for p in coalesced_copy latency_chase; do
+    [ -x "$build/$p" ] || nvcc -O3 -arch=sm_90 -lineinfo -o "$build/$p" "$here/../src/$p.cu"
+    every_launch "$p" "$build/$p"
+  done
+}
+passes() {
+  local with without
+  with=$("$gl" metrics)
+  without=$(echo "$with" | tr ',' '\n' |
+    grep -v -e sm__average_inst_latency_pipe_lsu_mem_lg_cmd_read -e '^smsp__warps_active.sum$' |
+    paste -sd,)
+  build_sample stencil2d
+  {
+    echo "stencil2d without the two: $(stencil_passes "$without") passes"
+    echo "stencil2d with the two: $(stencil_passes "$with") passes"
+  } > "$r/passes.txt" 2>&1
+  tar czf "$OUT/results.tar.gz" -C "$r" .
+}
+for stage in "$@"; do "$stage"; done
