@@ -92,12 +92,12 @@ struct Deferred {
 
 impl<'a> Linter<'a> {
     pub fn new(rules: &'a [Rule], ignored: KernelFilter<'a>, merge: bool) -> Self {
-        // Rules that defer run last, so they see what the others found.
+        // Rules that defer run last, so they see what the others found; a catch-all
+        // (latency-bound) after them, so that a rule naming the cause speaks first.
         let linted = || rules.iter().filter(|r| !r.diff_only);
-        let ordered = linted()
-            .filter(|r| !r.defer_to_other_findings)
-            .chain(linted().filter(|r| r.defer_to_other_findings))
-            .collect();
+        let rank = |r: &Rule| u8::from(r.defer_to_other_findings) + u8::from(r.catch_all);
+        let mut ordered: Vec<&Rule> = linted().collect();
+        ordered.sort_by_key(|r| rank(r));
         Linter {
             rules: ordered,
             ignored,

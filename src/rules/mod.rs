@@ -121,6 +121,11 @@ struct RuleFile {
     /// Stay quiet on a launch that another rule already flags.
     #[serde(default)]
     defer_to_other_findings: bool,
+    /// A deferring rule that names a bound without its cause (latency-bound): it judges
+    /// after every other rule, deferring ones included, so that a rule naming the cause
+    /// (serial-loads) speaks instead.
+    #[serde(default)]
+    catch_all: bool,
     /// The fix is one switch for the whole program (a precision setting): one warning per
     /// profile, on the kernel with the most at stake; the others are info and point to it.
     #[serde(default)]
@@ -246,6 +251,8 @@ pub struct Rule {
     pub notes: Vec<Note>,
     pub fallback: Option<Fallback>,
     pub defer_to_other_findings: bool,
+    /// See `RuleFile::catch_all`.
+    pub catch_all: bool,
     pub program_wide_fix: bool,
     pub context: Option<Context>,
     pub judges_failed_launches: bool,
@@ -432,6 +439,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         notes,
         fallback,
         defer_to_other_findings: file.defer_to_other_findings,
+        catch_all: file.catch_all,
         program_wide_fix: file.program_wide_fix,
         context,
         judges_failed_launches: file.judges_failed_launches,
