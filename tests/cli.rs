@@ -745,17 +745,17 @@ fn an_option_before_the_command_gets_a_hint() {
 #[test]
 fn a_thin_export_is_visible_in_every_format() {
     let thin = "fixtures/h200-text/details_Occupancy_knn.csv";
-    let said = "1 of 16 rules could judge; 15 could not for missing metrics: bank-conflicts,";
+    let said = "1 of 17 rules could judge; 16 could not for missing metrics: bank-conflicts,";
     for (format, mark) in [
         ("human", said),
-        ("concise", "note: 1 of 16 rules could judge"),
-        ("markdown", "> **Not judged:** 1 of 16 rules could judge"),
+        ("concise", "note: 1 of 17 rules could judge"),
+        ("markdown", "> **Not judged:** 1 of 17 rules could judge"),
         (
             "github",
-            "::notice title=gpulint: not every rule could judge::1 of 16",
+            "::notice title=gpulint: not every rule could judge::1 of 17",
         ),
         ("sarif", "\"toolExecutionNotifications\""),
-        ("json", "\"judged_pct\": 6.25"),
+        ("json", "\"judged_pct\": 5.88"),
     ] {
         let out = gpulint(&["check", thin, "--format", format, "--color", "never"]);
         assert_eq!(out.status.code(), Some(0), "{format}: {}", transcript(&out));
@@ -765,7 +765,7 @@ fn a_thin_export_is_visible_in_every_format() {
     let sarif: serde_json::Value =
         serde_json::from_slice(&gpulint(&["check", thin, "--format", "sarif"]).stdout).unwrap();
     let notes = &sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"];
-    assert_eq!(notes.as_array().unwrap().len(), 15, "{notes}");
+    assert_eq!(notes.as_array().unwrap().len(), 16, "{notes}");
     assert_eq!(notes[0]["associatedRule"]["id"], "GL401", "{notes}");
     assert!(
         notes[0]["message"]["text"]
@@ -787,12 +787,28 @@ fn a_thin_export_is_visible_in_every_format() {
             .code(),
         Some(0)
     );
-    // Every rule judges a complete export: --min-judged 100 leaves the exit to findings.
+    // `--set full` has every metric but serial-loads' load latency (gpulint's own list has
+    // it): the gate names that rule, and every other rule judges.
     let out = gpulint(&[
         "check",
         "fixtures/h200-zoo/full_raw.csv",
         "--min-judged",
         "100",
+        "--exit-zero",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert!(
+        transcript(&out).contains("could not for missing metrics: serial-loads"),
+        "{}",
+        transcript(&out)
+    );
+    let out = gpulint(&[
+        "check",
+        "fixtures/h200-zoo/full_raw.csv",
+        "--min-judged",
+        "100",
+        "--ignore",
+        "serial-loads",
         "--exit-zero",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));

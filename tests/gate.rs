@@ -187,8 +187,10 @@ fn check_formats_for_ci() {
     // GitHub: kernel names with ',' and ':' are escaped in properties.
     let gh = String::from_utf8(gpulint(&["check", zoo, "--format", "github"]).stdout).unwrap();
     assert!(
-        gh.lines()
-            .all(|l| l.starts_with("::warning file=") || l.starts_with("::notice file=")),
+        gh.lines().all(|l| l.starts_with("::warning file=")
+            || l.starts_with("::notice file=")
+            // `--set full` lacks serial-loads' load latency: a notice says so.
+            || l.starts_with("::notice title=gpulint: not every rule could judge::")),
         "{gh}"
     );
 }

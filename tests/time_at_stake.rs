@@ -24,8 +24,9 @@ const PRECISION: &str = "h200-samples/precision_pairs.csv";
 const OCCUPANCY: &str = "h200-corpus/full_occupancy_pairs.csv";
 const OCCUPANCY_L2: &str = "h200-corpus/full_occupancy_pairs_l2.csv";
 /// Warps walking linked lists in L2, one list at a time and four together
-/// (samples/corpus/latency_pairs.cu).
-const LATENCY: &str = "h200-corpus/full_latency_pairs.csv";
+/// (samples/corpus/latency_pairs.cu), with gpulint's list: the load latency that
+/// serial-loads reads, which `--set full` lacks, is in it.
+const LATENCY: &str = "h200-serial-loads/run_latency_pairs.csv";
 /// A GEMM whose accumulator lives in global memory, and a DRAM walk of linked lists, each
 /// beside its fix (samples/corpus/middle_ground.cu, written 2026-12-02).
 const MIDDLE: &str = "h200-corpus/full_middle_ground.csv";
@@ -197,7 +198,7 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         0,
         1,
         "one linked list at a time per warp -> four together",
-        &["latency-bound"],
+        &["latency-bound", "serial-loads"],
     ),
     (
         MIDDLE,
@@ -443,7 +444,55 @@ const HELD_OUT_PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         "chase with 200 KiB of shared memory per block -> none",
         &["shared-memory-limited-occupancy"],
     ),
+    (
+        SERIAL_LOADS,
+        0,
+        1,
+        "sum over 24 MiB, one accumulator, unroll 1 -> four accumulators",
+        &["serial-loads", "latency-bound"],
+    ),
+    (
+        SERIAL_LOADS,
+        2,
+        3,
+        "sum over 256 MiB, one accumulator, unroll 1 -> four accumulators",
+        &["serial-loads", "latency-bound"],
+    ),
+    (
+        SERIAL_LOADS,
+        4,
+        5,
+        "32-ary tree, one lookup a warp at a time -> four",
+        &["serial-loads", "latency-bound"],
+    ),
+    (
+        SERIAL_LOADS,
+        6,
+        7,
+        "DRAM walk of 4 lists, one after another -> together",
+        &["serial-loads", "latency-bound"],
+    ),
+    (
+        SERIAL_LOADS_FOUND,
+        0,
+        1,
+        "16 elements through pointers that may alias -> loaded first",
+        &["serial-loads", "latency-bound"],
+    ),
+    (
+        SERIAL_LOADS_FOUND,
+        2,
+        3,
+        "grid-stride sum left rolled -> four accumulators",
+        &["serial-loads", "latency-bound"],
+    ),
 ];
+/// Pairs for serial-loads, whose formula is latency-bound's (frozen): held-out pairs written
+/// before the rule's first capture (samples/corpus/serial_loads.cu), and the two loops the
+/// rule found that no expectation had, beside the fix it names, with the saving predicted
+/// before they ran (samples/corpus/serial_loads_found.cu; lab/runs/2026-12-02-serial-loads.txt).
+const SERIAL_LOADS: &str = "h200-serial-loads/run_serial_loads.csv";
+const SERIAL_LOADS_FOUND: &str = "h200-serial-loads/run_serial_loads_found.csv";
 
 /// The held-out error may be at most this many points: stated in docs/time-at-stake.md
 /// before the held-out capture was read, twice issue #25's target for the fitted pairs.

@@ -430,6 +430,12 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "load_latency_cycles",
+        "average SM cycles from issue to retirement of a global or local load (LDG, LDL, ATOMG): the round trip each load waits",
+        [n("sm__average_inst_latency_pipe_lsu_mem_lg_cmd_read.ratio")],
+        []
+    ),
+    metric!(
         "requests_st",
         "L1 requests of global stores",
         [n("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")],

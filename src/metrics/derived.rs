@@ -66,6 +66,7 @@ pub(super) fn derive(m: &mut Metrics) {
     derive_row_segments(m);
     derive_grid_fill(m);
     derive_warp_states(m);
+    derive_loads_in_flight(m);
 }
 
 /// The keys of one access direction, loads or stores.
@@ -383,6 +384,31 @@ pub(super) fn derive_warp_states(m: &mut Metrics) {
             .filter(|(k, _)| !k.ends_with("selected"))
             .map(|(_, v)| *v);
         put(m, slot!("stall_top"), Some(causes.fold(0.0, f64::max)));
+    }
+}
+
+/// A warp's global loads and how many it has in flight while it waits on memory. Little's
+/// law: the loads' cycles in flight over the warp-cycles spent waiting for them. ncu counts
+/// stalls per issued instruction, so those warp-cycles are the long-scoreboard stall times
+/// the instructions issued. A warp whose every load waits for the one before has one.
+pub(super) fn derive_loads_in_flight(m: &mut Metrics) {
+    let Some(requests) = get(m, slot!("requests_ld")) else {
+        return;
+    };
+    if let Some(warps) = get(m, slot!("grid_warps")).filter(|w| *w > 0.0) {
+        put(m, slot!("loads_per_warp"), Some(requests / warps));
+    }
+    if let (Some(latency), Some(waiting), Some(issued)) = (
+        get(m, slot!("load_latency_cycles")),
+        get(m, slot!("stall_long_scoreboard")),
+        get(m, slot!("warp_instructions")),
+    ) && waiting * issued > 0.0
+    {
+        put(
+            m,
+            slot!("loads_in_flight_while_waiting"),
+            Some(requests * latency / (waiting * issued)),
+        );
     }
 }
 

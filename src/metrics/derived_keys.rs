@@ -163,6 +163,21 @@ pub static DERIVED: &[Derived] = &[
         ["branch_instructions", "warp_instructions"]
     ),
     derived!(
+        "loads_per_warp",
+        "global load requests per warp of the grid (requests_ld / grid_warps): one for a copy, hundreds for a loop",
+        ["requests_ld", "grid_warps"]
+    ),
+    derived!(
+        "loads_in_flight_while_waiting",
+        "global and local loads a warp has in flight while it waits on memory, by Little's law: the loads' cycles in flight (requests_ld x load_latency_cycles) over the warp-cycles stalled on the long scoreboard (stall_long_scoreboard x warp_instructions, ncu counting stalls per issued instruction); 1 when each load waits for the one before",
+        [
+            "requests_ld",
+            "load_latency_cycles",
+            "stall_long_scoreboard",
+            "warp_instructions"
+        ]
+    ),
+    derived!(
         "store_rewrite_factor",
         "bytes the threads stored to global memory (sectors_st x bytes_per_sector_st) over the larger of DRAM's written bytes and the L2's size: well above 1, the kernel wrote the same lines again and again, since distinct data past the L2's size must reach DRAM",
         [

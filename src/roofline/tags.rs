@@ -141,7 +141,8 @@ pub(super) fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
     if let Some(verdict) = bars.verdict {
         let fires = |slug: &str| verdict(slug, launch) == Some(true);
         return Tags {
-            latency_bound: fires("latency-bound"),
+            // serial-loads names the same bound with its cause, up to 60% busy.
+            latency_bound: fires("latency-bound") || fires("serial-loads"),
             load_store_pipe_pct: m("l1_data_pipe_pct").filter(|_| fires("load-store-bound")),
             issue_slots_pct: m("issue_slots_pct").filter(|_| fires("issue-bound")),
             pipe_pct: pipe.filter(|_| fires("pipe-bound")),
