@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use super::shared::{emit, emit_with, gate_rules, gpu_override, load_as, use_color, write_output};
+use super::Output;
+use super::shared::{gate_rules, gpu_override, load_as, use_color, write_output};
 use crate::analysis::analyze;
 use crate::cli::{FailOn, Format, ReportArgs};
 use crate::error::{Error, Result};
@@ -12,9 +13,9 @@ use crate::rules::COLLECT_HINT;
 use crate::rules::{self, Rule, Severity};
 
 /// `gpulint check FILE...`: lint exports someone already made.
-pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> {
+pub fn check(files: &[String], source: bool, report: &ReportArgs, out: &mut Output) -> Result<u8> {
     let files = &distinct_files(files);
-    if let Some(code) = saved_run(files, source, report)? {
+    if let Some(code) = saved_run(files, source, report, out)? {
         return Ok(code);
     }
     let (rules, config) = gate_rules(&report.gate)?;
@@ -79,7 +80,7 @@ pub fn check(files: &[String], source: bool, report: &ReportArgs) -> Result<u8> 
             if skipped.len() == 1 { "s" } else { "" }
         );
     }
-    lint_and_report(&profiles, outcome, &rules, report, Default::default())
+    lint_and_report(&profiles, outcome, &rules, report, Default::default(), out)
 }
 
 /// The files to read, each once: the same file given twice would count its launches
@@ -140,7 +141,12 @@ fn same_bytes(a: &str, b: &str) -> bool {
 
 /// An export `gpulint run --save-csv` kept, with its launch trace beside it: the run's own
 /// report (crate::saved_run). `None` for anything else.
-fn saved_run(files: &[String], source: bool, report: &ReportArgs) -> Result<Option<u8>> {
+fn saved_run(
+    files: &[String],
+    source: bool,
+    report: &ReportArgs,
+    out: &mut Output,
+) -> Result<Option<u8>> {
     let [file] = files else { return Ok(None) };
     if file == "-" || source || !report.source_pages.is_empty() {
         return Ok(None);
@@ -149,7 +155,7 @@ fn saved_run(files: &[String], source: bool, report: &ReportArgs) -> Result<Opti
         return Ok(None);
     };
     if std::path::Path::new(&trace).is_file() {
-        return super::saved::report_saved_run(file, &trace, sample, kernel_filter, report)
+        return super::saved::report_saved_run(file, &trace, sample, kernel_filter, report, out)
             .map(Some);
     }
     crate::warning!(
@@ -166,6 +172,7 @@ pub fn lint_and_report(
     rules: &[Rule],
     args: &ReportArgs,
     sample: crate::sample::SampleInfo,
+    out: &mut Output,
 ) -> Result<u8> {
     let settings = crate::analysis::Settings {
         unprofiled_ns: sample.unprofiled_ns,
@@ -217,11 +224,11 @@ pub fn lint_and_report(
             .map(std::path::PathBuf::from)
             .or_else(|| std::env::current_dir().ok()),
         top: args.top,
-        color: use_color(args.color),
+        color: use_color(args.color, out),
         verbose: args.gate.read.verbose,
         sample,
     };
-    render(&report, args.format, rules)?;
+    render(&report, args.format, rules, out)?;
     let too_thin = judged_too_little(&analysis.coverage, args.min_judged);
     Ok(exit_code(&analysis.findings, args.fail_on, args.exit_zero).max(u8::from(too_thin)))
 }
@@ -396,19 +403,19 @@ pub(super) fn kernel_rows(
     .collect()
 }
 
-/// Writes the report in its format to stdout.
-fn render(report: &Report, format: Format, rules: &[Rule]) -> Result<()> {
+/// Writes the report in its format to the command's output.
+fn render(report: &Report, format: Format, rules: &[Rule], out: &mut Output) -> Result<()> {
     let text = match format {
         Format::Human => report::human::render(report),
         Format::Concise => report::concise::render(report),
         // Streamed: the JSON of thousands of kernels is never held whole.
-        Format::Json => return emit_with(|out| report::json::write(report, out)),
+        Format::Json => return out.emit_with(|w| report::json::write(report, w)),
         Format::Markdown => report::markdown::render(report),
         Format::Github => report::github::render(report),
         Format::Sarif => report::sarif::render(report, rules),
         Format::Html => report::html::render(report),
     };
-    emit(&text)
+    out.emit(&text)
 }
 
 /// 1 when a finding is at or above `--fail-on`, unless `--exit-zero`.

@@ -1,6 +1,7 @@
 //! `gpulint baseline` and `gpulint diff`: the regression gate.
 
-use super::shared::{emit, gate_rules, load, use_color, write_output};
+use super::Output;
+use super::shared::{gate_rules, load, use_color, write_output};
 use crate::analysis::analyze;
 use crate::cli::{ColorChoice, DiffFormat, GateArgs};
 use crate::config::Config;
@@ -14,6 +15,7 @@ pub fn baseline(
     output: Option<&str>,
     ncu_version: Option<String>,
     gate: &GateArgs,
+    out: &mut Output,
 ) -> Result<u8> {
     let (rules, config) = gate_rules(gate)?;
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
@@ -38,7 +40,7 @@ pub fn baseline(
             write_output(path, text.as_bytes(), files, "baseline")?;
             crate::note!("wrote {path} ({} kernel(s))", b.kernels.len());
         }
-        None => emit(&text)?,
+        None => out.emit(&text)?,
     }
     Ok(0)
 }
@@ -58,7 +60,7 @@ pub struct DiffRequest<'a> {
     pub gate: &'a GateArgs,
 }
 
-pub fn diff_command(req: &DiffRequest) -> Result<u8> {
+pub fn diff_command(req: &DiffRequest, out: &mut Output) -> Result<u8> {
     let DiffRequest {
         baseline,
         candidate,
@@ -114,7 +116,7 @@ pub fn diff_command(req: &DiffRequest) -> Result<u8> {
     for (format, path) in &also {
         write_output(path, render(*format, false).as_bytes(), &inputs, "report")?;
     }
-    emit(&render(req.format, use_color(req.color)))?;
+    out.emit(&render(req.format, use_color(req.color, out)))?;
     Ok(u8::from(d.failed() && !req.exit_zero))
 }
 

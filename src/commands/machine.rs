@@ -1,6 +1,7 @@
 //! `gpulint metrics` and `gpulint doctor`: what to collect, and whether this machine can.
 
-use super::shared::{emit, enabled_rules};
+use super::Output;
+use super::shared::enabled_rules;
 use crate::cli::{MetricsFormat, RuleArgs};
 use crate::error::Result;
 use crate::ncu::doctor::{self, Status};
@@ -11,6 +12,7 @@ pub fn metrics(
     chip: Option<&str>,
     format: MetricsFormat,
     selection: &RuleArgs,
+    out: &mut Output,
 ) -> Result<u8> {
     let (rules, _) = enabled_rules(selection)?;
     let chip = chip.map(crate::ncu::chip_by_name).transpose()?;
@@ -29,13 +31,13 @@ pub fn metrics(
             serde_json::to_string_pretty(&plan.metrics).expect("plain strings") + "\n"
         }
     };
-    emit(&text)?;
+    out.emit(&text)?;
     Ok(0)
 }
 
 /// `gpulint doctor`: one line per check; exit 0 when every check passed (warnings
 /// allowed), 1 when one failed.
-pub fn doctor(ncu: Option<&str>) -> Result<u8> {
+pub fn doctor(ncu: Option<&str>, out: &mut Output) -> Result<u8> {
     let checks = doctor::checks(ncu);
     let mut text = String::new();
     for c in &checks {
@@ -48,6 +50,6 @@ pub fn doctor(ncu: Option<&str>) -> Result<u8> {
         };
         text.push_str(&format!("{mark}  {:<9} {}\n", c.name, c.detail));
     }
-    emit(&text)?;
+    out.emit(&text)?;
     Ok(u8::from(checks.iter().any(|c| c.status == Status::Fail)))
 }

@@ -5,6 +5,7 @@ mod check;
 mod every_launch;
 mod gate;
 mod machine;
+mod output;
 mod roofline;
 mod rules_docs;
 mod run;
@@ -12,7 +13,7 @@ mod saved;
 mod shared;
 
 pub use check::lint_and_report;
-pub use shared::{emit, emit_with};
+pub use output::Output;
 
 use clap::Parser;
 
@@ -22,13 +23,13 @@ use crate::error::Result;
 /// Runs a command; the number is the process exit code (0 clean, 1 findings). With
 /// `-o FILE`, the report goes to FILE, which appears only if the command succeeded.
 pub fn run(command: Command) -> Result<u8> {
-    if let Some((path, inputs)) = output_of(&command) {
-        shared::redirect_output(&path, &inputs)?;
-        let result = dispatch(command);
-        shared::finish_output(result.is_ok())?;
-        return result;
-    }
-    dispatch(command)
+    let mut out = match output_of(&command) {
+        Some((path, inputs)) => Output::to_file(&path, &inputs)?,
+        None => Output::stdout(),
+    };
+    let result = dispatch(command, &mut out);
+    out.finish(result.is_ok())?;
+    result
 }
 
 /// The `-o` file of a command, and the inputs it must never overwrite.
@@ -51,31 +52,31 @@ fn output_of(command: &Command) -> Option<(String, Vec<String>)> {
     output.clone().map(|o| (o, inputs))
 }
 
-fn dispatch(command: Command) -> Result<u8> {
+fn dispatch(command: Command, out: &mut Output) -> Result<u8> {
     match command {
         Command::Check {
             files,
             source,
             report,
             ..
-        } => check::check(&files, source, &report),
-        Command::Rules { format, rules, .. } => rules_docs::rules(format, rules.as_deref()),
-        Command::Explain { rule, rules } => rules_docs::explain_rule(&rule, rules.as_deref()),
-        Command::TestRules { dir } => rules_docs::test_rules(&dir),
-        Command::Keys => rules_docs::keys(),
-        Command::Gpus => rules_docs::gpus(),
+        } => check::check(&files, source, &report, out),
+        Command::Rules { format, rules, .. } => rules_docs::rules(format, rules.as_deref(), out),
+        Command::Explain { rule, rules } => rules_docs::explain_rule(&rule, rules.as_deref(), out),
+        Command::TestRules { dir } => rules_docs::test_rules(&dir, out),
+        Command::Keys => rules_docs::keys(out),
+        Command::Gpus => rules_docs::gpus(out),
         Command::Run {
             ncu,
             report,
             program,
             ..
-        } => run::run_program(&ncu, &report, &program),
+        } => run::run_program(&ncu, &report, &program, out),
         Command::Baseline {
             files,
             output,
             ncu_version,
             gate,
-        } => gate::baseline(&files, output.as_deref(), ncu_version, &gate),
+        } => gate::baseline(&files, output.as_deref(), ncu_version, &gate, out),
         Command::Diff {
             baseline,
             candidate,
@@ -88,32 +89,35 @@ fn dispatch(command: Command) -> Result<u8> {
             color,
             gate,
             ..
-        } => gate::diff_command(&gate::DiffRequest {
-            baseline: &baseline,
-            candidate: &candidate,
-            strict,
-            thresholds: &thresholds,
-            gate_duration,
-            format,
-            also_write: &also_write,
-            exit_zero,
-            color,
-            gate: &gate,
-        }),
+        } => gate::diff_command(
+            &gate::DiffRequest {
+                baseline: &baseline,
+                candidate: &candidate,
+                strict,
+                thresholds: &thresholds,
+                gate_duration,
+                format,
+                also_write: &also_write,
+                exit_zero,
+                color,
+                gate: &gate,
+            },
+            out,
+        ),
         Command::Roofline {
             files,
             format,
             svg,
             gpu,
             ..
-        } => roofline::roofline_command(&files, format, svg.as_deref(), gpu.as_deref()),
+        } => roofline::roofline_command(&files, format, svg.as_deref(), gpu.as_deref(), out),
         Command::Metrics {
             no_roofline,
             chip,
             format,
             selection,
             ..
-        } => machine::metrics(!no_roofline, chip.as_deref(), format, &selection),
+        } => machine::metrics(!no_roofline, chip.as_deref(), format, &selection, out),
         Command::External(program) => {
             diagnose_first_word(&program[0])?;
             // `gpulint ./prog args`: everything after the program is the program's.
@@ -123,9 +127,9 @@ fn dispatch(command: Command) -> Result<u8> {
                     .map(String::from)
                     .chain(program),
             );
-            run(cli.command)
+            dispatch(cli.command, out)
         }
-        Command::Doctor { ncu } => machine::doctor(ncu.as_deref()),
+        Command::Doctor { ncu } => machine::doctor(ncu.as_deref(), out),
     }
 }
 

@@ -1,7 +1,8 @@
 //! `gpulint roofline`: placements as a list, CSV, or a chart.
 
+use super::Output;
 use super::check::{kernel_rows, write_svg};
-use super::shared::{emit, gpu_override, load};
+use super::shared::{gpu_override, load};
 use crate::cli::RooflineFormat;
 use crate::error::{Error, Result};
 use crate::roofline::Roofline;
@@ -14,6 +15,7 @@ pub fn roofline_command(
     format: RooflineFormat,
     svg: Option<&str>,
     gpu: Option<&str>,
+    out: &mut Output,
 ) -> Result<u8> {
     let profiles = load(files, false, None, None)?;
     let gpu = gpu_override(gpu)?;
@@ -45,7 +47,7 @@ pub fn roofline_command(
         RooflineFormat::Csv => csv_text(&placed)?,
         RooflineFormat::Json => json_text(&placed),
     };
-    emit(&text)?;
+    out.emit(&text)?;
     Ok(0)
 }
 

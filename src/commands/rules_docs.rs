@@ -1,14 +1,14 @@
 //! `gpulint rules` and `gpulint explain`: the rule table and one rule's docs.
 
-use super::shared::emit;
+use super::Output;
 use crate::cli::RulesFormat;
 use crate::error::{Error, Result};
 use crate::rules::{self, Rule};
 
 /// `gpulint rules`: the table of rules, or their JSON.
-pub fn rules(format: RulesFormat, dir: Option<&str>) -> Result<u8> {
+pub fn rules(format: RulesFormat, dir: Option<&str>, out: &mut Output) -> Result<u8> {
     let rules = rules::load(dir)?;
-    emit(&match format {
+    out.emit(&match format {
         RulesFormat::Human => rules_table(&rules),
         RulesFormat::Json => rules_json(&rules),
         RulesFormat::Markdown => rules_markdown(&rules),
@@ -18,7 +18,7 @@ pub fn rules(format: RulesFormat, dir: Option<&str>) -> Result<u8> {
 
 /// `gpulint test-rules DIR`: each case of each rule file there, then the counts; exit 1
 /// when one failed.
-pub fn test_rules(dir: &str) -> Result<u8> {
+pub fn test_rules(dir: &str, out: &mut Output) -> Result<u8> {
     let rules = if std::path::Path::new(dir).is_file() {
         rules::load_file(dir)?
     } else {
@@ -52,12 +52,12 @@ pub fn test_rules(dir: &str) -> Result<u8> {
         "{} passed, {failed} failed\n",
         cases.len() - failed
     ));
-    emit(&text)?;
+    out.emit(&text)?;
     Ok(u8::from(failed > 0))
 }
 
 /// `gpulint keys`: every metric key a condition may name, canonical then derived.
-pub fn keys() -> Result<u8> {
+pub fn keys(out: &mut Output) -> Result<u8> {
     let mut text = String::new();
     for m in crate::metrics::METRICS {
         let names: Vec<&str> = m
@@ -76,13 +76,13 @@ pub fn keys() -> Result<u8> {
             d.inputs.join(", ")
         ));
     }
-    emit(&text)?;
+    out.emit(&text)?;
     Ok(0)
 }
 
 /// `gpulint gpus`: the GPU table, an entry a block: the name and what it matches, the chip,
 /// the SMs and warp slots where known, the peaks, and the sources.
-pub fn gpus() -> Result<u8> {
+pub fn gpus(out: &mut Output) -> Result<u8> {
     let mut text = String::new();
     for g in crate::roofline::gpus::GPUS {
         let shape = g
@@ -105,7 +105,7 @@ pub fn gpus() -> Result<u8> {
             g.source,
         ));
     }
-    emit(&text)?;
+    out.emit(&text)?;
     Ok(0)
 }
 
@@ -125,7 +125,7 @@ pub fn rules_markdown(rules: &[Rule]) -> String {
 }
 
 /// `gpulint explain RULE`: one rule's docs, by code or slug.
-pub fn explain_rule(rule: &str, dir: Option<&str>) -> Result<u8> {
+pub fn explain_rule(rule: &str, dir: Option<&str>, out: &mut Output) -> Result<u8> {
     let all = rules::load(dir)?;
     let r = rules::find(&all, rule).ok_or_else(|| {
         Error::new(format!(
@@ -133,7 +133,7 @@ pub fn explain_rule(rule: &str, dir: Option<&str>) -> Result<u8> {
             rules::did_you_mean(&all, rule)
         ))
     })?;
-    emit(&explain(r))?;
+    out.emit(&explain(r))?;
     Ok(0)
 }
 

@@ -1,5 +1,6 @@
 //! `gpulint run -- PROG` (and `gpulint PROG`): profile a program with ncu, then lint it.
 
+use super::Output;
 use super::check::lint_and_report;
 use super::every_launch;
 use super::shared::{gate_rules, load_as};
@@ -10,7 +11,12 @@ use crate::rules::{self, Rule};
 use crate::sample::{Sample, SampleInfo};
 use crate::sampling::{EveryLaunch, add_sample_notes};
 
-pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Result<u8> {
+pub fn run_program(
+    ncu: &NcuArgs,
+    report: &ReportArgs,
+    program: &[String],
+    out: &mut Output,
+) -> Result<u8> {
     let (rules, config) = gate_rules(&report.gate)?;
     let mut opts = ncu_options(ncu, report, &config)?;
     let mut sample = opts.sample.clone();
@@ -78,15 +84,12 @@ pub fn run_program(ncu: &NcuArgs, report: &ReportArgs, program: &[String]) -> Re
         loaded.profiles[0].source_blocks =
             pass.source_lines(&outcome.findings, &rules, &e.profile, &loaded.profiles[0])?;
     }
-    finish_report(
-        loaded,
-        sample,
-        every.as_ref(),
+    let judged = Judged {
         outcome,
-        &rules,
-        &ignored,
-        report,
-    )
+        rules: &rules,
+        ignored: &ignored,
+    };
+    finish_report(loaded, sample, every.as_ref(), judged, report, out)
 }
 
 /// ncu's options: those from gpulint.toml first, so the command line can add to them.
@@ -111,17 +114,28 @@ fn ncu_options(
     Ok(opts)
 }
 
+/// What the rules made of the profile, with the rules and the config's kernel filter.
+pub(super) struct Judged<'a> {
+    pub(super) outcome: rules::engine::Outcome,
+    pub(super) rules: &'a [Rule],
+    pub(super) ignored: &'a dyn Fn(&str, &Rule) -> bool,
+}
+
 /// The end the run and a saved run share: the sample's notes, launch shapes judged on
 /// every counted launch, and the report.
 pub(super) fn finish_report(
     loaded: Loaded,
     sample: Option<Sample>,
     every: Option<&EveryLaunch>,
-    outcome: rules::engine::Outcome,
-    rules: &[Rule],
-    ignored: &dyn Fn(&str, &Rule) -> bool,
+    judged: Judged,
     report: &ReportArgs,
+    out: &mut Output,
 ) -> Result<u8> {
+    let Judged {
+        outcome,
+        rules,
+        ignored,
+    } = judged;
     let Loaded {
         mut profiles,
         in_program_order,
@@ -146,7 +160,7 @@ pub(super) fn finish_report(
         sample,
         ..sample_info
     };
-    lint_and_report(&profiles, outcome, rules, report, sample_info)
+    lint_and_report(&profiles, outcome, rules, report, sample_info, out)
 }
 
 /// Why the program is not to run under the launch tracer, when the user said so.

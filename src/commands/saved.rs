@@ -1,7 +1,8 @@
 //! `gpulint check FILE` on what `gpulint run --save-csv FILE` kept (the export, its launch
 //! trace and the sample's record, `crate::saved_run`): the run's own report.
 
-use super::run::{Loaded, finish_report};
+use super::Output;
+use super::run::{Judged, Loaded, finish_report};
 use super::shared::{gate_rules, load_as};
 use crate::cli::ReportArgs;
 use crate::error::Result;
@@ -18,6 +19,7 @@ pub fn report_saved_run(
     sample: Sample,
     kernel_filter: bool,
     report: &ReportArgs,
+    out: &mut Output,
 ) -> Result<u8> {
     let (rules, config) = gate_rules(&report.gate)?;
     let text = std::fs::read_to_string(trace)
@@ -39,15 +41,12 @@ pub fn report_saved_run(
         report,
         &mut linter,
     )?;
-    finish_report(
-        loaded,
-        Some(sample),
-        Some(&every),
-        linter.finish(),
-        &rules,
-        &ignored,
-        report,
-    )
+    let judged = Judged {
+        outcome: linter.finish(),
+        rules: &rules,
+        ignored: &ignored,
+    };
+    finish_report(loaded, Some(sample), Some(&every), judged, report, out)
 }
 
 /// As [`load_profiled`] does for a run's export, for one saved beside its trace.

@@ -1,6 +1,6 @@
 //! What several commands share: the enabled rules, reading inputs, writing outputs.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 use crate::cli::{ColorChoice, RuleArgs};
 use crate::config::Config;
@@ -238,79 +238,17 @@ pub(super) fn same_file(a: &str, b: &str) -> bool {
     }
 }
 
-pub(super) fn use_color(choice: ColorChoice) -> bool {
+/// Whether to colour a report: `--color auto` colours one that goes to a terminal (a
+/// report sent to a file with `-o` is plain text, whatever the terminal).
+pub(super) fn use_color(choice: ColorChoice, out: &super::Output) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        // A report sent to a file (`-o`) is plain text, whatever the terminal.
         ColorChoice::Auto => {
             std::env::var_os("NO_COLOR").is_none()
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-                && std::io::stdout().is_terminal()
-                && OUTPUT.with(|o| o.borrow().is_none())
+                && out.is_terminal()
         }
-    }
-}
-
-/// Writes to stdout; a closed pipe (`gpulint ... | head`) is not an error.
-pub fn emit(text: &str) -> Result<()> {
-    emit_with(|out| out.write_all(text.as_bytes()))
-}
-
-thread_local! {
-    /// Where the report goes instead of stdout (`-o FILE`): a temporary file beside the
-    /// destination, renamed over it once the command has succeeded.
-    static OUTPUT: std::cell::RefCell<Option<(tempfile::NamedTempFile, String)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Sends what the command prints to `path` instead of stdout; refuses a path that is one
-/// of the inputs. [`finish_output`] makes the file appear.
-pub(super) fn redirect_output(path: &str, inputs: &[String]) -> Result<()> {
-    if inputs.iter().any(|f| same_file(f, path)) {
-        return Err(Error::in_file(
-            path,
-            "refusing to write the report over an input profile",
-        ));
-    }
-    let tmp = crate::atomic_file::temp_beside(std::path::Path::new(path))?;
-    OUTPUT.with(|o| *o.borrow_mut() = Some((tmp, path.to_string())));
-    Ok(())
-}
-
-/// Puts a redirected report in place (after a successful command), or drops it.
-pub(super) fn finish_output(keep: bool) -> Result<()> {
-    let Some((tmp, path)) = OUTPUT.with(|o| o.borrow_mut().take()) else {
-        return Ok(());
-    };
-    if !keep {
-        return Ok(());
-    }
-    crate::atomic_file::persist(tmp, std::path::Path::new(&path))
-}
-
-/// Writes to stdout (or the `-o` file) through a buffer, as [`emit`].
-pub fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-    let mut write = Some(write);
-    let redirected = OUTPUT.with(|o| {
-        o.borrow_mut().as_mut().map(|(tmp, path)| {
-            let mut out = std::io::BufWriter::new(tmp.as_file_mut());
-            let write = write.take().expect("written once");
-            write(&mut out)
-                .and_then(|_| out.flush())
-                .map_err(|e| Error::in_file(path, format!("cannot write: {e}")))
-        })
-    });
-    if let Some(result) = redirected {
-        return result;
-    }
-    let write = write.take().expect("written once");
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    match write(&mut out).and_then(|_| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Error::new(format!("cannot write output: {e}")))
-        }
-        _ => Ok(()),
     }
 }
 
