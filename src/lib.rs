@@ -16,6 +16,7 @@ pub mod messages;
 pub mod metrics;
 pub mod ncu;
 pub mod origin;
+pub(crate) mod platform;
 pub(crate) mod printable;
 pub mod report;
 pub mod roofline;

@@ -74,9 +74,8 @@ pub fn check_is_ncu(ncu: &Path) -> Result<String> {
 }
 
 fn usable(p: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::metadata(p).ok()?;
-    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then(|| p.to_path_buf())
+    crate::platform::is_executable(&meta).then(|| p.to_path_buf())
 }
 
 /// `/opt/nvidia/nsight-compute/2025.3.1/ncu` beats `.../2024.1.0/ncu`: compare the

@@ -402,10 +402,7 @@ fn run_ncu(
         command.stdout(std::process::Stdio::null());
     }
     if program_output == ProgramOutput::Stderr {
-        let stderr = std::os::fd::AsFd::as_fd(&std::io::stderr())
-            .try_clone_to_owned()
-            .map_err(|e| Error::new(format!("cannot duplicate stderr: {e}")))?;
-        command.stdout(stderr);
+        command.stdout(std::io::stderr());
     }
     let mut child = command
         .spawn()

@@ -11,7 +11,6 @@
 //! - an unwritable or unsafe cache folder leaves a private build in a temporary folder.
 
 use std::io::Write;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
@@ -119,11 +118,6 @@ pub fn cache_dir() -> Option<PathBuf> {
     Some(base.join("gpulint"))
 }
 
-/// The uid this process runs as (the owner of its /proc entry).
-pub fn current_uid() -> Option<u32> {
-    std::fs::metadata("/proc/self").ok().map(|m| m.uid())
-}
-
 /// Why a cache folder or file must not be trusted: not ours, or writable by others.
 pub fn untrusted(path: &Path, want_dir: bool) -> Option<String> {
     let meta = match std::fs::symlink_metadata(path) {
@@ -139,18 +133,20 @@ pub fn untrusted(path: &Path, want_dir: bool) -> Option<String> {
         let want = if want_dir { "a folder" } else { "a plain file" };
         return Some(format!("{} is not {want}", path.display()));
     }
-    if Some(meta.uid()) != current_uid() {
+    // Where the system has no owners and modes (Windows), there is nothing more to check.
+    if let Some(owner) = crate::platform::owner(&meta)
+        && Some(owner) != crate::platform::current_uid()
+    {
         return Some(format!(
-            "{} is owned by uid {}, not by this user",
-            path.display(),
-            meta.uid()
+            "{} is owned by uid {owner}, not by this user",
+            path.display()
         ));
     }
-    if meta.mode() & 0o022 != 0 {
+    if let Some(mode) = crate::platform::mode(&meta).filter(|m| m & 0o022 != 0) {
         return Some(format!(
             "{} is writable by group or others (mode {:o})",
             path.display(),
-            meta.mode() & 0o777
+            mode & 0o777
         ));
     }
     None
@@ -201,7 +197,7 @@ pub fn library(
     };
     match compile(toolchain, &partial, verbose) {
         Ok(()) => {
-            let _ = std::fs::set_permissions(&partial, std::fs::Permissions::from_mode(0o755));
+            let _ = crate::platform::set_mode(&partial, 0o755);
             partial
                 .persist(&built)
                 .map_err(|e| format!("{}: {}", built.display(), e.error))?;
@@ -224,7 +220,7 @@ pub(crate) fn private_folder(dir: &Path) -> Result<PathBuf, String> {
     if !dir.exists() {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create the cache folder {}: {e}", dir.display()))?;
-        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+        let _ = crate::platform::set_mode(dir, 0o700);
     }
     match untrusted(dir, true) {
         None => Ok(dir.to_path_buf()),
@@ -340,9 +336,12 @@ pub fn cached_library(toolchain: &Toolchain, cache: &Path) -> Option<PathBuf> {
     built.exists().then_some(built)
 }
 
-#[cfg(test)]
+// The cache's trust checks read Unix modes and owners.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::platform::current_uid;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     /// The key is FNV-1a over fixed bytes, the same in every build: FNV-1a's value for
     /// "a" and the separator is pinned, and each toolchain field changes the key.

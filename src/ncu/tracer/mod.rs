@@ -13,7 +13,6 @@ pub mod cache;
 pub mod cupti;
 
 use std::io::{Seek, SeekFrom};
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
@@ -104,10 +103,9 @@ pub enum Input {
 /// How gpulint's stdin can be given to two runs of the program, or why it cannot: a pipe
 /// or socket is read once, so the program then runs once.
 pub fn input() -> Result<Input, String> {
-    let Ok(fd) = std::os::fd::AsFd::as_fd(&std::io::stdin()).try_clone_to_owned() else {
+    let Some(mut file) = crate::platform::stdin_file() else {
         return Ok(Input::Shared);
     };
-    let mut file = std::fs::File::from(fd);
     let Ok(meta) = file.metadata() else {
         return Ok(Input::Shared);
     };
@@ -116,7 +114,7 @@ pub fn input() -> Result<Input, String> {
         let at = file.stream_position().unwrap_or(0);
         return Ok(Input::File { file, at });
     }
-    if kind.is_fifo() || kind.is_socket() {
+    if crate::platform::is_pipe(&kind) {
         return Err(
             "stdin is a pipe, which only one run of the program can read (give it \
                     a file with < FILE to count every launch)"
@@ -164,10 +162,7 @@ pub fn trace(
         command.env(WINDOW_ENV, seconds.to_string());
     }
     if output_to_stderr {
-        let stderr = std::os::fd::AsFd::as_fd(&std::io::stderr())
-            .try_clone_to_owned()
-            .map_err(|e| format!("cannot duplicate stderr: {e}"))?;
-        command.stdout(stderr);
+        command.stdout(std::io::stderr());
     }
     if verbose {
         crate::note!(

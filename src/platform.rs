@@ -1,0 +1,81 @@
+//! What differs between Unix and other systems: file modes and owners, special files, a
+//! duplicate of stdin. `check` needs none of it; `run`'s ncu search and launch tracer do.
+//! Elsewhere (Windows), a file's mode and owner are unknown, so the checks that read them
+//! pass, and no file is a pipe.
+
+use std::fs::{File, FileType, Metadata};
+use std::path::Path;
+
+#[cfg(unix)]
+mod imp {
+    use super::*;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+
+    pub(crate) fn is_executable(meta: &Metadata) -> bool {
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+
+    pub(crate) fn owner(meta: &Metadata) -> Option<u32> {
+        Some(meta.uid())
+    }
+
+    /// The uid this process runs as (the owner of its /proc entry).
+    pub(crate) fn current_uid() -> Option<u32> {
+        std::fs::metadata("/proc/self").ok().map(|m| m.uid())
+    }
+
+    pub(crate) fn mode(meta: &Metadata) -> Option<u32> {
+        Some(meta.mode())
+    }
+
+    pub(crate) fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+
+    pub(crate) fn is_pipe(kind: &FileType) -> bool {
+        kind.is_fifo() || kind.is_socket()
+    }
+
+    /// stdin as a file of its own (its descriptor duplicated), to see what it is.
+    pub(crate) fn stdin_file() -> Option<File> {
+        std::os::fd::AsFd::as_fd(&std::io::stdin())
+            .try_clone_to_owned()
+            .ok()
+            .map(File::from)
+    }
+}
+
+#[cfg(not(unix))]
+mod imp {
+    use super::*;
+
+    pub(crate) fn is_executable(meta: &Metadata) -> bool {
+        meta.is_file()
+    }
+
+    pub(crate) fn owner(_: &Metadata) -> Option<u32> {
+        None
+    }
+
+    pub(crate) fn current_uid() -> Option<u32> {
+        None
+    }
+
+    pub(crate) fn mode(_: &Metadata) -> Option<u32> {
+        None
+    }
+
+    pub(crate) fn set_mode(_: &Path, _: u32) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    pub(crate) fn is_pipe(_: &FileType) -> bool {
+        false
+    }
+
+    pub(crate) fn stdin_file() -> Option<File> {
+        None
+    }
+}
+
+pub(crate) use imp::*;
