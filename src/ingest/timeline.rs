@@ -101,6 +101,24 @@ pub struct Burst {
     pub launches: u64,
     /// The burst's waits (between its launches) as % of its active time.
     pub wait_pct: f64,
+    /// From the burst's first start to its last end.
+    pub span_ns: f64,
+    /// Bursts on the device of about its size (half to twice its launches), itself
+    /// included: a loop that runs once a step makes one per step.
+    pub alike: u64,
+    /// The median time from one of those bursts' start to the next one's: the step, for a
+    /// loop run once a step (0 with fewer than two).
+    pub period_ns: f64,
+}
+
+impl Burst {
+    const NONE: Burst = Burst {
+        launches: 1,
+        wait_pct: 0.0,
+        span_ns: 0.0,
+        alike: 1,
+        period_ns: 0.0,
+    };
 }
 
 /// Each launch's burst, in the order of `spans`; `waits` is what [`waits`] gave.
@@ -109,15 +127,26 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
     order.sort_by_key(|&i| (spans[i].device, spans[i].start_ns));
     let short =
         |i: usize| ((spans[i].end_ns.saturating_sub(spans[i].start_ns)) as f64) < SHORT_KERNEL_NS;
-    let mut out = vec![
-        Burst {
-            launches: 1,
-            wait_pct: 0.0,
-        };
-        spans.len()
-    ];
+    // Each burst's launches, in start order.
+    let mut runs: Vec<Vec<usize>> = Vec::new();
     let mut run: Vec<usize> = Vec::new();
-    let mut close = |run: &mut Vec<usize>| {
+    for i in order {
+        let continues = run.last().is_some_and(|&prev| {
+            spans[prev].device == spans[i].device
+                && spans[i].start_ns.saturating_sub(spans[prev].end_ns) as f64 <= LAUNCH_WAIT_CAP_NS
+        });
+        if (!short(i) || !continues) && !run.is_empty() {
+            runs.push(std::mem::take(&mut run));
+        }
+        if short(i) {
+            run.push(i);
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    let mut out = vec![Burst::NONE; spans.len()];
+    for run in &runs {
         // The first launch's wait is before the burst, not in it.
         let busy: f64 = run
             .iter()
@@ -129,28 +158,36 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
         } else {
             0.0
         };
-        for &i in run.iter() {
-            out[i] = Burst {
-                launches: run.len() as u64,
-                wait_pct,
-            };
-        }
-        run.clear();
-    };
-    for i in order {
-        let continues = run.last().is_some_and(|&prev| {
-            spans[prev].device == spans[i].device
-                && spans[i].start_ns.saturating_sub(spans[prev].end_ns) as f64 <= LAUNCH_WAIT_CAP_NS
-        });
-        if !short(i) || !continues {
-            close(&mut run);
-        }
-        if short(i) {
-            run.push(i);
+        let (alike, period_ns) = recurrence(run, &runs, spans);
+        let (first, last) = (run[0], run[run.len() - 1]);
+        let burst = Burst {
+            launches: run.len() as u64,
+            wait_pct,
+            span_ns: spans[last].end_ns.saturating_sub(spans[first].start_ns) as f64,
+            alike,
+            period_ns,
+        };
+        for &i in run {
+            out[i] = burst;
         }
     }
-    close(&mut run);
     out
+}
+
+/// How many bursts on `run`'s device have about its size, and the median time between
+/// their starts.
+fn recurrence(run: &[usize], runs: &[Vec<usize>], spans: &[Span]) -> (u64, f64) {
+    let n = run.len();
+    let device = spans[run[0]].device;
+    let starts: Vec<u64> = runs
+        .iter()
+        .filter(|r| spans[r[0]].device == device && 2 * r.len() >= n && r.len() <= 2 * n)
+        .map(|r| spans[r[0]].start_ns)
+        .collect();
+    let mut gaps: Vec<u64> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+    gaps.sort_unstable();
+    let period = gaps.get(gaps.len() / 2).map_or(0.0, |&g| g as f64);
+    (starts.len() as u64, period)
 }
 
 #[cfg(test)]
@@ -180,7 +217,35 @@ mod tests {
         assert!((b[0].wait_pct - want).abs() < 1e-9, "{:?}", b[0]);
         assert_eq!(b[40].launches, 1);
         assert_eq!(b[41].launches, 3);
+        // 39 gaps of 6 us and the last 2 us launch; no other burst of its size.
+        assert_eq!(b[0].span_ns, 39.0 * 6_000.0 + 2_000.0);
+        assert_eq!((b[0].alike, b[0].period_ns), (1, 0.0));
         assert_eq!(bursts(&[], &[]), Vec::new());
+    }
+
+    /// Five steps, each 20 short launches then a 1 ms kernel: five bursts alike, one a
+    /// step; a burst of 3 launches elsewhere is not one of them.
+    #[test]
+    fn a_loop_run_once_a_step_makes_one_burst_a_step() {
+        let step = 1_200_000u64;
+        let mut spans = Vec::new();
+        for s in 0..5u64 {
+            let at = s * step;
+            spans.extend((0..20u64).map(|k| span(at + k * 5_000, at + k * 5_000 + 1_000)));
+            spans.push(span(at + 100_000, at + 1_100_000));
+        }
+        let tail = 5 * step;
+        spans.extend((0..3u64).map(|k| span(tail + k * 5_000, tail + k * 5_000 + 1_000)));
+        let (w, _) = waits(&spans);
+        let b = bursts(&spans, &w);
+        assert_eq!(
+            (b[0].launches, b[0].alike, b[0].period_ns),
+            (20, 5, step as f64)
+        );
+        assert_eq!(b[0].span_ns, 19.0 * 5_000.0 + 1_000.0);
+        assert_eq!(b[20], Burst::NONE, "the long kernel is in no burst");
+        let tail_burst = b[spans.len() - 1];
+        assert_eq!((tail_burst.launches, tail_burst.alike), (3, 1));
     }
 
     fn span(start_ns: u64, end_ns: u64) -> Span {

@@ -176,6 +176,9 @@ fn add_timeline(
         run.short_launch_pct,
         burst.launches as f64,
         burst.wait_pct,
+        burst.span_ns,
+        burst.alike as f64,
+        burst.period_ns,
     ];
     for (key, value) in TIMELINE_KEYS.into_iter().zip(values) {
         metrics.insert(key, value);
@@ -184,13 +187,16 @@ fn add_timeline(
 
 /// The metrics only a launch trace has: what a traced launch carries into the sampled
 /// profile.
-pub const TIMELINE_KEYS: [&str; 6] = [
+pub const TIMELINE_KEYS: [&str; 9] = [
     "launch_wait_ns",
     "program_wait_pct",
     "program_launches",
     "program_short_launch_pct",
     "burst_launches",
     "burst_wait_pct",
+    "burst_span_ns",
+    "bursts_alike",
+    "burst_period_ns",
 ];
 
 /// Each process's block of the trace, with the line number (from 1) of its first line.

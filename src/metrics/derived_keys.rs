@@ -276,6 +276,21 @@ pub static DERIVED: &[Derived] = &[
         []
     ),
     derived!(
+        "burst_span_ns",
+        "from the launch trace: this launch's burst from its first start to its last end, ns",
+        []
+    ),
+    derived!(
+        "bursts_alike",
+        "from the launch trace: the bursts on this launch's device with half to twice its burst's launches, its own included: one a step, for a loop run once a step",
+        []
+    ),
+    derived!(
+        "burst_period_ns",
+        "from the launch trace: the median time from the start of one of those bursts to the next, ns: the step, for a loop run once a step (0 with fewer than two)",
+        []
+    ),
+    derived!(
         "busiest_throughput_pct",
         "max(sm_throughput_pct, memory_throughput_pct)",
         ["sm_throughput_pct", "memory_throughput_pct"]
