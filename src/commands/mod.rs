@@ -2,7 +2,6 @@
 //! library; this file only dispatches.
 
 mod check;
-mod every_launch;
 mod gate;
 mod machine;
 mod output;

@@ -2,7 +2,6 @@
 
 use super::Output;
 use super::check::lint_and_report;
-use super::every_launch;
 use super::shared::{gate_rules, load_as};
 use crate::cli::{NcuArgs, ReportArgs};
 use crate::error::Result;
@@ -22,13 +21,13 @@ pub fn run_program(
     let mut sample = opts.sample.clone();
     // ncu, the program and the chip are checked before anything runs the program.
     let prepared = crate::ncu::prepare(&opts, program)?;
-    let declined = trace_declined(ncu, &config);
     // Every launch is counted first, so that the sample's progress line can say how many
     // launches it will profile and about how long that takes. A report per launch
     // (--per-launch) shows the sampled launches as they are, uncounted.
     let mut every = match &sample {
         Some(_) if !report.per_launch => {
-            every_launch::count(&opts, &prepared, program, report, ncu, declined)?
+            let settings = count_settings(ncu, report, trace_declined(ncu, &config));
+            crate::sampling::count(&settings, &opts, &prepared, program)?
         }
         _ => None,
     };
@@ -161,6 +160,23 @@ pub(super) fn finish_report(
         ..sample_info
     };
     lint_and_report(&profiles, outcome, rules, report, sample_info, out)
+}
+
+/// How every launch is counted, from the options.
+fn count_settings<'a>(
+    ncu: &'a NcuArgs,
+    report: &ReportArgs,
+    declined: Option<&'a str>,
+) -> crate::sampling::CountSettings<'a> {
+    crate::sampling::CountSettings {
+        declined,
+        time_all_launches: ncu.time_all_launches,
+        window: ncu.window,
+        save_trace: ncu.save_trace.as_deref(),
+        save_csv: ncu.save_csv.as_deref(),
+        jobs: report.gate.read.jobs,
+        verbose: report.gate.read.verbose,
+    }
 }
 
 /// Why the program is not to run under the launch tracer, when the user said so.

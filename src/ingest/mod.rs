@@ -208,6 +208,11 @@ pub fn read_path(path: &str) -> Result<Profile> {
     })
 }
 
+/// As [`read_path`], naming the input `name` in errors and notes, with `opts`.
+pub fn read_named(path: &str, name: &str, opts: &ReadOptions) -> Result<Profile> {
+    collect(name, |sink| stream_named(path, name, opts, sink))
+}
+
 /// Parses the bytes of an export, keeping every launch.
 pub fn parse_bytes(file: &str, bytes: &[u8]) -> Result<Profile> {
     collect(file, |sink| {

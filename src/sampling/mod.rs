@@ -1,14 +1,16 @@
 //! Which launches `gpulint run` profiles: with every launch counted before ncu ran (the
-//! launch trace, or a timing pass), those that carry the GPU time (`by_time`); without,
+//! launch trace, or a timing pass: `count`), those that carry the GPU time (`by_time`); without,
 //! the spread of launch numbers. Then the sampled launches reconciled with the count
 //! (`reconcile`), and what the report says of the sample (`notes`).
 
 pub mod by_time;
+mod count;
 mod merge;
 mod notes;
 mod reconcile;
 pub mod source_pass;
 
+pub use count::{CountSettings, count};
 pub use merge::{judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch};
 pub use notes::{add_sample_notes, say_replay_passes};
 pub use reconcile::{apply_timing, in_program_order, most_alike};

@@ -3,29 +3,42 @@
 //! duration-only pass. Shares of GPU time and the launch-shape rules then cover every
 //! launch, not only the sampled ones.
 
-use super::shared::load_as;
-use crate::cli::{NcuArgs, ReportArgs};
+use super::EveryLaunch;
 use crate::error::Result;
 use crate::ingest;
 use crate::ncu::{NcuOptions, tracer};
-use crate::sampling::EveryLaunch;
 
-/// Counts every launch: with the launch tracer when there is one and it is wanted
-/// (`declined` says why not: `--no-launch-trace`, or `launch-trace = false` in
-/// gpulint.toml), else with ncu's timing pass when `--time-all-launches` asks for it;
-/// `None` when neither (`--verbose` says why). Before the program runs under the tracer,
-/// stderr says that it will run twice.
+/// How the count runs, from the command's options and the config.
+pub struct CountSettings<'a> {
+    /// Why the launch tracer is not wanted (`--no-launch-trace`, or `launch-trace = false`
+    /// in gpulint.toml); `None` when it is.
+    pub declined: Option<&'a str>,
+    /// `--time-all-launches`: without a trace, ncu's timing pass counts them.
+    pub time_all_launches: bool,
+    /// `--window SECONDS`: the traced run ends that long after its first launch.
+    pub window: Option<u64>,
+    /// `--save-trace FILE`, and `--save-csv FILE`, beside which the trace is kept.
+    pub save_trace: Option<&'a str>,
+    pub save_csv: Option<&'a str>,
+    /// Threads reading ncu's timing pass.
+    pub jobs: Option<usize>,
+    pub verbose: bool,
+}
+
+/// Counts every launch: with the launch tracer when there is one and it is wanted, else
+/// with ncu's timing pass when `time_all_launches` asks for it; `None` when neither
+/// (`verbose` says why). Before the program runs under the tracer, stderr says that it
+/// will run twice.
 pub fn count(
+    settings: &CountSettings,
     opts: &NcuOptions,
     prepared: &crate::ncu::Prepared,
     program: &[String],
-    report: &ReportArgs,
-    asked: &NcuArgs,
-    declined: Option<&str>,
 ) -> Result<Option<EveryLaunch>> {
-    let verbose = report.gate.read.verbose;
+    let verbose = settings.verbose;
     let started = std::time::Instant::now();
-    let traced = declined
+    let traced = settings
+        .declined
         .map_or(Ok(()), |why| Err(why.to_string()))
         .and_then(|()| tracer::input())
         .and_then(|input| Ok((tracer::prepare(&prepared.ncu, verbose)?, input)))
@@ -47,7 +60,7 @@ pub fn count(
                 program,
                 &mut input,
                 opts.program_output_to_stderr,
-                asked.window,
+                settings.window,
                 verbose,
             )
         })
@@ -65,7 +78,7 @@ pub fn count(
                     profile.launches.len()
                 );
             }
-            keep_trace(asked, &text)?;
+            keep_trace(settings, &text)?;
             return Ok(Some(EveryLaunch {
                 profile,
                 program_time: Some(time),
@@ -78,10 +91,10 @@ pub fn count(
             "interrupted; the program was stopped",
         ));
     }
-    if verbose || asked.save_trace.is_some() {
+    if verbose || settings.save_trace.is_some() {
         crate::note!("no launch trace: {why_not}");
     }
-    if !asked.time_all_launches {
+    if !settings.time_all_launches {
         return Ok(None);
     }
     crate::note!(
@@ -90,20 +103,19 @@ pub fn count(
         program[0]
     );
     Ok(Some(EveryLaunch {
-        profile: timing_pass(opts, &prepared.ncu, program, report)?,
+        profile: timing_pass(opts, &prepared.ncu, program, settings.jobs)?,
         program_time: None,
     }))
 }
 
 /// Writes the trace where `--save-trace` says, or beside a saved export, so that `gpulint
 /// check` on it gives this run's report (crate::saved_run).
-fn keep_trace(asked: &NcuArgs, text: &str) -> Result<()> {
-    let beside_csv = asked
+fn keep_trace(settings: &CountSettings, text: &str) -> Result<()> {
+    let beside_csv = settings
         .save_csv
-        .as_deref()
         .map(|csv| crate::saved_run::sidecars(csv).0);
-    if let Some(dest) = asked.save_trace.as_ref().or(beside_csv.as_ref()) {
-        crate::atomic_file::write(std::path::Path::new(dest), text.as_bytes())?;
+    if let Some(dest) = settings.save_trace.map(str::to_string).or(beside_csv) {
+        crate::atomic_file::write(std::path::Path::new(&dest), text.as_bytes())?;
     }
     Ok(())
 }
@@ -113,16 +125,16 @@ fn timing_pass(
     opts: &NcuOptions,
     ncu: &std::path::Path,
     program: &[String],
-    report: &ReportArgs,
+    jobs: Option<usize>,
 ) -> Result<ingest::Profile> {
     let csv = crate::ncu::time_every_launch(opts, ncu, program)?;
     let path = csv.path().display().to_string();
     let name = format!("ncu:{} (timing pass)", program[0]);
-    let timed = load_as(
-        &[(path.as_str(), name.as_str())],
-        true,
-        report.gate.read.jobs,
-        None,
-    )?;
-    Ok(timed.into_iter().next().expect("one input, one profile"))
+    let read = ingest::ReadOptions {
+        jobs: jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+            .max(1),
+        ..ingest::ReadOptions::default()
+    };
+    ingest::read_named(&path, &name, &read)
 }
