@@ -10,6 +10,10 @@
 #           fix it names (predictions in its header): its own timer, twice, every launch
 #   passes  the replay passes of gpulint's list without the load latency, with it, and with
 #           smsp__warps_active.sum too (the first call's rule read it), on one stencil2d launch
+#   final   the session's last build as a user runs it: gpulint run's default (sampled) run
+#           of serial_loads, latency_pairs and middle_ground, and the cost of the load
+#           latency's pass: lud and latency_pairs by default against --ignore serial-loads,
+#           alternating, twice each
 # Everything lands in $OUT/r, packed after each step into $OUT/results.tar.gz.
 #   usage: OUT=DIR samples/corpus/serial_loads.sh STAGE...   (from the repository root)
 set -u
@@ -71,5 +75,20 @@ passes() {
     echo "stencil2d with it and smsp__warps_active.sum: $(stencil_passes "$with,smsp__warps_active.sum") passes"
   } > "$r/passes.txt" 2>&1
   tar czf "$OUT/results.tar.gz" -C "$r" .
+}
+final() {
+  for p in serial_loads latency_pairs middle_ground lud; do build_sample "$p"; done
+  timed default_serial_loads "$gl" run "${ncu_args[@]}" --exit-zero -- "$build/serial_loads"
+  timed default_latency_pairs "$gl" run "${ncu_args[@]}" --exit-zero -- "$build/latency_pairs"
+  timed default_middle_ground "$gl" run "${ncu_args[@]}" --exit-zero -- "$build/middle_ground"
+  for round in 1 2; do
+    for p in lud latency_pairs; do
+      local args=(); [ $p = lud ] && args=(1024)
+      timed "cost_${p}_with_${round}" "$gl" run "${ncu_args[@]}" --exit-zero --quiet \
+        -- "$build/$p" "${args[@]}"
+      timed "cost_${p}_without_${round}" "$gl" run "${ncu_args[@]}" --exit-zero --quiet \
+        --ignore serial-loads -- "$build/$p" "${args[@]}"
+    done
+  done
 }
 for stage in "$@"; do "$stage"; done
