@@ -3,6 +3,8 @@
 //! Kernel metrics cannot see this: a step of many short kernels is slow because the CPU
 //! launches them one by one, while each kernel alone looks fine.
 
+use std::collections::HashMap;
+
 /// An idle gap longer than this is the host doing other work (start-up, loading data,
 /// a synchronisation, printing), not the launch of the next kernel: eager PyTorch spends
 /// 5-20 us of CPU per op, a CUDA launch call a few.
@@ -101,10 +103,11 @@ pub struct Burst {
     pub launches: u64,
     /// The burst's waits (between its launches) as % of its active time.
     pub wait_pct: f64,
-    /// From the burst's first start to its last end.
+    /// From a burst's first start to its last end: the median over the bursts alike (its
+    /// own where it has none), so that one slow first step does not speak for the rest.
     pub span_ns: f64,
-    /// Bursts on the device of about its size (half to twice its launches), itself
-    /// included: a loop that runs once a step makes one per step.
+    /// Bursts on the device of about its size (their launches in the same power of two:
+    /// 256 to 511, say), itself included: a loop that runs once a step makes one per step.
     pub alike: u64,
     /// The median time from one of those bursts' start to the next one's: the step, for a
     /// loop run once a step (0 with fewer than two).
@@ -145,6 +148,7 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
     if !run.is_empty() {
         runs.push(run);
     }
+    let recurrence = recurrences(&runs, spans);
     let mut out = vec![Burst::NONE; spans.len()];
     for run in &runs {
         // The first launch's wait is before the burst, not in it.
@@ -158,12 +162,15 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
         } else {
             0.0
         };
-        let (alike, period_ns) = recurrence(run, &runs, spans);
-        let (first, last) = (run[0], run[run.len() - 1]);
+        let own_span = span_of(run, spans);
+        let (alike, period_ns, span_ns) = recurrence
+            .get(&recurrence_key(run, spans))
+            .copied()
+            .unwrap_or((1, 0.0, own_span));
         let burst = Burst {
             launches: run.len() as u64,
             wait_pct,
-            span_ns: spans[last].end_ns.saturating_sub(spans[first].start_ns) as f64,
+            span_ns,
             alike,
             period_ns,
         };
@@ -174,20 +181,40 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
     out
 }
 
-/// How many bursts on `run`'s device have about its size, and the median time between
-/// their starts.
-fn recurrence(run: &[usize], runs: &[Vec<usize>], spans: &[Span]) -> (u64, f64) {
-    let n = run.len();
-    let device = spans[run[0]].device;
-    let starts: Vec<u64> = runs
-        .iter()
-        .filter(|r| spans[r[0]].device == device && 2 * r.len() >= n && r.len() <= 2 * n)
-        .map(|r| spans[r[0]].start_ns)
-        .collect();
-    let mut gaps: Vec<u64> = starts.windows(2).map(|w| w[1] - w[0]).collect();
-    gaps.sort_unstable();
-    let period = gaps.get(gaps.len() / 2).map_or(0.0, |&g| g as f64);
-    (starts.len() as u64, period)
+/// Bursts alike: on one device, with launches in one power of two (256 to 511, say).
+fn recurrence_key(run: &[usize], spans: &[Span]) -> (u64, u32) {
+    (spans[run[0]].device, run.len().ilog2())
+}
+
+fn span_of(run: &[usize], spans: &[Span]) -> f64 {
+    let (first, last) = (run[0], run[run.len() - 1]);
+    spans[last].end_ns.saturating_sub(spans[first].start_ns) as f64
+}
+
+/// For each kind of burst (of two launches or more): how many there are, the median time
+/// between their starts, and their median span. One pass over the bursts, which a trace
+/// of a long program has by the hundred thousand.
+fn recurrences(runs: &[Vec<usize>], spans: &[Span]) -> HashMap<(u64, u32), (u64, f64, f64)> {
+    let mut kinds: HashMap<(u64, u32), Vec<(u64, f64)>> = HashMap::new();
+    for run in runs.iter().filter(|r| r.len() >= 2) {
+        // Runs come in start order per device, so each list is sorted.
+        kinds
+            .entry(recurrence_key(run, spans))
+            .or_default()
+            .push((spans[run[0]].start_ns, span_of(run, spans)));
+    }
+    kinds
+        .into_iter()
+        .map(|(key, bursts)| {
+            let mut gaps: Vec<u64> = bursts.windows(2).map(|w| w[1].0 - w[0].0).collect();
+            gaps.sort_unstable();
+            let period = gaps.get(gaps.len() / 2).map_or(0.0, |&g| g as f64);
+            let mut widths: Vec<f64> = bursts.iter().map(|b| b.1).collect();
+            widths.sort_unstable_by(f64::total_cmp);
+            let span = widths[widths.len() / 2];
+            (key, (bursts.len() as u64, period, span))
+        })
+        .collect()
 }
 
 #[cfg(test)]

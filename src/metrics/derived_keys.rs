@@ -277,7 +277,7 @@ pub static DERIVED: &[Derived] = &[
     ),
     derived!(
         "burst_span_ns",
-        "from the launch trace: this launch's burst from its first start to its last end, ns",
+        "from the launch trace: a burst from its first start to its last end, ns: the median over the bursts alike (this launch's own where it has none)",
         []
     ),
     derived!(
