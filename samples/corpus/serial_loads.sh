@@ -14,6 +14,9 @@
 #           of serial_loads, latency_pairs and middle_ground, and the cost of the load
 #           latency's pass: lud and latency_pairs by default against --ignore serial-loads,
 #           alternating, twice each
+#   torch   serial-loads on library and generated kernels: the transformer at 2 steps and
+#           the CNN with cuDNN and torch.compile: each plain, then its default run with the
+#           export saved
 # Everything lands in $OUT/r, packed after each step into $OUT/results.tar.gz.
 #   usage: OUT=DIR samples/corpus/serial_loads.sh STAGE...   (from the repository root)
 set -u
@@ -90,5 +93,13 @@ final() {
         --ignore serial-loads -- "$build/$p" "${args[@]}"
     done
   done
+}
+torch() {
+  timed plain_transformer_2 python3 samples/apps/torch_transformer.py 2
+  timed plain_cnn python3 samples/apps/torch_cnn.py
+  timed default_transformer_2 "$gl" run "${ncu_args[@]}" --exit-zero \
+    --save-csv "$r/default_transformer_2.csv" -- python3 samples/apps/torch_transformer.py 2
+  timed default_cnn "$gl" run "${ncu_args[@]}" --exit-zero \
+    --save-csv "$r/default_cnn.csv" -- python3 samples/apps/torch_cnn.py
 }
 for stage in "$@"; do "$stage"; done
