@@ -17,6 +17,8 @@
 #   torch   serial-loads on library and generated kernels: the transformer at 2 steps and
 #           the CNN with cuDNN and torch.compile: each plain, then its default run with the
 #           export saved
+#   fullplus  `ncu --set full` with the load latency added by --metrics: the raw page has it,
+#           and `gpulint check --min-judged 100` judges every rule on it
 # Everything lands in $OUT/r, packed after each step into $OUT/results.tar.gz.
 #   usage: OUT=DIR samples/corpus/serial_loads.sh STAGE...   (from the repository root)
 set -u
@@ -101,5 +103,12 @@ torch() {
     --save-csv "$r/default_transformer_2.csv" -- python3 samples/apps/torch_transformer.py 2
   timed default_cnn "$gl" run "${ncu_args[@]}" --exit-zero \
     --save-csv "$r/default_cnn.csv" -- python3 samples/apps/torch_cnn.py
+}
+fullplus() {
+  build_sample latency_pairs
+  timed fullplus_capture ncu --clock-control none --set full \
+    --metrics sm__average_inst_latency_pipe_lsu_mem_lg_cmd_read.ratio --csv --page raw \
+    --print-units base --log-file "$r/fullplus_latency_pairs.csv" "$build/latency_pairs" 16 1
+  timed fullplus_check "$gl" check "$r/fullplus_latency_pairs.csv" --min-judged 100 --exit-zero
 }
 for stage in "$@"; do "$stage"; done
