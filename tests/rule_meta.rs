@@ -113,6 +113,10 @@ fn malformed_rule_files_name_the_file_and_field() {
             ),
             "needs a `kernel_pattern`",
         ),
+        (
+            good.replace("code = \"GL204\"", "code = \"GL204\"\ncatch_all = true"),
+            "set `defer_to_other_findings = true` with it",
+        ),
     ];
     for (text, want) in cases {
         let err = rules::parse_rule("rules/bad.toml", &text)

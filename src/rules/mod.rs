@@ -418,6 +418,13 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         .transpose()?;
     let context = context(origin, &file)?;
     let kernel_pattern = kernel_pattern(origin, file.kernel_pattern.as_deref())?;
+    if file.catch_all && !file.defer_to_other_findings {
+        return Err(Error::in_file(
+            origin,
+            "field `catch_all`: a catch-all judges after the rules that name causes and \
+             defers to them; set `defer_to_other_findings = true` with it",
+        ));
+    }
     Ok(Rule {
         code: file.code,
         slug: file.slug,
