@@ -370,6 +370,19 @@ fn check_names(
     Ok(())
 }
 
+/// A catch-all judges after the rules that name causes, and must defer to them: else it
+/// would speak anyway, doubling their finding.
+fn check_catch_all(origin: &str, file: &RuleFile) -> Result<()> {
+    if file.catch_all && !file.defer_to_other_findings {
+        return Err(Error::in_file(
+            origin,
+            "field `catch_all`: a catch-all judges after the rules that name causes and \
+             defers to them; set `defer_to_other_findings = true` with it",
+        ));
+    }
+    Ok(())
+}
+
 /// Parses and checks one rule file.
 pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
     let file = read_rule_file(origin, text)?;
@@ -418,13 +431,6 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         .transpose()?;
     let context = context(origin, &file)?;
     let kernel_pattern = kernel_pattern(origin, file.kernel_pattern.as_deref())?;
-    if file.catch_all && !file.defer_to_other_findings {
-        return Err(Error::in_file(
-            origin,
-            "field `catch_all`: a catch-all judges after the rules that name causes and \
-             defers to them; set `defer_to_other_findings = true` with it",
-        ));
-    }
     Ok(Rule {
         code: file.code,
         slug: file.slug,
@@ -515,6 +521,7 @@ fn kernel_pattern(origin: &str, pattern: Option<&str>) -> Result<Option<regex::R
 /// The plain checks on a rule file's fields: code and slug shapes, non-empty docs, known
 /// metrics, a share floor that is a percentage.
 fn check_fields(origin: &str, file: &RuleFile) -> Result<()> {
+    check_catch_all(origin, file)?;
     let code_ok = file.code.len() >= 3
         && file.code.starts_with("GL")
         && file.code[2..].chars().all(|c| c.is_ascii_digit());
