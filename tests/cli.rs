@@ -812,6 +812,20 @@ fn a_thin_export_is_visible_in_every_format() {
         "--exit-zero",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    // The same set with the latency added by --metrics: every rule judges.
+    let out = gpulint(&[
+        "check",
+        "fixtures/h200-serial-loads/full_plus_latency_latency_pairs.csv",
+        "--min-judged",
+        "100",
+        "--exit-zero",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    assert!(
+        !transcript(&out).contains("could not"),
+        "{}",
+        transcript(&out)
+    );
     assert!(
         !transcript(&out).contains("could not"),
         "{}",
