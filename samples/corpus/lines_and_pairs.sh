@@ -28,19 +28,7 @@
 #   usage: OUT=DIR samples/corpus/lines_and_pairs.sh STAGE...   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
-ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
-r="$OUT/r"
-mkdir -p "$r"
-table="$r/times.txt"
-# Runs "$@" (at most 240 s) with output to $r/$name.txt; appends "name seconds exit".
-timed() {
-  local name=$1; shift
-  local t0; t0=$(now)
-  timeout 240 "$@" > "$r/$name.txt" 2>&1
-  local rc=$?
-  echo "$name $(since "$t0") exit=$rc" | tee -a "$table"
-  tar czf "$OUT/results.tar.gz" -C "$r" .
-}
+. samples/corpus/staged.sh
 run_gl() { # name, then gpulint run's options, --, the program
   local name=$1; shift
   timed "$name" "$gl" run "${ncu_args[@]}" --exit-zero "$@"

@@ -23,18 +23,7 @@
 #   usage: OUT=DIR samples/corpus/serial_loads.sh STAGE...   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
-ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
-r="$OUT/r"
-mkdir -p "$r"
-table="$r/times.txt"
-timed() { # name, then the command: at most 240 s, output to $r/$name.txt
-  local name=$1; shift
-  local t0; t0=$(now)
-  timeout 240 "$@" > "$r/$name.txt" 2>&1
-  local rc=$?
-  echo "$name $(since "$t0") exit=$rc" | tee -a "$table"
-  tar czf "$OUT/results.tar.gz" -C "$r" .
-}
+. samples/corpus/staged.sh
 every_launch() { # program name, its path, then its arguments
   local name=$1; shift
   timed "all_$name" "$gl" run "${ncu_args[@]}" --exit-zero --all-launches \
