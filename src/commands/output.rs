@@ -17,12 +17,7 @@ impl Output {
 
     /// The report to `path` instead of stdout; refuses a path that is one of the inputs.
     pub fn to_file(path: &str, inputs: &[String]) -> Result<Output> {
-        if inputs.iter().any(|f| super::shared::same_file(f, path)) {
-            return Err(Error::in_file(
-                path,
-                "refusing to write the report over an input profile",
-            ));
-        }
+        super::shared::refuse_overwriting_input(path, inputs, "report")?;
         let tmp = crate::atomic_file::temp_beside(std::path::Path::new(path))?;
         Ok(Output {
             file: Some((tmp, path.to_string())),

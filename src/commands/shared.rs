@@ -222,16 +222,22 @@ fn shape_note(gpu: &GpuPeaks, keys: &[&str]) -> String {
 
 /// Writes an output file atomically, refusing to put it over one of the inputs.
 pub(super) fn write_output(path: &str, bytes: &[u8], inputs: &[String], what: &str) -> Result<()> {
+    refuse_overwriting_input(path, inputs, what)?;
+    crate::atomic_file::write(std::path::Path::new(path), bytes)
+}
+
+/// Nothing the user gave is overwritten: `path` must not be one of the `inputs`.
+pub(super) fn refuse_overwriting_input(path: &str, inputs: &[String], what: &str) -> Result<()> {
     if inputs.iter().any(|f| same_file(f, path)) {
         return Err(Error::in_file(
             path,
             format!("refusing to write the {what} over an input profile"),
         ));
     }
-    crate::atomic_file::write(std::path::Path::new(path), bytes)
+    Ok(())
 }
 
-pub(super) fn same_file(a: &str, b: &str) -> bool {
+fn same_file(a: &str, b: &str) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,

@@ -203,9 +203,7 @@ pub fn stream_named(
 /// Reads a file (or `-` for stdin) and keeps every launch.
 pub fn read_path(path: &str) -> Result<Profile> {
     let name = if path == "-" { "<stdin>" } else { path };
-    collect(name, |sink| {
-        stream_path(path, &ReadOptions::default(), sink)
-    })
+    read_named(path, name, &ReadOptions::default())
 }
 
 /// As [`read_path`], naming the input `name` in errors and notes, with `opts`.
