@@ -1323,6 +1323,16 @@ impl TracedRun {
         TracedRun { _cut: cut, vars }
     }
 
+    /// LU on the H200: the trace of the tracer that records mangled names, replayed with
+    /// the plan's launches of every launch profiled.
+    fn lud(args: &[&str]) -> TracedRun {
+        TracedRun::new(
+            "h200-by-time/default_lud.trace.csv",
+            "h200-corpus/all_lud.csv",
+            args,
+        )
+    }
+
     fn env(&self) -> Vec<(&str, &str)> {
         self.vars.iter().map(|(k, v)| (*k, v.as_str())).collect()
     }
@@ -1346,11 +1356,7 @@ fn a_trace_with_mangled_names_asks_for_the_kernels_that_carry_the_time() {
         "--",
         &sample,
     ];
-    let traced = TracedRun::new(
-        "h200-by-time/default_lud.trace.csv",
-        "h200-corpus/all_lud.csv",
-        &args,
-    );
+    let traced = TracedRun::lud(&args);
     let r = run_with("normal", &args, &traced.env());
     let names = common::kernel_id_names(&r.args).expect("kernels named");
     assert_eq!(
@@ -2019,11 +2025,7 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
 fn quiet_runs_say_nothing_but_warnings() {
     let sample = stand_in("sample");
     let args = ["run", "--exit-zero", "--", &sample];
-    let traced = TracedRun::new(
-        "h200-by-time/default_lud.trace.csv",
-        "h200-corpus/all_lud.csv",
-        &args,
-    );
+    let traced = TracedRun::lud(&args);
     let env = traced.env();
     let notes = |out: &Output| -> Vec<String> {
         String::from_utf8_lossy(&out.stderr)
@@ -2060,11 +2062,7 @@ fn quiet_runs_say_nothing_but_warnings() {
 fn launches_slower_than_the_budget_are_said_to_be() {
     let sample = stand_in("sample");
     let args = ["run", "--exit-zero", "--", &sample];
-    let traced = TracedRun::new(
-        "h200-by-time/default_lud.trace.csv",
-        "h200-corpus/all_lud.csv",
-        &args,
-    );
+    let traced = TracedRun::lud(&args);
     let env = traced.env();
     let slow = run_with("slow", &args, &env);
     let stderr = String::from_utf8_lossy(&slow.out.stderr);
