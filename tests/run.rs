@@ -1388,6 +1388,28 @@ fn a_trace_with_mangled_names_asks_for_the_kernels_that_carry_the_time() {
     assert_eq!(warnings_of(&report), warnings_of(&every));
 }
 
+/// Without --stop-once-profiled, ncu is still told how many launches the sample takes,
+/// with no `--kill`: the program runs to its end, and at its own speed once the last one
+/// is profiled (under ncu a filter that can still match slowed a training step from 0.01
+/// to 1.2 s: lab/runs/2026-12-02-launch-cost.txt).
+#[test]
+fn ncu_is_told_when_the_sample_is_done_and_the_program_runs_on() {
+    let sample = stand_in("sample");
+    let args = ["run", "--format", "json", "--exit-zero", "--", &sample];
+    let traced = TracedRun::lud(&args);
+    let r = run_with("normal", &args, &traced.env());
+    let report = json_report(&r.out);
+    let profiled = report["sources"][0]["profiled_launches"].as_u64().unwrap();
+    assert!(profiled > 1, "{report}");
+    assert_eq!(
+        window(&r.args, "--launch-count")[..2],
+        ["--launch-count".to_string(), profiled.to_string()]
+    );
+    assert!(!r.args.contains(&"--kill".to_string()), "{:?}", r.args);
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(!stderr.contains("ncu will stop"), "{stderr}");
+}
+
 /// `gpulint check` on the files a traced `gpulint run --save-csv` kept (the export, the
 /// launch trace and the sample's record beside it) gives the run's own report: every
 /// launch's shapes, times and origins, not the sample's alone. Without the record it is a
