@@ -6,13 +6,21 @@
 #           default run kept as a fixture
 #   torch   the PyTorch transformer and CNN: plain, default, every launch
 #   window  a 5-minute transformer loop with --window; --source on several kernels
+#   counted the build that tells ncu the sample's launch count (no --kill) and follows the
+#           root process alone where the trace saw it launch everything (thirteenth
+#           session; the root alone was then removed): the CNN and the transformer at their default sizes plain, by default
+#           and with --target-processes-all, alternating, twice; the corpus plain and by
+#           default. Expected before the call: the CNN within 2 x plain + 5 s (the last
+#           call: 45.5 and 50.4 s), --target-processes-all the same or up to 6 s slower
+#           (steps of 1.2 s until torch.compile's worker starts); the transformer about
+#           25 s; the corpus as in `final`
 #   final   the last build once: the corpus (plain, default), the transformer (default and
 #           --max-launches 80), the window, --source, torch_chain's pair kept as fixtures
 # Every run keeps its export, trace and report in $OUT/r, packed after each run into
 # $OUT/results_STAGE.tar.gz (a device call returns at most 8 files).
 #   usage: OUT=DIR samples/corpus/cost_check.sh STAGE   (from the repository root)
 set -u
-stage=${1:?usage: cost_check.sh corpus|torch|window}
+stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted}
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
 r="$OUT/r"
@@ -43,6 +51,25 @@ kernel_id_check() {
   echo "kernel-id by mangled name: exit $?, $(grep -c '^"[0-9]' "$r/kernel_id_check.csv") rows" | tee -a "$table"
 }
 case $stage in
+counted)
+  for i in 1 2; do
+    for s in cnn transformer; do
+      timed "plain_${s}_$i" python3 "samples/apps/torch_$s.py"
+      lint "default_${s}_$i" python3 "samples/apps/torch_$s.py"
+      extra=(--target-processes-all)
+      lint "all_${s}_$i" python3 "samples/apps/torch_$s.py"
+    done
+  done
+  for entry in "lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8" \
+    "train_loop|60" "template_phases|" "graph_steps|" "stencil2d|4096 5" "knn|4194304 2"; do
+    IFS='|' read -r p args <<< "$entry"
+    build_sample "$p"
+    # shellcheck disable=SC2086
+    timed "plain_$p" "$build/$p" $args
+    # shellcheck disable=SC2086
+    lint "default_$p" "$build/$p" $args
+  done
+  ;;
 final)
   kernel_id_check
   for entry in "lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8" \

@@ -16,8 +16,16 @@
 # Stage steps (third call): step_times.py's per-step times plain and under ncu with one
 # nchwToNhwcKernel launch chosen by --kernel-id: the first, the 150th, one that never comes
 # (100000), and the 150th by -k, --launch-skip 149 and -c 1.
+# Stage verify (thirteenth session, one call): the build that tells ncu the sample's
+# launch count without --kill (and follows the root process alone where the trace saw it
+# launch everything: since removed). torch_cnn.py (30 steps) plain and by default,
+# alternating, twice (the first with --verbose and its export and trace saved);
+# torch_transformer.py (2 steps) plain and by default; LU (1024) plain and by default,
+# twice; then step_times.py plain; under ncu with the 150th nchwToNhwcKernel launch
+# profiled, without and with a launch count; with no launch profiled, following every
+# process, and the root alone.
 # Everything lands in $OUT/r, packed after each step into $OUT/results.tar.gz.
-#   usage: OUT=DIR samples/corpus/launch_cost.sh STAGE...  (probe, idle; from the repository root)
+#   usage: OUT=DIR samples/corpus/launch_cost.sh STAGE...  (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
@@ -57,5 +65,29 @@ steps() {
   timed steps_150 "${ncu1[@]}" --kernel-id "::regex:$k:150" "${st[@]}"
   timed steps_never "${ncu1[@]}" --kernel-id "::regex:$k:100000" "${st[@]}"
   timed steps_150_c1 "${ncu1[@]}" -k "regex:$k" --launch-skip 149 -c 1 "${st[@]}"
+}
+verify() {
+  local st=(python3 "$here/step_times.py") k=nchwToNhwcKernel
+  local ncu1=(python3 "$here/prof_times.py" ncu --clock-control none --metrics gpu__time_duration.sum)
+  local cnn=(python3 samples/apps/torch_cnn.py 30)
+  timed cnn_plain1 "${cnn[@]}"
+  timed cnn_default1 "$gl" run "${ncu_args[@]}" --verbose --exit-zero --save-trace "$r/cnn.trace.csv" \
+    --save-csv "$r/cnn.csv" -- "${cnn[@]}"
+  timed cnn_plain2 "${cnn[@]}"
+  timed cnn_default2 "$gl" run "${ncu_args[@]}" --exit-zero -- "${cnn[@]}"
+  local tf=(python3 samples/apps/torch_transformer.py 2)
+  timed tf_plain "${tf[@]}"
+  timed tf_default "$gl" run "${ncu_args[@]}" --verbose --exit-zero -- "${tf[@]}"
+  build_sample lud
+  for i in 1 2; do
+    timed "lud_plain$i" "$build/lud" 1024
+    timed "lud_default$i" "$gl" run "${ncu_args[@]}" --exit-zero -- "$build/lud" 1024
+  done
+  timed steps_plain "${st[@]}"
+  timed steps_150 "${ncu1[@]}" --kernel-id "::regex:$k:150" "${st[@]}"
+  timed steps_150_c1 "${ncu1[@]}" --kernel-id "::regex:$k:150" -c 1 "${st[@]}"
+  timed steps_never_all "${ncu1[@]}" --kernel-id "::regex:$k:100000" "${st[@]}"
+  timed steps_never_root "${ncu1[@]}" --target-processes application-only \
+    --kernel-id "::regex:$k:100000" "${st[@]}"
 }
 for stage in "$@"; do "$stage"; done
