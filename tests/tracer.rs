@@ -1,4 +1,4 @@
-//! gpulint's launch tracer (src/ncu/tracer/launch_tracer.cpp), built and run here without a GPU:
+//! gpulint's launch tracer (src/profile/ncu/tracer/launch_tracer.cpp), built and run here without a GPU:
 //! a stand-in CUDA driver loads it and calls InitializeInjection, and a stand-in CUPTI
 //! (tests/stand-in/cupti/) delivers kernel records as CUPTI lays them out. Needs a C and a
 //! C++ compiler (`cc`, `c++`), as gpulint's own build of the tracer does.
@@ -59,7 +59,12 @@ fn build() -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
     );
     let shared = ["-shared", "-fPIC", "-O2"];
     let cxx_args = [&shared[..], &["-std=c++17", "-pthread", "-Wall", "-Werror"]].concat();
-    compile(cxx, &cxx_args, "src/ncu/tracer/launch_tracer.cpp", &tracer);
+    compile(
+        cxx,
+        &cxx_args,
+        "src/profile/ncu/tracer/launch_tracer.cpp",
+        &tracer,
+    );
     compile(cc, &shared, "tests/stand-in/cupti/fake_cupti.c", &cupti);
     compile(cc, &[], "tests/stand-in/cupti/fake_driver.c", &driver);
     Some((dir, tracer, cupti, driver))
@@ -217,7 +222,10 @@ fn the_window_ends_a_long_run_with_its_trace_written() {
     assert_eq!(status.code(), Some(0));
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.contains(gpulint::ncu::tracer::WINDOW_ENDED), "{text}");
+    assert!(
+        text.contains(gpulint::profile::ncu::tracer::WINDOW_ENDED),
+        "{text}"
+    );
     assert_eq!(text.matches("# end of process").count(), 1, "{text}");
     let profile = gpulint::ingest::trace::read(&text, "trace.csv").unwrap();
     assert_eq!(profile.launches.len(), 4);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16: can a CUPTI launch tracer (src/ncu/tracer/launch_tracer.cpp, loaded through
+# Issue 16: can a CUPTI launch tracer (src/profile/ncu/tracer/launch_tracer.cpp, loaded through
 # CUDA_INJECTION64_PATH) replace ncu's timing pass? Builds the tracer, points it at the CUDA
 # toolkit's CUPTI, checks its record layout against the header's, then for each program
 # times the bare run, the traced run and ncu's duration-only pass side by side (3 rounds),
@@ -29,7 +29,7 @@ CPP
 g++ -I"$inc" -o "$build/offsets" "$build/offsets.cpp" && "$build/offsets"
 so="$out/libgpulint_tracer.so"
 # The tracer needs no CUDA header (since 2026-12-01); it loads CUPTI from GPULINT_CUPTI.
-g++ -shared -fPIC -O2 -std=c++17 src/ncu/tracer/launch_tracer.cpp -ldl -o "$so" && echo "tracer built"
+g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$so" && echo "tracer built"
 export GPULINT_CUPTI="$lib/libcupti.so"
 ncu=$(command -v ncu)
 IFS='|' read -ra programs <<<"$3"

@@ -93,33 +93,22 @@ pub struct NcuArgs {
 }
 
 impl NcuArgs {
-    /// What a sample by time may profile, for a program that ran this long under the
-    /// launch tracer.
-    pub fn budget(&self, run: Option<std::time::Duration>) -> crate::sampling::by_time::Budget {
-        crate::sampling::by_time::Budget {
-            coverage: self.coverage / 100.0,
-            max_launches: self
-                .max_launches
-                .unwrap_or_else(|| crate::sampling::by_time::default_max_launches(run)),
-        }
-    }
-
     /// What ncu is asked for: the command line's options, the config's ncu arguments, and
     /// the sample unless the user chose launches themselves.
     pub fn ncu_options(
         &self,
         report: &ReportArgs,
         extra_args: Vec<String>,
-    ) -> crate::ncu::NcuOptions {
-        let choice = crate::ncu::LaunchChoice {
+    ) -> crate::profile::ncu::NcuOptions {
+        let choice = crate::profile::ncu::LaunchChoice {
             per_config: self.launches_per_config,
             all_launches: self.all_launches,
             launch_skip: self.launch_skip,
             launch_count: self.launch_count,
             kernel_name: self.kernel_name.as_deref(),
         };
-        let sample = crate::ncu::choose_sample(&choice, &extra_args);
-        crate::ncu::NcuOptions {
+        let sample = crate::profile::ncu::choose_sample(&choice, &extra_args);
+        crate::profile::ncu::NcuOptions {
             ncu: self.ncu.clone(),
             kernel_name: self.kernel_name.clone(),
             launch_skip: self.launch_skip,

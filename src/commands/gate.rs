@@ -1,11 +1,12 @@
 //! `gpulint baseline` and `gpulint diff`: the regression gate.
 
 use super::Output;
-use super::shared::{gate_rules, load, use_color, write_output};
+use super::shared::{gate_rules, use_color, write_output};
 use crate::analysis::analyze;
 use crate::cli::{ColorChoice, DiffFormat, GateArgs};
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::load::load;
 use crate::report;
 use crate::rules::{self, Rule};
 

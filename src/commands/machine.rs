@@ -4,7 +4,7 @@ use super::Output;
 use super::shared::enabled_rules;
 use crate::cli::{MetricsFormat, RuleArgs};
 use crate::error::Result;
-use crate::ncu::doctor::{self, Status};
+use crate::profile::ncu::doctor::{self, Status};
 
 /// `gpulint metrics [--chip NAME]`: the ncu metrics the enabled rules need.
 pub fn metrics(
@@ -15,8 +15,8 @@ pub fn metrics(
     out: &mut Output,
 ) -> Result<u8> {
     let (rules, _) = enabled_rules(selection)?;
-    let chip = chip.map(crate::ncu::chip_by_name).transpose()?;
-    let plan = crate::ncu::metric_plan(&crate::rules::metric_keys(&rules), roofline, chip);
+    let chip = chip.map(crate::profile::ncu::chip_by_name).transpose()?;
+    let plan = crate::profile::ncu::metric_plan(&crate::rules::metric_keys(&rules), roofline, chip);
     if let (Some(c), false) = (chip, plan.unavailable.is_empty()) {
         crate::note!(
             "chip {} has no metric for {}; the rules and roofline that read them would be skipped",

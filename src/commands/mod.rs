@@ -3,6 +3,7 @@
 
 mod check;
 mod gate;
+mod lint;
 mod machine;
 mod output;
 mod roofline;
@@ -11,7 +12,7 @@ mod run;
 mod saved;
 mod shared;
 
-pub use check::lint_and_report;
+pub use lint::lint_and_report;
 pub use output::Output;
 
 use clap::Parser;

@@ -1,10 +1,11 @@
 //! `gpulint roofline`: placements as a list, CSV, or a chart.
 
 use super::Output;
-use super::check::{kernel_rows, write_svg};
-use super::shared::{gpu_override, load};
+use super::lint::{kernel_rows, write_svg};
+use super::shared::gpu_override;
 use crate::cli::RooflineFormat;
 use crate::error::{Error, Result};
+use crate::load::load;
 use crate::roofline::Roofline;
 use crate::{ingest, report};
 
@@ -22,12 +23,12 @@ pub fn roofline_command(
     super::shared::warn_gpu_mismatch(gpu, &profiles);
     // The tags' bars from the rules as gpulint.toml sets them, as `check` would.
     let (rules, _) = super::shared::enabled_rules(&crate::cli::RuleArgs::default())?;
-    let verdict = |slug: &str, l: &crate::ingest::Launch| super::check::rule_fires(&rules, slug, l);
+    let verdict = |slug: &str, l: &crate::ingest::Launch| super::lint::rule_fires(&rules, slug, l);
     let rows = kernel_rows(
         &profiles,
         false,
         gpu,
-        &super::check::bars_of(&rules, &verdict),
+        &super::lint::bars_of(&rules, &verdict),
     );
     let placed: Vec<Placed> = rows
         .iter()

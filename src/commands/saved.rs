@@ -1,15 +1,16 @@
 //! `gpulint check FILE` on what `gpulint run --save-csv FILE` kept (the export, its launch
-//! trace and the sample's record, `crate::saved_run`): the run's own report.
+//! trace and the sample's record, `crate::profile::saved_run`): the run's own report.
 
 use super::Output;
-use super::run::{Judged, Loaded, finish_report};
-use super::shared::{gate_rules, load_as};
+use super::lint::{Judged, finish_report};
+use super::shared::gate_rules;
 use crate::cli::ReportArgs;
 use crate::error::Result;
 use crate::ingest;
+use crate::profile::Loaded;
+use crate::profile::sample::Sample;
+use crate::profile::sampling::EveryLaunch;
 use crate::rules::{self, Rule};
-use crate::sample::Sample;
-use crate::sampling::EveryLaunch;
 
 /// `gpulint check FILE` on an export `gpulint run --save-csv FILE` wrote, with the launch
 /// trace and the sample's record beside it: the run's own report, from its files.
@@ -33,42 +34,18 @@ pub fn report_saved_run(
     }
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let mut linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
-    let loaded = load_saved(
-        csv,
-        sample.clone(),
+    let profiles = crate::load::load_as(&[(csv, csv)], true, report.gate.read.jobs, None)?;
+    let loaded = Loaded::with_count(
+        profiles,
         &mut every,
+        sample.clone(),
         kernel_filter,
-        report,
-        &mut linter,
-    )?;
+        &mut |l| linter.add(csv, l),
+    );
     let judged = Judged {
         outcome: linter.finish(),
         rules: &rules,
         ignored: &ignored,
     };
     finish_report(loaded, Some(sample), Some(&every), judged, report, out)
-}
-
-/// As [`load_profiled`] does for a run's export, for one saved beside its trace.
-fn load_saved(
-    csv: &str,
-    sample: Sample,
-    every: &mut EveryLaunch,
-    kernel_filter: bool,
-    report: &ReportArgs,
-    linter: &mut rules::engine::Linter,
-) -> Result<Loaded> {
-    let mut profiles = load_as(&[(csv, csv)], true, report.gate.read.jobs, None)?;
-    let (sample, in_program_order) = crate::sampling::stand_for_every_launch(
-        &mut profiles[0],
-        every,
-        sample,
-        kernel_filter,
-        &mut |l| linter.add(csv, l),
-    );
-    Ok(Loaded {
-        profiles,
-        in_program_order,
-        sample,
-    })
 }

@@ -1,4 +1,4 @@
-//! The launch trace that gpulint's CUPTI tracer (src/ncu/tracer/launch_tracer.cpp) writes: every
+//! The launch trace that gpulint's CUPTI tracer (src/profile/ncu/tracer/launch_tracer.cpp) writes: every
 //! kernel launch of a run, in launch order, with its grid, block, registers, shared
 //! memory and duration. It counts what ncu's sample leaves out, at the cost of running
 //! the program once.

@@ -50,7 +50,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             "configurations": p.launches.len(),
             "sample": s.sample.as_ref().map(|s| s.name()),
             "sampled_per_config": match s.sample {
-                Some(crate::sample::Sample::PerConfig(n)) => Some(n),
+                Some(crate::profile::sample::Sample::PerConfig(n)) => Some(n),
                 _ => None,
             },
             "timed_every_launch": s.profiled_launches.is_some(),

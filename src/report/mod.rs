@@ -37,7 +37,7 @@ pub struct Report<'a> {
     pub color: bool,
     pub verbose: bool,
     /// What `gpulint run`'s sample profiled, for its one profile; empty for exports.
-    pub sample: crate::sample::SampleInfo,
+    pub sample: crate::profile::sample::SampleInfo,
 }
 
 impl Report<'_> {

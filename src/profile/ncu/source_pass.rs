@@ -1,10 +1,10 @@
 //! The source pass (`--source` after a sample by time): one more ncu run of the program
 //! that collects the SourceCounters section on the launches [`SourcePlan`] chose, and
 //! stops the program once they are profiled; then each kernel's source page. Which
-//! launches: `crate::sampling::source_pass`.
+//! launches: `crate::profile::sampling::source_pass`.
 
 use super::*;
-use crate::sample::Chosen;
+use crate::profile::sample::Chosen;
 
 /// One kernel the source pass profiles.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use super::{EveryLaunch, SampleKey, sample_key, taken_launches};
 use crate::ingest;
-use crate::report;
-use crate::sample::Sample;
+use crate::kernel;
+use crate::profile::sample::Sample;
 
 /// Gives each sampled launch the number the count gave it: its place in the program's
 /// launches. The spread profiled launches 1, 2, 3, 4, 8, ... of each kernel, a sample per
@@ -39,7 +39,7 @@ pub fn in_program_order(
     let unmatched: Vec<String> = sampled_count
         .iter()
         .filter(|(key, n)| taken_ids.get(*key).map_or(0, Vec::len) != **n)
-        .map(|(key, _)| report::short_name(&key.0))
+        .map(|(key, _)| kernel::short_name(&key.0))
         .collect();
     if !unmatched.is_empty() {
         return Err(format!(
@@ -116,7 +116,7 @@ pub fn apply_timing(
     }
     let total = timed.launch_count();
     let by = every.counted_by();
-    if !every.traced() && total >= crate::ncu::MAX_TIMED_LAUNCHES {
+    if !every.traced() && total >= crate::profile::ncu::MAX_TIMED_LAUNCHES {
         return format!(
             "{}the timing pass stopped at {total} launches: later ones are not counted",
             ingest::WARNING

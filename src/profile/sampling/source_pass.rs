@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::ingest;
-pub use crate::ncu::source_pass::{SourcePlan, SourceTarget};
+pub use crate::profile::ncu::source_pass::{SourcePlan, SourceTarget};
 use crate::rules::Rule;
 use crate::rules::engine::Finding;
 
@@ -17,8 +17,8 @@ pub const MOST_KERNELS: usize = 8;
 /// What the source pass runs: ncu's options, what was checked, the program, and the
 /// rules folder (its `origins.toml` tells the user's kernels from libraries').
 pub struct SourcePass<'a> {
-    pub opts: &'a crate::ncu::NcuOptions,
-    pub prepared: &'a crate::ncu::Prepared,
+    pub opts: &'a crate::profile::ncu::NcuOptions,
+    pub prepared: &'a crate::profile::ncu::Prepared,
     pub program: &'a [String],
     pub rules_dir: Option<&'a str>,
 }
@@ -52,7 +52,7 @@ impl SourcePass<'_> {
             plan.launches,
             self.program[0]
         );
-        match crate::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
+        match crate::profile::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
             Ok(blocks) => Ok(blocks),
             Err(e) => {
                 crate::warning!("the source pass failed, so no finding names its line: {e}");

@@ -18,7 +18,7 @@ pub use reconcile::{apply_timing, in_program_order, most_alike};
 use std::collections::HashMap;
 
 use crate::ingest;
-use crate::sample::Sample;
+use crate::profile::sample::Sample;
 
 /// Every launch of the run, in launch order: from the launch tracer (a launch trace), or
 /// from ncu's timing pass (a raw page, whose launches carry every launch attribute).

@@ -2,8 +2,8 @@
 //! unevenly, shares that do not compare, kernels the sample could not bound.
 
 use crate::ingest;
-use crate::report;
-use crate::sample::Sample;
+use crate::kernel;
+use crate::profile::sample::Sample;
 
 /// The warnings a sample without every launch counted deserves: kernels it cut unevenly,
 /// kernels whose shares are not comparable, kernels it could not bound.
@@ -42,7 +42,7 @@ fn unbounded_kernels_note(profile: &ingest::Profile) -> Option<String> {
     let many: Vec<String> = by_kernel(profile)
         .iter()
         .filter(|(_, configs)| configs.len() > MANY_CONFIGURATIONS)
-        .map(|(name, configs)| format!("{} ({})", report::short_name(name), configs.len()))
+        .map(|(name, configs)| format!("{} ({})", kernel::short_name(name), configs.len()))
         .collect();
     (!many.is_empty()).then(|| {
         format!(
@@ -65,7 +65,7 @@ fn uneven_spread_note(profile: &ingest::Profile) -> Option<String> {
     let mut counts: Vec<(u64, Vec<String>)> = Vec::new();
     for (name, entries) in by_kernel(profile) {
         let profiled: u64 = entries.iter().map(|l| l.count).sum();
-        let name = report::short_name(name);
+        let name = kernel::short_name(name);
         match counts.iter_mut().find(|(n, _)| *n == profiled) {
             Some((_, names)) => names.push(name),
             None => counts.push((profiled, vec![name])),
@@ -104,7 +104,7 @@ fn capped_kernels_note(profile: &ingest::Profile, cap: u64) -> Option<String> {
     let capped: Vec<String> = kernels
         .iter()
         .filter(|(_, configs)| configs.iter().all(|l| l.count >= cap))
-        .map(|(name, _)| report::short_name(name))
+        .map(|(name, _)| kernel::short_name(name))
         .collect();
     (!capped.is_empty() && capped.len() < kernels.len()).then(|| {
         format!(
@@ -124,7 +124,7 @@ pub fn say_replay_passes(profile: &ingest::Profile) {
             crate::note!(
                 "launch {} {} ({}x): {p} replay pass(es)",
                 l.id,
-                report::short_name(&l.name),
+                kernel::short_name(&l.name),
                 l.count
             );
         }

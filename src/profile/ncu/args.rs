@@ -1,7 +1,7 @@
 //! ncu's command line: the metrics, the sample's launch filter, the output, the program.
 
 use super::*;
-use crate::sample::Chosen;
+use crate::profile::sample::Chosen;
 
 /// Where ncu writes what it collects.
 pub enum Output<'a> {
@@ -123,7 +123,7 @@ pub(super) fn spread_args(
 
 /// A sample by time of some kernels only: their mangled names, matched whole (a mangled
 /// name is letters, digits and `_`, which `--kernel-id`'s `:`-separated fields can carry;
-/// `crate::sampling::by_time` keeps to such names), and their launches with these numbers,
+/// `crate::profile::sampling::by_time` keeps to such names), and their launches with these numbers,
 /// counted per mangled name, one count per template instance as with demangled names.
 pub(super) fn chosen_kernels_args(kernels: &[String], numbers: &[u64]) -> Vec<String> {
     let numbers: Vec<String> = numbers.iter().map(u64::to_string).collect();

@@ -6,7 +6,7 @@
 use super::EveryLaunch;
 use crate::error::Result;
 use crate::ingest;
-use crate::ncu::{NcuOptions, tracer};
+use crate::profile::ncu::{NcuOptions, tracer};
 
 /// How the count runs, from the command's options and the config.
 pub struct CountSettings<'a> {
@@ -32,7 +32,7 @@ pub struct CountSettings<'a> {
 pub fn count(
     settings: &CountSettings,
     opts: &NcuOptions,
-    prepared: &crate::ncu::Prepared,
+    prepared: &crate::profile::ncu::Prepared,
     program: &[String],
 ) -> Result<Option<EveryLaunch>> {
     let verbose = settings.verbose;
@@ -86,7 +86,7 @@ pub fn count(
         }
         Err(why) => why,
     };
-    if crate::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
+    if crate::profile::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
         return Err(crate::error::Error::new(
             "interrupted; the program was stopped",
         ));
@@ -109,11 +109,11 @@ pub fn count(
 }
 
 /// Writes the trace where `--save-trace` says, or beside a saved export, so that `gpulint
-/// check` on it gives this run's report (crate::saved_run).
+/// check` on it gives this run's report (crate::profile::saved_run).
 fn keep_trace(settings: &CountSettings, text: &str) -> Result<()> {
     let beside_csv = settings
         .save_csv
-        .map(|csv| crate::saved_run::sidecars(csv).0);
+        .map(|csv| crate::profile::saved_run::sidecars(csv).0);
     if let Some(dest) = settings.save_trace.map(str::to_string).or(beside_csv) {
         crate::atomic_file::write(std::path::Path::new(&dest), text.as_bytes())?;
     }
@@ -127,7 +127,7 @@ fn timing_pass(
     program: &[String],
     jobs: Option<usize>,
 ) -> Result<ingest::Profile> {
-    let csv = crate::ncu::time_every_launch(opts, ncu, program)?;
+    let csv = crate::profile::ncu::time_every_launch(opts, ncu, program)?;
     let path = csv.path().display().to_string();
     let name = format!("ncu:{} (timing pass)", program[0]);
     let read = ingest::ReadOptions {

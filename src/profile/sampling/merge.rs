@@ -7,12 +7,12 @@ use std::collections::HashMap;
 use super::by_time::{self, Budget};
 use super::{EveryLaunch, apply_timing, in_program_order, most_alike};
 use crate::ingest;
-use crate::ncu::NcuOptions;
-use crate::report;
+use crate::kernel;
+use crate::profile::ncu::NcuOptions;
+use crate::profile::sample::{Sample, SampleInfo};
 use crate::rules::{self, Rule};
-use crate::sample::{Sample, SampleInfo};
 
-/// The sample once every launch is counted (`crate::sampling`), and what the progress
+/// The sample once every launch is counted (`crate::profile::sampling`), and what the progress
 /// line expects of it.
 pub fn plan_sample(
     opts: &mut NcuOptions,
@@ -34,7 +34,7 @@ pub fn plan_sample(
         None => chosen,
     };
     opts.sample = Some(planned.clone());
-    opts.expected_launches = Some(crate::sampling::launches_to_profile(
+    opts.expected_launches = Some(crate::profile::sampling::launches_to_profile(
         &planned,
         &every.profile,
     ));
@@ -231,7 +231,7 @@ fn unprofiled_time(sampled: &std::collections::HashSet<&str>, every: &EveryLaunc
 
 /// What the report says of the configurations a sample by time left out: how many, their
 /// share, and the kernels with the most of it.
-fn left_out_note(coverage: &crate::sample::Coverage) -> Option<String> {
+fn left_out_note(coverage: &crate::profile::sample::Coverage) -> Option<String> {
     if coverage.left_out.is_empty() {
         return None;
     }
@@ -241,7 +241,7 @@ fn left_out_note(coverage: &crate::sample::Coverage) -> Option<String> {
         .left_out
         .iter()
         .take(SHOWN)
-        .map(|l| format!("{} {}", report::short_name(&l.kernel), percent(l.share)))
+        .map(|l| format!("{} {}", kernel::short_name(&l.kernel), percent(l.share)))
         .collect();
     if coverage.left_out.len() > SHOWN {
         kernels.push(format!("{} more", coverage.left_out.len() - SHOWN));
@@ -303,7 +303,7 @@ pub fn adopt_sampled_names(
                 names.insert(traced[traced_firsts[next + k]].name.clone(), s.name.clone());
                 next += k + 1;
             }
-            None => unpaired.push(report::short_name(&s.name)),
+            None => unpaired.push(kernel::short_name(&s.name)),
         }
     }
     for l in traced.iter_mut() {

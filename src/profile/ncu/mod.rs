@@ -29,7 +29,7 @@ use crate::chips::Chip;
 use crate::error::{Error, Result};
 use crate::ingest;
 use crate::metrics;
-use crate::sample::Sample;
+use crate::profile::sample::Sample;
 
 /// What the user asked of the ncu run.
 #[derive(Debug, Clone, Default)]

@@ -14,8 +14,8 @@ use std::sync::Arc;
 mod cover;
 
 use crate::ingest;
-use crate::ncu::SECONDS_PER_LAUNCH;
-use crate::sample::{Chosen, Coverage, LeftOut, Sample};
+use crate::profile::ncu::SECONDS_PER_LAUNCH;
+use crate::profile::sample::{Chosen, Coverage, LeftOut, Sample};
 
 /// What a sample by time may profile.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -337,7 +337,7 @@ mod tests {
     /// What `plan` covers of `every`.
     fn covered(every: &ingest::Profile, plan: &Plan) -> Coverage {
         let sample = Sample::ByTime(plan.chosen.clone());
-        let taken = crate::sampling::taken_launches(&every.launches, &sample);
+        let taken = crate::profile::sampling::taken_launches(&every.launches, &sample);
         coverage(every, &taken, &|_| true).unwrap()
     }
 

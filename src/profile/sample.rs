@@ -11,7 +11,7 @@ pub enum Sample {
     /// trace says where the GPU time goes.
     Spread,
     /// Per kernel, the launches with these numbers, which the launch trace chose by GPU
-    /// time (`crate::sampling::by_time`): a launch near the median of each configuration
+    /// time (`crate::profile::sampling::by_time`): a launch near the median of each configuration
     /// that carries the time, until they cover most of it.
     ByTime(Chosen),
     /// The first N launches of each launch configuration (ncu's `--filter-mode
@@ -81,7 +81,7 @@ impl Sample {
         }
     }
 
-    /// The sample as one word, for the record a saved run keeps (`crate::saved_run`):
+    /// The sample as one word, for the record a saved run keeps (`crate::profile::saved_run`):
     /// `spread`, `by-time:3,17,40`, `by-time:3,17;_Z4axpyPKfPffi,_Z4stepPfi` (of those
     /// kernels) or `per-config:3`.
     pub fn token(&self) -> String {

@@ -1,0 +1,254 @@
+//! The profiling stage of `gpulint run`: the run of a program, in the order it happens.
+//! 1. Check the tools: ncu, the program, the chip, CUPTI and the launch tracer
+//!    ([`ncu::prepare`]), before anything runs the program.
+//! 2. Count every launch: the launch tracer's run, or ncu's timing pass
+//!    ([`sampling::count`]).
+//! 3. Plan the sample from the count: by GPU time where the trace gives every duration
+//!    ([`sampling::plan_sample`], [`sampling::by_time`]).
+//! 4. Run ncu on the sampled launches ([`ncu::profile`]).
+//! 5. Pair and weight: each sampled launch stands for the counted launches most like it
+//!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
+//! 6. The source pass, on the kernels whose findings have a line cause
+//!    ([`sampling::source_pass`], [`ncu::source_pass`]).
+//! 7. Say what was sampled: its notes, its coverage of the GPU time ([`sampling`]).
+//!
+//! [`sample`] is the sample's vocabulary, which the reports read too; [`saved_run`] is
+//! what `run --save-csv` keeps beside the export for `check` to give the run's report.
+//! Reading a saved trace is `crate::ingest::trace`, one more export form.
+
+pub mod ncu;
+pub(crate) mod sample;
+pub(crate) mod sampling;
+pub(crate) mod saved_run;
+
+use crate::error::Result;
+use crate::ingest;
+use crate::rules::{self, Rule};
+use sample::{Sample, SampleInfo};
+use sampling::EveryLaunch;
+
+/// How the stage runs, from the command's options.
+pub(crate) struct Settings<'a> {
+    pub ncu: ncu::NcuOptions,
+    /// How every launch is counted first; `None` for a report per launch, which shows the
+    /// sampled launches as they are, uncounted.
+    pub count: Option<sampling::CountSettings<'a>>,
+    /// Share (0 to 1) of the counted GPU time the sample is to cover.
+    pub coverage: f64,
+    /// The most launches to profile; by default, from the program's own run time.
+    pub max_launches: Option<u64>,
+    pub per_launch: bool,
+    pub jobs: Option<usize>,
+    /// The user's rules folder, for the origins the source pass reads.
+    pub rules_dir: Option<&'a str>,
+}
+
+/// What the stage gives the report: the sampled launches read and linted, the sample,
+/// every launch counted, and the rules' findings.
+pub(crate) struct Profiled {
+    pub loaded: Loaded,
+    pub sample: Option<Sample>,
+    pub every: Option<EveryLaunch>,
+    pub outcome: rules::engine::Outcome,
+}
+
+/// Runs the stage on `program`: steps 1 to 6 of this module's list, the launches linted
+/// by `linter` as they are read.
+pub(crate) fn profile_program(
+    settings: Settings,
+    program: &[String],
+    rules: &[Rule],
+    mut linter: rules::engine::Linter,
+) -> Result<Profiled> {
+    let Settings {
+        ncu: mut opts,
+        count,
+        coverage,
+        max_launches,
+        per_launch,
+        jobs,
+        rules_dir,
+    } = settings;
+    // ncu, the program and the chip are checked before anything runs the program.
+    let prepared = ncu::prepare(&opts, program)?;
+    let (sample, mut every) = count_and_plan(
+        &mut opts,
+        count.as_ref(),
+        &prepared,
+        program,
+        coverage,
+        max_launches,
+    )?;
+    // With the kernels named, --source is a pass of its own after the sample, on the
+    // kernels whose findings have a line cause only: in the sample's own run, the source
+    // counters cost about 0.5 s a launch, and their pages took 4.3 s to import for 5
+    // kernels, where the pass took 4.2 s in all for 2 (on the H200,
+    // lab/runs/2026-12-02-lines-and-pairs.txt).
+    let source_pass =
+        opts.source && sample.as_ref().is_some_and(Sample::names_kernels) && every.is_some();
+    let info = profile_sample(&opts, source_pass, &prepared, rules, program)?;
+    let kernel_filter = opts.kernel_name.is_some();
+    let csv = info.csv.path().display().to_string();
+    let inputs = [(csv.as_str(), info.name.as_str())];
+    let mut loaded = match sample.clone().zip(every.as_mut()) {
+        Some((sample, every)) => {
+            let profiles = crate::load::load_as(&inputs, true, jobs, None)?;
+            Loaded::with_count(profiles, every, sample, kernel_filter, &mut |l| {
+                linter.add(&info.name, l);
+            })
+        }
+        None => Loaded {
+            profiles: crate::load::load_as(&inputs, per_launch, jobs, Some(&mut linter))?,
+            in_program_order: false,
+            sample: SampleInfo::default(),
+        },
+    };
+    if let (Some(csv), Some(s), Some(e)) = (&opts.save_csv, &sample, &every)
+        && e.traced()
+    {
+        saved_run::write(csv, s, kernel_filter)?;
+    }
+    loaded.profiles[0].source_blocks = info.source_blocks;
+    let outcome = linter.finish();
+    if let (true, Some(e)) = (source_pass, &every) {
+        let pass = sampling::source_pass::SourcePass {
+            opts: &opts,
+            prepared: &prepared,
+            program,
+            rules_dir,
+        };
+        loaded.profiles[0].source_blocks =
+            pass.source_lines(&outcome.findings, rules, &e.profile, &loaded.profiles[0])?;
+    }
+    Ok(Profiled {
+        loaded,
+        sample,
+        every,
+        outcome,
+    })
+}
+
+/// Step 4: ncu on the sampled launches (with the source counters where there is no pass
+/// of their own), and what the program's exit says.
+fn profile_sample(
+    opts: &ncu::NcuOptions,
+    source_pass: bool,
+    prepared: &ncu::Prepared,
+    rules: &[Rule],
+    program: &[String],
+) -> Result<ncu::RunInfo> {
+    let main_pass = ncu::NcuOptions {
+        source: opts.source && !source_pass,
+        ..opts.clone()
+    };
+    let stopping = ncu::say_whether_it_stops(opts, &program[0]);
+    let keys = rules::metric_keys(rules);
+    let info = ncu::profile(&main_pass, prepared, &keys, program)?;
+    if !stopping || info.program_status == Some(0) {
+        ncu::say_program_status(info.program_status, &program[0]);
+    }
+    if opts.verbose {
+        crate::note!("profiled with {}", info.ncu.display());
+    }
+    Ok(info)
+}
+
+/// Steps 2 and 3: every launch counted (unless `count` is `None`), then the sample
+/// planned from the count, which `opts` then carries.
+fn count_and_plan(
+    opts: &mut ncu::NcuOptions,
+    count: Option<&sampling::CountSettings>,
+    prepared: &ncu::Prepared,
+    program: &[String],
+    coverage: f64,
+    max_launches: Option<u64>,
+) -> Result<(Option<Sample>, Option<EveryLaunch>)> {
+    let sample = opts.sample.clone();
+    // Every launch is counted first, so that the sample's progress line can say how many
+    // launches it will profile and about how long that takes.
+    let every = match (&sample, count) {
+        (Some(_), Some(count)) => sampling::count(count, opts, prepared, program)?,
+        _ => None,
+    };
+    let (Some(chosen), Some(counted)) = (sample.clone(), &every) else {
+        return Ok((sample, every));
+    };
+    let budget = sampling::by_time::Budget {
+        coverage,
+        max_launches: max_launches
+            .unwrap_or_else(|| sampling::by_time::default_max_launches(counted.program_time)),
+    };
+    let verbose = opts.verbose;
+    let planned = sampling::plan_sample(opts, chosen, counted, budget, verbose);
+    Ok((Some(planned), every))
+}
+
+/// The sampled launches read, with what the reports say of the sample, and whether they
+/// carry the program's launch numbers (only then do launch-shape rules judge every
+/// counted launch).
+pub(crate) struct Loaded {
+    pub profiles: Vec<ingest::Profile>,
+    pub in_program_order: bool,
+    /// What the reports say of the sample, when every launch was counted.
+    pub sample: SampleInfo,
+}
+
+impl Loaded {
+    /// The sampled launches of `profiles` numbered in the program's order and given the
+    /// counts and durations of `every`, then linted by `lint`. With `-k`
+    /// (`kernel_filter`), the launches of other kernels are left out of the count, as they
+    /// are of the sample.
+    pub(crate) fn with_count(
+        mut profiles: Vec<ingest::Profile>,
+        every: &mut EveryLaunch,
+        sample: Sample,
+        kernel_filter: bool,
+        lint: &mut dyn FnMut(&ingest::Launch),
+    ) -> Loaded {
+        let (sample, in_program_order) =
+            sampling::stand_for_every_launch(&mut profiles[0], every, sample, kernel_filter, lint);
+        Loaded {
+            profiles,
+            in_program_order,
+            sample,
+        }
+    }
+
+    /// Step 7, and launch shapes judged on every counted launch: the sample's notes (and,
+    /// with `verbose`, each launch's replay passes), then what the report says of it.
+    pub(crate) fn conclude(
+        self,
+        sample: Option<Sample>,
+        every: Option<&EveryLaunch>,
+        outcome: &mut rules::engine::Outcome,
+        rules: &[Rule],
+        ignored: rules::engine::KernelFilter,
+        verbose: bool,
+    ) -> (Vec<ingest::Profile>, SampleInfo) {
+        let Loaded {
+            mut profiles,
+            in_program_order,
+            sample: sample_info,
+        } = self;
+        sampling::add_sample_notes(&mut profiles[0], sample.as_ref(), every.is_some());
+        if verbose {
+            sampling::say_replay_passes(&profiles[0]);
+        }
+        if let Some(every) = every.filter(|_| in_program_order) {
+            sampling::judge_launch_shapes_on_every_launch(
+                outcome,
+                every,
+                &profiles[0],
+                rules,
+                ignored,
+            );
+        }
+        // Without every launch counted, the report still says which launches the sample
+        // took.
+        let sample_info = SampleInfo {
+            sample,
+            ..sample_info
+        };
+        (profiles, sample_info)
+    }
+}
