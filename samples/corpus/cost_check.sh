@@ -14,13 +14,20 @@
 #           call: 45.5 and 50.4 s), --target-processes-all the same or up to 6 s slower
 #           (steps of 1.2 s until torch.compile's worker starts); the transformer about
 #           25 s; the corpus as in `final`
+#   smoke   the build with the profiling stage in src/profile/ (thirteenth session): the
+#           CNN at 3 steps plain, by default and every launch (--all-launches), for the
+#           warnings a sample must give; LU by default; matmul_variants by default and with
+#           --source. Expected before the call: the CNN's default warnings are those of
+#           every launch (fp32-gemm-on-cuda-cores on cuBLAS, uncoalesced-load on cuDNN's
+#           wgrad, misaligned-access on cuDNN's fprop), though every launch may add
+#           warnings on kernels the sample leaves out; LU's 7 warnings as in `counted`
 #   final   the last build once: the corpus (plain, default), the transformer (default and
 #           --max-launches 80), the window, --source, torch_chain's pair kept as fixtures
 # Every run keeps its export, trace and report in $OUT/r, packed after each run into
 # $OUT/results_STAGE.tar.gz (a device call returns at most 8 files).
 #   usage: OUT=DIR samples/corpus/cost_check.sh STAGE   (from the repository root)
 set -u
-stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted}
+stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted|smoke}
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
 r="$OUT/r"
@@ -51,6 +58,19 @@ kernel_id_check() {
   echo "kernel-id by mangled name: exit $?, $(grep -c '^"[0-9]' "$r/kernel_id_check.csv") rows" | tee -a "$table"
 }
 case $stage in
+smoke)
+  timed plain_cnn3 python3 samples/apps/torch_cnn.py 3
+  lint default_cnn3 python3 samples/apps/torch_cnn.py 3
+  timed all_cnn3 timeout 300 "$gl" run "${ncu_args[@]}" --all-launches --exit-zero \
+    --save-csv "$r/all_cnn3.csv" -- python3 samples/apps/torch_cnn.py 3
+  build_sample lud
+  lint default_lud "$build/lud" 1024
+  build_sample matmul_variants
+  timed plain_matmul "$build/matmul_variants" 2048
+  lint default_matmul "$build/matmul_variants" 2048
+  extra=(--source)
+  lint source_matmul "$build/matmul_variants" 2048
+  ;;
 counted)
   for i in 1 2; do
     for s in cnn transformer; do

@@ -10,7 +10,8 @@
 //!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
 //! 6. The source pass, on the kernels whose findings have a line cause
 //!    ([`sampling::source_pass`], [`ncu::source_pass`]).
-//! 7. Say what was sampled: its notes, its coverage of the GPU time ([`sampling`]).
+//! 7. Say what was sampled: its notes, its coverage of the GPU time ([`Loaded::conclude`],
+//!    which the command calls before its report, as `check` does on a saved run).
 //!
 //! [`sample`] is the sample's vocabulary, which the reports read too; [`saved_run`] is
 //! what `run --save-csv` keeps beside the export for `check` to give the run's report.
