@@ -148,8 +148,11 @@ pub struct HangWatch {
 }
 
 /// What one profiled launch costs, at 9 replay passes, as the sample's budget assumes (on
-/// the H200, with small kernels: lab/gpu-runs.md, "One launch per configuration"). A CNN's
-/// cuDNN and cuBLAS launches took about 2.5 s each (lab/runs/2026-12-02-lines-and-pairs.txt).
+/// the H200, with small kernels: lab/gpu-runs.md, "One launch per configuration"; cuDNN's
+/// and cuBLAS's cost the same, 0.21-0.39 s at 10). The time between two profiled launches
+/// also holds the program's own work between them, which ncu slowed to 1.21 s a step of a
+/// PyTorch loop until it was told the sample's launch count: about 2.5 s between the CNN's
+/// launches then (lab/runs/2026-12-02-launch-cost.txt).
 pub const SECONDS_PER_LAUNCH: f64 = 0.33;
 
 /// Launches this many times slower than [`SECONDS_PER_LAUNCH`], over [`SLOW_AFTER`] of
