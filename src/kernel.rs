@@ -46,10 +46,49 @@ pub fn base_name(full: &str) -> String {
 /// `elementwise_kernel`. It is what two demanglers agree on: ncu writes
 /// `at::elementwise_kernel<128, 2, ...>(int, T3)` for the kernel that the C++ runtime
 /// demangles as `at::native::elementwise_kernel<128, 2, ...>(int, ...)`.
+/// A name the C++ runtime could not demangle reaches gpulint mangled (the launch tracer
+/// keeps it so: one of cuDNN's CUTLASS kernels on the H200), where ncu demangles it; its
+/// identifier is read from the mangled form.
 pub fn function_identifier(full: &str) -> String {
+    if let Some(identifier) = mangled_identifier(full.trim()) {
+        return identifier.to_string();
+    }
     let base = base_name(full);
     let last = base.rsplit("::").next().unwrap_or(&base);
     last.rsplit(' ').next().unwrap_or(last).to_string()
+}
+
+/// The function's own identifier in an Itanium-mangled name: the last source name of a
+/// nested name (`_ZN2at6native13reduce_kernelI...E...` -> `reduce_kernel`), or the name
+/// of a plain one (`_Z17wgrad_alg0_engineI...` -> `wgrad_alg0_engine`). A kernel is never
+/// a member of a class, so what qualifies it is namespaces, which take no template
+/// arguments: the first template list is the kernel's own. `None` for a name that is not
+/// mangled, or whose start this does not read.
+fn mangled_identifier(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("_Z")?;
+    let (nested, mut rest) = match rest.strip_prefix('N') {
+        Some(inner) => (true, inner),
+        None => (false, rest.trim_start_matches('L')),
+    };
+    loop {
+        // A member function's qualifiers, then `std::` or a substitution of a prefix
+        // already seen (S_, S0_, ...), which names no new identifier.
+        rest = rest.trim_start_matches(['r', 'V', 'K', 'R', 'O', 'L']);
+        if let Some(after) = rest.strip_prefix('S') {
+            rest = match after.bytes().next() {
+                Some(b) if b.is_ascii_lowercase() => &after[1..],
+                _ => &after[after.find('_')? + 1..],
+            };
+            continue;
+        }
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let length: usize = rest.get(..digits)?.parse().ok()?;
+        let identifier = rest.get(digits..digits + length)?;
+        rest = &rest[digits + length..];
+        if !nested || !rest.starts_with(|c: char| c.is_ascii_digit() || "SrVKROL".contains(c)) {
+            return Some(identifier);
+        }
+    }
 }
 
 /// A kernel name short enough for one line: the signature, with anonymous namespaces
@@ -129,6 +168,33 @@ mod tests {
             function_identifier(pairs[3].0),
             "distribution_elementwise_grid_stride_kernel"
         );
+    }
+
+    /// The names of fixtures/names/undemangled_cudnn_pytorch2.11_cu130.txt: one kernel as
+    /// the launch tracer kept it (mangled: the C++ runtime could not demangle it) and as
+    /// ncu named it, in the CNN's run on the H200; then ncu's name and the tracer's
+    /// mangled name of another.
+    #[test]
+    fn a_mangled_name_gives_the_identifier_of_its_demangled_form() {
+        let names = include_str!("../fixtures/names/undemangled_cudnn_pytorch2.11_cu130.txt");
+        let lines: Vec<&str> = names.lines().collect();
+        assert_eq!(function_identifier(lines[0]), "Kernel");
+        assert_eq!(function_identifier(lines[0]), function_identifier(lines[1]));
+        assert_eq!(function_identifier(lines[2]), "wgrad_alg0_engine");
+        assert_eq!(function_identifier(lines[2]), function_identifier(lines[3]));
+        for (mangled, identifier) in [
+            ("_Z12lud_diagonalPfii", "lud_diagonal"),
+            (
+                "_ZN2at6native52_GLOBAL__N__e57809e0_19_DilatedMaxPool2d_cu_6258b57421max_pool_forward_nchwIfiEEvT0_PKT_",
+                "max_pool_forward_nchw",
+            ),
+            ("_ZNSt6detail6kernelEv", "kernel"),
+            ("_ZNK3foo3barEv", "bar"),
+        ] {
+            assert_eq!(function_identifier(mangled), identifier, "{mangled}");
+        }
+        // Not mangled, or not read: the demangled form's rules apply.
+        assert_eq!(function_identifier("_Zebra(int)"), "_Zebra");
     }
 
     #[test]

@@ -199,3 +199,38 @@ fn runs_on_the_h200_warn_as_every_launch_does() {
     assert!(covered > 50.0 && covered < 100.0, "{covered}");
     assert!(!source["not_profiled"].as_array().unwrap().is_empty());
 }
+
+/// The CNN with cuDNN and torch.compile (samples/apps/torch_cnn.py, 3 steps), kept from a
+/// default `gpulint run` on the H200, against every launch of the same run
+/// (`cost_check.sh smoke`, lab/runs/2026-12-02-cost.txt). The C++ runtime could not
+/// demangle one of cuDNN's CUTLASS kernels, so the trace names it mangled where ncu names
+/// it demangled: the two still pair, its 3 launches count as one kernel's, and the sample
+/// warns as every launch does.
+#[test]
+fn a_kernel_the_trace_names_mangled_pairs_with_ncus_name() {
+    let out = common::gpulint(&[
+        "check",
+        fixture("h200-by-time/default_cnn3.csv").to_str().unwrap(),
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("pairs with"), "{stderr}");
+    let sampled: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let source = &sampled["sources"][0];
+    let left_out = source["not_profiled"].as_array().unwrap();
+    assert!(
+        left_out
+            .iter()
+            .all(|k| !k["kernel"].as_str().unwrap().starts_with("_Z")),
+        "{left_out:?}"
+    );
+    let conv = (sampled["kernels"].as_array().unwrap().iter())
+        .find(|k| (k["name"].as_str().unwrap()).contains("ImplicitGemmConvolution"))
+        .unwrap();
+    assert_eq!(conv["launch_count"].as_u64(), Some(3));
+    let every = check_json(&fixture("h200-by-time/all_cnn3.csv"));
+    assert_eq!(warnings_of(&sampled), warnings_of(&every));
+    assert_eq!(warnings_of(&every).len(), 3);
+}
