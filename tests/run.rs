@@ -1410,6 +1410,38 @@ fn ncu_is_told_when_the_sample_is_done_and_the_program_runs_on() {
     assert!(!stderr.contains("ncu will stop"), "{stderr}");
 }
 
+/// `--per-launch` shows the sampled launches as they are: nothing counts every launch
+/// first (the program runs once, under ncu), and each profiled launch is an entry of its
+/// own, unfolded.
+#[test]
+fn a_report_per_launch_counts_nothing_first() {
+    let sample = stand_in("sample");
+    let scratch = common::scratch_dir("per-launch");
+    let ran = scratch.join("ran");
+    let args = [
+        "run",
+        "--per-launch",
+        "--format",
+        "json",
+        "--exit-zero",
+        "--",
+        &sample,
+    ];
+    let traced = TracedRun::lud(&args);
+    let mut env = traced.env();
+    env.push(("FAKE_SAMPLE_RAN", ran.to_str().unwrap()));
+    let r = run_with("normal", &args, &env);
+    let report = json_report(&r.out);
+    assert_eq!(std::fs::read_to_string(&ran).unwrap().lines().count(), 1);
+    let kernels = report["kernels"].as_array().unwrap();
+    assert!(kernels.len() > 1, "{report}");
+    assert!(kernels.iter().all(|k| k["launch_count"] == 1), "{report}");
+    assert!(
+        report["sources"][0]["counted_launches"].is_null(),
+        "{report}"
+    );
+}
+
 /// `gpulint check` on the files a traced `gpulint run --save-csv` kept (the export, the
 /// launch trace and the sample's record beside it) gives the run's own report: every
 /// launch's shapes, times and origins, not the sample's alone. Without the record it is a
