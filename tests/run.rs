@@ -1391,7 +1391,7 @@ fn a_trace_with_mangled_names_asks_for_the_kernels_that_carry_the_time() {
 /// Without --stop-once-profiled, ncu is still told how many launches the sample takes,
 /// with no `--kill`: the program runs to its end, and at its own speed once the last one
 /// is profiled (under ncu a filter that can still match slowed a training step from 0.01
-/// to 1.2 s: lab/runs/2026-12-02-launch-cost.txt).
+/// to 1.2 s: lab/runs/2026-12-03-launch-count.txt).
 #[test]
 fn ncu_is_told_when_the_sample_is_done_and_the_program_runs_on() {
     let sample = stand_in("sample");

@@ -202,7 +202,7 @@ fn runs_on_the_h200_warn_as_every_launch_does() {
 
 /// The CNN with cuDNN and torch.compile (samples/apps/torch_cnn.py, 3 steps), kept from a
 /// default `gpulint run` on the H200, against every launch of the same run
-/// (`cost_check.sh smoke`, lab/runs/2026-12-02-cost.txt). The C++ runtime could not
+/// (`cost_check.sh smoke`, lab/runs/2026-12-03-launch-count.txt). The C++ runtime could not
 /// demangle one of cuDNN's CUTLASS kernels, so the trace names it mangled where ncu names
 /// it demangled: the two still pair, its 3 launches count as one kernel's, and the sample
 /// warns as every launch does. The kernels it left out are not said to lack metrics.

@@ -79,7 +79,7 @@ pub fn build_args(
         // ncu is done once it has profiled the sample's last launch. Told so, it lets the
         // rest of the program run at its own speed: while a filter can still match after
         // a profiled launch, a training step took 1.2 s under ncu instead of 0.01 s
-        // (lab/runs/2026-12-02-launch-cost.txt). `--kill` ends the program there.
+        // (lab/runs/2026-12-03-launch-count.txt). `--kill` ends the program there.
         (Some(Sample::Spread | Sample::ByTime(_)), _) => {
             if let Some(n) = opts.expected_launches {
                 args.extend(["--launch-count".into(), n.to_string()]);

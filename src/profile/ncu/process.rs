@@ -152,7 +152,7 @@ pub struct HangWatch {
 /// and cuBLAS's cost the same, 0.21-0.39 s at 10). The time between two profiled launches
 /// also holds the program's own work between them, which ncu slowed to 1.21 s a step of a
 /// PyTorch loop until it was told the sample's launch count: about 2.5 s between the CNN's
-/// launches then (lab/runs/2026-12-02-launch-cost.txt).
+/// launches then (lab/runs/2026-12-03-launch-count.txt).
 pub const SECONDS_PER_LAUNCH: f64 = 0.33;
 
 /// Launches this many times slower than [`SECONDS_PER_LAUNCH`], over [`SLOW_AFTER`] of
