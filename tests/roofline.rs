@@ -599,3 +599,38 @@ fn the_chart_draws_the_cache_levels() {
             .contains("Roofline (DRAM)")
     );
 }
+
+/// cuDNN's tensor-core convolutions in the CNN's run on the H200
+/// (fixtures/h200-by-time/default_cnn3.csv): the FLOP counters miss tensor-core work, so
+/// the placement gives no intensity and no FLOP rate for them (it printed "AI 0.01 FLOP/B,
+/// compute-bound, 6.94 GFLOP/s tensor"), and the chart does not put them where their
+/// FP32 counts alone would: they are listed beside it, with their tensor pipe.
+#[test]
+fn tensor_core_kernels_get_no_intensity_from_the_fp_counters() {
+    let file = "fixtures/h200-by-time/default_cnn3.csv";
+    let human = String::from_utf8(common::gpulint(&["check", file, "--exit-zero"]).stdout).unwrap();
+    let tensor: Vec<&str> = human
+        .lines()
+        .filter(|l| l.contains("tensor pipe") && l.contains("% of roof"))
+        .collect();
+    assert_eq!(tensor.len(), 4, "{human}");
+    for line in &tensor {
+        assert!(line.contains("tensor cores, AI not measured"), "{line}");
+        assert!(
+            !line.contains("FLOP/s tensor") && !line.contains("(AI "),
+            "{line}"
+        );
+    }
+    let dir = common::scratch_dir("tensor-roof");
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("r.svg");
+    common::gpulint(&["roofline", file, "--svg", svg.to_str().unwrap()]);
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(chart.matches("FLOPs uncounted").count(), 4, "{chart}");
+    // 12 kernels, 4 of them on the tensor cores: 8 points.
+    let plotted: std::collections::BTreeSet<&str> = chart
+        .match_indices("(launch ")
+        .map(|(at, _)| chart[at..].split(')').next().unwrap())
+        .collect();
+    assert_eq!(plotted.len(), 8, "{plotted:?}");
+}

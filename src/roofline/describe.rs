@@ -31,6 +31,31 @@ impl Roofline {
             && self.issue_slots_pct.is_none()
     }
 
+    /// The headline of a kernel far below the DRAM and FP roofs: the unit it meets
+    /// instead, where the export says.
+    fn describe_far_below(&self, ai: &str, flops: &str) -> String {
+        format!(
+            "AI {ai} (ridge {:.1}), {}: {:.0}% of the nearer of the DRAM and FP roofs, \
+             the {} roof: {flops}, {}",
+            self.ridge,
+            match (self.binding_cache(), self.busiest_unit) {
+                (Some((level, p)), _) => {
+                    format!("far below the DRAM and FP roofs, {level} {p:.0}% busy")
+                }
+                (None, Some(_)) => "far below every roof".into(),
+                (None, None) => "far below the DRAM and FP roofs (the export has no L1, L2 \
+                                 or SM figures)"
+                    .into(),
+            },
+            self.pct_of_roof,
+            match self.bound {
+                Bound::Memory => "DRAM",
+                _ => "compute",
+            },
+            si(self.achieved_bytes_per_s, "B/s"),
+        )
+    }
+
     /// The one text rendering of a placement, for `check`'s roofline section and
     /// `gpulint roofline`: "AI 0.31 FLOP/B (ridge 13.9), memory-bound, 87% of roof: 1.31
     /// TFLOP/s fp32, 4.20 TB/s".
@@ -62,26 +87,17 @@ impl Roofline {
                     self.bound.label()
                 )
             }
-            (None, _) if self.far_below_roofs() => format!(
-                "AI {ai} (ridge {:.1}), {}: {:.0}% of the nearer of the DRAM and FP roofs, \
-                 the {} roof: {flops}, {}",
-                self.ridge,
-                match (self.binding_cache(), self.busiest_unit) {
-                    (Some((level, p)), _) => {
-                        format!("far below the DRAM and FP roofs, {level} {p:.0}% busy")
-                    }
-                    (None, Some(_)) => "far below every roof".into(),
-                    (None, None) => "far below the DRAM and FP roofs (the export has no L1, L2 \
-                                     or SM figures)"
-                        .into(),
-                },
+            // The FLOP counters miss tensor-core work: its FP32 share would read as an
+            // intensity and a FLOP rate of the tensor cores'.
+            (None, _) if self.tensor_pipe_pct.is_some() => format!(
+                "tensor cores, AI not measured (their FLOPs are not counted), {}, {:.0}% of \
+                 roof: tensor pipe {:.0}% busy, {}",
+                self.bound.label(),
                 self.pct_of_roof,
-                match self.bound {
-                    Bound::Memory => "DRAM",
-                    _ => "compute",
-                },
+                self.tensor_pipe_pct.unwrap_or_default(),
                 si(self.achieved_bytes_per_s, "B/s"),
             ),
+            (None, _) if self.far_below_roofs() => self.describe_far_below(&ai, &flops),
             (None, _) => format!(
                 "AI {ai} (ridge {:.1}), {}, {:.0}% of roof: {flops}, {}",
                 self.ridge,
@@ -92,9 +108,6 @@ impl Roofline {
         };
         if self.latency_bound {
             line.push_str(", latency-bound");
-        }
-        if let Some(t) = self.tensor_pipe_pct {
-            line.push_str(&format!(", tensor pipe {t:.0}% busy (not in FLOP count)"));
         }
         if let Some(p) = self.load_store_pipe_pct {
             line.push_str(&format!(", load/store pipe {p:.0}% busy: the roof it hits"));

@@ -102,7 +102,8 @@ impl Roofline {
             .hierarchy
             .iter()
             .map(|l| {
-                let ai = if l.arithmetic_intensity.is_finite() && self.flops > 0.0 {
+                let counted = self.flops > 0.0 && self.tensor_pipe_pct.is_none();
+                let ai = if l.arithmetic_intensity.is_finite() && counted {
                     format!(" (AI {:.2})", l.arithmetic_intensity)
                 } else {
                     String::new()

@@ -60,9 +60,14 @@ fn bound_color(b: Bound) -> &'static str {
     }
 }
 
-/// A kernel with no FP work or no DRAM traffic has no place on log axes.
+/// A kernel with no FP work or no DRAM traffic has no place on log axes, and neither has
+/// a tensor-core kernel: the FLOP counters miss its work, so its point would sit far
+/// left and low of where it runs.
 fn plottable(r: &Roofline) -> bool {
-    r.arithmetic_intensity.is_finite() && r.arithmetic_intensity > 0.0 && r.achieved_flops > 0.0
+    r.arithmetic_intensity.is_finite()
+        && r.arithmetic_intensity > 0.0
+        && r.achieved_flops > 0.0
+        && r.tensor_pipe_pct.is_none()
 }
 
 pub fn render(points: &[Point]) -> String {
@@ -408,10 +413,10 @@ fn legend(s: &mut String, points: &[Point]) {
         }
         let color = bound_color(p.roof.bound);
         let short: String = p.name.chars().take(24).collect();
-        let name = if plottable(p.roof) {
-            short
-        } else {
-            format!("{short}: no FP work")
+        let name = match p.roof.tensor_pipe_pct {
+            _ if plottable(p.roof) => short,
+            Some(t) => format!("{short}: tensor pipe {t:.0}%, FLOPs uncounted"),
+            None => format!("{short}: no FP work"),
         };
         let _ = writeln!(
             s,
