@@ -46,6 +46,7 @@ pub fn base_name(full: &str) -> String {
 /// `elementwise_kernel`. It is what two demanglers agree on: ncu writes
 /// `at::elementwise_kernel<128, 2, ...>(int, T3)` for the kernel that the C++ runtime
 /// demangles as `at::native::elementwise_kernel<128, 2, ...>(int, ...)`.
+///
 /// A name the C++ runtime could not demangle reaches gpulint mangled (the launch tracer
 /// keeps it so: one of cuDNN's CUTLASS kernels on the H200), where ncu demangles it; its
 /// identifier is read from the mangled form.
