@@ -245,9 +245,7 @@ fn stand_ins(job: &Job, release: bool) -> PathBuf {
         let pack = job.dir.join("pack");
         std::fs::create_dir_all(&pack).unwrap();
         let packed = pack.join("gpulint");
-        std::fs::write(&packed, format!("#!/bin/sh\nexec {exe} \"$@\"\n")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&packed, std::fs::Permissions::from_mode(0o755)).unwrap();
+        common::write_executable(&packed, &format!("#!/bin/sh\nexec {exe} \"$@\"\n"));
         std::fs::write(pack.join("README.md"), "").unwrap();
         let tar = job.dir.join("release.tar.gz");
         let ok = Command::new("tar")
@@ -274,10 +272,7 @@ fn stand_ins(job: &Job, release: bool) -> PathBuf {
         log = log.display()
     );
     for (name, body) in [("curl", curl), ("cargo", cargo)] {
-        let path = bin.join(name);
-        std::fs::write(&path, format!("#!/bin/bash\n{body}")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        common::write_executable(&bin.join(name), &format!("#!/bin/bash\n{body}"));
     }
     bin
 }

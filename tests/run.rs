@@ -1607,7 +1607,6 @@ fn without_a_launch_trace_the_timing_pass_stands_in() {
 /// paying for the same failed build each time.
 #[test]
 fn a_failed_tracer_build_is_not_retried() {
-    use std::os::unix::fs::PermissionsExt;
     let scratch = common::scratch_dir("build");
     let root = scratch.to_path_buf();
     let (cuda, bin) = (root.join("cuda"), root.join("bin"));
@@ -1624,16 +1623,14 @@ fn a_failed_tracer_build_is_not_retried() {
     let calls = root.join("calls");
     let compiler = bin.join("c++");
     // It answers gpulint's questions (version, runtime), and fails every build.
-    std::fs::write(
+    common::write_executable(
         &compiler,
-        format!(
+        &format!(
             "#!/bin/sh\ncase \"$1\" in --version|-print-file-name=*) echo \"$1\"; exit 0;; esac\n\
              echo called >> '{}'\necho 'cupti.h: fatal error: boom' >&2\nexit 1\n",
             calls.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&compiler, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let cache = root.join("cache");
     let env = [
