@@ -38,31 +38,7 @@ fn src() -> PathBuf {
 
 /// Top-level module -> the top-level modules it names through `crate::`.
 fn module_graph() -> Graph {
-    let src = src();
-    let is_module = |m: &str| src.join(format!("{m}.rs")).exists() || src.join(m).is_dir();
-    let path_use = regex::Regex::new(r"crate::(\w+)").unwrap();
-    let group_use = regex::Regex::new(r"use crate::\{([^}]*)\}").unwrap();
-    let word = regex::Regex::new(r"\w+").unwrap();
-    let mut graph = Graph::new();
-    for path in rust_files(&src) {
-        let rel = path.strip_prefix(&src).unwrap();
-        let module = rel.iter().next().unwrap().to_string_lossy();
-        let module = module.trim_end_matches(".rs").to_string();
-        if module == "main" || module == "lib" {
-            continue;
-        }
-        let code = code(&path);
-        let mut used: Vec<String> = path_use
-            .captures_iter(&code)
-            .map(|c| c[1].to_string())
-            .collect();
-        for group in group_use.captures_iter(&code) {
-            used.extend(word.find_iter(&group[1]).map(|w| w.as_str().to_string()));
-        }
-        let deps = graph.entry(module.clone()).or_default();
-        deps.extend(used.into_iter().filter(|m| *m != module && is_module(m)));
-    }
-    graph
+    graph_of(&src(), "crate::")
 }
 
 /// The folder modules of src/ (those with a mod.rs).
@@ -77,24 +53,31 @@ fn folder_modules() -> Vec<String> {
     out
 }
 
-/// src/FOLDER/'s modules (its files and its folders) -> those of them each names
-/// (`super::x` from a file directly in it, `crate::FOLDER::x` from anywhere in it).
+/// src/FOLDER/'s modules (its files and its folders) -> those of them each names.
 fn folder_graph(folder: &str) -> Graph {
-    let dir = src().join(folder);
+    graph_of(&src().join(folder), &format!("crate::{folder}::"))
+}
+
+/// The modules of `dir` (its files and folders), whose path is `prefix` -> those of them
+/// each names: `PREFIX x` and `PREFIX {x, y}` from anywhere in it, `super::x` from a file
+/// directly in it.
+fn graph_of(dir: &Path, prefix: &str) -> Graph {
     let is_module = |m: &str| {
-        m != "mod" && (dir.join(format!("{m}.rs")).exists() || dir.join(m).join("mod.rs").exists())
+        !["main", "lib", "mod"].contains(&m)
+            && (dir.join(format!("{m}.rs")).exists() || dir.join(m).is_dir())
     };
-    let single = regex::Regex::new(&format!(r"crate::{folder}::(\w+)")).unwrap();
-    let group = regex::Regex::new(&format!(r"crate::{folder}::\{{([^}}]*)\}}")).unwrap();
+    let prefix = regex::escape(prefix);
+    let single = regex::Regex::new(&format!(r"{prefix}(\w+)")).unwrap();
+    let group = regex::Regex::new(&format!(r"{prefix}\{{([^}}]*)\}}")).unwrap();
     let sibling = regex::Regex::new(r"\bsuper::(\w+)").unwrap();
     let sibling_group = regex::Regex::new(r"\bsuper::\{([^}]*)\}").unwrap();
     let word = regex::Regex::new(r"\w+").unwrap();
     let mut graph = Graph::new();
-    for path in rust_files(&dir) {
-        let rel = path.strip_prefix(&dir).unwrap();
+    for path in rust_files(dir) {
+        let rel = path.strip_prefix(dir).unwrap();
         let module = rel.iter().next().unwrap().to_string_lossy();
         let module = module.trim_end_matches(".rs").to_string();
-        if module == "mod.rs" || module == "mod" {
+        if !is_module(&module) {
             continue;
         }
         let code = code(&path);
@@ -102,14 +85,20 @@ fn folder_graph(folder: &str) -> Graph {
             .captures_iter(&code)
             .map(|c| c[1].to_string())
             .collect();
-        for g in group.captures_iter(&code) {
-            used.extend(word.find_iter(&g[1]).map(|w| w.as_str().to_string()));
-        }
-        if path.parent() == Some(dir.as_path()) {
+        let mut groups: Vec<&str> = group
+            .captures_iter(&code)
+            .map(|g| g.get(1).unwrap().as_str())
+            .collect();
+        if path.parent() == Some(dir) {
             used.extend(sibling.captures_iter(&code).map(|c| c[1].to_string()));
-            for g in sibling_group.captures_iter(&code) {
-                used.extend(word.find_iter(&g[1]).map(|w| w.as_str().to_string()));
-            }
+            groups.extend(
+                sibling_group
+                    .captures_iter(&code)
+                    .map(|g| g.get(1).unwrap().as_str()),
+            );
+        }
+        for g in groups {
+            used.extend(word.find_iter(g).map(|w| w.as_str().to_string()));
         }
         let deps = graph.entry(module.clone()).or_default();
         deps.extend(used.into_iter().filter(|m| *m != module && is_module(m)));
