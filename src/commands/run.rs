@@ -18,9 +18,7 @@ pub fn run_program(
     let (rules, config) = gate_rules(&report.gate)?;
     let settings = profile::Settings {
         ncu: ncu_options(ncu, report, &config)?,
-        // A report per launch (--per-launch) shows the sampled launches as they are.
-        count: (!report.per_launch)
-            .then(|| count_settings(ncu, report, trace_declined(ncu, &config))),
+        count: count_settings(ncu, report, trace_declined(ncu, &config)),
         coverage: ncu.coverage / 100.0,
         max_launches: ncu.max_launches,
         per_launch: report.per_launch,

@@ -31,13 +31,13 @@ use sampling::EveryLaunch;
 /// How the stage runs, from the command's options.
 pub(crate) struct Settings<'a> {
     pub ncu: ncu::NcuOptions,
-    /// How every launch is counted first; `None` for a report per launch, which shows the
-    /// sampled launches as they are, uncounted.
-    pub count: Option<sampling::CountSettings<'a>>,
+    /// How every launch is counted first (not for a report per launch).
+    pub count: sampling::CountSettings<'a>,
     /// Share (0 to 1) of the counted GPU time the sample is to cover.
     pub coverage: f64,
     /// The most launches to profile; by default, from the program's own run time.
     pub max_launches: Option<u64>,
+    /// A report per launch shows the sampled launches as they are: nothing is counted.
     pub per_launch: bool,
     pub jobs: Option<usize>,
     /// The user's rules folder, for the origins the source pass reads.
@@ -74,7 +74,7 @@ pub(crate) fn profile_program(
     let prepared = ncu::prepare(&opts, program)?;
     let (sample, mut every) = count_and_plan(
         &mut opts,
-        count.as_ref(),
+        (!per_launch).then_some(&count),
         &prepared,
         program,
         coverage,
