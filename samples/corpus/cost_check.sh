@@ -48,6 +48,18 @@ lint() { # name, then the program and its arguments: the default run, verbose, k
   timed "$name" "$gl" run "${ncu_args[@]}" "${extra[@]}" --verbose --exit-zero --save-csv "$r/$name.csv" -- "$@"
   extra=()
 }
+# The corpus programs, each plain then by default (stages counted and final).
+corpus_plain_and_default() {
+  for entry in "lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8" \
+    "train_loop|60" "template_phases|" "graph_steps|" "stencil2d|4096 5" "knn|4194304 2"; do
+    IFS='|' read -r p args <<< "$entry"
+    build_sample "$p"
+    # shellcheck disable=SC2086
+    timed "plain_$p" "$build/$p" $args
+    # shellcheck disable=SC2086
+    lint "default_$p" "$build/$p" $args
+  done
+}
 # ncu itself, once: a sample by time names kernels by mangled name in --kernel-id.
 kernel_id_check() {
   build_sample lud
@@ -80,27 +92,11 @@ counted)
       lint "all_${s}_$i" python3 "samples/apps/torch_$s.py"
     done
   done
-  for entry in "lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8" \
-    "train_loop|60" "template_phases|" "graph_steps|" "stencil2d|4096 5" "knn|4194304 2"; do
-    IFS='|' read -r p args <<< "$entry"
-    build_sample "$p"
-    # shellcheck disable=SC2086
-    timed "plain_$p" "$build/$p" $args
-    # shellcheck disable=SC2086
-    lint "default_$p" "$build/$p" $args
-  done
+  corpus_plain_and_default
   ;;
 final)
   kernel_id_check
-  for entry in "lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8" \
-    "train_loop|60" "template_phases|" "graph_steps|" "stencil2d|4096 5" "knn|4194304 2"; do
-    IFS='|' read -r p args <<< "$entry"
-    build_sample "$p"
-    # shellcheck disable=SC2086
-    timed "plain_$p" "$build/$p" $args
-    # shellcheck disable=SC2086
-    lint "default_$p" "$build/$p" $args
-  done
+  corpus_plain_and_default
   timed plain_transformer python3 samples/apps/torch_transformer.py
   lint default_transformer python3 samples/apps/torch_transformer.py
   extra=(--max-launches 80)
