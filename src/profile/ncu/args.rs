@@ -16,6 +16,40 @@ pub enum Output<'a> {
         /// exported from a report.
         source: bool,
     },
+    /// The SourceCounters section, and each profiled launch's source page printed to
+    /// `--log-file` by the run itself: no report to import afterwards, whose one ncu start
+    /// per page took 1.3-1.8 s (lab/runs/2026-12-03-source-cost.txt).
+    SourcePage,
+}
+
+impl Output<'_> {
+    /// ncu's arguments for this output, before the log file.
+    fn args(&self) -> Vec<String> {
+        match self {
+            Output::RawCsv => ["--csv", "--page", "raw", "--print-units", "base"]
+                .map(String::from)
+                .to_vec(),
+            Output::Report { path, source } => {
+                let mut args: Vec<String> = Vec::new();
+                if *source {
+                    args.extend(["--section".into(), "SourceCounters".into()]);
+                }
+                args.extend(["-o".into(), path.display().to_string()]);
+                args
+            }
+            Output::SourcePage => [
+                "--csv",
+                "--page",
+                "source",
+                "--print-source",
+                "cuda,sass",
+                "--section",
+                "SourceCounters",
+            ]
+            .map(String::from)
+            .to_vec(),
+        }
+    }
 }
 
 /// ncu's arguments, up to and including the program and its arguments.
@@ -26,19 +60,7 @@ pub fn build_args(
     log_file: &Path,
     program: &[String],
 ) -> Vec<String> {
-    let mut args: Vec<String> = match output {
-        Output::RawCsv => ["--csv", "--page", "raw", "--print-units", "base"]
-            .map(String::from)
-            .to_vec(),
-        Output::Report { path, source } => {
-            let mut args: Vec<String> = Vec::new();
-            if source {
-                args.extend(["--section".into(), "SourceCounters".into()]);
-            }
-            args.extend(["-o".into(), path.display().to_string()]);
-            args
-        }
-    };
+    let mut args = output.args();
     args.extend([
         "--metrics".into(),
         metrics.join(","),

@@ -1,6 +1,6 @@
 //! The source pass (`--source` after a sample by time): one more ncu run of the program
-//! that collects the SourceCounters section on the launches [`SourcePlan`] chose, and
-//! stops the program once they are profiled; then each kernel's source page. Which
+//! that collects the SourceCounters section on the launches [`SourcePlan`] chose, prints
+//! their source pages, and stops the program once they are profiled. Which
 //! launches: `crate::profile::sampling::source_pass`.
 
 use super::*;
@@ -30,8 +30,8 @@ pub struct SourcePlan {
     pub launches: u64,
 }
 
-/// Profiles the plan's launches with the SourceCounters section and reads their source
-/// pages, one import per kernel, side by side.
+/// Profiles the plan's launches with the SourceCounters section; ncu prints their source
+/// pages as it goes.
 pub fn profile_sources(
     opts: &NcuOptions,
     prepared: &Prepared,
@@ -40,9 +40,6 @@ pub fn profile_sources(
 ) -> Result<Vec<ingest::source::SourceBlock>> {
     let ncu = prepared.ncu.clone();
     let log = temp_csv("gpulint-source-")?;
-    let report_dir = tempfile::tempdir()
-        .map_err(|e| Error::new(format!("cannot create a temporary folder: {e}")))?;
-    let report = report_dir.path().join("gpulint-source");
     let pass = NcuOptions {
         sample: Some(Sample::ByTime(Chosen {
             numbers: plan.numbers.clone(),
@@ -57,14 +54,10 @@ pub fn profile_sources(
         launch_count: None,
         ..opts.clone()
     };
-    let output = Output::Report {
-        path: &report,
-        source: true,
-    };
     let args = build_args(
         &pass,
         &["gpu__time_duration.sum"],
-        output,
+        Output::SourcePage,
         log.path(),
         program,
     );
@@ -80,47 +73,45 @@ pub fn profile_sources(
         Some(plan.launches),
         None,
     )?;
-    let rep = format!("{}.ncu-rep", report.display());
-    if !Path::new(&rep).exists() {
-        check_ncu_output(&read_log(log.path())?, status.code())?;
-        return Err(Error::new("ncu wrote no report for the source pass"));
+    let printed = read_log(log.path())?;
+    let blocks =
+        ingest::source::parse("the source pass's pages", pages_of_log(&printed).as_bytes())?;
+    if blocks.is_empty() {
+        check_ncu_output(&printed, status.code())?;
+        return Err(Error::new("ncu printed no source page in the source pass"));
     }
-    let ran = started.elapsed();
-    let blocks = read_pages(&ncu, &rep, plan, opts.verbose);
     if opts.verbose {
         crate::note!(
-            "time: the source pass took {:.2} s, its source pages {:.2} s",
-            ran.as_secs_f64(),
-            (started.elapsed() - ran).as_secs_f64()
+            "time: the source pass took {:.2} s, its pages included",
+            started.elapsed().as_secs_f64()
         );
     }
-    blocks
+    Ok(chosen_blocks(&blocks, plan))
 }
 
-/// Each target's source page, imported side by side, and the block of the launch chosen
-/// for it.
-fn read_pages(
-    ncu: &Path,
-    rep: &str,
+/// The CSV of the pages ncu printed, without its own `==PROF==` and `==WARNING==` lines.
+fn pages_of_log(log: &str) -> String {
+    log.lines()
+        .filter(|l| !l.starts_with("=="))
+        .flat_map(|l| [l, "\n"])
+        .collect()
+}
+
+/// The block of the launch chosen for each target, from the pages of every launch profiled.
+fn chosen_blocks(
+    blocks: &[ingest::source::SourceBlock],
     plan: &SourcePlan,
-    verbose: bool,
-) -> Result<Vec<ingest::source::SourceBlock>> {
-    let blocks = pages_of(
-        ncu,
-        rep,
-        plan.targets.iter().map(|t| t.kernel.as_str()),
-        verbose,
-    )?;
+) -> Vec<ingest::source::SourceBlock> {
     let mut out = Vec::new();
     for t in &plan.targets {
-        // The page holds the kernel's launches at each number asked for that it reaches;
+        // The pages hold the kernel's launches at each number asked for that it reaches;
         // another spelling of its name gives no index to trust: its first.
         let exact = blocks.iter().any(|b| b.function == t.kernel);
-        let list = ingest::source::blocks_of(&blocks, &t.kernel);
+        let list = ingest::source::blocks_of(blocks, &t.kernel);
         let index = if exact { t.block_index } else { 0 };
         if let Some(b) = list.get(index).or(list.last()) {
             out.push((*b).clone());
         }
     }
-    Ok(out)
+    out
 }

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Issues #37 and #39 on the H200, fourteenth session: where `--source`'s cost goes, and
+# what would cut it to 30% of the default run. Stage `probe`, on matmul_variants (8
+# kernels, 2 with a line cause) and source_lines (4, all with one):
+#   - gpulint's default run and its --source run (--verbose: the pass's ncu command line);
+#   - that pass's ncu command again: as gpulint runs it (a report, imported afterwards);
+#     with `--apply-rules no` (ncu's own rules read every line of the SourceCounters
+#     section after each launch, and gpulint reads none of their output); with the
+#     source page printed by the profiling run itself (no report, no import);
+#   - ncu's floor on the program: started, profiling nothing;
+#   - the section in the sample's own run, with and without ncu's rules.
+# Expected before the call: ncu's rules cost a few tenths of a second per launch with the
+# section; the page printed by the run saves most of the 1.3-1.5 s of imports; the floor
+# is about 1.5 s (ncu's and the program's start), which alone is over 30% of a 4.3 s run.
+#   usage: OUT=DIR samples/corpus/source_cost.sh probe   (from the repository root)
+set -u
+. samples/corpus/common.sh "$OUT/x" target/release/gpulint
+. samples/corpus/staged.sh
+run_gl() { # name, then gpulint run's options, --, the program
+  local name=$1; shift
+  timed "$name" "$gl" run "${ncu_args[@]}" --exit-zero "$@"
+}
+# The source pass's ncu command line, from a verbose --source run's log ($1), in the array
+# `pass`, with its report written to $2 instead of a temporary folder.
+pass_command() {
+  local line
+  line=$(grep -m1 'source pass: /' "$1" | sed 's/^.*source pass: //')
+  eval "local words=($line)"
+  pass=()
+  local i=0
+  while [ $i -lt ${#words[@]} ]; do
+    if [ "${words[$i]}" = -o ]; then
+      pass+=(-f -o "$2"); i=$((i + 2))
+    else
+      pass+=("${words[$i]}"); i=$((i + 1))
+    fi
+  done
+}
+# The pass's options ($opts) without its report, logging to $1, in the array `printed`.
+printed_opts() {
+  printed=()
+  local i=0
+  while [ $i -lt ${#opts[@]} ]; do
+    case "${opts[$i]}" in
+      -f) i=$((i + 1)) ;;
+      -o) i=$((i + 2)) ;;
+      --log-file) printed+=(--log-file "$1"); i=$((i + 2)) ;;
+      *) printed+=("${opts[$i]}"); i=$((i + 1)) ;;
+    esac
+  done
+}
+probe() {
+  build_sample matmul_variants
+  build_sample source_lines
+  for p in matmul_variants source_lines; do
+    local args=(); [ "$p" = matmul_variants ] && args=(2048)
+    local prog=("$build/$p" "${args[@]}")
+    timed "plain_$p" "${prog[@]}"
+    run_gl "default_$p" --verbose -- "${prog[@]}"
+    run_gl "source_$p" --source --verbose -- "${prog[@]}"
+    pass_command "$r/source_$p.txt" "$r/pass_$p"
+    if [ ${#pass[@]} -eq 0 ]; then echo "no pass line for $p" | tee -a "$table"; continue; fi
+    echo "pass_$p: ${pass[*]}" >> "$r/commands.txt"
+    timed "pass_as_is_$p" "${pass[@]}"
+    # ncu's options go before the program; the program is the last ${#prog[@]} words.
+    local n=$(( ${#pass[@]} - ${#prog[@]} ))
+    opts=("${pass[@]:1:$((n - 1))}")
+    timed "pass_norules_$p" "${pass[0]}" --apply-rules no "${opts[@]}" "${prog[@]}"
+    # The page printed by the run: no report; the page goes to the log file.
+    printed_opts "$r/printed_$p.csv"
+    timed "pass_printed_$p" "${pass[0]}" --apply-rules no --csv --page source \
+      --print-source cuda,sass "${printed[@]}" "${prog[@]}"
+    printed_opts "$r/printed_rules_$p.csv"
+    timed "pass_printed_rules_$p" "${pass[0]}" --csv --page source \
+      --print-source cuda,sass "${printed[@]}" "${prog[@]}"
+    for k in $(grep -o "'-k' [^ ]*\|-k [^ ]*" "$r/source_$p.txt" | awk '{print $2}' | sort -u); do
+      timed "import_${p}_$k" "${pass[0]}" --import "$r/pass_$p.ncu-rep" --csv --page source \
+        --print-source cuda,sass -k "$k"
+    done
+    timed "floor_$p" ncu --clock-control none -k regex:^no_such_kernel_here$ "${prog[@]}"
+    run_gl "inline_$p" --verbose --ncu-arg=--section --ncu-arg=SourceCounters -- "${prog[@]}"
+    run_gl "inline_norules_$p" --verbose --ncu-arg=--apply-rules --ncu-arg=no \
+      --ncu-arg=--section --ncu-arg=SourceCounters -- "${prog[@]}"
+    run_gl "norules_$p" --verbose --ncu-arg=--apply-rules --ncu-arg=no -- "${prog[@]}"
+    rm -f "$r"/pass_*.ncu-rep
+  done
+}
+# Stage `subset`: the pass on matmul_variants with parts of the section, its page printed
+# by the run: the whole section; its SASS counters (no warp sampling); the memory counters
+# the two findings' lines need (sectors, shared wavefronts) with instructions executed; the
+# warp sampling alone; and ncu's floor. Expected before the call: the SASS counters carry
+# most of the ~0.8 s per kernel (an instrumented replay of a long matmul); sampling is cheap.
+subset() {
+  build_sample matmul_variants
+  local section
+  section=$(find / -name SourceCounters.section -path '*nsight-compute*' 2>/dev/null | head -1)
+  cp "$section" "$r/SourceCounters.section"
+  local names
+  names=$(grep -o 'Name: *"[^"]*"' "$section" | sed 's/.*"\(.*\)"/\1/' | sort -u)
+  echo "$names" > "$r/section_metrics.txt"
+  local sass sampling memory
+  sass=$(echo "$names" | grep -v pcsamp | paste -sd, -)
+  sampling=$(echo "$names" | grep pcsamp | paste -sd, -)
+  memory=$(echo "$names" | grep -E '^(inst_executed|memory_l2_theoretical_sectors_global|memory_l1_wavefronts_shared)' | paste -sd, -)
+  echo "sass: $sass" >> "$r/commands.txt"; echo "sampling: $sampling" >> "$r/commands.txt"
+  echo "memory: $memory" >> "$r/commands.txt"
+  local prog=("$build/matmul_variants" 2048)
+  local base=(ncu --clock-control none --csv --page source --print-source cuda,sass
+    --kernel-name-base mangled
+    --kernel-id '::regex:^(_Z11matmul_wmmaPK6__halfS1_Pfi|_Z14matmul_regtilePKfS0_Pfi)$:1'
+    --launch-count 2 --kill on)
+  timed subset_section "${base[@]}" --section SourceCounters --log-file "$r/subset_section.csv" "${prog[@]}"
+  timed subset_sass "${base[@]}" --metrics "$sass" --log-file "$r/subset_sass.csv" "${prog[@]}"
+  timed subset_memory "${base[@]}" --metrics "$memory" --log-file "$r/subset_memory.csv" "${prog[@]}"
+  timed subset_sampling "${base[@]}" --metrics "$sampling" --log-file "$r/subset_sampling.csv" "${prog[@]}"
+  timed subset_duration "${base[@]}" --metrics gpu__time_duration.sum --log-file "$r/subset_duration.csv" "${prog[@]}"
+  timed subset_floor ncu --clock-control none -k regex:^no_such_kernel_here$ "${prog[@]}"
+  timed subset_section_again "${base[@]}" --section SourceCounters --log-file "$r/subset_section2.csv" "${prog[@]}"
+}
+# Stage `after`: the build whose pass prints its pages (no import), --source against the
+# default run, alternating, twice each, on matmul_variants, source_lines and heldout_pairs
+# (12 pairs of kernels, most with a line cause, its timer over 5 rounds). Expected before
+# the call: --source adds about the pass alone, 2.5-3.5 s: about +60% on matmul_variants,
+# still over 30%; less, in share, on heldout_pairs, whose run is longer.
+after() {
+  build_sample matmul_variants
+  build_sample source_lines
+  build_sample heldout_pairs
+  for round in 1 2; do
+    for entry in "matmul_variants|2048" "source_lines|" "heldout_pairs|5"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      run_gl "after_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "after_source_${p}_$round" --verbose --source -- "$build/$p" $args
+    done
+  done
+}
+for stage in "$@"; do "$stage"; done
