@@ -235,11 +235,6 @@ fn private_build(
     why: String,
     verbose: bool,
 ) -> Result<Library, String> {
-    if verbose {
-        crate::note!(
-            "the launch tracer's cache is not used ({why}); building it privately for this run"
-        );
-    }
     let dir = tempfile::Builder::new()
         .prefix("gpulint-tracer-")
         .tempdir()

@@ -78,6 +78,11 @@ pub fn prepare(ncu: &Path, verbose: bool) -> Result<Tracer, String> {
     let compiler = compiler().ok_or("no C++ compiler (c++, g++ or clang++) on PATH to build it")?;
     let toolchain = cache::Toolchain::probe(&compiler);
     let built = cache::library(&toolchain, cache::cache_dir().as_deref(), verbose)?;
+    if let (true, Some(why)) = (verbose, &built.cache_passed_over) {
+        crate::note!(
+            "the launch tracer's cache is not used ({why}); it was built privately for this run"
+        );
+    }
     Ok(Tracer {
         library: built.path.clone(),
         cupti,
@@ -256,6 +261,13 @@ pub fn wait_with_watchdog(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tracer writes the very line gpulint looks for when the window ended a run
+    /// (tests/tracer.rs sees the built tracer write it).
+    #[test]
+    fn the_tracer_writes_the_window_line_gpulint_reads() {
+        assert!(SOURCE.contains(&format!("fprintf(out, \"{WINDOW_ENDED}\\n\")")));
+    }
 
     /// A program that wrote its trace (its block closed by the tracer's end line) and then
     /// hangs, as a child stuck in a teardown held its parent: it is stopped once the grace
