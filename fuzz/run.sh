@@ -2,7 +2,7 @@
 # Runs the three fuzz targets side by side for SECONDS each (default 600), seeded from the
 # fixtures (corpus/*/seed-*). Needs cargo-fuzz (`cargo install cargo-fuzz`) and a nightly
 # toolchain. Crashes land in fuzz/artifacts/TARGET/; copy each into fuzz/regressions/TARGET/,
-# which tests/fuzz_regressions.rs replays.
+# which src/fuzz_replay.rs replays (cargo test).
 set -u
 cd "$(dirname "$0")"
 secs=${1:-600}

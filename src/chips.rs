@@ -63,6 +63,11 @@ pub fn from_query_output(text: &str) -> Option<Chip> {
     find(&line[open + 1..close])
 }
 
+// ncu's own lists, which the tests check the copy against (shared with tests/chips.rs).
+#[cfg(test)]
+#[path = "../tests/common/ncu_lists.rs"]
+mod ncu_lists;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +91,22 @@ mod tests {
         assert!(!gb202.has("dram__bytes_read.sum"));
         assert!(gb202.has("dram__bytes_op_read.sum"));
         assert!(!find("ga10b").unwrap().has("dram__bytes.sum.peak_sustained"));
+    }
+
+    /// gpulint's copy of each chip's list holds every metric ncu lists for that chip.
+    #[test]
+    fn the_copy_of_each_list_agrees_with_ncus() {
+        let lists = ncu_lists::ncu_lists();
+        assert_eq!(lists.len(), 28);
+        for (chip, names) in &lists {
+            let copy = find(chip).unwrap();
+            for name in names
+                .iter()
+                .filter(|n| n.contains("__") && !n.contains('.'))
+            {
+                assert!(copy.has(name), "{chip}: {name} missing from src/chips");
+            }
+        }
     }
 
     #[test]

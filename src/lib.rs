@@ -1,24 +1,74 @@
 //! gpulint: a linter for NVIDIA Nsight Compute profiles.
+//!
+//! The binary is [`run_command_line`]: `check`, `run`, `baseline`, `diff` and the rest,
+//! each rendering its report in the format asked for. As a library, gpulint is small:
+//! - read an export: [`read_path`], [`parse_bytes`] or, launch by launch, [`stream_path`],
+//!   into a [`Profile`] of [`Launch`]es;
+//! - lint it: [`load_rules`], then [`lint`] (or [`lint_with`]: per launch, kernels
+//!   switched off), for [`Finding`]s; one rule on one launch, as a rule's author tests it:
+//!   [`check_in_profile`];
+//! - place a launch on the roofline: [`place`], against the export's peaks or a known
+//!   GPU's ([`gpu_peaks`]);
+//! - name a kernel as the reports do: [`base_name`], [`short_name`].
+//!
+//! Every module is crate-private, so the compiler reports what nothing uses. The fuzz
+//! targets reach their parsers through `fuzzing`, built only under cargo-fuzz's
+//! `--cfg fuzzing`.
 
 pub(crate) mod analysis;
 pub(crate) mod atomic_file;
-pub mod baseline;
-pub mod chips;
-pub mod cli;
-pub mod commands;
-pub mod config;
-pub mod diff;
-pub mod error;
+pub(crate) mod baseline;
+pub(crate) mod chips;
+pub(crate) mod cli;
+pub(crate) mod commands;
+pub(crate) mod config;
+pub(crate) mod diff;
+pub(crate) mod error;
 pub(crate) mod fold;
-pub mod ingest;
-pub mod kernel;
+pub(crate) mod ingest;
+pub(crate) mod kernel;
 pub(crate) mod load;
-pub mod messages;
-pub mod metrics;
-pub mod origin;
+pub(crate) mod messages;
+pub(crate) mod metrics;
+pub(crate) mod origin;
 pub(crate) mod platform;
 pub(crate) mod printable;
-pub mod profile;
-pub mod report;
-pub mod roofline;
-pub mod rules;
+pub(crate) mod profile;
+pub(crate) mod report;
+pub(crate) mod roofline;
+pub(crate) mod rules;
+
+pub use config::Config;
+pub use error::{Error, Result};
+pub use ingest::{Launch, Page, Profile, ReadOptions, parse_bytes, read_path, stream_path};
+pub use kernel::{base_name, short_name};
+pub use roofline::gpus::{GpuPeaks, lookup as gpu_peaks};
+pub use roofline::{Bound, Roofline, place};
+pub use rules::engine::{Finding, Judgement, Outcome, check_in_profile, lint, lint_with};
+pub use rules::{Rule, Severity, load as load_rules};
+
+/// The command line: parses the arguments, runs the command, and gives its exit code (2
+/// for an error, which goes to stderr).
+pub fn run_command_line() -> std::process::ExitCode {
+    let cli = cli::Cli::parse_or_exit();
+    messages::set_quiet(cli.quiet);
+    match commands::run(cli.command) {
+        Ok(code) => std::process::ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod fuzz_replay;
+
+/// The parsers the fuzz targets (`fuzz/fuzz_targets/`) call, beside the public API.
+#[cfg(fuzzing)]
+pub mod fuzzing {
+    pub use crate::baseline::{parse as parse_baseline, to_json as baseline_to_json};
+    pub use crate::diff::{default_gates, diff};
+    pub use crate::rules::expr::parse as parse_expression;
+    pub use crate::rules::parse_rule;
+}

@@ -447,7 +447,7 @@ fn european_number_format_gives_the_same_findings() {
     let dir = common::scratch_dir("locale");
     let path = dir.join("eu.csv");
     std::fs::write(&path, &european).unwrap();
-    let eu = gpulint::ingest::read_path(path.to_str().unwrap()).unwrap();
+    let eu = gpulint::read_path(path.to_str().unwrap()).unwrap();
     let us = profile("h200-zoo/min_raw.csv");
     assert_eq!(warnings(&eu), warnings(&us));
     assert_eq!(
@@ -473,7 +473,7 @@ fn crlf_bom_and_na_cells_are_read() {
     let dir = common::scratch_dir("crlf");
     let path = dir.join("crlf.csv");
     std::fs::write(&path, &crlf).unwrap();
-    let p = gpulint::ingest::read_path(path.to_str().unwrap()).unwrap();
+    let p = gpulint::read_path(path.to_str().unwrap()).unwrap();
     let base = profile("h200-zoo/min_raw_base.csv");
     assert_eq!(p.launches.len(), base.launches.len());
     assert_eq!(
@@ -991,21 +991,19 @@ fn one_vocabulary_across_commands() {
     );
 }
 
-/// `gpulint gpus` prints the one device table: every entry, with its chip and the sources
-/// of its figures.
+/// `gpulint gpus` prints the device table, an entry a block, each one the library finds by
+/// its name, with the same chip (src/commands/rules_docs.rs checks every entry is there).
 #[test]
-fn gpus_lists_every_device_with_its_sources() {
+fn gpus_prints_the_devices_the_library_knows() {
     let out = gpulint(&["gpus"]);
     assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
     let text = String::from_utf8(out.stdout).unwrap();
-    let table = gpulint::roofline::gpus::GPUS;
-    assert_eq!(text.matches("\n  peaks: ").count(), table.len(), "{text}");
-    for g in table {
-        assert!(
-            text.contains(&format!("{} (chip {}", g.name, g.chip)),
-            "{text}"
-        );
-        assert!(text.contains(g.source), "{}", g.name);
+    let heads: Vec<&str> = text.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert!(heads.len() >= 10, "{text}");
+    for head in heads {
+        let (name, rest) = head.split_once(" (chip ").unwrap();
+        let chip = rest.split(',').next().unwrap();
+        let g = gpulint::gpu_peaks(name).unwrap_or_else(|| panic!("{name} not found"));
+        assert_eq!(g.chip, chip, "{head}");
     }
-    assert!(text.contains("132 SMs, 64 warps per SM"), "{text}");
 }

@@ -51,7 +51,7 @@ fn report(program: &str, capture: &str) -> Value {
 
 /// The kernel's name without return type, parameters or template arguments.
 fn base(name: &str) -> String {
-    gpulint::kernel::base_name(name)
+    gpulint::base_name(name)
 }
 
 /// (kernel, rule) -> severities of its findings.

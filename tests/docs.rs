@@ -62,7 +62,7 @@ fn time_at_stake_doc_gives_each_rules_own_expression() {
         "/docs/time-at-stake.md"
     ))
     .unwrap();
-    let rules = gpulint::rules::load(None).unwrap();
+    let rules = gpulint::load_rules(None).unwrap();
     let mut checked = 0;
     for r in rules.iter().filter(|r| r.stake.source.trim() != "0") {
         let stake = r.stake.source.trim();

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{fixture, gpulint, profile, transcript};
-use gpulint::ingest::{Launch, Page, Profile};
+use gpulint::{Launch, Page, Profile};
 use serde_json::Value;
 
 /// (kernel, rule, severity) of every finding, sorted.

@@ -44,7 +44,7 @@ fn report(profile: &str, dir: &std::path::Path) -> (std::path::PathBuf, Vec<(Str
         .map(|f| {
             (
                 f["code"].as_str().unwrap().to_string(),
-                gpulint::report::short_name(f["kernel"].as_str().unwrap()),
+                gpulint::short_name(f["kernel"].as_str().unwrap()),
             )
         })
         .collect();

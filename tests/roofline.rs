@@ -7,8 +7,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::{fixture, profile};
-use gpulint::ingest::number::{Cell, NumberStyle, parse_cell};
-use gpulint::roofline::{Bound, place};
+use gpulint::{Bound, place};
 
 /// (launch, body item label, metric label) -> value in base units.
 fn nvidia_roofline() -> HashMap<(u64, String, String), f64> {
@@ -21,11 +20,26 @@ fn nvidia_roofline() -> HashMap<(u64, String, String), f64> {
     for rec in rdr.records() {
         let rec = rec.unwrap();
         let id: u64 = rec[0].parse().unwrap();
-        if let Ok(Cell::Value(v)) = parse_cell(&rec[15], &rec[14], NumberStyle::PointDecimal) {
+        if let Some(v) = base_units(&rec[15], &rec[14]) {
             out.insert((id, rec[12].to_string(), rec[13].to_string()), v);
         }
     }
     out
+}
+
+/// NVIDIA's value in base units, read apart from gpulint's reader: its thousands
+/// separators dropped and the SI prefix of the units this section uses applied (`inst`,
+/// `inst/cycle`, `Kbyte/cycle`, `Gbyte/s`, `Tbyte/s`, `Ghz`).
+fn base_units(value: &str, unit: &str) -> Option<f64> {
+    let v: f64 = value.replace(',', "").parse().ok()?;
+    let scale = match unit.chars().next()? {
+        'K' => 1e3,
+        'M' => 1e6,
+        'G' => 1e9,
+        'T' => 1e12,
+        _ => 1.0,
+    };
+    Some(v * scale)
 }
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -130,7 +144,7 @@ fn table_peaks_stand_in_when_the_export_has_none() {
     // min_details lacks the per-cycle peak metrics of the dfma pipe but carries the rest;
     // --gpu forces the table.
     let p = profile("h200-zoo/full_raw_base.csv");
-    let table = gpulint::roofline::gpus::lookup("H100 PCIe").unwrap();
+    let table = gpulint::gpu_peaks("H100 PCIe").unwrap();
     let r = place(&p.launches[17], Some(table)).unwrap();
     assert_eq!(r.peak_bytes_per_s, 2.0e12);
     assert!(r.peaks_from.contains("H100 PCIe"));
@@ -240,18 +254,18 @@ fn a_tensor_gemm_without_the_tensor_metric_has_an_unknown_bound() {
     // call it memory-bound; gpulint says the bound is unknown instead.
     let p = common::profile("h200-samples/jax_jit.csv");
     let gemm = p.launches.iter().find(|l| l.id == 33).unwrap();
-    let with = gpulint::roofline::place(gemm, None).unwrap();
-    assert_eq!(with.bound, gpulint::roofline::Bound::Compute);
+    let with = gpulint::place(gemm, None).unwrap();
+    assert_eq!(with.bound, gpulint::Bound::Compute);
     let mut without = gemm.clone();
     without.metrics.remove("tensor_pipe_pct");
-    let r = gpulint::roofline::place(&without, None).unwrap();
-    assert_eq!(r.bound, gpulint::roofline::Bound::Unknown);
+    let r = gpulint::place(&without, None).unwrap();
+    assert_eq!(r.bound, gpulint::Bound::Unknown);
     // A memory-bound copy without the metric stays memory-bound: its SM is not busy.
     let zoo = common::profile("h200-zoo/full_raw_base.csv");
     let mut copy = zoo.launches.iter().find(|l| l.id == 0).unwrap().clone();
     copy.metrics.remove("tensor_pipe_pct");
-    let r = gpulint::roofline::place(&copy, None).unwrap();
-    assert_eq!(r.bound, gpulint::roofline::Bound::Memory);
+    let r = gpulint::place(&copy, None).unwrap();
+    assert_eq!(r.bound, gpulint::Bound::Memory);
 }
 
 #[test]
@@ -563,7 +577,7 @@ fn the_hierarchical_roofline_names_the_level_each_kernel_binds_at() {
 }
 
 fn gpulint_base(name: &str) -> String {
-    gpulint::kernel::base_name(name)
+    gpulint::base_name(name)
 }
 
 /// The chart draws L1's and L2's bandwidth slopes and each kernel's marks against them.

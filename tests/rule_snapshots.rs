@@ -6,13 +6,13 @@ mod common;
 
 use std::fmt::Write;
 
-use gpulint::rules::{self, engine};
+use gpulint::Judgement;
 
 #[test]
 fn each_rule_on_the_launches_it_fires_on() {
     let mut cases = common::RuleCases::default();
     let mut failed: Vec<String> = Vec::new();
-    for rule in rules::load(None)
+    for rule in gpulint::load_rules(None)
         .unwrap()
         .into_iter()
         .filter(|r| !r.diff_only)
@@ -20,8 +20,8 @@ fn each_rule_on_the_launches_it_fires_on() {
         let mut text = String::new();
         for spec in &rule.tests.fires {
             let (p, launch) = cases.launch(spec);
-            let judgement = engine::check_in_profile(&rule, launch, &p.launches, spec);
-            let engine::Judgement::Fires(f) = judgement else {
+            let judgement = gpulint::check_in_profile(&rule, launch, &p.launches, spec);
+            let Judgement::Fires(f) = judgement else {
                 panic!("{} does not fire on {spec}", rule.slug);
             };
             let _ = writeln!(

@@ -19,9 +19,9 @@ fn coalesced_copy_and_the_good_pipeline_are_clean() {
 #[test]
 fn strided_copy_is_uncoalesced_with_the_efficiency_of_each_stride() {
     let p = profile("h200-samples/strided_copy.csv");
-    let rules = gpulint::rules::load(None).unwrap();
-    let config = gpulint::config::Config::default();
-    let per_launch = gpulint::rules::engine::lint_with(
+    let rules = gpulint::load_rules(None).unwrap();
+    let config = gpulint::Config::default();
+    let per_launch = gpulint::lint_with(
         std::slice::from_ref(&p),
         &rules,
         &|n, r| config.kernel_ignored(n, r),

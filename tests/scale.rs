@@ -4,12 +4,12 @@
 mod common;
 
 use common::fixture;
-use gpulint::ingest::{self, Launch, ReadOptions, stream::CHUNK_BYTES};
+use gpulint::{Launch, ReadOptions};
 
 fn read(rel: &str, opts: &ReadOptions) -> (Vec<Launch>, Vec<String>) {
     let path = fixture(rel);
     let mut launches = Vec::new();
-    let source = ingest::stream_path(path.to_str().unwrap(), opts, &mut |l| {
+    let source = gpulint::stream_path(path.to_str().unwrap(), opts, &mut |l| {
         launches.push(l);
         Ok(())
     })
@@ -79,7 +79,7 @@ fn an_error_in_a_late_chunk_names_its_line() {
             chunk_bytes: 4096,
             ..ReadOptions::default()
         };
-        let err = ingest::stream_path(path.to_str().unwrap(), &opts, &mut |_| Ok(())).unwrap_err();
+        let err = gpulint::stream_path(path.to_str().unwrap(), &opts, &mut |_| Ok(())).unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
@@ -103,10 +103,10 @@ fn a_consumer_that_stops_stops_the_threads() {
         ..ReadOptions::default()
     };
     let mut seen = 0;
-    let err = ingest::stream_path(path.to_str().unwrap(), &opts, &mut |_| {
+    let err = gpulint::stream_path(path.to_str().unwrap(), &opts, &mut |_| {
         seen += 1;
         if seen == 3 {
-            Err(gpulint::error::Error::new("enough"))
+            Err(gpulint::Error::new("enough"))
         } else {
             Ok(())
         }
@@ -208,14 +208,14 @@ fn rows_the_fast_splitter_declines_are_read_by_the_csv_crate() {
     let path = dir.path().join("quoted.csv");
     std::fs::write(&path, &edited).unwrap();
     let original = read("h200-zoo/min_raw_base.csv", &ReadOptions::default()).0;
-    for chunk_bytes in [CHUNK_BYTES, 2048] {
+    for chunk_bytes in [ReadOptions::default().chunk_bytes, 2048] {
         let opts = ReadOptions {
             jobs: 2,
             chunk_bytes,
             ..ReadOptions::default()
         };
         let mut got = Vec::new();
-        ingest::stream_path(path.to_str().unwrap(), &opts, &mut |l| {
+        gpulint::stream_path(path.to_str().unwrap(), &opts, &mut |l| {
             got.push(l);
             Ok(())
         })
@@ -246,10 +246,10 @@ fn a_real_training_loop_folds_without_losing_a_launch() {
     // 1,450 launches of a few dozen kernels.
     let p = common::profile("h200-samples/torch_train.csv");
     assert_eq!(p.launches.len(), 1450);
-    let rules = gpulint::rules::load(None).unwrap();
-    let config = gpulint::config::Config::default();
+    let rules = gpulint::load_rules(None).unwrap();
+    let config = gpulint::Config::default();
     let one = |merge| {
-        gpulint::rules::engine::lint_with(
+        gpulint::lint_with(
             std::slice::from_ref(&p),
             &rules,
             &|n, r| config.kernel_ignored(n, r),

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{fixture, gpulint, profile, transcript, warnings};
-use gpulint::ingest::{Launch, Page};
+use gpulint::{Launch, Page};
 
 /// Text values are rounded to ncu's display precision (three or four significant digits,
 /// two decimals for percentages); the CSV in base units is not.
@@ -138,7 +138,7 @@ fn print_summary_as_csv_is_read_whole_across_chunk_seams() {
     let counts: Vec<(String, u64)> = summary
         .launches
         .iter()
-        .map(|l| (gpulint::ingest::base_name(&l.name), l.count))
+        .map(|l| (gpulint::base_name(&l.name), l.count))
         .collect();
     assert_eq!(
         counts,
@@ -159,12 +159,12 @@ fn print_summary_as_csv_is_read_whole_across_chunk_seams() {
 
     let path = fixture("h200-text/summary_details_particlefilter.csv");
     let mut cut = Vec::new();
-    let opts = gpulint::ingest::ReadOptions {
+    let opts = gpulint::ReadOptions {
         jobs: 2,
         chunk_bytes: 997,
         ..Default::default()
     };
-    gpulint::ingest::stream_path(path.to_str().unwrap(), &opts, &mut |l| {
+    gpulint::stream_path(path.to_str().unwrap(), &opts, &mut |l| {
         cut.push(l);
         Ok(())
     })
@@ -302,7 +302,7 @@ fn other_printing_options_read_as_the_raw_page() {
         all.sort();
         all
     };
-    let sorted = |p: &gpulint::ingest::Profile| {
+    let sorted = |p: &gpulint::Profile| {
         let mut w = warnings(p);
         w.sort();
         w

@@ -7,7 +7,7 @@
 
 mod common;
 
-use gpulint::rules::{self, engine};
+use gpulint::{Judgement, Rule};
 
 /// `KEY OP PARAM` among a `when`'s `&&`-joined terms (a term inside `||` or parentheses is
 /// not a bar of its own).
@@ -24,14 +24,10 @@ fn bars(when: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
-fn fires(
-    rule: &rules::Rule,
-    launch: &gpulint::ingest::Launch,
-    all: &[gpulint::ingest::Launch],
-) -> bool {
+fn fires(rule: &Rule, launch: &gpulint::Launch, all: &[gpulint::Launch]) -> bool {
     matches!(
-        engine::check_in_profile(rule, launch, all, "case"),
-        engine::Judgement::Fires(_)
+        gpulint::check_in_profile(rule, launch, all, "case"),
+        Judgement::Fires(_)
     )
 }
 
@@ -39,7 +35,7 @@ fn fires(
 fn every_rules_bar_flips_exactly_at_the_launchs_value() {
     let mut cases = common::RuleCases::default();
     let (mut checked, mut rules_checked) = (0, Vec::new());
-    for rule in rules::load(None)
+    for rule in gpulint::load_rules(None)
         .unwrap()
         .into_iter()
         .filter(|r| !r.diff_only)

@@ -5,9 +5,10 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if let Ok(b) = gpulint::baseline::parse("fuzz.json", &text) {
-        let d = gpulint::diff::diff(&b, &b, &gpulint::diff::default_gates(true), true);
+    use gpulint::fuzzing::{baseline_to_json, default_gates, diff, parse_baseline};
+    if let Ok(b) = parse_baseline("fuzz.json", &text) {
+        let d = diff(&b, &b, &default_gates(true), true);
         assert!(d.regressions().next().is_none(), "a baseline regressed against itself");
-        let _ = gpulint::baseline::to_json(&b);
+        let _ = baseline_to_json(&b);
     }
 });

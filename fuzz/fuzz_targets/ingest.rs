@@ -4,11 +4,11 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(profile) = gpulint::ingest::parse_bytes("fuzz.csv", data) {
-        let rules = gpulint::rules::load(None).expect("built-in rules");
-        let _ = gpulint::rules::engine::lint(std::slice::from_ref(&profile), &rules);
+    if let Ok(profile) = gpulint::parse_bytes("fuzz.csv", data) {
+        let rules = gpulint::load_rules(None).expect("built-in rules");
+        let _ = gpulint::lint(std::slice::from_ref(&profile), &rules);
         for l in &profile.launches {
-            let _ = gpulint::roofline::place(l, None);
+            let _ = gpulint::place(l, None);
         }
     }
 });

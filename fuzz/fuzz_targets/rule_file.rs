@@ -4,8 +4,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = gpulint::rules::parse_rule("fuzz.toml", text);
-        let _ = gpulint::config::Config::parse("gpulint.toml", text);
-        let _ = gpulint::rules::expr::parse(text);
+        let _ = gpulint::fuzzing::parse_rule("fuzz.toml", text);
+        let _ = gpulint::Config::parse("gpulint.toml", text);
+        let _ = gpulint::fuzzing::parse_expression(text);
     }
 });

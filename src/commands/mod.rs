@@ -12,7 +12,6 @@ mod run;
 mod saved;
 mod shared;
 
-pub use lint::lint_and_report;
 pub use output::Output;
 
 use clap::Parser;

@@ -83,6 +83,11 @@ pub fn keys(out: &mut Output) -> Result<u8> {
 /// `gpulint gpus`: the GPU table, an entry a block: the name and what it matches, the chip,
 /// the SMs and warp slots where known, the peaks, and the sources.
 pub fn gpus(out: &mut Output) -> Result<u8> {
+    out.emit(&gpus_text())?;
+    Ok(0)
+}
+
+fn gpus_text() -> String {
     let mut text = String::new();
     for g in crate::roofline::gpus::GPUS {
         let shape = g
@@ -105,8 +110,7 @@ pub fn gpus(out: &mut Output) -> Result<u8> {
             g.source,
         ));
     }
-    out.emit(&text)?;
-    Ok(0)
+    text
 }
 
 /// The rule table as Markdown, for docs/rules.md (a test keeps them equal).
@@ -192,4 +196,24 @@ pub fn explain(r: &Rule) -> String {
         s.push_str(&format!("\n## {title}\n{}\n", body.trim()));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    /// `gpulint gpus` prints the one device table: every entry, with its chip and the
+    /// sources of its figures.
+    #[test]
+    fn gpus_lists_every_device_with_its_sources() {
+        let text = super::gpus_text();
+        let table = crate::roofline::gpus::GPUS;
+        assert_eq!(text.matches("\n  peaks: ").count(), table.len(), "{text}");
+        for g in table {
+            assert!(
+                text.contains(&format!("{} (chip {}", g.name, g.chip)),
+                "{text}"
+            );
+            assert!(text.contains(g.source), "{}", g.name);
+        }
+        assert!(text.contains("132 SMs, 64 warps per SM"), "{text}");
+    }
 }

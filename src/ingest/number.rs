@@ -362,3 +362,68 @@ mod tests {
         assert_eq!(style_evidence("1,234.5"), Some(NumberStyle::PointDecimal));
     }
 }
+
+/// Properties of the number and unit readers over any input.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Thousands separators in both locales, and back.
+        #[test]
+        fn grouped_numbers_round_trip(n in 0u64..10_000_000_000_000, frac in 0u32..100) {
+            let int = n.to_string();
+            let mut grouped_us = String::new();
+            let mut grouped_eu = String::new();
+            for (i, ch) in int.chars().enumerate() {
+                if i > 0 && (int.len() - i) % 3 == 0 {
+                    grouped_us.push(',');
+                    grouped_eu.push('.');
+                }
+                grouped_us.push(ch);
+                grouped_eu.push(ch);
+            }
+            let us = format!("{grouped_us}.{frac:02}");
+            let eu = format!("{grouped_eu},{frac:02}");
+            let want = n as f64 + frac as f64 / 100.0;
+            let got_us = parse_plain_number(&us, NumberStyle::PointDecimal).unwrap();
+            let got_eu = parse_plain_number(&eu, NumberStyle::CommaDecimal).unwrap();
+            prop_assert!((got_us - want).abs() <= want * 1e-12 + 1e-9);
+            prop_assert_eq!(got_us, got_eu);
+            prop_assert_eq!(style_evidence(&us), Some(NumberStyle::PointDecimal));
+            prop_assert_eq!(style_evidence(&eu), Some(NumberStyle::CommaDecimal));
+        }
+
+        /// Every unit prefix scales by its power of 1000, for every base unit.
+        #[test]
+        fn every_prefix_scales(v in 0.0f64..1e6, p in 0usize..5, base in prop::sample::select(vec!["byte", "hz", "cycle", "inst", "sector", "byte/s"])) {
+            let prefixes = ["", "K", "M", "G", "T"];
+            let (head, tail) = base.split_once('/').map_or((base, ""), |(a, b)| (a, b));
+            let unit = if tail.is_empty() { format!("{}{head}", prefixes[p]) } else { format!("{}{head}/{tail}", prefixes[p]) };
+            let text = format!("{v}");
+            let got = parse_cell(&text, &unit, NumberStyle::PointDecimal).unwrap();
+            let want = v * 1000f64.powi(p as i32);
+            match got {
+                Cell::Value(x) => prop_assert!((x - want).abs() <= want * 1e-12 + 1e-9, "{} {} -> {}", text, unit, x),
+                Cell::Absent => prop_assert!(false, "absent"),
+            }
+        }
+
+        /// Time units all land in nanoseconds.
+        #[test]
+        fn times_land_in_nanoseconds(v in 0.0f64..1e6, u in 0usize..4) {
+            let units = [("nsecond", 1.0), ("usecond", 1e3), ("msecond", 1e6), ("second", 1e9)];
+            let got = parse_cell(&format!("{v}"), units[u].0, NumberStyle::PointDecimal).unwrap();
+            prop_assert_eq!(got, Cell::Value(v * units[u].1));
+        }
+
+        /// Any string: parse or refuse, never panic.
+        #[test]
+        fn any_cell_text_is_safe(s in ".{0,40}", unit in ".{0,12}") {
+            let _ = parse_cell(&s, &unit, NumberStyle::PointDecimal);
+            let _ = parse_cell(&s, &unit, NumberStyle::CommaDecimal);
+            let _ = style_evidence(&s);
+        }
+    }
+}

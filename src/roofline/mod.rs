@@ -7,13 +7,10 @@ mod hierarchy;
 pub mod svg;
 mod tags;
 
-pub use describe::{CACHE_LEVEL_BUSY_PCT, FAR_BELOW_ROOF_PCT, si};
+pub use describe::{FAR_BELOW_ROOF_PCT, si};
 pub use hierarchy::MemoryLevel;
 use hierarchy::hierarchy;
-pub use tags::{
-    Bars, ISSUE_BUSY_PCT, ISSUE_MAX_MATH_PCT, LATENCY_BOUND_PCT, LOAD_STORE_BUSY_PCT,
-    LOAD_STORE_MAX_ROOF_PCT, PIPE_BUSY_PCT, Verdict,
-};
+pub use tags::{Bars, Verdict};
 use tags::{TENSOR_BUSY_PCT, Tags, busiest_unit, side_of_ridge, tags};
 
 use serde::Serialize;

@@ -9,6 +9,9 @@ mod judge;
 pub mod selftest;
 pub mod template;
 
+#[cfg(test)]
+mod meta_tests;
+
 use std::collections::BTreeMap;
 
 use serde::Deserialize;

@@ -1,10 +1,11 @@
 #![allow(dead_code)]
 
+pub mod ncu_lists;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use gpulint::ingest::{self, Profile};
-use gpulint::rules::{self, engine::Finding};
+use gpulint::{Finding, Launch, Profile, Severity};
 
 /// Writes a script that a test then runs, executable. Written by this process, its file
 /// would be open for writing while another test's thread forks: that child holds it until
@@ -31,19 +32,19 @@ pub fn fixture(rel: &str) -> PathBuf {
 }
 
 pub fn profile(rel: &str) -> Profile {
-    ingest::read_path(fixture(rel).to_str().unwrap()).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    gpulint::read_path(fixture(rel).to_str().unwrap()).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 pub fn lint(p: &Profile) -> Vec<Finding> {
-    let rules = rules::load(None).unwrap();
-    rules::engine::lint(std::slice::from_ref(p), &rules).findings
+    let rules = gpulint::load_rules(None).unwrap();
+    gpulint::lint(std::slice::from_ref(p), &rules).findings
 }
 
 /// (launch, slug) of every finding at warning or above, merged launches expanded.
 pub fn warnings(p: &Profile) -> Vec<(u64, String)> {
     let mut out: Vec<(u64, String)> = lint(p)
         .into_iter()
-        .filter(|f| f.severity >= rules::Severity::Warning)
+        .filter(|f| f.severity >= Severity::Warning)
         .flat_map(|f| {
             let ids = if f.launches.is_empty() {
                 vec![f.launch]
@@ -181,7 +182,7 @@ pub fn demangled_in_trace(
     mangled: &[String],
 ) -> std::collections::HashSet<String> {
     let text = std::fs::read_to_string(trace).unwrap();
-    let profile = gpulint::ingest::trace::read(&text, "trace").unwrap();
+    let profile = gpulint::parse_bytes("trace", text.as_bytes()).unwrap();
     profile
         .launches
         .iter()
@@ -305,13 +306,13 @@ pub struct RuleCases {
 
 impl RuleCases {
     /// The profile a case names and its launch.
-    pub fn launch(&mut self, spec: &str) -> (&Profile, &ingest::Launch) {
+    pub fn launch(&mut self, spec: &str) -> (&Profile, &Launch) {
         let (file, id) = spec.split_once('#').unwrap();
         let path = format!("rules/{file}");
         let p = self
             .profiles
             .entry(path.clone())
-            .or_insert_with(|| ingest::read_path(&path).unwrap());
+            .or_insert_with(|| gpulint::read_path(&path).unwrap());
         let id: u64 = id.parse().unwrap();
         let launch = p.launches.iter().find(|l| l.id == id).unwrap();
         (p, launch)

@@ -1,8 +1,7 @@
 //! Replays what the fuzzers found (fuzz/regressions/TARGET/*) and their seeds
 //! (fuzz/corpus/TARGET/seed-*) through the same calls as the fuzz targets: each must be
-//! handled or refused, never panic.
-
-mod common;
+//! handled or refused, never panic. A unit test: the targets call the parsers the crate
+//! keeps private (`crate::fuzzing` under cargo-fuzz).
 
 use std::path::{Path, PathBuf};
 
@@ -30,15 +29,15 @@ fn inputs(target: &str) -> Vec<PathBuf> {
 
 #[test]
 fn ingest_inputs() {
-    let rules = gpulint::rules::load(None).unwrap();
+    let rules = crate::load_rules(None).unwrap();
     let files = inputs("ingest");
     assert!(files.len() >= 5, "{files:?}");
     for f in files {
         let data = std::fs::read(&f).unwrap();
-        if let Ok(p) = gpulint::ingest::parse_bytes("fuzz.csv", &data) {
-            let _ = gpulint::rules::engine::lint(std::slice::from_ref(&p), &rules);
+        if let Ok(p) = crate::parse_bytes("fuzz.csv", &data) {
+            let _ = crate::lint(std::slice::from_ref(&p), &rules);
             for l in &p.launches {
-                let _ = gpulint::roofline::place(l, None);
+                let _ = crate::place(l, None);
             }
         }
     }
@@ -50,9 +49,9 @@ fn rule_file_inputs() {
     assert!(files.len() >= 10, "{files:?}");
     for f in files {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
-        let _ = gpulint::rules::parse_rule("fuzz.toml", &text);
-        let _ = gpulint::config::Config::parse("gpulint.toml", &text);
-        let _ = gpulint::rules::expr::parse(&text);
+        let _ = crate::rules::parse_rule("fuzz.toml", &text);
+        let _ = crate::Config::parse("gpulint.toml", &text);
+        let _ = crate::rules::expr::parse(&text);
     }
 }
 
@@ -62,8 +61,8 @@ fn baseline_inputs() {
     assert!(!files.is_empty());
     for f in files {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
-        if let Ok(b) = gpulint::baseline::parse("fuzz.json", &text) {
-            let d = gpulint::diff::diff(&b, &b, &gpulint::diff::default_gates(true), true);
+        if let Ok(b) = crate::baseline::parse("fuzz.json", &text) {
+            let d = crate::diff::diff(&b, &b, &crate::diff::default_gates(true), true);
             assert!(d.regressions().next().is_none(), "{}", f.display());
         }
     }
