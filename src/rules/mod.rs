@@ -11,6 +11,8 @@ pub mod template;
 
 #[cfg(test)]
 mod meta_tests;
+#[cfg(test)]
+mod threshold_cases;
 
 use std::collections::BTreeMap;
 
