@@ -105,19 +105,23 @@ pub fn diff_command(req: &DiffRequest, out: &mut Output) -> Result<u8> {
         )));
     }
     let lines = |kernel: &str| cand.kernels.get(kernel).and_then(|k| k.source.clone());
-    let render = |format: DiffFormat, color: bool| match format {
-        DiffFormat::Human => report::human::render_diff(&d, color),
-        DiffFormat::Concise => report::concise::render_diff(&d, &rules, candidate, &lines),
-        DiffFormat::Markdown => report::markdown::render_diff(&d),
-        DiffFormat::Github => report::github::render_diff(&d, candidate, &lines),
-        DiffFormat::Sarif => report::sarif::render_diff(&d, &rules, candidate, &lines),
-        DiffFormat::Json => diff_json(&d),
+    let write = |format: DiffFormat, color: bool, w: &mut dyn std::io::Write| match format {
+        DiffFormat::Human => report::human::write_diff(&d, color, w),
+        DiffFormat::Concise => report::concise::write_diff(&d, &rules, candidate, &lines, w),
+        DiffFormat::Markdown => report::markdown::write_diff(&d, w),
+        DiffFormat::Github => report::github::write_diff(&d, candidate, &lines, w),
+        DiffFormat::Sarif => report::sarif::write_diff(&d, &rules, candidate, &lines, w),
+        DiffFormat::Json => w.write_all(diff_json(&d).as_bytes()),
     };
     let inputs = [baseline.to_string(), candidate.to_string()];
     for (format, path) in &also {
-        write_output(path, render(*format, false).as_bytes(), &inputs, "report")?;
+        let mut text = Vec::new();
+        write(*format, false, &mut text)
+            .map_err(|e| Error::in_file(path.as_str(), format!("cannot render the diff: {e}")))?;
+        write_output(path, &text, &inputs, "report")?;
     }
-    out.emit(&render(req.format, use_color(req.color, out)))?;
+    let color = use_color(req.color, out);
+    out.emit_with(|w| write(req.format, color, w))?;
     Ok(u8::from(d.failed() && !req.exit_zero))
 }
 

@@ -285,17 +285,15 @@ pub(super) fn kernel_rows(
 
 /// Writes the report in its format to the command's output.
 fn render(report: &Report, format: Format, rules: &[Rule], out: &mut Output) -> Result<()> {
-    let text = match format {
-        Format::Human => report::human::render(report),
-        Format::Concise => report::concise::render(report),
-        // Streamed: the JSON of thousands of kernels is never held whole.
-        Format::Json => return out.emit_with(|w| report::json::write(report, w)),
-        Format::Markdown => report::markdown::render(report),
-        Format::Github => report::github::render(report),
-        Format::Sarif => report::sarif::render(report, rules),
-        Format::Html => report::html::render(report),
-    };
-    out.emit(&text)
+    out.emit_with(|w| match format {
+        Format::Human => report::human::write(report, w),
+        Format::Concise => report::concise::write(report, w),
+        Format::Json => report::json::write(report, w),
+        Format::Markdown => report::markdown::write(report, w),
+        Format::Github => report::github::write(report, w),
+        Format::Sarif => report::sarif::write(report, rules, w),
+        Format::Html => report::html::write(report, w),
+    })
 }
 
 /// 1 when a finding is at or above `--fail-on`, unless `--exit-zero`.

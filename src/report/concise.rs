@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::{Report, short_name};
 
-pub fn render(r: &Report) -> String {
+pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
     for f in r.findings {
         let launches = launch_list(f, r.kernel_launches(f));
@@ -19,21 +19,23 @@ pub fn render(r: &Report) -> String {
             launches,
             f.message
         );
+        super::flush(&mut out, w)?;
     }
     if let Some(summary) = r.coverage.summary() {
         let _ = writeln!(out, "note: {summary}");
     }
-    out
+    super::flush(&mut out, w)
 }
 
 /// The diff, one line each: `file:line: error[GL900] ...` for what fails the gate, the
 /// caveats, and `PASS` or `FAIL` with the reasons last.
-pub fn render_diff(
+pub fn write_diff(
     d: &crate::diff::DiffReport,
     rules: &[crate::rules::Rule],
     candidate_file: &str,
     lines: &dyn Fn(&str) -> Option<(String, u64)>,
-) -> String {
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let loc = |kernel: &str| lines(kernel).unwrap_or_else(|| (candidate_file.to_string(), 1));
     let mut out = String::new();
     let mut line = |kernel: &str, code: &str, text: &str| {
@@ -70,7 +72,7 @@ pub fn render_diff(
             reasons.join("; ")
         );
     }
-    out
+    super::flush(&mut out, w)
 }
 
 pub fn join(ids: &[u64]) -> String {

@@ -34,7 +34,7 @@ fn command(kind: &str, file: &str, line: u64, title: &str, message: &str) -> Str
     )
 }
 
-pub fn render(r: &Report) -> String {
+pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
     for f in r.findings {
         let kind = match f.severity {
@@ -47,6 +47,7 @@ pub fn render(r: &Report) -> String {
         let message = format!("{}; {launches}\nhelp: {}", f.message, f.fix);
         let (file, line) = r.code_location(f);
         out.push_str(&command(kind, &file, line, &title, &message));
+        super::flush(&mut out, w)?;
     }
     if let Some(summary) = r.coverage.summary() {
         out.push_str(&format!(
@@ -54,14 +55,15 @@ pub fn render(r: &Report) -> String {
             escape_data(&summary)
         ));
     }
-    out
+    super::flush(&mut out, w)
 }
 
-pub fn render_diff(
+pub fn write_diff(
     d: &DiffReport,
     candidate_file: &str,
     lines: &dyn Fn(&str) -> Option<(String, u64)>,
-) -> String {
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let loc = |kernel: &str| lines(kernel).unwrap_or_else(|| (candidate_file.to_string(), 1));
     let mut out = String::new();
     for row in d.regressions() {
@@ -106,7 +108,7 @@ pub fn render_diff(
             &format!("{what} {k}; the gate fails on it with --strict"),
         ));
     }
-    out
+    super::flush(&mut out, w)
 }
 
 #[cfg(test)]

@@ -71,7 +71,7 @@ document.querySelectorAll('.chart circle[data-launch]').forEach(function (c) {
 });
 "#;
 
-pub fn render(r: &Report) -> String {
+pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     let files: Vec<&str> = r.profiles.iter().map(|p| p.file.as_str()).collect();
@@ -81,8 +81,11 @@ pub fn render(r: &Report) -> String {
         esc(&files.join(", "))
     );
     headline(r, &mut out);
+    super::flush(&mut out, w)?;
     kernels(r, &mut out);
+    super::flush(&mut out, w)?;
     findings(r, &mut out);
+    super::flush(&mut out, w)?;
     chart(r, &mut out);
     not_judged(r, &mut out);
     let _ = writeln!(
@@ -90,7 +93,7 @@ pub fn render(r: &Report) -> String {
         "<footer><p class=\"where\">gpulint {}</p></footer>\n<script>{SCRIPT}</script>\n</body>\n</html>",
         env!("CARGO_PKG_VERSION")
     );
-    out
+    super::flush(&mut out, w)
 }
 
 fn count(r: &Report, s: Severity) -> usize {

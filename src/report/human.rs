@@ -131,9 +131,10 @@ fn config_range(
     }
 }
 
-pub fn render(r: &Report) -> String {
+pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
     profile_summary(r, &mut out);
+    super::flush(&mut out, w)?;
     // Info findings on library kernels say "a different call, not an edit" many times
     // over: one line per rule unless --verbose.
     let folded = |f: &&crate::rules::engine::Finding| {
@@ -145,6 +146,7 @@ pub fn render(r: &Report) -> String {
     let shown = r.top.unwrap_or(usize::MAX);
     for f in listed.iter().take(shown) {
         finding(r, f, &mut out);
+        super::flush(&mut out, w)?;
     }
     if listed.len() > shown {
         let _ = writeln!(
@@ -154,11 +156,12 @@ pub fn render(r: &Report) -> String {
         );
     }
     library_info_summary(r, r.findings.iter().filter(folded), &mut out);
-
+    super::flush(&mut out, w)?;
     kernel_table(r, &mut out);
+    super::flush(&mut out, w)?;
     roofline_lines(r, &mut out);
     closing(r, &mut out);
-    out
+    super::flush(&mut out, w)
 }
 
 /// The folded info findings on library kernels: one line per rule, with how many and the
@@ -497,7 +500,11 @@ fn closing(r: &Report, out: &mut String) {
 }
 
 /// The diff as a table: every kernel and gated metric, then what changed shape.
-pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
+pub fn write_diff(
+    d: &crate::diff::DiffReport,
+    color: bool,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     use crate::diff::Verdict;
     let mut out = String::new();
     let rows: Vec<[String; 6]> = d
@@ -565,7 +572,7 @@ pub fn render_diff(d: &crate::diff::DiffReport, color: bool) -> String {
     out.push('\n');
     diff_changes(d, &mut out);
     diff_verdict(d, color, &mut out);
-    out
+    super::flush(&mut out, w)
 }
 
 /// What changed shape: new findings, launch configurations, new and vanished kernels.

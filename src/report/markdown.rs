@@ -45,7 +45,7 @@ fn suggested_edits(r: &Report, out: &mut String) {
     }
 }
 
-pub fn render(r: &Report) -> String {
+pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::from("## gpulint\n\n");
     let not_judged = r
         .coverage
@@ -55,7 +55,7 @@ pub fn render(r: &Report) -> String {
     if r.findings.is_empty() {
         let _ = writeln!(out, "No findings in {} launch(es).", r.launch_total());
         out.push_str(&not_judged);
-        return out;
+        return super::flush(&mut out, w);
     }
     out.push_str(
         "| severity | rule | kernel | launch | finding | fix |\n|---|---|---|---|---|---|\n",
@@ -72,6 +72,7 @@ pub fn render(r: &Report) -> String {
             cell(&f.message),
             cell(&f.fix)
         );
+        super::flush(&mut out, w)?;
     }
     suggested_edits(r, &mut out);
     let count = |s: crate::rules::Severity| r.findings.iter().filter(|f| f.severity == s).count();
@@ -84,10 +85,10 @@ pub fn render(r: &Report) -> String {
         count(crate::rules::Severity::Info)
     );
     out.push_str(&not_judged);
-    out
+    super::flush(&mut out, w)
 }
 
-pub fn render_diff(d: &DiffReport) -> String {
+pub fn write_diff(d: &DiffReport, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::from("## gpulint diff\n\n");
     let t = crate::diff::tally(d);
     let _ = writeln!(
@@ -158,5 +159,5 @@ pub fn render_diff(d: &DiffReport) -> String {
     for k in &d.vanished_kernels {
         let _ = writeln!(out, "- vanished kernel `{}`", code(&super::short_name(k)));
     }
-    out
+    super::flush(&mut out, w)
 }

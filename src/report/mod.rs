@@ -9,6 +9,14 @@ pub mod markdown;
 pub mod sarif;
 
 use crate::ingest::{Launch, Profile};
+
+/// Writes a section a renderer has built and empties it for the next: the formats write
+/// section by section (a finding, a table), so a report is never held whole.
+pub fn flush(section: &mut String, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    out.write_all(section.as_bytes())?;
+    section.clear();
+    Ok(())
+}
 use crate::roofline::Roofline;
 use crate::rules::engine::{Coverage, Finding, Skip};
 

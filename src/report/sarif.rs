@@ -120,7 +120,12 @@ fn related(f: &crate::rules::engine::Finding) -> Value {
 
 /// The SARIF log, with notifications about the run (skipped checks, caveats) in
 /// `invocations[0].toolExecutionNotifications`.
-fn document_with(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>) -> String {
+fn write_document(
+    rules: Vec<Value>,
+    results: Vec<Value>,
+    notes: Vec<Value>,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let mut doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -140,10 +145,11 @@ fn document_with(rules: Vec<Value>, results: Vec<Value>, notes: Vec<Value>) -> S
             "toolExecutionNotifications": notes,
         }]);
     }
-    serde_json::to_string_pretty(&doc).expect("plain data") + "\n"
+    serde_json::to_writer_pretty(&mut *w, &doc)?;
+    w.write_all(b"\n")
 }
 
-pub fn render(r: &Report, rules: &[Rule]) -> String {
+pub fn write(r: &Report, rules: &[Rule], w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let results = r
         .findings
         .iter()
@@ -194,15 +200,21 @@ pub fn render(r: &Report, rules: &[Rule]) -> String {
             note
         })
         .collect();
-    document_with(rules.iter().map(rule_descriptor).collect(), results, notes)
+    write_document(
+        rules.iter().map(rule_descriptor).collect(),
+        results,
+        notes,
+        w,
+    )
 }
 
-pub fn render_diff(
+pub fn write_diff(
     d: &DiffReport,
     rules: &[Rule],
     candidate_file: &str,
     lines: &dyn Fn(&str) -> Option<(String, u64)>,
-) -> String {
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     // GL900 (rules/GL900-regression.toml) first: regressions refer to index 0. It is
     // described even when --select left it out of the enabled rules.
     let lints: Vec<&Rule> = rules.iter().filter(|r| !r.diff_only).collect();
@@ -269,7 +281,7 @@ pub fn render_diff(
         .iter()
         .map(|c| notification("warning", c))
         .collect();
-    document_with(descriptors, results, notes)
+    write_document(descriptors, results, notes, w)
 }
 
 /// A `toolExecutionNotification`: something about the run itself, not a finding.
