@@ -300,6 +300,7 @@ mod tests {
             spread: BTreeMap::new(),
             launched_from: None,
             mangled: None,
+            device_ordinal: None,
         }
     }
 

@@ -700,7 +700,8 @@ fn run_takes_the_program_without_a_separator() {
 
 /// Profiling every launch of an iterative program takes minutes (issue 16): by default
 /// ncu profiles each kernel's launches 1, 2, 3, 4, 8, 16, ..., counted per demangled name
-/// so that two instances of one template each get theirs, and the report says so.
+/// so that two instances of one template each get theirs, and the report says so. NCCL's
+/// kernels are left out by name unless `--profile-nccl` (a collective would hang).
 #[test]
 fn launches_are_sampled_per_kernel_by_default() {
     let sample = stand_in("sample");
@@ -714,10 +715,15 @@ fn launches_are_sampled_per_kernel_by_default() {
             "--kernel-name-base",
             "demangled",
             "--kernel-id",
-            &format!(":::{spread}")
+            &format!("::regex:^(?!(void )?nccl):{spread}")
         ]
     );
     assert!(!default.args.iter().any(|a| a == "--filter-mode"));
+    let with_nccl = run_with("normal", &["run", "--profile-nccl", "--", &sample], &[]);
+    assert_eq!(
+        window(&with_nccl.args, "--kernel-id"),
+        ["--kernel-id", &format!(":::{spread}")]
+    );
     let stdout = String::from_utf8_lossy(&default.out.stdout);
     assert!(
         stdout.contains(
@@ -1521,7 +1527,11 @@ fn a_launch_trace_gives_the_sample_what_every_launch_shows() {
     // At most the 12 launches of a short program's default, where the spread took 22.
     let profiled = source["profiled_launches"].as_u64().unwrap();
     assert!((3..=12).contains(&profiled), "{profiled}");
-    assert!(args.iter().any(|a| a.starts_with(":::")), "{args:?}");
+    assert!(
+        args.iter()
+            .any(|a| a.starts_with("::regex:^(?!(void )?nccl):")),
+        "{args:?}"
+    );
 }
 
 /// The same on template_phases, held to every launch profiled with the same metrics

@@ -73,6 +73,12 @@ pub struct NcuArgs {
     /// Follow child processes too (MPI launchers, Python).
     #[arg(long)]
     pub target_processes_all: bool,
+    /// Profile NCCL's kernels too. By default ncu leaves them out: a collective waits for
+    /// the other ranks, which ncu's replay has stopped, so the run may hang (the watchdog
+    /// then stops it and lints what was profiled). The report gives NCCL's share of each
+    /// device's GPU time either way.
+    #[arg(long)]
+    pub profile_nccl: bool,
     /// Pass one more argument to ncu (repeat it: --ncu-arg=--clock-control --ncu-arg=none).
     #[arg(long = "ncu-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub ncu_args: Vec<String>,
@@ -125,6 +131,7 @@ impl NcuArgs {
             expected_launches: None,
             traced_run_time: None,
             stop_once_profiled: self.stop_once_profiled || self.window.is_some(),
+            profile_nccl: self.profile_nccl,
             verbose: report.gate.read.verbose,
         }
     }

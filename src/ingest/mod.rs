@@ -98,6 +98,9 @@ pub struct Launch {
     /// The kernel's mangled name, as the launch tracer recorded it: what ncu's
     /// `--kernel-id` matches exactly with `--kernel-name-base mangled`. `None` in exports.
     pub mangled: Option<std::sync::Arc<str>>,
+    /// The CUDA device it ran on, by ordinal, as the launch tracer recorded it: each rank
+    /// of a multi-GPU job has its own. `None` in exports.
+    pub device_ordinal: Option<u64>,
 }
 
 impl Launch {
@@ -136,6 +139,7 @@ impl Launch {
             spread: Default::default(),
             launched_from: None,
             mangled: None,
+            device_ordinal: None,
         }
     }
 }
@@ -355,6 +359,7 @@ pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -
         spread: BTreeMap::new(),
         launched_from: None,
         mangled: None,
+        device_ordinal: None,
     }
 }
 

@@ -156,6 +156,7 @@ fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>)
         metrics,
         launched_from,
         mangled,
+        device_ordinal: Some(row.device),
         ..Launch::of_shape(id, row.name, grid, block, line)
     }
 }

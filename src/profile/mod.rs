@@ -17,6 +17,7 @@
 //! what `run --save-csv` keeps beside the export for `check` to give the run's report.
 //! Reading a saved trace is `crate::ingest::trace`, one more export form.
 
+pub mod collectives;
 pub mod ncu;
 pub(crate) mod sample;
 pub(crate) mod sampling;
@@ -178,6 +179,7 @@ fn count_and_plan(
         coverage,
         max_launches: max_launches
             .unwrap_or_else(|| sampling::by_time::default_max_launches(counted.program_time)),
+        leave_out_nccl: !opts.profile_nccl,
     };
     let verbose = opts.verbose;
     let planned = sampling::plan_sample(opts, chosen, counted, budget, verbose);

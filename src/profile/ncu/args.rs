@@ -1,6 +1,7 @@
 //! ncu's command line: the metrics, the sample's launch filter, the output, the program.
 
 use super::*;
+use crate::profile::collectives;
 use crate::profile::sample::Chosen;
 
 /// Where ncu writes what it collects.
@@ -79,8 +80,12 @@ pub fn build_args(
             name.as_deref(),
             &s.invocations(),
             &opts.extra_args,
+            !opts.profile_nccl,
         )),
         (_, Some(k)) => args.extend(["--kernel-name".into(), k.clone()]),
+        (_, None) if !opts.profile_nccl && !has_kernel_name(&opts.extra_args) => {
+            args.extend(["--kernel-name".into(), collectives::NOT_NCCL.into()]);
+        }
         (_, None) => {}
     }
     if let Some(n) = opts.launch_skip {
@@ -130,17 +135,30 @@ pub(super) fn spread_args(
     kernel_name: Option<&str>,
     invocations: &[u64],
     extra_args: &[String],
+    leave_out_nccl: bool,
 ) -> Vec<String> {
     let invocations: Vec<String> = invocations.iter().map(u64::to_string).collect();
     let mut args = Vec::new();
     if kernel_name.is_none() && !has_kernel_name_base(extra_args) {
         args.extend(DEMANGLED_BASE.map(String::from));
     }
+    let any = if leave_out_nccl {
+        collectives::NOT_NCCL
+    } else {
+        ""
+    };
     args.extend([
         "--kernel-id".into(),
-        format!("::{}:{}", kernel_name.unwrap_or(""), invocations.join("|")),
+        format!("::{}:{}", kernel_name.unwrap_or(any), invocations.join("|")),
     ]);
     args
+}
+
+/// Whether the user named kernels through `--ncu-arg` (`-k`, `--kernel-name`).
+fn has_kernel_name(extra_args: &[String]) -> bool {
+    extra_args
+        .iter()
+        .any(|a| a == "-k" || a.split('=').next() == Some("--kernel-name"))
 }
 
 /// A sample by time of some kernels only: their mangled names, matched whole (a mangled

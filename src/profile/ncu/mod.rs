@@ -61,6 +61,9 @@ pub struct NcuOptions {
     /// End the program once the sample's last launch is profiled (ncu's `--kill`), where
     /// `expected_launches` says when that is.
     pub stop_once_profiled: bool,
+    /// Profile NCCL's kernels too (`--profile-nccl`): by default ncu is told to leave them
+    /// out, since a collective under its replay waits for ranks it has stopped.
+    pub profile_nccl: bool,
     pub verbose: bool,
 }
 

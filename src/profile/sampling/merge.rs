@@ -8,6 +8,7 @@ use super::by_time::{self, Budget};
 use super::{EveryLaunch, apply_timing, in_program_order, most_alike};
 use crate::ingest;
 use crate::kernel;
+use crate::profile::collectives;
 use crate::profile::ncu::NcuOptions;
 use crate::profile::sample::{Sample, SampleInfo};
 use crate::rules::{self, Rule};
@@ -123,12 +124,18 @@ pub fn stand_for_every_launch(
     let profiled_launches = launches.iter().map(|l| l.count).sum();
     let reference = counted_durations(&launches, every, renumbered.is_ok());
     let by_time = matches!(sample, Sample::ByTime(_));
+    let nccl_profiled = launches.iter().any(|l| collectives::is_nccl(&l.name));
     profile.launches = launches;
     let note = apply_timing(profile, every, &reference, renumbered.is_ok(), by_time);
     profile.notes.push(note);
+    profile.notes.extend(
+        coverage
+            .as_ref()
+            .and_then(|c| left_out_note(c, nccl_profiled)),
+    );
     profile
         .notes
-        .extend(coverage.as_ref().and_then(left_out_note));
+        .extend(collectives::share_note(&every.profile, nccl_profiled));
     // Each configuration's sampled launches count by their time (crate::fold).
     let mut folder = crate::fold::Folder::time_weighted();
     for l in std::mem::take(&mut profile.launches) {
@@ -236,20 +243,27 @@ fn unprofiled_time(sampled: &std::collections::HashSet<&str>, every: &EveryLaunc
 
 /// What the report says of the configurations a sample by time left out: how many, their
 /// share, and the kernels with the most of it.
-fn left_out_note(coverage: &crate::profile::sample::Coverage) -> Option<String> {
-    if coverage.left_out.is_empty() {
+/// NCCL's kernels, when none was profiled, are said apart (collectives::share_note).
+fn left_out_note(
+    coverage: &crate::profile::sample::Coverage,
+    nccl_profiled: bool,
+) -> Option<String> {
+    let listed: Vec<&crate::profile::sample::LeftOut> = (coverage.left_out.iter())
+        .filter(|l| nccl_profiled || !collectives::is_nccl(&l.kernel))
+        .collect();
+    if listed.is_empty() {
         return None;
     }
     const SHOWN: usize = 5;
-    let configurations: u64 = coverage.left_out.iter().map(|l| l.configurations).sum();
-    let mut kernels: Vec<String> = coverage
-        .left_out
+    let configurations: u64 = listed.iter().map(|l| l.configurations).sum();
+    let share: f64 = listed.iter().map(|l| l.share).sum();
+    let mut kernels: Vec<String> = listed
         .iter()
         .take(SHOWN)
         .map(|l| format!("{} {}", kernel::short_name(&l.kernel), percent(l.share)))
         .collect();
-    if coverage.left_out.len() > SHOWN {
-        kernels.push(format!("{} more", coverage.left_out.len() - SHOWN));
+    if listed.len() > SHOWN {
+        kernels.push(format!("{} more", listed.len() - SHOWN));
     }
     Some(format!(
         "the profiled launches stand for configurations with {} of the GPU time; {} \
@@ -258,8 +272,8 @@ fn left_out_note(coverage: &crate::profile::sample::Coverage) -> Option<String> 
          and --coverage profile more)",
         percent(coverage.profiled_share),
         configurations,
-        coverage.left_out.len(),
-        percent(1.0 - coverage.profiled_share),
+        listed.len(),
+        percent(share),
         kernels.join(", ")
     ))
 }

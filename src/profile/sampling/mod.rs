@@ -112,14 +112,20 @@ pub fn taken_launches(every: &[ingest::Launch], sample: &Sample) -> Vec<bool> {
         _ => None,
     };
     let mut seen: HashMap<SampleKey, u64> = HashMap::new();
+    // Without kernels named, ncu's filter leaves NCCL's out (crate::profile::collectives;
+    // with --profile-nccl, a sample by time names them).
+    let mut nccl: HashMap<&str, bool> = HashMap::new();
     every
         .iter()
         .map(|l| {
             let nth = seen.entry(sample_key(sample, l)).or_default();
             *nth += 1;
-            let named = kernels
-                .as_ref()
-                .is_none_or(|k| l.mangled.as_deref().is_some_and(|m| k.contains(m)));
+            let named = match &kernels {
+                Some(k) => l.mangled.as_deref().is_some_and(|m| k.contains(m)),
+                None => !*nccl
+                    .entry(l.name.as_str())
+                    .or_insert_with(|| crate::profile::collectives::is_nccl(&l.name)),
+            };
             named
                 && match sample {
                     Sample::PerConfig(n) => *nth <= *n,

@@ -24,6 +24,9 @@ pub struct Budget {
     pub coverage: f64,
     /// The most launches to profile.
     pub max_launches: u64,
+    /// Leave NCCL's kernels out (crate::profile::collectives): by default, since a
+    /// collective under ncu's replay waits for ranks it has stopped.
+    pub leave_out_nccl: bool,
 }
 
 impl Default for Budget {
@@ -31,6 +34,7 @@ impl Default for Budget {
         Budget {
             coverage: DEFAULT_COVERAGE,
             max_launches: MOST_LAUNCHES,
+            leave_out_nccl: true,
         }
     }
 }
@@ -257,10 +261,16 @@ pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
             .1
             .total_cmp(&counted.configurations[a].1)
     });
+    // NCCL's configurations are left out, and the coverage is of the time of the rest.
+    let left_out: Vec<bool> = (counted.kernels.iter())
+        .map(|k| budget.leave_out_nccl && crate::profile::collectives::is_nccl(&k.0))
+        .collect();
+    by_time.retain(|&c| !left_out[counted.configurations[c].0]);
+    let eligible: f64 = by_time.iter().map(|&c| counted.configurations[c].1).sum();
     let mut needs = kernel_needs(&counted, &by_time);
     let mut taken = 0.0;
     for configuration in by_time {
-        if taken >= budget.coverage * counted.total {
+        if taken >= budget.coverage * eligible {
             break;
         }
         taken += counted.configurations[configuration].1;
@@ -411,6 +421,42 @@ mod tests {
         assert_eq!((plan.launches, plan.chosen.kernels), (21, None));
     }
 
+    /// A data-parallel step: two GEMMs and NCCL's all-reduce, which carries half the
+    /// time. By default the all-reduce is never asked for (a collective under ncu's replay
+    /// hangs) and the coverage is of the GEMMs' time; `--profile-nccl` asks for it too.
+    #[test]
+    fn nccl_kernels_are_left_out_unless_asked_for() {
+        let mut launches = Vec::new();
+        for _ in 0..20 {
+            for (name, mangled, ns) in [
+                ("gemm_a(float *)", "_Z6gemm_aPf", 40_000.0),
+                ("gemm_b(float *)", "_Z6gemm_bPf", 10_000.0),
+                (
+                    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                    "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE",
+                    50_000.0,
+                ),
+            ] {
+                let mut l = timed(name, 64, ns);
+                l.mangled = Some(mangled.into());
+                launches.push(l);
+            }
+        }
+        let every = trace(launches);
+        let plan = plan(&every, Budget::default()).unwrap();
+        let kernels = plan.chosen.kernels.clone().unwrap();
+        assert_eq!(kernels, ["_Z6gemm_aPf", "_Z6gemm_bPf"], "{plan:?}");
+        assert_eq!(plan.launches, 2);
+        assert!((plan.covered - 0.5).abs() < 1e-9, "{plan:?}");
+        let asked = Budget {
+            leave_out_nccl: false,
+            ..Budget::default()
+        };
+        let plan = super::plan(&every, asked).unwrap();
+        assert_eq!(plan.chosen.kernels.unwrap().len(), 3);
+        assert!(plan.covered > 0.99);
+    }
+
     /// The cap holds however many configurations carry the time, and what is below the
     /// cut is listed, the most GPU time first.
     #[test]
@@ -426,6 +472,7 @@ mod tests {
         let budget = Budget {
             coverage: 1.0,
             max_launches: 8,
+            ..Budget::default()
         };
         let plan = plan(&every, budget).unwrap();
         assert!(plan.launches <= 8, "{plan:?}");
