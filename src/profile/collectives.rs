@@ -7,18 +7,18 @@ use crate::ingest;
 
 /// ncu's name filter for every kernel but NCCL's, by function or demangled name (a
 /// template's demangled name starts with its return type). ncu's regular expressions take
-/// the negative lookahead (lab/runs/2026-12-03-kernel-filter.txt).
+/// the negative lookahead (lab/runs/2026-12-03-ddp-one-gpu.txt).
 pub const NOT_NCCL: &str = "regex:^(?!(void )?nccl)";
 
 /// Whether a kernel is one of NCCL's (`ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)`,
-/// `ncclKernel_...`), by its demangled name.
+/// `ncclKernel_...`), by its base name.
 pub fn is_nccl(name: &str) -> bool {
     crate::kernel::base_name(name).starts_with("nccl")
 }
 
-/// NCCL's share of each device's GPU time in the launch trace, once the trace has NCCL
-/// kernels: what they would have cost to profile is said instead, and where communication
-/// outweighs computation on a device, the levers that send less often.
+/// NCCL's share of each device's GPU time in the launch trace, when it has NCCL kernels;
+/// why they were not profiled, unless they were; and where communication outweighs
+/// computation on a device, the levers that send less often.
 pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
     let mut by_device: std::collections::BTreeMap<Option<u64>, (f64, f64)> = Default::default();
     for l in &every.launches {

@@ -142,14 +142,18 @@ pub(super) fn spread_args(
     if kernel_name.is_none() && !has_kernel_name_base(extra_args) {
         args.extend(DEMANGLED_BASE.map(String::from));
     }
-    let any = if leave_out_nccl {
+    let every_kernel = if leave_out_nccl {
         collectives::NOT_NCCL
     } else {
         ""
     };
     args.extend([
         "--kernel-id".into(),
-        format!("::{}:{}", kernel_name.unwrap_or(any), invocations.join("|")),
+        format!(
+            "::{}:{}",
+            kernel_name.unwrap_or(every_kernel),
+            invocations.join("|")
+        ),
     ]);
     args
 }

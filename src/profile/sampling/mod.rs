@@ -112,8 +112,9 @@ pub fn taken_launches(every: &[ingest::Launch], sample: &Sample) -> Vec<bool> {
         _ => None,
     };
     let mut seen: HashMap<SampleKey, u64> = HashMap::new();
-    // Without kernels named, ncu's filter leaves NCCL's out (crate::profile::collectives;
-    // with --profile-nccl, a sample by time names them).
+    // Without kernels named, ncu's filter leaves NCCL's out (crate::profile::collectives).
+    // With --profile-nccl it does not, and a sample that names no kernels is then counted
+    // short: its launches are paired by number no more, and the report says so.
     let mut nccl: HashMap<&str, bool> = HashMap::new();
     every
         .iter()
