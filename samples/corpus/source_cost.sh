@@ -136,4 +136,17 @@ after() {
     done
   done
 }
+# Stage `long`: the same program run longer. heldout_pairs with 150 repeats (a run of
+# ~15 s, 24 kernels, 7 with a line cause), plain, by default and with --source,
+# alternating, twice. Expected before the call: the pass costs what it did at 5 repeats
+# (~6.5 s: it stops the program after the first launches of its 7 kernels), while the
+# default run grows with the program (about twice it plus 4 s): --source adds ~20%.
+long() {
+  build_sample heldout_pairs
+  for round in 1 2; do
+    timed "long_plain_$round" "$build/heldout_pairs" 150
+    run_gl "long_default_$round" --verbose -- "$build/heldout_pairs" 150
+    run_gl "long_source_$round" --verbose --source -- "$build/heldout_pairs" 150
+  done
+}
 for stage in "$@"; do "$stage"; done
