@@ -29,10 +29,6 @@
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
-run_gl() { # name, then gpulint run's options, --, the program
-  local name=$1; shift
-  timed "$name" "$gl" run "${ncu_args[@]}" --exit-zero "$@"
-}
 lines() {
   build_sample source_lines
   local prog="$build/source_lines"

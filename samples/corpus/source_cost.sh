@@ -16,26 +16,6 @@
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
-run_gl() { # name, then gpulint run's options, --, the program
-  local name=$1; shift
-  timed "$name" "$gl" run "${ncu_args[@]}" --exit-zero "$@"
-}
-# The source pass's ncu command line, from a verbose --source run's log ($1), in the array
-# `pass`, with its report written to $2 instead of a temporary folder.
-pass_command() {
-  local line
-  line=$(grep -m1 'source pass: /' "$1" | sed 's/^.*source pass: //')
-  eval "local words=($line)"
-  pass=()
-  local i=0
-  while [ $i -lt ${#words[@]} ]; do
-    if [ "${words[$i]}" = -o ]; then
-      pass+=(-f -o "$2"); i=$((i + 2))
-    else
-      pass+=("${words[$i]}"); i=$((i + 1))
-    fi
-  done
-}
 # The pass's options ($opts) without its report, logging to $1, in the array `printed`.
 printed_opts() {
   printed=()
@@ -58,7 +38,8 @@ probe() {
     timed "plain_$p" "${prog[@]}"
     run_gl "default_$p" --verbose -- "${prog[@]}"
     run_gl "source_$p" --source --verbose -- "${prog[@]}"
-    pass_command "$r/source_$p.txt" "$r/pass_$p"
+    logged_ncu "$r/source_$p.txt" 'source pass: /' "$r/pass_$p"
+    pass=("${cmd[@]}")
     if [ ${#pass[@]} -eq 0 ]; then echo "no pass line for $p" | tee -a "$table"; continue; fi
     echo "pass_$p: ${pass[*]}" >> "$r/commands.txt"
     timed "pass_as_is_$p" "${pass[@]}"

@@ -8,6 +8,29 @@ ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
 r="$OUT/r"
 mkdir -p "$r"
 table="$r/times.txt"
+# gpulint run on a program, timed: name, then gpulint run's options, --, the program.
+run_gl() { # name, then gpulint run's options, --, the program
+  local name=$1; shift
+  timed "$name" "$gl" run "${ncu_args[@]}" --exit-zero "$@"
+}
+# The ncu command line of the first line matching `$2` in a verbose gpulint run's log $1
+# (what follows the line's first `/`: ncu's path, its arguments, the program), in the array
+# `cmd`: its report goes to $3 (ncu's -o, overwritten with -f) and, when $4 is given, its
+# log to $4.
+logged_ncu() {
+  local line
+  line=$(grep -m1 "$2" "$1" | sed 's|^[^/]*||')
+  eval "local words=($line)"
+  cmd=()
+  local i=0
+  while [ $i -lt ${#words[@]} ]; do
+    case "${words[$i]}" in
+      -o) cmd+=(-f -o "$3"); i=$((i + 2)) ;;
+      --log-file) cmd+=(--log-file "${4:-${words[$((i + 1))]}}"); i=$((i + 2)) ;;
+      *) cmd+=("${words[$i]}"); i=$((i + 1)) ;;
+    esac
+  done
+}
 # Runs "$@" (at most 240 s) with output to $r/$name.txt; appends "name seconds exit=rc".
 timed() {
   local name=$1; shift

@@ -12,22 +12,6 @@ set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
 prog=(python3 samples/apps/torch_transformer.py)
-# gpulint's ncu command from a verbose run's log ($1), in the array `cmd`, writing its
-# report to $2 and its log to $3.
-ncu_command() {
-  local line
-  line=$(grep -m1 "^gpulint: /.*/ncu " "$1" | sed 's/^gpulint: //')
-  eval "local words=($line)"
-  cmd=()
-  local i=0
-  while [ $i -lt ${#words[@]} ]; do
-    case "${words[$i]}" in
-      -o) cmd+=(-f -o "$2"); i=$((i + 2)) ;;
-      --log-file) cmd+=(--log-file "$3"); i=$((i + 2)) ;;
-      *) cmd+=("${words[$i]}"); i=$((i + 1)) ;;
-    esac
-  done
-}
 # `cmd` with the value after option $1 replaced by $2.
 replaced() {
   out_cmd=()
@@ -43,7 +27,7 @@ replaced() {
 parts() {
   timed plain "${prog[@]}"
   timed default "$gl" run "${ncu_args[@]}" --verbose --exit-zero -- "${prog[@]}"
-  ncu_command "$r/default.txt" "$r/rep" "$r/log_as_is.txt"
+  logged_ncu "$r/default.txt" "^gpulint: /.*/ncu " "$r/rep" "$r/log_as_is.txt"
   echo "${cmd[*]}" > "$r/command.txt"
   for round in 1 2; do
     timed "as_is_$round" "${cmd[@]}"
