@@ -1,7 +1,7 @@
 //! NCCL's kernels, which ncu does not profile unless asked (`--profile-nccl`): a collective
 //! waits for its peer ranks, which ncu's serialized replay has stopped, so the run hangs
 //! (NVIDIA/nccl#536). The launch trace still times them; the report gives their share of
-//! each device's GPU time instead.
+//! each device's GPU time instead, and each device's share of the job's.
 
 use crate::ingest;
 
@@ -16,9 +16,10 @@ pub fn is_nccl(name: &str) -> bool {
     crate::kernel::base_name(name).starts_with("nccl")
 }
 
-/// NCCL's share of each device's GPU time in the launch trace, when it has NCCL kernels;
-/// why they were not profiled, unless they were; and where communication outweighs
-/// computation on a device, the levers that send less often.
+/// What the launch trace says of the devices, when a job ran on several or NCCL's kernels
+/// ran: each device's share of the GPU time (a rank's, in a data-parallel job), NCCL's
+/// share of each device's time, why they were not profiled unless they were, and where
+/// communication outweighs computation on a device, the levers that send less often.
 pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
     let mut by_device: std::collections::BTreeMap<Option<u64>, (f64, f64)> = Default::default();
     for l in &every.launches {
@@ -29,31 +30,41 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
             device.1 += time;
         }
     }
-    if by_device.values().all(|(_, nccl)| *nccl == 0.0) {
+    let several = by_device.len() > 1;
+    let nccl = by_device.values().any(|(_, nccl)| *nccl > 0.0);
+    if !several && !nccl {
         return None;
     }
-    let shares: Vec<String> = by_device
-        .iter()
-        .map(|(device, (all, nccl))| {
-            let share = 100.0 * nccl / all.max(f64::MIN_POSITIVE);
-            match device {
-                Some(d) => format!("{share:.1}% on device {d}"),
-                None => format!("{share:.1}%"),
-            }
-        })
-        .collect();
-    let outweighs = by_device.values().any(|(all, nccl)| 2.0 * nccl > *all);
-    let mut note = format!(
-        "NCCL's kernels took {} of the GPU time (the launch trace)",
-        shares.join(", ")
-    );
-    if !profiled {
-        note.push_str(
-            "; they are not profiled: a collective waits for ranks that ncu's replay has \
-             stopped, and the run would hang (--profile-nccl profiles them at that risk)",
-        );
+    let total: f64 = by_device.values().map(|(all, _)| all).sum();
+    let share = |part: f64, of: f64| 100.0 * part / of.max(f64::MIN_POSITIVE);
+    let on = |device: &Option<u64>| device.map_or(String::new(), |d| format!(" on device {d}"));
+    let mut parts = Vec::new();
+    if several {
+        let shares: Vec<String> = (by_device.iter())
+            .map(|(device, (all, _))| format!("{:.1}%{}", share(*all, total), on(device)))
+            .collect();
+        parts.push(format!("the GPU time by device: {}", shares.join(", ")));
     }
-    if outweighs {
+    if nccl {
+        let shares: Vec<String> = (by_device.iter())
+            .map(|(device, (all, nccl))| format!("{:.1}%{}", share(*nccl, *all), on(device)))
+            .collect();
+        let mut said = if by_device.keys().any(Option::is_some) {
+            format!("NCCL's share of each device's time: {}", shares.join(", "))
+        } else {
+            format!("NCCL's kernels took {} of the GPU time", shares.join(", "))
+        };
+        if !profiled {
+            said.push_str(
+                "; they are not profiled: a collective waits for ranks that ncu's replay \
+                 has stopped, and the run would hang (--profile-nccl profiles them at that \
+                 risk)",
+            );
+        }
+        parts.push(said);
+    }
+    let mut note = format!("the launch trace: {}", parts.join("; "));
+    if by_device.values().any(|(all, nccl)| 2.0 * nccl > *all) {
         note.push_str(
             ". Communication outweighs computation: larger gradient buckets (DDP's \
              bucket_cap_mb), overlapping it with the backward pass, or gradient accumulation \
@@ -116,7 +127,11 @@ mod tests {
     fn each_devices_nccl_share_is_said_and_what_to_do_when_it_outweighs_compute() {
         let even = share_note(&two_ranks([25.0, 30.0], [75.0, 70.0]), false).unwrap();
         assert!(
-            even.starts_with("NCCL's kernels took 25.0% on device 0, 30.0% on device 1"),
+            even.starts_with(
+                "the launch trace: the GPU time by device: 50.0% on device 0, 50.0% on \
+                 device 1; NCCL's share of each device's time: 25.0% on device 0, 30.0% on \
+                 device 1"
+            ),
             "{even}"
         );
         assert!(even.contains("not profiled"), "{even}");
@@ -124,6 +139,17 @@ mod tests {
         let heavy = share_note(&two_ranks([25.0, 60.0], [75.0, 40.0]), true).unwrap();
         assert!(heavy.contains("bucket_cap_mb"), "{heavy}");
         assert!(!heavy.contains("not profiled"), "{heavy}");
-        assert_eq!(share_note(&two_ranks([0.0, 0.0], [1.0, 1.0]), false), None);
+        // Two devices and no NCCL: each device's share alone.
+        let apart = share_note(&two_ranks([0.0, 0.0], [3.0, 1.0]), false).unwrap();
+        assert_eq!(
+            apart,
+            "the launch trace: the GPU time by device: 75.0% on device 0, 25.0% on device 1"
+        );
+        // One device and no NCCL: nothing to say.
+        let mut one = two_ranks([0.0, 0.0], [3.0, 1.0]);
+        one.launches
+            .iter_mut()
+            .for_each(|l| l.device_ordinal = Some(0));
+        assert_eq!(share_note(&one, false), None);
     }
 }
