@@ -1996,8 +1996,9 @@ fn a_chain_of_small_kernels_is_launch_bound_in_a_traced_run() {
 
 /// `--source` after a sample by time: the sampled launches are profiled without the
 /// SourceCounters section; then a pass of its own profiles one launch of each of the
-/// user's kernels whose findings have a line cause, by mangled name, prints their source
-/// pages and stops the program once it has: no import. The finding names its line. The zoo's trace is derived from its raw page (lab/scripts/zoo_trace.py).
+/// user's kernels whose findings have a line cause, by mangled name, with the section less
+/// its sampling (no finding here reads stall samples), prints their source pages and stops
+/// the program once it has: no import. The finding names its line. The zoo's trace is derived from its raw page (lab/scripts/zoo_trace.py).
 #[test]
 fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
     let sample = stand_in("sample");
@@ -2044,7 +2045,19 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
     let section = "SourceCounters".to_string();
     assert!(!profiling[0].contains(&section), "{:?}", profiling[0]);
     let pass = profiling[1];
-    assert!(pass.contains(&section), "{pass:?}");
+    // No finding reads stall samples: the section without sampling, written from the
+    // stand-in's own SourceCounters.section (tests/stand-in/sections).
+    assert_eq!(
+        window(pass, "--section")[..2],
+        ["--section", "GpulintSourceLines"],
+        "{pass:?}"
+    );
+    let folder = window(pass, "--section-folder")[1].clone();
+    assert!(folder.contains("gpulint-sections-"), "{pass:?}");
+    assert!(
+        !std::path::Path::new(&folder).exists(),
+        "the folder goes with the pass"
+    );
     // The zoo's three kernels with an uncoalesced-load finding, by time at stake.
     assert_eq!(
         common::kernel_id_names(pass).unwrap(),

@@ -103,7 +103,8 @@ subset() {
 # (12 pairs of kernels, most with a line cause, its timer over 5 rounds). Expected before
 # the call: --source adds about the pass alone, 2.5-3.5 s: about +60% on matmul_variants,
 # still over 30%; less, in share, on heldout_pairs, whose run is longer.
-after() {
+after() { # with a name prefix ($1, default "after")
+  local tag=${1:-after}
   build_sample matmul_variants
   build_sample source_lines
   build_sample heldout_pairs
@@ -111,12 +112,18 @@ after() {
     for entry in "matmul_variants|2048" "source_lines|" "heldout_pairs|5"; do
       IFS='|' read -r p args <<< "$entry"
       # shellcheck disable=SC2086
-      run_gl "after_default_${p}_$round" --verbose -- "$build/$p" $args
+      run_gl "${tag}_default_${p}_$round" --verbose -- "$build/$p" $args
       # shellcheck disable=SC2086
-      run_gl "after_source_${p}_$round" --verbose --source -- "$build/$p" $args
+      run_gl "${tag}_source_${p}_$round" --verbose --source -- "$build/$p" $args
     done
   done
 }
+# Stage `leanafter`: `after` again with the build whose pass leaves the section's sampling
+# out when no finding reads stall samples. Expected before the call: matmul_variants and
+# source_lines (no such finding) take the lean section, their pass ~0.3-0.4 s shorter a
+# kernel (matmul_variants ~3.4 -> ~2.7 s, source_lines ~4.7 -> ~3.3 s); heldout_pairs
+# takes the whole section if one of its findings reads stall samples, else it gains too.
+leanafter() { after leanafter; }
 # Stage `long`: the same program run longer. heldout_pairs with 150 repeats (a run of
 # ~15 s, 24 kernels, 7 with a line cause), plain, by default and with --source,
 # alternating, twice. Expected before the call: the pass costs what it did at 5 repeats
@@ -129,5 +136,32 @@ long() {
     run_gl "long_default_$round" --verbose -- "$build/heldout_pairs" 150
     run_gl "long_source_$round" --verbose --source -- "$build/heldout_pairs" 150
   done
+}
+# Stage `lean`: the pass on matmul_variants (its 2 kernels' findings need no stall
+# sampling) with ncu's SourceCounters section, and with the same section less its warp
+# sampling (samples/corpus/source_section.py writes it from ncu's own file), alternating,
+# three times each, pages printed by the run. Expected before the call: the lean section
+# saves ~0.4 s per kernel (~0.9 s of ~3.1 s) and its page keeps every column gpulint reads
+# but the stall ones.
+lean() {
+  build_sample matmul_variants
+  local section
+  section=$(find / -name SourceCounters.section -path '*nsight-compute*' 2>/dev/null | head -1)
+  python3 samples/corpus/source_section.py "$section" "$r/sections" || return
+  local base=(ncu --clock-control none --csv --page source --print-source cuda,sass
+    --kernel-name-base mangled
+    --kernel-id '::regex:^(_Z11matmul_wmmaPK6__halfS1_Pfi|_Z14matmul_regtilePKfS0_Pfi)$:1'
+    --launch-count 2 --kill on)
+  local prog=("$build/matmul_variants" 2048)
+  for round in 1 2 3; do
+    timed "lean_full_$round" "${base[@]}" --section SourceCounters \
+      --log-file "$r/lean_full_$round.csv" "${prog[@]}"
+    timed "lean_lean_$round" "${base[@]}" --section-folder "$r/sections" \
+      --section GpulintSourceLines --log-file "$r/lean_lean_$round.csv" "${prog[@]}"
+  done
+  for f in lean_full_1 lean_lean_1; do
+    echo "$f: $(grep -c '' "$r/$f.csv") lines; $(grep -m1 '^"Line No"' "$r/$f.csv" | tr ',' '\n' | grep -c '') columns"
+    grep -m1 '^"Line No"' "$r/$f.csv" | tr ',' '\n' | grep -c 'Excessive\|N-Way\|Divergent Branches\|Address Space\|Instructions Executed'
+  done | tee -a "$table"
 }
 for stage in "$@"; do "$stage"; done

@@ -8,6 +8,7 @@ pub mod tracer;
 mod args;
 mod chip_cache;
 mod import;
+mod lean_section;
 mod process;
 mod progress;
 pub mod source_pass;

@@ -28,6 +28,9 @@ pub struct SourcePlan {
     pub numbers: Vec<u64>,
     /// How many launches ncu will profile: each target's launches with those numbers.
     pub launches: u64,
+    /// Whether a finding on a target has its cause in the warps' stall samples: only then
+    /// is the section's warp sampling collected (see [`super::lean_section`]).
+    pub needs_sampling: bool,
 }
 
 /// Profiles the plan's launches with the SourceCounters section; ncu prints their source
@@ -54,10 +57,17 @@ pub fn profile_sources(
         launch_count: None,
         ..opts.clone()
     };
+    // Without a finding that reads stall samples, the section's sampling is left out.
+    let lean = (!plan.needs_sampling)
+        .then(|| super::lean_section::folder_for(&ncu))
+        .flatten();
+    let output = Output::SourcePage {
+        lean_folder: lean.as_ref().map(|d| d.path()),
+    };
     let args = build_args(
         &pass,
         &["gpu__time_duration.sum"],
-        Output::SourcePage,
+        output,
         log.path(),
         program,
     );

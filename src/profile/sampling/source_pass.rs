@@ -118,7 +118,7 @@ pub fn plan(
     }
     numbers.sort_unstable();
     let mut launches = 0;
-    let targets = chosen
+    let targets: Vec<SourceTarget> = chosen
         .into_iter()
         .map(|(kernel, mangled, number)| {
             let reached = traced.launches.get(mangled.as_str()).copied().unwrap_or(0);
@@ -131,10 +131,17 @@ pub fn plan(
             }
         })
         .collect();
+    let needs_sampling = findings.iter().any(|f| {
+        targets.iter().any(|t| t.kernel == f.kernel)
+            && rules.iter().any(|r| {
+                r.slug == f.rule && r.source_lines == Some(crate::rules::LineCause::StallSamples)
+            })
+    });
     Some(SourcePlan {
         targets,
         numbers,
         launches,
+        needs_sampling,
     })
 }
 
@@ -169,4 +176,49 @@ fn fits_kernel_id(mangled: &str) -> bool {
         && mangled
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::engine::{Judgement, check_in_profile};
+
+    /// The zoo's strided copy with its uncoalesced-load finding, and a launch trace that
+    /// saw that launch, by its mangled name.
+    fn strided() -> (Vec<Rule>, Finding, ingest::Profile) {
+        let rules = crate::rules::load(None).unwrap();
+        let zoo = crate::ingest::read_path(&format!(
+            "{}/fixtures/h200-zoo/full_raw_base.csv",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let launch = zoo.launches.iter().find(|l| l.id == 1).unwrap().clone();
+        let rule = rules.iter().find(|r| r.slug == "uncoalesced-load").unwrap();
+        let Judgement::Fires(finding) = check_in_profile(rule, &launch, &zoo.launches, "zoo")
+        else {
+            panic!("uncoalesced-load does not fire on the strided copy");
+        };
+        let mut traced = launch;
+        traced.mangled = Some("_Z12copy_stridedPKfPfmi".into());
+        let every = ingest::Profile {
+            launches: vec![traced],
+            ..zoo
+        };
+        (rules, *finding, every)
+    }
+
+    /// The section's warp sampling is collected only for a finding whose line cause is
+    /// the stall samples (latency-bound here), not for excess sectors.
+    #[test]
+    fn only_a_finding_on_stall_samples_needs_the_sampling() {
+        let (rules, finding, every) = strided();
+        let users = |_: &str| true;
+        let sectors = plan(std::slice::from_ref(&finding), &rules, &every, &users).unwrap();
+        assert_eq!(sectors.targets.len(), 1);
+        assert!(!sectors.needs_sampling);
+        let mut waits = finding.clone();
+        waits.rule = "latency-bound".into();
+        let both = plan(&[finding, waits], &rules, &every, &users).unwrap();
+        assert!(both.needs_sampling);
+    }
 }

@@ -156,7 +156,7 @@ pub fn candidates(ncu: Option<&Path>) -> Vec<Candidate> {
 /// The Nsight Compute folders `ncu` may run from: its own (links followed), and where the
 /// `ncu` in a toolkit's `bin/` is a launcher, the toolkit's `nsight-compute-*` folders,
 /// newest first, then the newest under /opt/nvidia/nsight-compute.
-fn nsight_compute_folders(ncu: &Path) -> Vec<PathBuf> {
+pub(crate) fn nsight_compute_folders(ncu: &Path) -> Vec<PathBuf> {
     let mut folders = Vec::new();
     let Ok(real) = ncu.canonicalize() else {
         return folders;
