@@ -2098,6 +2098,32 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
         stderr.contains("source pass: the source counters of 3 kernel(s)"),
         "{stderr}"
     );
+    // A section folder of the user's own: ncu takes one, so the pass keeps the whole section.
+    std::fs::write(&*record, b"").unwrap();
+    let own: Vec<&str> = [
+        &args[..1],
+        &["--ncu-arg=--section-folder", "--ncu-arg=/own"],
+        &args[1..],
+    ]
+    .concat();
+    run_with("normal", &own, &env);
+    let recorded = std::fs::read_to_string(&*record).unwrap();
+    let pass: Vec<String> = recorded
+        .split("--END--\n")
+        .map(|c| c.lines().map(String::from).collect::<Vec<_>>())
+        .filter(|c| c.contains(&"--kernel-id".to_string()))
+        .nth(1)
+        .expect("a source pass");
+    assert_eq!(
+        window(&pass, "--section")[..2],
+        ["--section", "SourceCounters"],
+        "{pass:?}"
+    );
+    assert_eq!(
+        pass.iter().filter(|a| *a == "--section-folder").count(),
+        1,
+        "{pass:?}"
+    );
 }
 
 /// `--quiet` leaves stderr to warnings and errors: the notes on the program's runs and the

@@ -57,8 +57,10 @@ pub fn profile_sources(
         launch_count: None,
         ..opts.clone()
     };
-    // Without a finding that reads stall samples, the section's sampling is left out.
-    let lean = (!plan.needs_sampling)
+    // Without a finding that reads stall samples, the section's sampling is left out;
+    // not where the user gave ncu a section folder of their own, which ncu takes once.
+    let own_folder = (opts.extra_args.iter()).any(|a| a.starts_with("--section-folder"));
+    let lean = (!plan.needs_sampling && !own_folder)
         .then(|| super::lean_section::folder_for(&ncu))
         .flatten();
     let output = Output::SourcePage {
