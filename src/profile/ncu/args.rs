@@ -166,9 +166,15 @@ pub(super) fn spread_args(
 
 /// Whether the user named kernels through `--ncu-arg` (`-k`, `--kernel-name`).
 fn has_kernel_name(extra_args: &[String]) -> bool {
+    gives_option(extra_args, &["-k", "--kernel-name"])
+}
+
+/// Whether the user gave ncu one of these options through `--ncu-arg`, as `--name VALUE`
+/// or `--name=VALUE`.
+pub(super) fn gives_option(extra_args: &[String], names: &[&str]) -> bool {
     extra_args
         .iter()
-        .any(|a| a == "-k" || a.split('=').next() == Some("--kernel-name"))
+        .any(|a| names.contains(&a.split('=').next().unwrap_or(a)))
 }
 
 /// A sample by time of some kernels only: their mangled names, matched whole (a mangled
@@ -192,9 +198,7 @@ pub(super) fn chosen_kernels_args(kernels: &[String], numbers: &[u64]) -> Vec<St
 pub(super) const DEMANGLED_BASE: [&str; 2] = ["--kernel-name-base", "demangled"];
 
 pub(super) fn has_kernel_name_base(extra_args: &[String]) -> bool {
-    extra_args
-        .iter()
-        .any(|a| a.split('=').next() == Some("--kernel-name-base"))
+    gives_option(extra_args, &["--kernel-name-base"])
 }
 
 /// Whether a `-k` pattern can stand in `--kernel-id`, whose fields are separated by `:`.
@@ -233,10 +237,7 @@ pub struct LaunchChoice<'a> {
 /// launches with ncu's own options; per configuration when asked, or when a `-k` pattern
 /// holds a `:` that `--kernel-id` cannot carry; otherwise the spread.
 pub fn choose_sample(choice: &LaunchChoice, extra_args: &[String]) -> Option<Sample> {
-    let chosen = extra_args.iter().any(|a| {
-        let name = a.split('=').next().unwrap_or(a);
-        LAUNCH_CHOOSING_ARGS.contains(&name)
-    });
+    let chosen = gives_option(extra_args, LAUNCH_CHOOSING_ARGS);
     if choice.all_launches
         || choice.launch_skip.is_some()
         || choice.launch_count.is_some()

@@ -356,10 +356,7 @@ pub fn time_every_launch(
 ) -> Result<tempfile::NamedTempFile> {
     let log = temp_csv("gpulint-timing-")?;
     let mut extra_args = opts.extra_args.clone();
-    if !extra_args
-        .iter()
-        .any(|a| a.split('=').next() == Some("--cache-control"))
-    {
+    if !gives_option(&extra_args, &["--cache-control"]) {
         extra_args.extend(["--cache-control".into(), "none".into()]);
     }
     let timing = NcuOptions {

@@ -59,7 +59,10 @@ pub fn profile_sources(
     };
     // Without a finding that reads stall samples, the section's sampling is left out;
     // not where the user gave ncu a section folder of their own, which ncu takes once.
-    let own_folder = (opts.extra_args.iter()).any(|a| a.starts_with("--section-folder"));
+    let own_folder = gives_option(
+        &opts.extra_args,
+        &["--section-folder", "--section-folder-recursive"],
+    );
     let lean = (!plan.needs_sampling && !own_folder)
         .then(|| super::lean_section::folder_for(&ncu))
         .flatten();
