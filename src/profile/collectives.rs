@@ -11,9 +11,13 @@ use crate::ingest;
 pub const NOT_NCCL: &str = "regex:^(?!(void )?nccl)";
 
 /// Whether a kernel is one of NCCL's (`ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)`,
-/// `ncclKernel_...`), by its base name.
+/// `ncclKernel_...`): what [`NOT_NCCL`] leaves out, read the same way, so that what ncu
+/// skips and what gpulint counts as skipped agree. No allocation: it is asked of every
+/// traced launch.
 pub fn is_nccl(name: &str) -> bool {
-    crate::kernel::base_name(name).starts_with("nccl")
+    name.strip_prefix("void ")
+        .unwrap_or(name)
+        .starts_with("nccl")
 }
 
 /// What the launch trace says of the devices, when a job ran on several or NCCL's kernels

@@ -115,7 +115,6 @@ pub fn taken_launches(every: &[ingest::Launch], sample: &Sample) -> Vec<bool> {
     // Without kernels named, ncu's filter leaves NCCL's out (crate::profile::collectives).
     // With --profile-nccl it does not, and a sample that names no kernels is then counted
     // short: its launches are paired by number no more, and the report says so.
-    let mut nccl: HashMap<&str, bool> = HashMap::new();
     every
         .iter()
         .map(|l| {
@@ -123,9 +122,7 @@ pub fn taken_launches(every: &[ingest::Launch], sample: &Sample) -> Vec<bool> {
             *nth += 1;
             let named = match &kernels {
                 Some(k) => l.mangled.as_deref().is_some_and(|m| k.contains(m)),
-                None => !*nccl
-                    .entry(l.name.as_str())
-                    .or_insert_with(|| crate::profile::collectives::is_nccl(&l.name)),
+                None => !crate::profile::collectives::is_nccl(&l.name),
             };
             named
                 && match sample {
