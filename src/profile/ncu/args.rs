@@ -191,6 +191,15 @@ pub(super) fn chosen_kernels_args(kernels: &[String], numbers: &[u64]) -> Vec<St
     ]
 }
 
+/// Whether a mangled name can be asked for whole in `--kernel-id`'s regex field: letters,
+/// digits and `_` only (no `:`, which separates the fields, and nothing a regex reads).
+pub fn mangled_fits_kernel_id(mangled: &str) -> bool {
+    !mangled.is_empty()
+        && mangled
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// Launches counted per demangled name: by ncu's default, the function name, two instances
 /// of one template share a count, for `--kernel-id` and for the configurations of
 /// `--filter-mode per-launch-config` alike (PyTorch's `vectorized_elementwise_kernel<4,

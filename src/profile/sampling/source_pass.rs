@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use crate::ingest;
+use crate::profile::ncu::mangled_fits_kernel_id;
 pub use crate::profile::ncu::source_pass::{SourcePlan, SourceTarget};
 use crate::rules::Rule;
 use crate::rules::engine::Finding;
@@ -159,7 +160,7 @@ impl<'a> TracedNumbers<'a> {
             launches: HashMap::new(),
         };
         for l in &every.launches {
-            let Some(mangled) = l.mangled.as_deref().filter(|m| fits_kernel_id(m)) else {
+            let Some(mangled) = l.mangled.as_deref().filter(|m| mangled_fits_kernel_id(m)) else {
                 continue;
             };
             let n = traced.launches.entry(mangled).or_default();
@@ -168,14 +169,6 @@ impl<'a> TracedNumbers<'a> {
         }
         traced
     }
-}
-
-/// A mangled name `--kernel-id`'s regex field can carry as it is.
-fn fits_kernel_id(mangled: &str) -> bool {
-    !mangled.is_empty()
-        && mangled
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]

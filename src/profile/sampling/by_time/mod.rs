@@ -144,10 +144,9 @@ impl Counted {
                 .launches
                 .push((kernel, number, configuration, duration));
         }
-        counted.by_name = counted.kernels.iter().all(|k| {
-            k.2.as_deref().is_some_and(|m| {
-                !m.is_empty() && m.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            })
+        counted.by_name = (counted.kernels.iter()).all(|k| {
+            k.2.as_deref()
+                .is_some_and(crate::profile::ncu::mangled_fits_kernel_id)
         });
         (counted.total > 0.0).then_some(counted)
     }
