@@ -245,7 +245,7 @@ fn stand_ins(job: &Job, release: bool) -> PathBuf {
         let pack = job.dir.join("pack");
         std::fs::create_dir_all(&pack).unwrap();
         let packed = pack.join("gpulint");
-        common::write_executable(&packed, &format!("#!/bin/sh\nexec {exe} \"$@\"\n"));
+        common::executable::write_executable(&packed, &format!("#!/bin/sh\nexec {exe} \"$@\"\n"));
         std::fs::write(pack.join("README.md"), "").unwrap();
         let tar = job.dir.join("release.tar.gz");
         let ok = Command::new("tar")
@@ -272,7 +272,7 @@ fn stand_ins(job: &Job, release: bool) -> PathBuf {
         log = log.display()
     );
     for (name, body) in [("curl", curl), ("cargo", cargo)] {
-        common::write_executable(&bin.join(name), &format!("#!/bin/bash\n{body}"));
+        common::executable::write_executable(&bin.join(name), &format!("#!/bin/bash\n{body}"));
     }
     bin
 }

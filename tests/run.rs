@@ -1637,7 +1637,7 @@ fn a_failed_tracer_build_is_not_retried() {
     let calls = root.join("calls");
     let compiler = bin.join("c++");
     // It answers gpulint's questions (version, runtime), and fails every build.
-    common::write_executable(
+    common::executable::write_executable(
         &compiler,
         &format!(
             "#!/bin/sh\ncase \"$1\" in --version|-print-file-name=*) echo \"$1\"; exit 0;; esac\n\

@@ -7,23 +7,8 @@ use std::process::{Command, Output};
 
 use gpulint::{Finding, Launch, Profile, Severity};
 
-/// Writes a script that a test then runs, executable. Written by this process, its file
-/// would be open for writing while another test's thread forks: that child holds it until
-/// it execs, and running the script then fails with ETXTBSY ("text file busy"). So `cp`
-/// writes it, in a process of its own.
 #[cfg(unix)]
-pub fn write_executable(path: &std::path::Path, text: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let draft = path.with_extension("draft");
-    std::fs::write(&draft, text).unwrap();
-    let copied = std::process::Command::new("cp")
-        .arg(&draft)
-        .arg(path)
-        .status()
-        .unwrap();
-    assert!(copied.success());
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
+pub mod executable;
 
 pub fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

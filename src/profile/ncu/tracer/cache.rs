@@ -331,9 +331,15 @@ pub fn cached_library(toolchain: &Toolchain, cache: &Path) -> Option<PathBuf> {
     built.exists().then_some(built)
 }
 
+// Scripts the tests write and run (shared with tests/common).
+#[cfg(all(test, unix))]
+#[path = "../../../../tests/common/executable.rs"]
+mod executable;
+
 // The cache's trust checks read Unix modes and owners.
 #[cfg(all(test, unix))]
 mod tests {
+    use super::executable::write_executable;
     use super::*;
     use crate::platform::current_uid;
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -379,22 +385,6 @@ mod tests {
         let path = dir.join(if fail { "failing-c++" } else { "c++" });
         write_executable(&path, &script);
         path
-    }
-
-    /// Writes a script that a test then runs. Written here, its file would be open for
-    /// writing in this process while another test's thread forks: that child holds it
-    /// until it execs, and running the script then fails with ETXTBSY ("text file
-    /// busy"), as CI once saw. So `cp` writes it, in a process of its own.
-    fn write_executable(path: &Path, text: &str) {
-        let draft = path.with_extension("draft");
-        std::fs::write(&draft, text).unwrap();
-        let copied = std::process::Command::new("cp")
-            .arg(&draft)
-            .arg(path)
-            .status()
-            .unwrap();
-        assert!(copied.success());
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
 
     fn builds(dir: &Path) -> Vec<String> {
