@@ -39,6 +39,18 @@ pub fn run(rules: &[Rule]) -> Vec<Case> {
     cases
 }
 
+/// A case's capture and launch number: `FILE#ID`, FILE relative to the rule file's
+/// folder `dir`.
+pub(crate) fn spec_path(dir: &Path, spec: &str) -> Result<(PathBuf, u64), String> {
+    let (file, id) = spec
+        .split_once('#')
+        .ok_or_else(|| format!("{spec:?} is not FILE#LAUNCH"))?;
+    let id: u64 = id
+        .parse()
+        .map_err(|_| format!("{spec:?}: {id:?} is not a launch number"))?;
+    Ok((dir.join(file), id))
+}
+
 fn judge(
     rule: &Rule,
     dir: &Path,
@@ -46,13 +58,7 @@ fn judge(
     should_fire: bool,
     profiles: &mut HashMap<PathBuf, Result<Profile, String>>,
 ) -> Result<(), String> {
-    let (file, id) = spec
-        .split_once('#')
-        .ok_or_else(|| format!("{spec:?} is not FILE#LAUNCH"))?;
-    let id: u64 = id
-        .parse()
-        .map_err(|_| format!("{spec:?}: {id:?} is not a launch number"))?;
-    let path = dir.join(file);
+    let (path, id) = spec_path(dir, spec)?;
     let profile = profiles
         .entry(path.clone())
         .or_insert_with(|| {

@@ -21,11 +21,9 @@ fn case(slug: &str) -> Case {
         .into_iter()
         .find(|r| r.slug == slug)
         .unwrap();
-    let spec = &rule.tests.fires[0];
-    let (file, id) = spec.split_once('#').unwrap();
     let dir = std::path::Path::new(&rule.origin).parent().unwrap();
-    let profile = crate::ingest::read_path(&dir.join(file).display().to_string()).unwrap();
-    let id: u64 = id.parse().unwrap();
+    let (path, id) = super::selftest::spec_path(dir, &rule.tests.fires[0]).unwrap();
+    let profile = crate::ingest::read_path(&path.display().to_string()).unwrap();
     let launch = profile
         .launches
         .iter()
