@@ -2011,9 +2011,13 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
         ("GPULINT_CUPTI", tracer.as_str()),
         ("FAKE_NCU_SOURCE", source_page.to_str().unwrap()),
     ];
+    // The zoo's 22 kernels each carry a few percent: with 12 launches (the default is 8
+    // for a short program) the sample reaches three of its four strided ones.
     let args = [
         "run",
         "--source",
+        "--max-launches",
+        "12",
         "--select",
         "uncoalesced-load",
         "--color",

@@ -245,3 +245,34 @@ fn a_kernel_the_trace_names_mangled_pairs_with_ncus_name() {
     assert_eq!(warnings_of(&sampled), warnings_of(&every));
     assert_eq!(warnings_of(&every).len(), 3);
 }
+
+/// The default cap's floor, 8 launches (what a program of under ~11 s gets), warns as
+/// every launch does on every capture of every launch, even through a timing pass, whose
+/// unmangled names make a launch number cost every kernel that reaches it. At 6, the CG
+/// solver's uncoalesced SpMV goes unprofiled.
+#[test]
+fn the_fewest_launches_by_default_warn_as_every_launch_does() {
+    for capture in [
+        "h200-corpus/all_lud.csv",
+        "h200-corpus/min_bfs.csv",
+        "h200-corpus/min_gaussian.csv",
+        "h200-corpus/min_cg_solver.csv",
+        "h200-samples/torch_train.csv",
+        "h200-corpus/all_template_phases.csv",
+        "h200-corpus/all_graph_steps.csv",
+        "h200-corpus/min_nw.csv",
+        "h200-corpus/min_knn.csv",
+        "h200-corpus/min_particlefilter.csv",
+        "h200-corpus/min_matmul_variants.csv",
+    ] {
+        let c = compare(capture, &["--max-launches", "8"]);
+        assert!(c.profiled <= 8, "{capture}: {} profiled", c.profiled);
+        assert_eq!(
+            warnings_of(&c.sampled),
+            warnings_of(&c.every),
+            "{capture}: {} of {} launches profiled",
+            c.profiled,
+            c.launches
+        );
+    }
+}

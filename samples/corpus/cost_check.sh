@@ -23,11 +23,26 @@
 #           warnings on kernels the sample leaves out; LU's 7 warnings as in `counted`
 #   final   the last build once: the corpus (plain, default), the transformer (default and
 #           --max-launches 80), the window, --source, torch_chain's pair kept as fixtures
+#   floor   (fifteenth session) the build whose default cap is 8 launches (at least 2.7 s of
+#           profiling, was 12 and 4 s) for programs of under ~11 s: the transformer plain
+#           and by default, alternating, three times; the corpus plain and by default.
+#           Expected before the call: the transformer within 2 x plain + 5 s in each round
+#           (the last call: 23.2 s with 8 launches against plain runs of 7.8-12.5 s), its
+#           fp32 GEMMs' warning alone; the corpus within its targets as in `counted`, with
+#           the same warnings (LU's 7)
+#   kernels (fifteenth session) the build whose cover takes every kernel that carries time
+#           before more configurations of one (with 8 launches, LU's lud_perimeter and
+#           lud_diagonal at four numbers had left lud_internal, 13% of the time, out): LU,
+#           NW and the CG solver by default, heldout_pairs (24 kernels), the transformer
+#           plain and by default, twice. Expected before the call: LU asks for its three
+#           kernels and warns small-grid on lud_internal as every launch does (6 warnings,
+#           with latency-bound on lud_internal 7); NW and CG as in `floor`; the transformer
+#           within 2 x plain + 5 s, its fp32 GEMMs' warning alone
 # Every run keeps its export, trace and report in $OUT/r, packed after each run into
 # $OUT/results_STAGE.tar.gz (a device call returns at most 8 files).
 #   usage: OUT=DIR samples/corpus/cost_check.sh STAGE   (from the repository root)
 set -u
-stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted|smoke}
+stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted|smoke|floor|kernels}
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
 r="$OUT/r"
@@ -70,6 +85,25 @@ kernel_id_check() {
   echo "kernel-id by mangled name: exit $?, $(grep -c '^"[0-9]' "$r/kernel_id_check.csv") rows" | tee -a "$table"
 }
 case $stage in
+kernels)
+  for entry in "lud|1024" "nw|512" "cg_solver|1024 20" "heldout_pairs|5"; do
+    IFS='|' read -r p args <<< "$entry"
+    build_sample "$p"
+    # shellcheck disable=SC2086
+    lint "default_$p" "$build/$p" $args
+  done
+  for round in 1 2; do
+    timed "plain_transformer_$round" python3 samples/apps/torch_transformer.py
+    lint "default_transformer_$round" python3 samples/apps/torch_transformer.py
+  done
+  ;;
+floor)
+  for round in 1 2 3; do
+    timed "plain_transformer_$round" python3 samples/apps/torch_transformer.py
+    lint "default_transformer_$round" python3 samples/apps/torch_transformer.py
+  done
+  corpus_plain_and_default
+  ;;
 smoke)
   timed plain_cnn3 python3 samples/apps/torch_cnn.py 3
   lint default_cnn3 python3 samples/apps/torch_cnn.py 3

@@ -37,8 +37,8 @@ pub struct NcuArgs {
     #[arg(long, value_name = "PCT", value_parser = percentage, default_value_t = 99.0)]
     pub coverage: f64,
     /// With every launch counted, profile at most this many launches. By default, as many
-    /// as ncu profiles in about a quarter of the program's own run time, at least 4 s
-    /// (some 0.33 s a launch on an H200): 12 to 40. The configuration with the most GPU
+    /// as ncu profiles in about a quarter of the program's own run time, at least 2.7 s
+    /// (some 0.33 s a launch on an H200): 8 to 40. The configuration with the most GPU
     /// time is profiled whatever its launch costs.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_launches: Option<u64>,

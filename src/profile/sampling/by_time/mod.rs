@@ -47,11 +47,15 @@ pub const DEFAULT_COVERAGE: f64 = 0.99;
 /// time, and at least [`LEAST_PROFILING_S`]: the run then costs about twice the program's,
 /// plus a few seconds.
 const PROFILING_SHARE_OF_RUN: f64 = 0.25;
-const LEAST_PROFILING_S: f64 = 4.0;
+/// Twice the program plus 5 s leaves about 3 s for the launches once ncu has attached
+/// (about 1 s) and the report is imported (0.6-0.8 s): 8 launches of 0.33-0.45 s
+/// (lab/runs/2026-12-03-cost-floor.txt). 12 took the PyTorch transformer 2-4 s past it.
+const LEAST_PROFILING_S: f64 = 2.7;
 
-/// The default cap's bounds: 12 launches take a loop's few busiest kernels, 40 (13 s)
-/// bound a long program's.
-const FEWEST_LAUNCHES: u64 = 12;
+/// The default cap's bounds: 8 launches take a loop's few busiest kernels (and warned as
+/// every launch did on every capture: tests/sample_by_time.rs), 40 (13 s) bound a long
+/// program's.
+const FEWEST_LAUNCHES: u64 = 8;
 const MOST_LAUNCHES: u64 = 40;
 
 /// The default cap on profiled launches, for a program that ran `run` under the launch
@@ -391,6 +395,16 @@ mod tests {
             "{kernels:?}"
         );
         assert_eq!(kernels.len(), 3);
+    }
+
+    /// A short program gets the floor, 8 launches; one of 40 s a quarter of its time
+    /// (30); one not traced the most.
+    #[test]
+    fn the_default_cap_follows_the_programs_run() {
+        let cap = |s: f64| default_max_launches(Some(std::time::Duration::from_secs_f64(s)));
+        assert_eq!((cap(0.5), cap(10.0)), (8, 8));
+        assert_eq!(cap(40.0), 30);
+        assert_eq!((cap(600.0), default_max_launches(None)), (40, 40));
     }
 
     /// A training loop: 50 steps of a GEMM, an activation and a tiny bookkeeping kernel,
