@@ -164,4 +164,152 @@ lean() {
     grep -m1 '^"Line No"' "$r/$f.csv" | tr ',' '\n' | grep -c 'Excessive\|N-Way\|Divergent Branches\|Address Space\|Instructions Executed'
   done | tee -a "$table"
 }
+# Stage `parts` (fifteenth session): where the pass's seconds per kernel go, on source_lines
+# (4 kernels, the lean section) and heldout_pairs (7 kernels, the whole section): the pass
+# as gpulint runs it; its section into a report, no page printed (the counters alone); its
+# page printed with the duration alone, no section (ncu's source view alone); the duration
+# alone, nothing printed (ncu's cost of profiling a kernel); ncu's floor. Alternating,
+# twice. Expected before the call: about half of a kernel's ~0.6-1.0 s is the page
+# (disassembly and its correlation with the CUDA lines), a third ncu's own per-kernel cost,
+# the rest the counters.
+# `cmd` (the pass's ncu command) as variant $1 logging to $2, in the array `out_cmd`.
+pass_variant() {
+  out_cmd=("${cmd[0]}")
+  local i=1
+  while [ $i -lt ${#cmd[@]} ]; do
+    case "${cmd[$i]}" in
+      --csv|--page|--print-source)
+        case "$1" in as_is|duration_printed)
+          if [ "${cmd[$i]}" = --csv ]; then out_cmd+=(--csv); i=$((i + 1))
+          else out_cmd+=("${cmd[$i]}" "${cmd[$((i + 1))]}"); i=$((i + 2)); fi ;;
+        *) if [ "${cmd[$i]}" = --csv ]; then i=$((i + 1)); else i=$((i + 2)); fi ;;
+        esac ;;
+      --section-folder)
+        case "$1" in as_is|report) out_cmd+=(--section-folder "$r/sections") ;; esac
+        i=$((i + 2)) ;;
+      --section)
+        case "$1" in as_is|report) out_cmd+=(--section "${cmd[$((i + 1))]}") ;; esac
+        i=$((i + 2)) ;;
+      --kernel-id)
+        if [ "$1" = floor ]; then out_cmd+=(--kernel-id '::regex:^no_such_kernel_here$:1')
+        else out_cmd+=(--kernel-id "${cmd[$((i + 1))]}"); fi
+        i=$((i + 2)) ;;
+      --log-file) out_cmd+=(--log-file "$2"); i=$((i + 2)) ;;
+      *) out_cmd+=("${cmd[$i]}"); i=$((i + 1)) ;;
+    esac
+  done
+  case "$1" in report|duration) out_cmd=("${out_cmd[0]}" -f -o "$r/variant" "${out_cmd[@]:1}") ;; esac
+}
+parts() {
+  build_sample source_lines
+  build_sample heldout_pairs
+  local section
+  section=$(find / -name SourceCounters.section -path '*nsight-compute*' 2>/dev/null | head -1)
+  python3 samples/corpus/source_section.py "$section" "$r/sections" || return
+  for entry in "source_lines|" "heldout_pairs|5"; do
+    IFS='|' read -r p args <<< "$entry"
+    # shellcheck disable=SC2086
+    run_gl "parts_source_$p" --verbose --source -- "$build/$p" $args
+    logged_ncu "$r/parts_source_$p.txt" 'source pass: /' "$r/unused"
+    echo "pass_$p: ${cmd[*]}" >> "$r/commands.txt"
+    for round in 1 2; do
+      for v in as_is report duration_printed duration floor; do
+        pass_variant "$v" "$r/${v}_${p}_$round.csv"
+        echo "${v}_$p: ${out_cmd[*]}" >> "$r/commands.txt"
+        timed "${v}_${p}_$round" "${out_cmd[@]}"
+      done
+    done
+    rm -f "$r"/variant.ncu-rep
+  done
+}
+# Stage `realistic`: --source against the default run on two programs of a few seconds
+# with several kernels: train_loop (5 kernels a step, 1500 steps; its one line cause is
+# grad_input_strided's uncoalesced loads) and cg_solver (n = 2048, 1000 iterations, 7
+# kernels; spmv_csr_scalar's uncoalesced loads, and latency-bound on the small kernels if
+# the sample finds it). Plain once, then default and --source alternating, twice.
+# Expected before the call: train_loop's pass ~1.5-2.5 s against a default run of
+# ~12-14 s (+15%); cg_solver's ~3-6 s (more kernels, the whole section where a finding
+# reads stall samples) against ~10 s: +30-60%.
+realistic() {
+  build_sample train_loop
+  build_sample cg_solver
+  for entry in "train_loop|1500" "cg_solver|2048 1000"; do
+    IFS='|' read -r p args <<< "$entry"
+    # shellcheck disable=SC2086
+    timed "real_plain_$p" "$build/$p" $args
+    for round in 1 2; do
+      # shellcheck disable=SC2086
+      run_gl "real_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "real_source_${p}_$round" --verbose --source -- "$build/$p" $args
+    done
+  done
+}
+# Stage `minimal`: the pass with a section of only the per-line columns gpulint reads
+# (samples/corpus/source_section.py --minimal: no header or body metrics, no cycles, no
+# cache-policy or thread columns; the pcsamp ones only where a finding reads stall
+# samples), against the pass as gpulint runs it, alternating, three times, on source_lines
+# (the lean section) and heldout_pairs (the whole section), then train_loop 1500's pass;
+# the pages compared column by column (samples/corpus/compare_pages.py). Expected before
+# the call: the header's branch and cycle counters and the extra SASS columns cost replay
+# passes; the minimal section saves ~0.2 s a kernel, with the same values in every column
+# gpulint reads.
+minimal() {
+  build_sample source_lines
+  build_sample heldout_pairs
+  build_sample train_loop
+  local section
+  section=$(find / -name SourceCounters.section -path '*nsight-compute*' 2>/dev/null | head -1)
+  python3 samples/corpus/source_section.py "$section" "$r/sections" || return
+  python3 samples/corpus/source_section.py "$section" "$r/minimal" --minimal || return
+  python3 samples/corpus/source_section.py "$section" "$r/minimal_sampled" --minimal --sampling || return
+  for entry in "source_lines|" "heldout_pairs|5" "train_loop|1500"; do
+    IFS='|' read -r p args <<< "$entry"
+    # shellcheck disable=SC2086
+    run_gl "min_source_$p" --verbose --source -- "$build/$p" $args
+    logged_ncu "$r/min_source_$p.txt" 'source pass: /' "$r/unused"
+    echo "pass_$p: ${cmd[*]}" >> "$r/commands.txt"
+    local folder="$r/minimal"
+    grep -q -- '--section SourceCounters' <<< "${cmd[*]}" && folder="$r/minimal_sampled"
+    for round in 1 2 3; do
+      pass_variant as_is "$r/now_${p}_$round.csv"
+      timed "now_${p}_$round" "${out_cmd[@]}"
+      pass_variant as_is "$r/min_${p}_$round.csv"
+      local i
+      for i in "${!out_cmd[@]}"; do
+        case "${out_cmd[$i]}" in SourceCounters) out_cmd[i]=GpulintSourceLines ;; esac
+        [ "${out_cmd[$i]}" = "$r/sections" ] && out_cmd[i]=$folder
+      done
+      grep -q -- '--section-folder' <<< "${out_cmd[*]}" ||
+        out_cmd=("${out_cmd[0]}" --section-folder "$folder" "${out_cmd[@]:1}")
+      echo "min_$p: ${out_cmd[*]}" >> "$r/commands.txt"
+      timed "min_${p}_$round" "${out_cmd[@]}"
+    done
+    python3 samples/corpus/compare_pages.py "$r/now_${p}_1.csv" "$r/min_${p}_1.csv" |
+      sed "s/^/$p: /" | tee -a "$table"
+  done
+}
+# Stage `section`: the build whose source pass takes gpulint's section (the columns it
+# reads and their inputs; the sampling only where a finding reads stall samples), default
+# and --source alternating, twice, on matmul_variants, source_lines, heldout_pairs,
+# train_loop 1500 and cg_solver 2048 1000. Expected before the call: the lines named are
+# those of calls 3 and 6 (matmul_variants.cu :67 :74 :75 :132; source_lines.cu :38 :48
+# :59 :60 :71; heldout_pairs.cu :62 :94 :144 :185 :197 :227); each pass ~0.1 s a kernel
+# shorter than with the lean or whole section; train_loop's --source within 30% of its
+# default run, cg_solver's near it.
+section() {
+  for round in 1 2; do
+    for entry in "matmul_variants|2048" "source_lines|" "heldout_pairs|5" "train_loop|1500" \
+      "cg_solver|2048 1000"; do
+      IFS='|' read -r p args <<< "$entry"
+      build_sample "$p"
+      # shellcheck disable=SC2086
+      run_gl "sec_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "sec_source_${p}_$round" --verbose --source -- "$build/$p" $args
+      grep -o '[a-z_]*\.cu:[0-9]*' "$r/sec_source_${p}_$round.txt" | sort -u | paste -sd' ' - |
+        sed "s/^/lines_${p}_$round: /" | tee -a "$table"
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done

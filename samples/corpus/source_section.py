@@ -2,7 +2,10 @@
 Reads ncu's SourceCounters.section ($1) and writes `GpulintSourceLines.section` to the
 folder $2: the same per-line SASS counters and derived columns, with every pcsamp metric,
 the Hotspot table that shows them, and the section's set memberships left out.
-    usage: python3 source_section.py SOURCECOUNTERS_SECTION OUT_DIR"""
+With --minimal (fifteenth session), only the per-line columns gpulint reads are kept: no
+header or body metrics (branch efficiency, cycles: hardware counters, replay passes), no
+cache-policy or thread columns; with --sampling too, the pcsamp columns as well.
+    usage: python3 source_section.py SOURCECOUNTERS_SECTION OUT_DIR [--minimal [--sampling]]"""
 import os
 import sys
 
@@ -22,6 +25,21 @@ def blocks(lines):
     return out
 
 
+# The source page's columns gpulint reads (src/ingest/source.rs).
+READ = {"Instructions Executed", "Divergent Branches", "Address Space",
+        "L1 Conflicts Shared N-Way", "L2 Theoretical Sectors Global Excessive",
+        "L2 Theoretical Sectors Global"}
+
+
+def keep_entry(child):
+    sampled = any("pcsamp" in c for c in child)
+    if not minimal:
+        return not sampled
+    if sampled:
+        return sampling
+    return any(c.strip() == f'Label: "{label}"' for c in child for label in READ)
+
+
 def without_sampling(lines):
     """A SourceMetrics block without its child blocks that name a pcsamp metric."""
     kept, child, depth = [lines[0]], [], 0
@@ -29,16 +47,19 @@ def without_sampling(lines):
         child.append(line)
         depth += line.count("{") - line.count("}")
         if depth == 0:
-            if not any("pcsamp" in c for c in child):
+            if keep_entry(child):
                 kept.extend(child)
             child = []
     return kept + [lines[-1]]
 
 
 src, out_dir = sys.argv[1], sys.argv[2]
+minimal, sampling = "--minimal" in sys.argv, "--sampling" in sys.argv
 result = []
 for head, lines in blocks(open(src).read().split("\n")):
     if head.startswith(("Sets", "Body")):
+        continue
+    if minimal and head.split("{")[0].strip() in ("Header", "Metrics"):
         continue
     if head.startswith("Identifier"):
         lines = ['Identifier: "GpulintSourceLines"']

@@ -357,7 +357,7 @@ pub struct ReportArgs {
     #[arg(long, value_name = "NAME")]
     pub gpu: Option<String>,
     /// ncu source page(s) (`--page source --csv --print-source cuda,sass -k KERNEL`) to
-    /// name the source lines behind uncoalesced and misaligned accesses.
+    /// name the source lines behind each finding whose cause sits on a line.
     #[arg(long = "source-page", value_name = "FILE")]
     pub source_pages: Vec<String>,
     /// Make CUDA source paths in SARIF and GitHub annotations relative to this directory,

@@ -82,8 +82,10 @@ pub struct NcuArgs {
     /// Pass one more argument to ncu (repeat it: --ncu-arg=--clock-control --ncu-arg=none).
     #[arg(long = "ncu-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub ncu_args: Vec<String>,
-    /// Also collect the SourceCounters section and name the source lines behind
-    /// uncoalesced and misaligned accesses (build with -lineinfo).
+    /// Name the source lines behind each finding whose cause sits on a line (uncoalesced
+    /// and misaligned accesses, bank conflicts, local memory, divergence, stalls): one
+    /// more ncu run, on one launch of each of your kernels with such a finding, with the
+    /// per-line counters of ncu's SourceCounters section (build with -lineinfo).
     #[arg(long)]
     pub source: bool,
     /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.

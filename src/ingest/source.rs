@@ -39,6 +39,25 @@ pub struct SourceBlock {
     pub lines: Vec<SourceLine>,
 }
 
+/// The counted columns of the source page this reads, by ncu's labels: the source pass asks
+/// ncu for these and their inputs only (`crate::profile::ncu::source_section`).
+pub const EXCESS_SECTORS: &str = "L2 Theoretical Sectors Global Excessive";
+pub const SECTORS: &str = "L2 Theoretical Sectors Global";
+pub const CONFLICTS: &str = "L1 Conflicts Shared N-Way";
+pub const DIVERGENT: &str = "Divergent Branches";
+pub const ADDRESS_SPACE: &str = "Address Space";
+pub const EXECUTED: &str = "Instructions Executed";
+pub const COUNTED_COLUMNS: [&str; 6] = [
+    EXCESS_SECTORS,
+    SECTORS,
+    CONFLICTS,
+    DIVERGENT,
+    ADDRESS_SPACE,
+    EXECUTED,
+];
+/// The sampled column of all stall samples (its reasons' columns are `stall_*`).
+const STALL_SAMPLES: &str = "Warp Stall Sampling (All Samples)";
+
 /// Where a `Line No` header row puts the columns read: the excess and total L2 sectors,
 /// the source text, and the stall sampling.
 struct Columns {
@@ -56,20 +75,16 @@ struct Columns {
 impl Columns {
     fn of(origin: &str, header: &csv::StringRecord) -> Result<Columns> {
         let find = |name: &str| header.iter().position(|c| c == name);
-        match (
-            find("L2 Theoretical Sectors Global Excessive"),
-            find("L2 Theoretical Sectors Global"),
-            find("Source"),
-        ) {
+        match (find(EXCESS_SECTORS), find(SECTORS), find("Source")) {
             (Some(excess), Some(sectors), Some(source)) => Ok(Columns {
                 excess,
                 sectors,
                 source,
                 stalls: stall_columns(header),
-                conflicts: find("L1 Conflicts Shared N-Way"),
-                divergent: find("Divergent Branches"),
-                address_space: find("Address Space"),
-                executed: find("Instructions Executed"),
+                conflicts: find(CONFLICTS),
+                divergent: find(DIVERGENT),
+                address_space: find(ADDRESS_SPACE),
+                executed: find(EXECUTED),
             }),
             _ => Err(Error::in_file(
                 origin,
@@ -223,9 +238,7 @@ pub fn file_name(path: &str) -> &str {
 /// The stall sampling columns of a `Line No` header row: the samples and each reason's
 /// (`stall_long_sb`, not the "(Not Issued)" ones), when the page has them.
 fn stall_columns(header: &csv::StringRecord) -> (Option<usize>, Vec<(usize, String)>) {
-    let samples = header
-        .iter()
-        .position(|c| c == "Warp Stall Sampling (All Samples)");
+    let samples = header.iter().position(|c| c == STALL_SAMPLES);
     let reasons = header
         .iter()
         .enumerate()

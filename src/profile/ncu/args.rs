@@ -17,11 +17,11 @@ pub enum Output<'a> {
         /// exported from a report.
         source: bool,
     },
-    /// The SourceCounters section (or, from this folder, the lean one without sampling:
-    /// [`super::lean_section`]), and each profiled launch's source page printed to
+    /// The SourceCounters section (or, from this folder, gpulint's section of the columns it
+    /// reads: [`super::source_section`]), and each profiled launch's source page printed to
     /// `--log-file` by the run itself: no report to import afterwards, whose one ncu start
     /// per page took 1.3-1.8 s (lab/runs/2026-12-03-source-cost.txt).
-    SourcePage { lean_folder: Option<&'a Path> },
+    SourcePage { section_folder: Option<&'a Path> },
 }
 
 impl Output<'_> {
@@ -39,17 +39,17 @@ impl Output<'_> {
                 args.extend(["-o".into(), path.display().to_string()]);
                 args
             }
-            Output::SourcePage { lean_folder } => {
+            Output::SourcePage { section_folder } => {
                 let mut args: Vec<String> =
                     ["--csv", "--page", "source", "--print-source", "cuda,sass"]
                         .map(String::from)
                         .to_vec();
-                match lean_folder {
+                match section_folder {
                     Some(dir) => args.extend([
                         "--section-folder".into(),
                         dir.display().to_string(),
                         "--section".into(),
-                        super::lean_section::IDENTIFIER.into(),
+                        super::source_section::IDENTIFIER.into(),
                     ]),
                     None => args.extend(["--section".into(), "SourceCounters".into()]),
                 }

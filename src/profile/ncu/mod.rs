@@ -8,10 +8,10 @@ pub mod tracer;
 mod args;
 mod chip_cache;
 mod import;
-mod lean_section;
 mod process;
 mod progress;
 pub mod source_pass;
+mod source_section;
 
 pub use args::*;
 pub use import::*;

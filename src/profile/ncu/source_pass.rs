@@ -29,7 +29,7 @@ pub struct SourcePlan {
     /// How many launches ncu will profile: each target's launches with those numbers.
     pub launches: u64,
     /// Whether a finding on a target has its cause in the warps' stall samples: only then
-    /// is the section's warp sampling collected (see [`super::lean_section`]).
+    /// is the section's warp sampling collected (see [`super::source_section`]).
     pub needs_sampling: bool,
 }
 
@@ -57,17 +57,18 @@ pub fn profile_sources(
         launch_count: None,
         ..opts.clone()
     };
-    // Without a finding that reads stall samples, the section's sampling is left out;
-    // not where the user gave ncu a section folder of their own, which ncu takes once.
+    // The section of the columns read, with the sampling only where a finding reads stall
+    // samples; not where the user gave ncu a section folder of their own, which ncu takes
+    // once.
     let own_folder = gives_option(
         &opts.extra_args,
         &["--section-folder", "--section-folder-recursive"],
     );
-    let lean = (!plan.needs_sampling && !own_folder)
-        .then(|| super::lean_section::folder_for(&ncu))
+    let folder = (!own_folder)
+        .then(|| super::source_section::folder_for(&ncu, plan.needs_sampling))
         .flatten();
     let output = Output::SourcePage {
-        lean_folder: lean.as_ref().map(|d| d.path()),
+        section_folder: folder.as_ref().map(|d| d.path()),
     };
     let args = build_args(
         &pass,
