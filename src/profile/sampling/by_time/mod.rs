@@ -234,9 +234,12 @@ fn needs_of(counted: &Counted, configuration: usize) -> Vec<Need> {
 /// grids of about 1% each, none of which would win a place on its own.
 const KERNEL_SHARE: f64 = 0.01;
 
-/// One need per kernel with [`KERNEL_SHARE`] of the time: a launch near the median of its
-/// busiest configuration, weighing as the whole kernel. `by_time`: configurations, the
-/// most time first.
+/// One need per kernel with [`KERNEL_SHARE`] of the time: any launch of its busiest
+/// configuration, weighing as the whole kernel. Its counters are what its findings read;
+/// a launch near the median is the configuration's own need. The CG solver's cg_scalars
+/// (4.5% of the time), whose first launch is 16-41% off its median, would otherwise cost
+/// a launch number of its own, a launch of every kernel, and was left out with its two
+/// warnings. `by_time`: configurations, the most time first.
 fn kernel_needs(counted: &Counted, by_time: &[usize]) -> Vec<Need> {
     let mut time = vec![0.0; counted.kernels.len()];
     for c in &counted.configurations {
@@ -250,10 +253,17 @@ fn kernel_needs(counted: &Counted, by_time: &[usize]) -> Vec<Need> {
             continue;
         }
         seen[kernel] = true;
-        let mut need = needs_of(counted, configuration).swap_remove(0);
-        need.weight = time[kernel];
-        need.whole_kernel = true;
-        needs.push(need);
+        let launches = &counted.configurations[configuration].2;
+        let mut numbers: Vec<u64> = (launches.iter().take(CANDIDATES))
+            .map(|&i| counted.launches[i].1)
+            .collect();
+        numbers.sort_unstable();
+        needs.push(Need {
+            kernel,
+            numbers,
+            weight: time[kernel].max(f64::MIN_POSITIVE),
+            whole_kernel: true,
+        });
     }
     needs
 }
@@ -395,6 +405,31 @@ mod tests {
             "{kernels:?}"
         );
         assert_eq!(kernels.len(), 3);
+    }
+
+    /// The CG solver on the H200 (its launch trace): cg_scalars takes 4.4% of the time and
+    /// its first launch is 41% off its median. A launch near the median would cost a
+    /// number of its own, a launch of each of 7 kernels; its kernel's need takes any launch
+    /// of its busiest configuration, so one number serves all 7.
+    #[test]
+    fn a_kernel_whose_first_launch_is_off_its_median_still_gets_a_launch() {
+        let every = crate::ingest::read_path(&format!(
+            "{}/fixtures/h200-by-time/default_cg_solver.trace.csv",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let budget = Budget {
+            max_launches: 8,
+            ..Budget::default()
+        };
+        let plan = plan(&every, budget).unwrap();
+        assert!(plan.launches <= 8, "{plan:?}");
+        let kernels = plan.chosen.kernels.unwrap();
+        assert!(
+            kernels.iter().any(|k| k.starts_with("_Z10cg_scalars")),
+            "{kernels:?}"
+        );
+        assert_eq!(kernels.len(), 7);
     }
 
     /// A short program gets the floor, 8 launches; one of 40 s a quarter of its time
