@@ -49,6 +49,31 @@ fn run_with(mode: &str, gpulint_args: &[&str], extra_env: &[(&str, &str)]) -> Ru
     Run { out, args }
 }
 
+/// A user who names sections, a set or a folder of their own gets ncu's folder, not
+/// gpulint's empty one.
+#[test]
+fn the_users_own_sections_keep_ncus_folder() {
+    let sample = stand_in("sample");
+    for own in [
+        ["--ncu-arg=--set", "--ncu-arg=full"],
+        [
+            "--ncu-arg=--section=SpeedOfLight",
+            "--ncu-arg=--clock-control=none",
+        ],
+        ["--ncu-arg=--section-folder", "--ncu-arg=/mine"],
+    ] {
+        let mut args = vec!["run", "--launch-count", "1"];
+        args.extend(own);
+        args.extend(["--format", "concise", "--", &sample]);
+        let r = run_with("normal", &args, &[]);
+        assert!(
+            !r.args.iter().any(|a| a.contains("gpulint-no-sections-")),
+            "{own:?}: {:?}",
+            r.args
+        );
+    }
+}
+
 #[test]
 fn passes_exact_arguments_and_lints_the_replay() {
     let sample = stand_in("sample");
@@ -74,7 +99,12 @@ fn passes_exact_arguments_and_lints_the_replay() {
         ],
         &[],
     );
-    let a = &r.args;
+    // An empty section folder first: ncu then starts without reading its own sections
+    // and rules, which a run of named metrics does not use.
+    assert_eq!(r.args[0], "--section-folder");
+    assert!(r.args[1].contains("gpulint-no-sections-"), "{}", r.args[1]);
+    let no_sections = PathBuf::from(&r.args[1]);
+    let a = &r.args[2..];
     // A report (-o), imported as the raw page afterwards: ncu then logs each launch it
     // profiles, for the progress line.
     assert_eq!(a[0], "-o");
@@ -87,7 +117,7 @@ fn passes_exact_arguments_and_lints_the_replay() {
         a[5]
     );
     let report_dir = PathBuf::from(&a[1]).parent().unwrap().to_path_buf();
-    for temporary in [PathBuf::from(&a[5]), report_dir] {
+    for temporary in [PathBuf::from(&a[5]), report_dir, no_sections] {
         assert!(
             !temporary.exists(),
             "temporary {} was left behind",

@@ -265,7 +265,11 @@ pub fn profile(
         path: &report,
         source: opts.source,
     };
-    let args = build_args(opts, &plan.metrics, output, log.path(), program);
+    let mut args = build_args(opts, &plan.metrics, output, log.path(), program);
+    // With `--source` in this run, its section comes from ncu's own folder.
+    let _no_sections = (!opts.source)
+        .then(|| leave_default_sections_out(&mut args, &opts.extra_args))
+        .flatten();
     if opts.verbose {
         crate::note!("{} {}", ncu.display(), shell_words(&args));
     }
@@ -365,13 +369,14 @@ pub fn time_every_launch(
         extra_args,
         ..opts.clone()
     };
-    let args = build_args(
+    let mut args = build_args(
         &timing,
         &["gpu__time_duration.sum"],
         Output::RawCsv,
         log.path(),
         program,
     );
+    let _no_sections = leave_default_sections_out(&mut args, &timing.extra_args);
     if opts.verbose {
         crate::note!("timing pass: {} {}", ncu.display(), shell_words(&args));
     }
