@@ -2,10 +2,10 @@
 //! the ncu that will profile, so that it matches that ncu: the per-line columns the source
 //! page reader takes ([`crate::ingest::source::COUNTED_COLUMNS`]) and the columns their
 //! derived metrics are computed from, with the warp-state sampling only where a finding
-//! reads stall samples. ncu's whole section also collects the warps' sampling, cycle and
-//! branch counters for its header, and cache-policy and thread columns: 0.4-0.5 s a kernel
-//! against about 0.3 s (lab/runs/2026-12-03-source-cost.txt). Without a section file of
-//! the layout this knows, the pass takes the whole section.
+//! reads stall samples. ncu's whole section also collects cycle and branch counters for its
+//! header and body, and cache-policy and thread columns, which cost the pass 0.1-0.15 s a
+//! kernel more on the H200 (lab/runs/2026-12-03-source-cost.txt). Without a section file
+//! of the layout this knows, the pass takes the whole section.
 
 use std::path::Path;
 
