@@ -37,12 +37,21 @@
 #           plain and by default, twice. Expected before the call: LU asks for its three
 #           kernels and warns small-grid on lud_internal as every launch does (6 warnings,
 #           with latency-bound on lud_internal 7); NW and CG as in `floor`; the transformer
-#           within 2 x plain + 5 s, its fp32 GEMMs' warning alone
+#           within 2 x plain + 5 s, its fp32 GEMMs' warning alone. Run again with the
+#           build whose kernel need takes any launch of the kernel's busiest configuration:
+#           expected the CG solver's 7 kernels at launch number 1 and its 7 warnings of
+#           every launch (small-grid and block-size on cg_scalars too); LU's 6 as before
+#   startup (fifteenth session) does ncu start faster when its section folder is empty?
+#           ncu reads every section and rule file of its default folder when it starts.
+#           On matmul_variants, alternating, three times: ncu matching no kernel, the
+#           default run's import of its report, and gpulint's default run, each as is and
+#           with `--section-folder` naming an empty folder. Expected before the call:
+#           a few tenths of a second less a start, if any
 # Every run keeps its export, trace and report in $OUT/r, packed after each run into
 # $OUT/results_STAGE.tar.gz (a device call returns at most 8 files).
 #   usage: OUT=DIR samples/corpus/cost_check.sh STAGE   (from the repository root)
 set -u
-stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted|smoke|floor|kernels}
+stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted|smoke|floor|kernels|startup}
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
 r="$OUT/r"
@@ -85,6 +94,24 @@ kernel_id_check() {
   echo "kernel-id by mangled name: exit $?, $(grep -c '^"[0-9]' "$r/kernel_id_check.csv") rows" | tee -a "$table"
 }
 case $stage in
+startup)
+  build_sample matmul_variants
+  empty="$r/empty_sections"; mkdir -p "$empty"
+  prog=("$build/matmul_variants" 2048)
+  ncu --clock-control none --metrics gpu__time_duration.sum -f -o "$r/rep" --launch-count 4 \
+    "${prog[@]}" > /dev/null 2>&1
+  for round in 1 2 3; do
+    timed "floor_default_$round" ncu --clock-control none -k 'regex:^no_such_kernel$' "${prog[@]}"
+    timed "floor_empty_$round" ncu --clock-control none --section-folder "$empty" \
+      -k 'regex:^no_such_kernel$' "${prog[@]}"
+    timed "import_default_$round" ncu --import "$r/rep.ncu-rep" --csv --page raw --print-units base
+    timed "import_empty_$round" ncu --section-folder "$empty" --import "$r/rep.ncu-rep" --csv \
+      --page raw --print-units base
+    timed "gl_default_$round" "$gl" run "${ncu_args[@]}" --exit-zero -- "${prog[@]}"
+    timed "gl_empty_$round" "$gl" run "${ncu_args[@]}" --ncu-arg=--section-folder \
+      "--ncu-arg=$empty" --exit-zero -- "${prog[@]}"
+  done
+  ;;
 kernels)
   for entry in "lud|1024" "nw|512" "cg_solver|1024 20" "heldout_pairs|5"; do
     IFS='|' read -r p args <<< "$entry"
