@@ -93,6 +93,18 @@ fn compare(capture: &str, extra: &[&str]) -> Compared {
     }
 }
 
+/// Captures of every launch (or of a program's first launches, `min_`), with each
+/// launch's duration.
+const EVERY_LAUNCH: [&str; 7] = [
+    "h200-corpus/all_lud.csv",
+    "h200-corpus/min_bfs.csv",
+    "h200-corpus/min_gaussian.csv",
+    "h200-corpus/min_cg_solver.csv",
+    "h200-samples/torch_train.csv",
+    "h200-corpus/all_template_phases.csv",
+    "h200-corpus/all_graph_steps.csv",
+];
+
 /// Every capture of every launch the H200 made: LU (190 launches, a grid shrinking every
 /// launch), BFS (a frontier whose time comes late), Gaussian elimination, the CG solver,
 /// a PyTorch training loop (1,450 launches), template instances and a CUDA graph. The
@@ -100,15 +112,7 @@ fn compare(capture: &str, extra: &[&str]) -> Compared {
 /// points, and profiles at most the default 40 launches.
 #[test]
 fn the_sample_by_time_warns_as_every_launch_does() {
-    for capture in [
-        "h200-corpus/all_lud.csv",
-        "h200-corpus/min_bfs.csv",
-        "h200-corpus/min_gaussian.csv",
-        "h200-corpus/min_cg_solver.csv",
-        "h200-samples/torch_train.csv",
-        "h200-corpus/all_template_phases.csv",
-        "h200-corpus/all_graph_steps.csv",
-    ] {
+    for capture in EVERY_LAUNCH {
         let c = compare(capture, &[]);
         assert!(c.profiled <= 40, "{capture}: {} profiled", c.profiled);
         assert!(
@@ -252,19 +256,13 @@ fn a_kernel_the_trace_names_mangled_pairs_with_ncus_name() {
 /// solver's uncoalesced SpMV goes unprofiled.
 #[test]
 fn the_fewest_launches_by_default_warn_as_every_launch_does() {
-    for capture in [
-        "h200-corpus/all_lud.csv",
-        "h200-corpus/min_bfs.csv",
-        "h200-corpus/min_gaussian.csv",
-        "h200-corpus/min_cg_solver.csv",
-        "h200-samples/torch_train.csv",
-        "h200-corpus/all_template_phases.csv",
-        "h200-corpus/all_graph_steps.csv",
+    let more = [
         "h200-corpus/min_nw.csv",
         "h200-corpus/min_knn.csv",
         "h200-corpus/min_particlefilter.csv",
         "h200-corpus/min_matmul_variants.csv",
-    ] {
+    ];
+    for capture in EVERY_LAUNCH.into_iter().chain(more) {
         let c = compare(capture, &["--max-launches", "8"]);
         assert!(c.profiled <= 8, "{capture}: {} profiled", c.profiled);
         assert_eq!(

@@ -382,14 +382,11 @@ mod tests {
         }
     }
 
-    /// LU at 1024 on the H200 (its launch trace): lud_perimeter's shrinking grids make many
-    /// configurations, and with 8 launches the cover spent them on it and lud_diagonal at
-    /// four numbers, leaving lud_internal (13% of the time) unprofiled. Kernels come first:
-    /// all three are asked for.
-    #[test]
-    fn every_kernel_that_carries_time_comes_before_more_configurations() {
+    /// The kernels (mangled) that a sample of at most 8 launches asks ncu for, planned
+    /// from a real launch trace of fixtures/h200-by-time.
+    fn kernels_of_8_launches(trace: &str) -> Vec<String> {
         let every = crate::ingest::read_path(&format!(
-            "{}/fixtures/h200-by-time/default_lud.trace.csv",
+            "{}/fixtures/h200-by-time/{trace}",
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap();
@@ -399,7 +396,16 @@ mod tests {
         };
         let plan = plan(&every, budget).unwrap();
         assert!(plan.launches <= 8, "{plan:?}");
-        let kernels = plan.chosen.kernels.unwrap();
+        plan.chosen.kernels.unwrap()
+    }
+
+    /// LU at 1024 on the H200 (its launch trace): lud_perimeter's shrinking grids make many
+    /// configurations, and with 8 launches the cover spent them on it and lud_diagonal at
+    /// four numbers, leaving lud_internal (13% of the time) unprofiled. Kernels come first:
+    /// all three are asked for.
+    #[test]
+    fn every_kernel_that_carries_time_comes_before_more_configurations() {
+        let kernels = kernels_of_8_launches("default_lud.trace.csv");
         assert!(
             kernels.contains(&"_Z12lud_internalPfii".to_string()),
             "{kernels:?}"
@@ -413,18 +419,7 @@ mod tests {
     /// of its busiest configuration, so one number serves all 7.
     #[test]
     fn a_kernel_whose_first_launch_is_off_its_median_still_gets_a_launch() {
-        let every = crate::ingest::read_path(&format!(
-            "{}/fixtures/h200-by-time/default_cg_solver.trace.csv",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
-        let budget = Budget {
-            max_launches: 8,
-            ..Budget::default()
-        };
-        let plan = plan(&every, budget).unwrap();
-        assert!(plan.launches <= 8, "{plan:?}");
-        let kernels = plan.chosen.kernels.unwrap();
+        let kernels = kernels_of_8_launches("default_cg_solver.trace.csv");
         assert!(
             kernels.iter().any(|k| k.starts_with("_Z10cg_scalars")),
             "{kernels:?}"
