@@ -113,15 +113,15 @@ pub(super) fn choose(counted: &Counted, needs: &[Need], max_launches: u64) -> Pi
     let widest = moves(&start, counted, needs)
         .filter(|m| m.2 <= max_launches)
         .max_by(|a, b| a.3.total_cmp(&b.3).then(b.0.cmp(&a.0)));
-    let mut picks = vec![by_ratio, kernels_first];
-    if let Some((n, kernel, cost, _)) = widest {
+    let from_widest = widest.map(|(n, kernel, cost, _)| {
         let mut from_widest = start;
         from_widest.take(needs, n, kernel, cost);
-        picks.push(greedy(counted, needs, max_launches, from_widest));
-    }
+        greedy(counted, needs, max_launches, from_widest)
+    });
+    // Ties go to the cover listed first.
     let key = |p: &Pick| (p.met_weight(needs, true), p.gained);
-    let mut best = picks.swap_remove(0);
-    for pick in picks {
+    let mut best = by_ratio;
+    for pick in std::iter::once(kernels_first).chain(from_widest) {
         let (a, b) = (key(&pick), key(&best));
         if a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).is_gt() {
             best = pick;
