@@ -250,7 +250,7 @@ fn a_kernel_the_trace_names_mangled_pairs_with_ncus_name() {
     assert_eq!(warnings_of(&every).len(), 3);
 }
 
-/// The default cap's floor, 8 launches (what a program of under ~11 s gets), warns as
+/// The default cap's floor, 8 launches (what a program of under ~12 s gets), warns as
 /// every launch does on every capture of every launch, even through a timing pass, whose
 /// unmangled names make a launch number cost every kernel that reaches it. At 6, the CG
 /// solver's uncoalesced SpMV goes unprofiled.
