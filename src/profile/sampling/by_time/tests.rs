@@ -1,0 +1,255 @@
+//! The sample by time on traces built here and on real ones (fixtures/h200-by-time).
+
+use super::*;
+
+/// A traced launch of `blocks` blocks of 256 threads that took `ns`.
+fn timed(name: &str, blocks: u64, ns: f64) -> ingest::Launch {
+    let mut l = ingest::Launch::of_shape(0, name.into(), [blocks, 1, 1], [256, 1, 1], 1);
+    l.metrics.insert("duration_ns", ns);
+    l
+}
+
+/// What `plan` covers of `every`.
+fn covered(every: &ingest::Profile, plan: &Plan) -> Coverage {
+    let sample = Sample::ByTime(plan.chosen.clone());
+    let taken = crate::profile::sampling::taken_launches(&every.launches, &sample);
+    coverage(every, &taken, &|_| true).unwrap()
+}
+
+fn trace(mut launches: Vec<ingest::Launch>) -> ingest::Profile {
+    for (i, l) in launches.iter_mut().enumerate() {
+        l.id = i as u64;
+        l.last_id = i as u64;
+    }
+    ingest::Profile {
+        file: "trace".into(),
+        page: ingest::Page::Trace,
+        launches,
+        notes: Vec::new(),
+        source_blocks: Vec::new(),
+    }
+}
+
+/// The kernels (mangled) that a sample of at most 8 launches asks ncu for, planned
+/// from a real launch trace of fixtures/h200-by-time.
+fn kernels_of_8_launches(trace: &str) -> Vec<String> {
+    let every = crate::ingest::read_path(&format!(
+        "{}/fixtures/h200-by-time/{trace}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let budget = Budget {
+        max_launches: 8,
+        ..Budget::default()
+    };
+    let plan = plan(&every, budget).unwrap();
+    assert!(plan.launches <= 8, "{plan:?}");
+    plan.chosen.kernels.unwrap()
+}
+
+/// LU at 1024 on the H200 (its launch trace): lud_perimeter's shrinking grids make many
+/// configurations, and with 8 launches the cover spent them on it and lud_diagonal at
+/// four numbers, leaving lud_internal (13% of the time) unprofiled. Kernels come first:
+/// all three are asked for.
+#[test]
+fn every_kernel_that_carries_time_comes_before_more_configurations() {
+    let kernels = kernels_of_8_launches("default_lud.trace.csv");
+    assert!(
+        kernels.contains(&"_Z12lud_internalPfii".to_string()),
+        "{kernels:?}"
+    );
+    assert_eq!(kernels.len(), 3);
+}
+
+/// The CG solver on the H200 (its launch trace): cg_scalars takes 4.4% of the time and
+/// its first launch is 41% off its median. A launch near the median would cost a
+/// number of its own, a launch of each of 7 kernels; its kernel's need takes any launch
+/// of its busiest configuration, so one number serves all 7.
+#[test]
+fn a_kernel_whose_first_launch_is_off_its_median_still_gets_a_launch() {
+    let kernels = kernels_of_8_launches("default_cg_solver.trace.csv");
+    assert!(
+        kernels.iter().any(|k| k.starts_with("_Z10cg_scalars")),
+        "{kernels:?}"
+    );
+    assert_eq!(kernels.len(), 7);
+}
+
+/// A short program gets the floor, 8 launches; one of 40 s a quarter of its time
+/// (30); one not traced the most.
+#[test]
+fn the_default_cap_follows_the_programs_run() {
+    let cap = |s: f64| default_max_launches(Some(std::time::Duration::from_secs_f64(s)));
+    assert_eq!((cap(0.5), cap(10.0)), (8, 8));
+    assert_eq!(cap(40.0), 30);
+    assert_eq!((cap(600.0), default_max_launches(None)), (40, 40));
+}
+
+/// A training loop: 50 steps of a GEMM, an activation and a tiny bookkeeping kernel,
+/// after a one-off initialisation. One step's launches serve all three, so one launch
+/// number is profiled, and the initialisation (launch 1 of its kernel) is left out.
+#[test]
+fn one_step_of_a_loop_serves_every_configuration() {
+    let mut launches = vec![timed("init", 1024, 2_000.0)];
+    for step in 0..50 {
+        let warm = if step == 0 { 3.0 } else { 1.0 };
+        launches.push(timed("gemm", 512, 100_000.0 * warm));
+        launches.push(timed("gelu", 2048, 20_000.0));
+        launches.push(timed("step_count", 1, 1_500.0));
+    }
+    let every = trace(launches);
+    let plan = plan(&every, Budget::default()).unwrap();
+    assert_eq!(plan.chosen.numbers.len(), 1, "{plan:?}");
+    assert!(
+        plan.chosen.numbers[0] > 1,
+        "the first, warm-up step is not the median"
+    );
+    assert_eq!(plan.launches, 3);
+    assert!(plan.covered > 0.99, "{plan:?}");
+    let covered = covered(&every, &plan);
+    assert_eq!(covered.left_out.len(), 1);
+    assert_eq!(covered.left_out[0].kernel, "init");
+}
+
+/// Where every kernel has a mangled name (a launch trace's), ncu is asked for the
+/// kernels that carry the time only: a loop of 21 kernels a step, 3 of which take 99%
+/// of its time, profiles 3 launches, not 21, and names those 3.
+#[test]
+fn only_the_kernels_that_carry_the_time_are_asked_for() {
+    let mut launches = Vec::new();
+    for _ in 0..30 {
+        for k in 0..21 {
+            let ns = if k < 3 { 100_000.0 } else { 50.0 };
+            let mut l = timed(&format!("k{k}"), 64, ns);
+            l.mangled = Some(format!("_Z2k{k}v").into());
+            launches.push(l);
+        }
+    }
+    let every = trace(launches);
+    let plan = plan(&every, Budget::default()).unwrap();
+    assert_eq!(plan.launches, 3, "{plan:?}");
+    assert_eq!(plan.chosen.numbers.len(), 1);
+    assert_eq!(
+        plan.chosen.kernels.as_deref(),
+        Some(&["_Z2k0v".to_string(), "_Z2k1v".into(), "_Z2k2v".into()][..])
+    );
+    assert!(plan.covered > 0.99);
+    // Without mangled names (a timing pass), a launch number costs every kernel.
+    let mut unnamed = every.clone();
+    unnamed.launches.iter_mut().for_each(|l| l.mangled = None);
+    let plan = super::plan(&unnamed, Budget::default()).unwrap();
+    assert_eq!((plan.launches, plan.chosen.kernels), (21, None));
+}
+
+/// A data-parallel step: two GEMMs and NCCL's all-reduce, which carries half the
+/// time. By default the all-reduce is never asked for (a collective under ncu's replay
+/// hangs) and the coverage is of the GEMMs' time; `--profile-nccl` asks for it too.
+#[test]
+fn nccl_kernels_are_left_out_unless_asked_for() {
+    let mut launches = Vec::new();
+    for _ in 0..20 {
+        for (name, mangled, ns) in [
+            ("gemm_a(float *)", "_Z6gemm_aPf", 40_000.0),
+            ("gemm_b(float *)", "_Z6gemm_bPf", 10_000.0),
+            (
+                "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                "_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE",
+                50_000.0,
+            ),
+        ] {
+            let mut l = timed(name, 64, ns);
+            l.mangled = Some(mangled.into());
+            launches.push(l);
+        }
+    }
+    let every = trace(launches);
+    let plan = plan(&every, Budget::default()).unwrap();
+    let kernels = plan.chosen.kernels.clone().unwrap();
+    assert_eq!(kernels, ["_Z6gemm_aPf", "_Z6gemm_bPf"], "{plan:?}");
+    assert_eq!(plan.launches, 2);
+    assert!((plan.covered - 0.5).abs() < 1e-9, "{plan:?}");
+    let asked = Budget {
+        leave_out_nccl: false,
+        ..Budget::default()
+    };
+    let plan = super::plan(&every, asked).unwrap();
+    assert_eq!(plan.chosen.kernels.unwrap().len(), 3);
+    assert!(plan.covered > 0.99);
+}
+
+/// The cap holds however many configurations carry the time, and what is below the
+/// cut is listed, the most GPU time first.
+#[test]
+fn the_cap_bounds_the_launches_and_the_rest_is_listed() {
+    // A kernel launched 200 times with a new grid octave every 20 launches, beside a
+    // kernel launched 200 times alike: 11 configurations, each wanting its own number.
+    let mut launches = Vec::new();
+    for i in 0..200u64 {
+        launches.push(timed("octaves", 1 << (i / 20), 1_000.0 + (i / 20) as f64));
+        launches.push(timed("even", 64, 1_000.0));
+    }
+    let every = trace(launches);
+    let budget = Budget {
+        coverage: 1.0,
+        max_launches: 8,
+        ..Budget::default()
+    };
+    let plan = plan(&every, budget).unwrap();
+    assert!(plan.launches <= 8, "{plan:?}");
+    let covered = covered(&every, &plan);
+    assert_eq!(covered.left_out.len(), 1);
+    assert_eq!(covered.left_out[0].kernel, "octaves");
+    // Each number costs 2 (both kernels reach it) and serves one octave: 4 of 10.
+    assert_eq!(covered.left_out[0].configurations, 6);
+    assert!(covered.profiled_share < 1.0);
+}
+
+/// 100 kernels launched once each: launch number 1 costs 100 launches, more than the
+/// cap, and is taken all the same, as a sample of nothing would judge nothing.
+#[test]
+fn the_busiest_configuration_is_profiled_whatever_it_costs() {
+    let launches: Vec<_> = (0..100)
+        .map(|k| timed(&format!("k{k}"), 64, 1_000.0 * (100 - k) as f64))
+        .collect();
+    let plan = plan(&trace(launches), Budget::default()).unwrap();
+    assert_eq!(plan.chosen.numbers, [1]);
+    assert_eq!(plan.launches, 100);
+}
+
+/// A kernel whose grid shrinks every launch (LU's trailing update): its grids make a
+/// configuration per power of two, and the busiest are taken; a kernel whose time
+/// comes late (a growing frontier) gets its longest launch too.
+#[test]
+fn shrinking_grids_and_late_time_are_sampled_where_the_time_is() {
+    let mut launches = Vec::new();
+    for i in 0..64u64 {
+        let blocks = (64 - i) * (64 - i);
+        launches.push(timed("shrinks", blocks, blocks as f64 * 10.0));
+        let frontier = if (40..44).contains(&i) {
+            80_000.0
+        } else {
+            8_000.0
+        };
+        launches.push(timed("search", 128, frontier));
+    }
+    let every = trace(launches);
+    let plan = plan(&every, Budget::default()).unwrap();
+    let covered = covered(&every, &plan);
+    assert!(covered.profiled_share >= 0.99, "{covered:?}");
+    assert!(plan.launches <= 40);
+    assert!(
+        plan.chosen.numbers.iter().any(|n| (41..=44).contains(n)),
+        "the search's long launches: {plan:?}"
+    );
+}
+
+/// A trace folded by configuration (counts above 1), or without durations, plans
+/// nothing: the spread stays.
+#[test]
+fn without_launches_counted_one_by_one_there_is_no_plan() {
+    let mut folded = timed("k", 64, 1_000.0);
+    folded.count = 5;
+    assert_eq!(plan(&trace(vec![folded]), Budget::default()), None);
+    let untimed = ingest::Launch::of_shape(0, "k".into(), [64, 1, 1], [256, 1, 1], 1);
+    assert_eq!(plan(&trace(vec![untimed]), Budget::default()), None);
+}
