@@ -73,14 +73,14 @@ pub fn plan(
     is_users: &dyn Fn(&str) -> bool,
 ) -> Option<SourcePlan> {
     let traced = TracedNumbers::of(every);
-    let has_line_cause = |f: &Finding| {
-        rules
-            .iter()
-            .any(|r| r.slug == f.rule && r.source_lines.is_some())
+    let line_cause = |f: &Finding| {
+        (rules.iter())
+            .find(|r| r.slug == f.rule)
+            .and_then(|r| r.source_lines)
     };
     let mut wanted: Vec<&Finding> = findings
         .iter()
-        .filter(|f| has_line_cause(f) && is_users(&f.kernel))
+        .filter(|f| line_cause(f).is_some() && is_users(&f.kernel))
         .collect();
     wanted.sort_by(|a, b| {
         let stake = |f: &Finding| f.time_at_stake_ns.unwrap_or(0.0);
@@ -134,9 +134,7 @@ pub fn plan(
         .collect();
     let needs_sampling = findings.iter().any(|f| {
         targets.iter().any(|t| t.kernel == f.kernel)
-            && rules.iter().any(|r| {
-                r.slug == f.rule && r.source_lines == Some(crate::rules::LineCause::StallSamples)
-            })
+            && line_cause(f) == Some(crate::rules::LineCause::StallSamples)
     });
     Some(SourcePlan {
         targets,
