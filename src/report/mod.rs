@@ -9,6 +9,8 @@ pub mod markdown;
 pub mod sarif;
 
 use crate::ingest::{Launch, Profile};
+use crate::roofline::Roofline;
+use crate::rules::engine::{Coverage, Finding, Skip};
 
 /// Writes a section a renderer has built and empties it for the next: the formats write
 /// section by section (a finding, a table), so a report is never held whole.
@@ -17,8 +19,6 @@ pub fn flush(section: &mut String, out: &mut dyn std::io::Write) -> std::io::Res
     section.clear();
     Ok(())
 }
-use crate::roofline::Roofline;
-use crate::rules::engine::{Coverage, Finding, Skip};
 
 /// What the formats render.
 pub struct Report<'a> {
