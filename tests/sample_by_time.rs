@@ -68,6 +68,19 @@ struct Compared {
     every: serde_json::Value,
 }
 
+impl Compared {
+    /// The sample gives the warnings (kernel and rule) that every launch gives.
+    fn assert_warns_as_every_launch(&self, capture: &str) {
+        assert_eq!(
+            warnings_of(&self.sampled),
+            warnings_of(&self.every),
+            "{capture}: {} of {} launches profiled",
+            self.profiled,
+            self.launches
+        );
+    }
+}
+
 /// Plans the sample from the capture (first run: only ncu's arguments matter), cuts the
 /// capture to what ncu would have profiled, and runs again on the cut.
 fn compare(capture: &str, extra: &[&str]) -> Compared {
@@ -121,13 +134,7 @@ fn the_sample_by_time_warns_as_every_launch_does() {
             c.profiled,
             c.launches
         );
-        assert_eq!(
-            warnings_of(&c.sampled),
-            warnings_of(&c.every),
-            "{capture}: {} of {} launches profiled",
-            c.profiled,
-            c.launches
-        );
+        c.assert_warns_as_every_launch(capture);
         let (sampled, every) = (kernel_shares(&c.sampled), kernel_shares(&c.every));
         for (kernel, share) in &every {
             let off = (sampled.get(kernel).copied().unwrap_or(0.0) - share).abs();
@@ -265,12 +272,6 @@ fn the_fewest_launches_by_default_warn_as_every_launch_does() {
     for capture in EVERY_LAUNCH.into_iter().chain(more) {
         let c = compare(capture, &["--max-launches", "8"]);
         assert!(c.profiled <= 8, "{capture}: {} profiled", c.profiled);
-        assert_eq!(
-            warnings_of(&c.sampled),
-            warnings_of(&c.every),
-            "{capture}: {} of {} launches profiled",
-            c.profiled,
-            c.launches
-        );
+        c.assert_warns_as_every_launch(capture);
     }
 }

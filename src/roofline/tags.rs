@@ -179,29 +179,28 @@ pub(super) fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
 mod agreement {
     use super::*;
 
+    /// A parameter of a rule, by the rule's slug, from the rule files.
+    fn param(slug: &str, name: &str) -> f64 {
+        let rules = crate::rules::load(None).unwrap();
+        rules.iter().find(|r| r.slug == slug).unwrap().params[name]
+    }
+
     #[test]
     fn latency_threshold_is_one_number() {
         // The roofline's latency-bound tag and GL501 must call the same kernels latency-bound.
-        let rules = crate::rules::load(None).unwrap();
-        let gl501 = rules.iter().find(|r| r.slug == "latency-bound").unwrap();
-        assert_eq!(gl501.params["max_busy_pct"], LATENCY_BOUND_PCT);
+        assert_eq!(param("latency-bound", "max_busy_pct"), LATENCY_BOUND_PCT);
     }
 
     #[test]
     fn issue_thresholds_are_one_pair_of_numbers() {
         // The roofline's issue-bound tag and GL503 must call the same kernels issue-bound.
-        let rules = crate::rules::load(None).unwrap();
-        let gl503 = rules.iter().find(|r| r.slug == "issue-bound").unwrap();
-        assert_eq!(gl503.params["min_issue_pct"], ISSUE_BUSY_PCT);
-        assert_eq!(gl503.params["max_math_pct"], ISSUE_MAX_MATH_PCT);
+        assert_eq!(param("issue-bound", "min_issue_pct"), ISSUE_BUSY_PCT);
+        assert_eq!(param("issue-bound", "max_math_pct"), ISSUE_MAX_MATH_PCT);
     }
 
     #[test]
     fn pipe_threshold_is_one_number() {
         // The roofline's pipe-bound tag, GL504 and GL503's deferral to it agree.
-        let rules = crate::rules::load(None).unwrap();
-        let param =
-            |slug: &str, name: &str| rules.iter().find(|r| r.slug == slug).unwrap().params[name];
         assert_eq!(param("pipe-bound", "min_pipe_pct"), PIPE_BUSY_PCT);
         assert_eq!(param("issue-bound", "pipe_bound_pct"), PIPE_BUSY_PCT);
     }
@@ -209,9 +208,13 @@ mod agreement {
     #[test]
     fn load_store_thresholds_are_one_pair_of_numbers() {
         // The roofline's load/store tag and GL502 must call the same kernels load/store-bound.
-        let rules = crate::rules::load(None).unwrap();
-        let gl502 = rules.iter().find(|r| r.slug == "load-store-bound").unwrap();
-        assert_eq!(gl502.params["min_pipe_pct"], LOAD_STORE_BUSY_PCT);
-        assert_eq!(gl502.params["max_arith_pct"], LOAD_STORE_MAX_ROOF_PCT);
+        assert_eq!(
+            param("load-store-bound", "min_pipe_pct"),
+            LOAD_STORE_BUSY_PCT
+        );
+        assert_eq!(
+            param("load-store-bound", "max_arith_pct"),
+            LOAD_STORE_MAX_ROOF_PCT
+        );
     }
 }
