@@ -422,17 +422,14 @@ fn source_runs_a_report_then_names_the_worst_lines() {
         .map(|c| c.lines().map(String::from).collect())
         .collect();
     let _ = std::fs::remove_file(&record);
-    // 1: profile into a report, with the SourceCounters section.
-    assert_eq!(
-        &calls[0][..4],
-        ["--section", "SourceCounters", "-o"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([calls[0][3].clone()])
-            .collect::<Vec<_>>()
-    );
+    // 1: profile into a report, with gpulint's section of the source columns it reads
+    // (the warps' stall samples with them: no pass follows a sample that does not name
+    // its kernels).
+    assert_eq!(calls[0][0], "--section-folder");
+    assert!(calls[0][1].contains("gpulint-sections-"), "{:?}", calls[0]);
+    assert_eq!(calls[0][2..5], ["--section", "GpulintSourceLines", "-o"]);
     assert!(calls[0].contains(&"--metrics".to_string()));
-    let report = format!("{}.ncu-rep", calls[0][3]);
+    let report = format!("{}.ncu-rep", calls[0][5]);
     // 2: the raw page from the report; 3..: one source page per kernel, by base name.
     assert_eq!(
         calls[1],
@@ -2024,15 +2021,20 @@ fn a_chain_of_small_kernels_is_launch_bound_in_a_traced_run() {
     assert!(!any, "{}", fixed["findings"]);
 }
 
-/// `--source` after a sample by time: the sampled launches are profiled without the
-/// SourceCounters section; then a pass of its own profiles one launch of each of the
-/// user's kernels whose findings have a line cause, by mangled name, with the section less
-/// its sampling (no finding here reads stall samples), prints their source pages and stops
-/// the program once it has: no import. The finding names its line. The zoo's trace is derived from its raw page (lab/scripts/zoo_trace.py).
-#[test]
-fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
+/// `gpulint run --source` on the stand-in's sample with the zoo's trace (derived from its
+/// raw page, lab/scripts/zoo_trace.py) and the strided copy's source page, the rules
+/// `select` alone: its run, and ncu's calls.
+fn source_by_time(select: &str, ncu_args: &[&str]) -> (Run, Vec<Vec<String>>) {
+    source_by_time_of(&fixture("h200-zoo/derived_trace.csv"), select, ncu_args)
+}
+
+/// [`source_by_time`] with the launch trace `trace`.
+fn source_by_time_of(
+    trace: &std::path::Path,
+    select: &str,
+    ncu_args: &[&str],
+) -> (Run, Vec<Vec<String>>) {
     let sample = stand_in("sample");
-    let trace = fixture("h200-zoo/derived_trace.csv");
     let tracer = stand_in("ncu");
     let source_page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
     let mut env = vec![
@@ -2043,19 +2045,19 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
     ];
     // The zoo's 22 kernels each carry a few percent: with 12 launches (the default is 8
     // for a short program) the sample reaches three of its four strided ones.
-    let args = [
-        "run",
-        "--source",
-        "--max-launches",
-        "12",
-        "--select",
-        "uncoalesced-load",
-        "--color",
-        "never",
-        "--exit-zero",
-        "--",
-        &sample,
-    ];
+    let args: Vec<&str> = [
+        &[
+            "run",
+            "--source",
+            "--max-launches",
+            "12",
+            "--select",
+            select,
+        ][..],
+        ncu_args,
+        &["--color", "never", "--exit-zero", "--", &sample],
+    ]
+    .concat();
     let (cut, _) = replay_of_plan(&env, &args, &fixture("h200-zoo/full_raw_base.csv"));
     env.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap()));
     let record = common::scratch_file("calls", b"");
@@ -2067,60 +2069,45 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
         .filter(|c| !c.is_empty())
         .map(|c| c.lines().map(String::from).collect())
         .collect();
+    (r, calls)
+}
+
+/// `--source` after a sample by time: the sampled launches are profiled with gpulint's
+/// section of the source columns it reads (written from the stand-in's own
+/// SourceCounters.section, tests/stand-in/sections), and the pages of the user's sampled
+/// kernels are imported by base name beside the raw page. No finding here reads stall
+/// samples, so no pass of its own follows. The finding names its line.
+#[test]
+fn source_after_a_sample_by_time_rides_in_its_run() {
+    let (r, calls) = source_by_time("uncoalesced-load", &[]);
     let profiling: Vec<&Vec<String>> = calls
         .iter()
         .filter(|c| c.contains(&"--kernel-id".to_string()))
         .collect();
+    assert_eq!(profiling.len(), 1, "the sample alone: {calls:?}");
+    let run = profiling[0];
     assert_eq!(
-        profiling.len(),
-        2,
-        "the sample, then the source pass: {calls:?}"
+        run[2..5],
+        ["--section", "GpulintSourceLines", "-o"],
+        "into a report: {run:?}"
     );
-    let section = "SourceCounters".to_string();
-    assert!(!profiling[0].contains(&section), "{:?}", profiling[0]);
-    let pass = profiling[1];
-    // No finding reads stall samples: the section without sampling, written from the
-    // stand-in's own SourceCounters.section (tests/stand-in/sections).
-    assert_eq!(
-        window(pass, "--section")[..2],
-        ["--section", "GpulintSourceLines"],
-        "{pass:?}"
-    );
-    let folder = window(pass, "--section-folder")[1].clone();
-    assert!(folder.contains("gpulint-sections-"), "{pass:?}");
+    assert!(run[1].contains("gpulint-sections-"), "{run:?}");
     assert!(
-        !std::path::Path::new(&folder).exists(),
-        "the folder goes with the pass"
+        !std::path::Path::new(&run[1]).exists(),
+        "the folder goes with the run"
     );
-    // The zoo's three kernels with an uncoalesced-load finding, by time at stake.
-    assert_eq!(
-        common::kernel_id_names(pass).unwrap(),
-        [
-            "_Z12copy_stridedPKfPfmi",
-            "_Z13gather_randomPKfPKjPfm",
-            "_Z12copy_chunkedPKfPfmi"
-        ]
-    );
-    // Each kernel's first launch with the finding: number 1 of each, 3 launches.
-    assert_eq!(
-        common::kernel_id_numbers(pass),
-        std::collections::BTreeSet::from([1])
-    );
-    assert_eq!(
-        window(pass, "--launch-count")[..4],
-        ["--launch-count", "3", "--kill", "on"]
-    );
-    assert_eq!(
-        window(pass, "--page")[..2],
-        ["--page", "source"],
-        "the pass prints the pages itself: {pass:?}"
-    );
-    let page_imports = calls
+    let page_imports: Vec<&str> = calls
         .iter()
         .filter(|c| c.contains(&"--import".to_string()))
         .filter(|c| c.windows(2).any(|w| w[0] == "--page" && w[1] == "source"))
-        .count();
-    assert_eq!(page_imports, 0, "no source page is imported: {calls:?}");
+        .map(|c| c.last().unwrap().as_str())
+        .collect();
+    // The user's kernels the sample profiled, by base name; none of the zoo's kernels
+    // comes from a library.
+    assert!(
+        page_imports.contains(&"copy_strided") && page_imports.len() <= 8,
+        "{page_imports:?}"
+    );
     let stdout = String::from_utf8_lossy(&r.out.stdout);
     assert!(
         stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
@@ -2128,35 +2115,121 @@ fn source_after_a_sample_by_time_is_a_pass_on_the_kernels_with_line_causes() {
         transcript(&r.out)
     );
     let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(!stderr.contains("source pass:"), "{stderr}");
+    // A section folder of the user's own: ncu takes one, so the run takes ncu's whole
+    // section.
+    let (_, calls) = source_by_time(
+        "uncoalesced-load",
+        &["--ncu-arg=--section-folder", "--ncu-arg=/own"],
+    );
+    let run = calls
+        .iter()
+        .find(|c| c.contains(&"--kernel-id".to_string()))
+        .expect("the sample's run");
+    assert_eq!(
+        window(run, "--section")[..2],
+        ["--section", "SourceCounters"],
+        "{run:?}"
+    );
+    assert_eq!(
+        run.iter().filter(|a| *a == "--section-folder").count(),
+        1,
+        "{run:?}"
+    );
+}
+
+/// Where library kernels take most of the sample's launches (the zoo's trace with every
+/// kernel but the strided copy launched from cuBLAS), the section would cost each of them:
+/// the sample's run goes without it, and a pass of its own reads the counters of the
+/// user's kernel with a finding on a line.
+#[test]
+fn a_sample_of_library_kernels_leaves_the_source_counters_to_a_pass() {
+    let zoo = std::fs::read_to_string(fixture("h200-zoo/derived_trace.csv")).unwrap();
+    let libraries: String = zoo
+        .lines()
+        .map(|l| {
+            if l.contains("/work/zoo/zoo") && !l.contains("copy_strided") {
+                l.replace("/work/zoo/zoo", "/usr/lib/libcublas.so.12")
+            } else {
+                l.to_string()
+            }
+        })
+        .flat_map(|l| [l, "\n".to_string()])
+        .collect();
+    let trace = common::scratch_file("trace.csv", libraries.as_bytes());
+    let (r, calls) = source_by_time_of(&trace, "uncoalesced-load", &[]);
+    let profiling: Vec<&Vec<String>> = calls
+        .iter()
+        .filter(|c| c.contains(&"--kernel-id".to_string()))
+        .collect();
+    assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
     assert!(
-        stderr.contains("source pass: the source counters of 3 kernel(s)"),
+        !profiling[0].contains(&"--section".to_string()),
+        "{:?}",
+        profiling[0]
+    );
+    assert_eq!(
+        common::kernel_id_names(profiling[1]).unwrap(),
+        ["_Z12copy_stridedPKfPfmi"]
+    );
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("source pass: the source counters of 1 kernel(s)"),
         "{stderr}"
     );
-    // A section folder of the user's own: ncu takes one, so the pass keeps the whole section.
-    std::fs::write(&*record, b"").unwrap();
-    let own: Vec<&str> = [
-        &args[..1],
-        &["--ncu-arg=--section-folder", "--ncu-arg=/own"],
-        &args[1..],
-    ]
-    .concat();
-    run_with("normal", &own, &env);
-    let recorded = std::fs::read_to_string(&*record).unwrap();
-    let pass: Vec<String> = recorded
-        .split("--END--\n")
-        .map(|c| c.lines().map(String::from).collect::<Vec<_>>())
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    assert!(
+        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
+        "{}",
+        transcript(&r.out)
+    );
+}
+
+/// A finding whose line cause is the warps' stall samples (latency-bound on the zoo's
+/// coalesced and grid-stride copies): the sample's run cannot afford the sampling on every
+/// launch, so a pass of its own follows, on one launch of each of those kernels by mangled
+/// name, with the section and its sampling; it prints their pages and stops the program
+/// once they are profiled. The uncoalesced finding keeps the line of the sample's run.
+#[test]
+fn stall_samples_come_from_a_pass_on_the_kernels_that_read_them() {
+    let (r, calls) = source_by_time("uncoalesced-load,latency-bound", &[]);
+    let profiling: Vec<&Vec<String>> = calls
+        .iter()
         .filter(|c| c.contains(&"--kernel-id".to_string()))
-        .nth(1)
-        .expect("a source pass");
+        .collect();
+    assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
+    let pass = profiling[1];
     assert_eq!(
-        window(&pass, "--section")[..2],
-        ["--section", "SourceCounters"],
+        window(pass, "--section")[..2],
+        ["--section", "GpulintSourceLines"],
         "{pass:?}"
     );
-    assert_eq!(
-        pass.iter().filter(|a| *a == "--section-folder").count(),
-        1,
+    assert!(
+        window(pass, "--section-folder")[1].contains("gpulint-sections-"),
         "{pass:?}"
+    );
+    let stalled = common::kernel_id_names(pass).unwrap();
+    assert_eq!(
+        stalled,
+        ["_Z14copy_coalescedPKfPfm", "_Z15copy_gridstridePKfPfm"],
+        "the kernels with latency-bound, by time at stake"
+    );
+    assert_eq!(window(pass, "--kill")[..2], ["--kill", "on"]);
+    assert_eq!(
+        window(pass, "--page")[..2],
+        ["--page", "source"],
+        "the pass prints the pages itself: {pass:?}"
+    );
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("source pass: the warps' stall samples of 2 kernel(s)"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    assert!(
+        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
+        "{}",
+        transcript(&r.out)
     );
 }
 

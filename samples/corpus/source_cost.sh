@@ -312,4 +312,37 @@ section() {
     done
   done
 }
+# Stage `inrun` (sixteenth session): the build whose --source reads the source counters in
+# the sample's own run (gpulint's section, no warp sampling) and imports the pages of the
+# user's sampled kernels beside the raw page; a pass of its own only for findings on stall
+# samples. Against the last build's pass ($old, target/old/gpulint), alternating, twice:
+# default, --source (old), --source (new), on matmul_variants, source_lines,
+# heldout_pairs, train_loop 1500 and cg_solver 2048 1000.
+# Expected before the call: the section costs the sample's run ~0.05-0.1 s a launch (8
+# launches: under 1 s); the pages' imports, side by side with the raw page's, add 0.2-0.5
+# s; so --source adds 15-30% on matmul_variants and source_lines (the old pass: +49% and
+# +68%), and train_loop 1500 under 20%. heldout_pairs and cg_solver keep a pass (their
+# latency-bound and serial-loads findings read stall samples): about their old cost, a
+# little less. The lines named are the old build's: matmul_variants.cu :67 :74 :75 :132;
+# source_lines.cu :38 :48 :59 :60 :71.
+inrun() {
+  local old; old=$(realpath -m target/old/gpulint)
+  for round in 1 2; do
+    for entry in "matmul_variants|2048" "source_lines|" "heldout_pairs|5" "train_loop|1500" \
+      "cg_solver|2048 1000"; do
+      IFS='|' read -r p args <<< "$entry"
+      build_sample "$p"
+      # shellcheck disable=SC2086
+      run_gl "in_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      gl=$old run_gl "in_oldsource_${p}_$round" --verbose --source -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "in_source_${p}_$round" --verbose --source -- "$build/$p" $args
+      for v in oldsource source; do
+        grep -o '[a-z_]*\.cu:[0-9]*' "$r/in_${v}_${p}_$round.txt" | sort -u | paste -sd' ' - |
+          sed "s/^/lines_${v}_${p}_$round: /" | tee -a "$table"
+      done
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done

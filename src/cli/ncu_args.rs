@@ -83,9 +83,10 @@ pub struct NcuArgs {
     #[arg(long = "ncu-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub ncu_args: Vec<String>,
     /// Name the source lines behind each finding whose cause sits on a line (uncoalesced
-    /// and misaligned accesses, bank conflicts, local memory, divergence, stalls): one
-    /// more ncu run, on one launch of each of your kernels with such a finding, with the
-    /// per-line counters of ncu's SourceCounters section (build with -lineinfo).
+    /// and misaligned accesses, bank conflicts, local memory, divergence, stalls; build
+    /// with -lineinfo): the per-line counters of ncu's SourceCounters section come with
+    /// the sampled launches, and the stall samples from one more ncu run on one launch of
+    /// each of your kernels with a finding that reads them.
     #[arg(long)]
     pub source: bool,
     /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.
@@ -127,6 +128,8 @@ impl NcuArgs {
             save_csv: self.save_csv.clone(),
             roofline: !self.no_roofline,
             source: self.source,
+            // Chosen with the sample, from the launch trace.
+            source_pages_of: None,
             chip: self.chip.clone(),
             // Machine formats own stdout; the program's output would corrupt them.
             program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),

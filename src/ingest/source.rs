@@ -230,6 +230,12 @@ pub fn blocks_of<'a>(blocks: &'a [SourceBlock], kernel: &str) -> Vec<&'a SourceB
     if exact.is_empty() { of_base } else { exact }
 }
 
+/// `blocks` with those of each kernel `newer` has a block of replaced by `newer`'s.
+pub fn replace_kernels(blocks: &mut Vec<SourceBlock>, newer: Vec<SourceBlock>) {
+    blocks.retain(|b| !newer.iter().any(|n| n.function == b.function));
+    blocks.extend(newer);
+}
+
 /// A path's last component, as notes name source files (`zoo.cu`).
 pub fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)

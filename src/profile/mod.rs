@@ -8,8 +8,9 @@
 //! 4. Run ncu on the sampled launches ([`ncu::profile`]).
 //! 5. Pair and weight: each sampled launch stands for the counted launches most like it
 //!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
-//! 6. The source pass, on the kernels whose findings have a line cause
-//!    ([`sampling::source_pass`], [`ncu::source_pass`]).
+//! 6. With `--source`, the pass for the warps' stall samples, on the kernels whose
+//!    findings read them ([`sampling::source_pass`], [`ncu::source_pass`]); the other
+//!    source counters came with step 4.
 //! 7. Say what was sampled: its notes, its coverage of the GPU time ([`Loaded::conclude`],
 //!    which the command calls before its report, as `check` does on a saved run).
 //!
@@ -81,14 +82,9 @@ pub(crate) fn profile_program(
         coverage,
         max_launches,
     )?;
-    // With the kernels named, --source is a pass of its own after the sample, on the
-    // kernels whose findings have a line cause only: in the sample's own run, the source
-    // counters cost about 0.5 s a launch, and their pages took 4.3 s to import for 5
-    // kernels, where the pass took 4.2 s in all for 2 (on the H200,
-    // lab/runs/2026-12-02-lines-and-pairs.txt).
-    let source_pass =
-        opts.source && sample.as_ref().is_some_and(Sample::names_kernels) && every.is_some();
-    let info = profile_sample(&opts, source_pass, &prepared, rules, program)?;
+    let after_sample =
+        place_source_counters(&mut opts, sample.as_ref(), every.as_ref(), rules_dir)?;
+    let info = profile_sample(&opts, &prepared, rules, program)?;
     let kernel_filter = opts.kernel_name.is_some();
     let csv = info.csv.path().display().to_string();
     let inputs = [(csv.as_str(), info.name.as_str())];
@@ -112,15 +108,17 @@ pub(crate) fn profile_program(
     }
     loaded.profiles[0].source_blocks = info.source_blocks;
     let outcome = linter.finish();
-    if let (true, Some(e)) = (source_pass, &every) {
+    if let (Some(stalls_only), Some(e)) = (after_sample, &every) {
         let pass = sampling::source_pass::SourcePass {
             opts: &opts,
             prepared: &prepared,
             program,
             rules_dir,
+            stalls_only,
         };
-        loaded.profiles[0].source_blocks =
+        let stalls =
             pass.source_lines(&outcome.findings, rules, &e.profile, &loaded.profiles[0])?;
+        ingest::source::replace_kernels(&mut loaded.profiles[0].source_blocks, stalls);
     }
     Ok(Profiled {
         loaded,
@@ -130,17 +128,48 @@ pub(crate) fn profile_program(
     })
 }
 
-/// Step 4: ncu on the sampled launches (with the source counters where there is no pass
-/// of their own), and what the program's exit says.
+/// With `--source` after a sample that names its kernels: where the source counters are
+/// read ([`sampling::source_pass::source_counters`]), in `opts`, and whether the pass after
+/// the sample is then for the stall samples alone. `None`: no pass; the sample's run reads
+/// what `--source` asks, if anything.
+fn place_source_counters(
+    opts: &mut ncu::NcuOptions,
+    sample: Option<&Sample>,
+    every: Option<&EveryLaunch>,
+    rules_dir: Option<&str>,
+) -> Result<Option<bool>> {
+    use sampling::source_pass::SourceCounters;
+    let (
+        true,
+        Some(Sample::ByTime(sample::Chosen {
+            kernels: Some(k),
+            numbers,
+        })),
+        Some(e),
+    ) = (opts.source, sample, every)
+    else {
+        return Ok(None);
+    };
+    let placed = sampling::source_pass::source_counters(k, numbers, &e.profile, rules_dir)?;
+    let stalls_only = matches!(placed, SourceCounters::InSampleRun(_));
+    // No kernel's page to read: the sample's run goes without the section.
+    opts.source_pages_of = Some(match placed {
+        SourceCounters::InSampleRun(kernels) => kernels,
+        SourceCounters::InPass => Vec::new(),
+    });
+    Ok(Some(stalls_only))
+}
+
+/// Step 4: ncu on the sampled launches (with the source counters, unless none of the
+/// kernels whose pages are read was sampled), and what the program's exit says.
 fn profile_sample(
     opts: &ncu::NcuOptions,
-    source_pass: bool,
     prepared: &ncu::Prepared,
     rules: &[Rule],
     program: &[String],
 ) -> Result<ncu::RunInfo> {
     let main_pass = ncu::NcuOptions {
-        source: opts.source && !source_pass,
+        source: opts.source && opts.source_pages_of.as_ref().is_none_or(|k| !k.is_empty()),
         ..opts.clone()
     };
     let stopping = ncu::say_whether_it_stops(opts, &program[0]);

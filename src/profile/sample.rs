@@ -41,18 +41,6 @@ impl Chosen {
 }
 
 impl Sample {
-    /// Whether it asks ncu for kernels by mangled name (a sample by time from a trace that
-    /// recorded them): the source pass can then ask for one launch of each.
-    pub fn names_kernels(&self) -> bool {
-        matches!(
-            self,
-            Sample::ByTime(Chosen {
-                kernels: Some(_),
-                ..
-            })
-        )
-    }
-
     /// The launch numbers the spread profiles, in order, up to the largest a run could
     /// reach.
     pub fn spread_invocations() -> impl Iterator<Item = u64> {

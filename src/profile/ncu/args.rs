@@ -13,15 +13,43 @@ pub enum Output<'a> {
     /// writes none), for the same time (lab/runs/2026-11-30-tail-and-progress.txt).
     Report {
         path: &'a Path,
-        /// With the SourceCounters section too (`--source`): the source page can only be
+        /// With the source counters too (`--source`): the source page can only be
         /// exported from a report.
-        source: bool,
+        source: Option<SourceSection<'a>>,
     },
-    /// The SourceCounters section (or, from this folder, gpulint's section of the columns it
-    /// reads: [`super::source_section`]), and each profiled launch's source page printed to
+    /// The source counters, and each profiled launch's source page printed to
     /// `--log-file` by the run itself: no report to import afterwards, whose one ncu start
     /// per page took 1.3-1.8 s (lab/runs/2026-12-03-source-cost.txt).
-    SourcePage { section_folder: Option<&'a Path> },
+    SourcePage(SourceSection<'a>),
+}
+
+/// Which section collects the source counters.
+#[derive(Clone, Copy)]
+pub enum SourceSection<'a> {
+    /// ncu's own SourceCounters, from its default folder.
+    Ncu,
+    /// gpulint's section of the columns it reads, in this folder
+    /// ([`super::source_section`]).
+    Own(&'a Path),
+}
+
+impl SourceSection<'_> {
+    fn args(self) -> Vec<String> {
+        match self {
+            SourceSection::Own(dir) => vec![
+                "--section-folder".into(),
+                dir.display().to_string(),
+                "--section".into(),
+                super::source_section::IDENTIFIER.into(),
+            ],
+            SourceSection::Ncu => vec!["--section".into(), "SourceCounters".into()],
+        }
+    }
+
+    /// gpulint's section where `folder` holds it, else ncu's.
+    pub fn from_folder(folder: Option<&Path>) -> SourceSection<'_> {
+        folder.map_or(SourceSection::Ncu, SourceSection::Own)
+    }
 }
 
 impl Output<'_> {
@@ -32,27 +60,16 @@ impl Output<'_> {
                 .map(String::from)
                 .to_vec(),
             Output::Report { path, source } => {
-                let mut args: Vec<String> = Vec::new();
-                if *source {
-                    args.extend(["--section".into(), "SourceCounters".into()]);
-                }
+                let mut args = source.map(SourceSection::args).unwrap_or_default();
                 args.extend(["-o".into(), path.display().to_string()]);
                 args
             }
-            Output::SourcePage { section_folder } => {
+            Output::SourcePage(section) => {
                 let mut args: Vec<String> =
                     ["--csv", "--page", "source", "--print-source", "cuda,sass"]
                         .map(String::from)
                         .to_vec();
-                match section_folder {
-                    Some(dir) => args.extend([
-                        "--section-folder".into(),
-                        dir.display().to_string(),
-                        "--section".into(),
-                        super::source_section::IDENTIFIER.into(),
-                    ]),
-                    None => args.extend(["--section".into(), "SourceCounters".into()]),
-                }
+                args.extend(section.args());
                 args
             }
         }
@@ -177,6 +194,14 @@ pub(super) fn gives_option(extra_args: &[String], names: &[&str]) -> bool {
         .any(|a| names.contains(&a.split('=').next().unwrap_or(a)))
 }
 
+/// The options by which a user names sections, a set or a section folder of their own.
+pub(super) const SECTION_ARGS: &[&str] = &[
+    "--section",
+    "--set",
+    "--section-folder",
+    "--section-folder-recursive",
+];
+
 /// ncu reads every section and rule file of its default folder when it starts, and a run
 /// that names its metrics reads none of them: pointed at an empty folder, ncu started
 /// 0.4-0.5 s sooner on the H200 and gpulint's default run took 0.25-0.74 s less, with the
@@ -187,16 +212,7 @@ pub(super) fn leave_default_sections_out(
     args: &mut Vec<String>,
     extra_args: &[String],
 ) -> Option<tempfile::TempDir> {
-    let asked = gives_option(
-        extra_args,
-        &[
-            "--section",
-            "--set",
-            "--section-folder",
-            "--section-folder-recursive",
-        ],
-    );
-    if asked {
+    if gives_option(extra_args, SECTION_ARGS) {
         return None;
     }
     let empty = tempfile::Builder::new()

@@ -28,12 +28,28 @@ pub(super) fn from_report(
         "--print-units",
         "base",
     ];
-    import_to(ncu, &raw_page, log, opts.verbose)?;
-    if !opts.source {
-        return Ok(Vec::new());
+    match (&opts.source_pages_of, opts.source) {
+        (_, false) => {
+            import_to(ncu, &raw_page, log, opts.verbose)?;
+            Ok(Vec::new())
+        }
+        // The kernels are known: their pages are imported beside the raw page, whose
+        // import is mostly ncu's start, as theirs are.
+        (Some(kernels), true) => std::thread::scope(|s| {
+            let pages =
+                s.spawn(|| pages_of(ncu, &rep, kernels.iter().map(String::as_str), opts.verbose));
+            let raw = import_to(ncu, &raw_page, log, opts.verbose);
+            let pages = pages
+                .join()
+                .unwrap_or_else(|_| Err(Error::new("a source page's import panicked")));
+            raw.and(pages)
+        }),
+        (None, true) => {
+            import_to(ncu, &raw_page, log, opts.verbose)?;
+            let raw = ingest::parse_bytes("ncu report", &read_bytes(log)?)?;
+            source_pages(ncu, &rep, &raw, opts.verbose)
+        }
     }
-    let raw = ingest::parse_bytes("ncu report", &read_bytes(log)?)?;
-    source_pages(ncu, &rep, &raw, opts.verbose)
 }
 
 pub(super) fn read_bytes(path: &Path) -> Result<Vec<u8>> {

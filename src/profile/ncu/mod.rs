@@ -47,8 +47,13 @@ pub struct NcuOptions {
     pub save_csv: Option<String>,
     /// Also collect what the roofline needs (FLOP counters, DRAM bytes, peaks).
     pub roofline: bool,
-    /// Also collect the SourceCounters section and read the source page.
+    /// Also collect the source counters and read the source page.
     pub source: bool,
+    /// With `source`, in a sample by time: the kernels whose source pages are read,
+    /// imported beside the raw page, and no warp-state sampling in the section (a pass of
+    /// its own collects it where a finding reads stall samples). `None`: every kernel's
+    /// page, after the raw page, with the sampling.
+    pub source_pages_of: Option<Vec<String>>,
     /// The chip to plan the metrics for (`--chip`); asked of ncu when not given.
     pub chip: Option<String>,
     /// Send the program's own output to stderr: stdout carries a machine-read report.
@@ -261,15 +266,8 @@ pub fn profile(
     let report_dir = tempfile::tempdir()
         .map_err(|e| Error::new(format!("cannot create a temporary folder: {e}")))?;
     let report = report_dir.path().join("gpulint");
-    let output = Output::Report {
-        path: &report,
-        source: opts.source,
-    };
-    let mut args = build_args(opts, &plan.metrics, output, log.path(), program);
-    // With `--source` in this run, its section comes from ncu's own folder.
-    let _no_sections = (!opts.source)
-        .then(|| leave_default_sections_out(&mut args, &opts.extra_args))
-        .flatten();
+    let (args, _folders) =
+        profiled_run_args(opts, &ncu, &plan.metrics, &report, log.path(), program);
     if opts.verbose {
         crate::note!("{} {}", ncu.display(), shell_words(&args));
     }
@@ -316,6 +314,37 @@ pub fn profile(
         name,
         source_blocks,
     })
+}
+
+/// The profiled run's arguments, and the section folders they name, which must outlive
+/// the run. With `--source`, the source counters come in this run: gpulint's section of
+/// the columns it reads, or, beside sections the user named, ncu's own.
+fn profiled_run_args(
+    opts: &NcuOptions,
+    ncu: &Path,
+    metrics: &[&str],
+    report: &Path,
+    log: &Path,
+    program: &[String],
+) -> (Vec<String>, Vec<tempfile::TempDir>) {
+    let source_folder = opts
+        .source
+        .then(|| {
+            let sampling = opts.source_pages_of.is_none();
+            source_section::folder_unless_asked(ncu, &opts.extra_args, sampling)
+        })
+        .flatten();
+    let output = Output::Report {
+        path: report,
+        source: opts
+            .source
+            .then(|| SourceSection::from_folder(source_folder.as_ref().map(|d| d.path()))),
+    };
+    let mut args = build_args(opts, metrics, output, log, program);
+    let no_sections = (!opts.source)
+        .then(|| leave_default_sections_out(&mut args, &opts.extra_args))
+        .flatten();
+    (args, source_folder.into_iter().chain(no_sections).collect())
 }
 
 /// A temporary CSV, removed when dropped.

@@ -58,18 +58,12 @@ pub fn profile_sources(
         ..opts.clone()
     };
     // The section of the columns read, with the sampling only where a finding reads stall
-    // samples; not where the user gave ncu a section folder of their own, which ncu takes
-    // once.
-    let own_folder = gives_option(
-        &opts.extra_args,
-        &["--section-folder", "--section-folder-recursive"],
-    );
-    let folder = (!own_folder)
-        .then(|| super::source_section::folder_for(&ncu, plan.needs_sampling))
-        .flatten();
-    let output = Output::SourcePage {
-        section_folder: folder.as_ref().map(|d| d.path()),
-    };
+    // samples.
+    let folder =
+        super::source_section::folder_unless_asked(&ncu, &opts.extra_args, plan.needs_sampling);
+    let output = Output::SourcePage(SourceSection::from_folder(
+        folder.as_ref().map(|d| d.path()),
+    ));
     let args = build_args(
         &pass,
         &["gpu__time_duration.sum"],

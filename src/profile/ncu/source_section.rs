@@ -39,6 +39,18 @@ pub fn folder_for(ncu: &Path, sampling: bool) -> Option<tempfile::TempDir> {
     Some(dir)
 }
 
+/// [`folder_for`], unless the user named sections, a set or a section folder of their own
+/// through `--ncu-arg`: ncu takes one folder, where theirs must be found; the source
+/// counters then come from ncu's whole SourceCounters section.
+pub fn folder_unless_asked(
+    ncu: &Path,
+    extra_args: &[String],
+    sampling: bool,
+) -> Option<tempfile::TempDir> {
+    let asked = super::gives_option(extra_args, super::SECTION_ARGS);
+    (!asked).then(|| folder_for(ncu, sampling)).flatten()
+}
+
 /// The section: ncu's metric definitions, and of its `SourceMetrics` the entries whose
 /// label is read or derived from (and the pcsamp ones when `sampling`), under its own
 /// identifier. Its set memberships (`Sets`), header and body metrics and hotspot table

@@ -1,7 +1,10 @@
-//! Which launches the source pass profiles (`--source`): after the sampled profile, one
-//! launch of each of the user's kernels whose findings have a cause on a source line, so
-//! that the SourceCounters section (several replay passes, and a source page to import
-//! per kernel) is paid where it names a line, not on every profiled launch.
+//! `--source` after a sample by time. Where the user's kernels take most of the sample,
+//! the source counters ride in its own run (gpulint's section of the columns it reads),
+//! and the pages of the user's sampled kernels are imported beside the raw page
+//! ([`source_counters`]). The warps' stall samples cost a replay pass on every launch, so
+//! they come from a pass after the sample ([`SourcePass`]), on one launch of each of the
+//! user's kernels with a finding that reads them; where the sample is mostly library
+//! kernels, that pass reads every source counter.
 
 use std::collections::HashMap;
 
@@ -15,6 +18,69 @@ use crate::rules::engine::Finding;
 /// at stake are the ones a user reads.
 pub const MOST_KERNELS: usize = 8;
 
+/// Where `--source` reads the source counters after a sample by time that names its
+/// kernels.
+#[derive(Debug, PartialEq)]
+pub enum SourceCounters {
+    /// In the sample's own run, with the pages of these kernels (the user's, by the names
+    /// the trace gives them) imported beside the raw page; a pass follows only for the
+    /// stall samples.
+    InSampleRun(Vec<String>),
+    /// In a pass of its own after the sample, on the kernels with a finding on a line.
+    InPass,
+}
+
+/// Where the source counters are read, for a sample of these kernels (`mangled`) at these
+/// launch numbers: in the sample's own run when the user's kernels take at least half its
+/// launches, their pages those of the user's sampled kernels with the most traced GPU time
+/// (at most [`MOST_KERNELS`]). The section costs every launch of the run, 0.16-0.35 s a
+/// launch on the H200, where a pass of its own costs ncu's start with the program (1.2-1.5
+/// s) and 0.3-0.45 s a kernel (lab/runs/2026-12-03-source-cost.txt): a sample of library
+/// kernels, whose lines are not the user's, is cheaper left to a pass.
+pub fn source_counters(
+    mangled: &[String],
+    numbers: &[u64],
+    every: &ingest::Profile,
+    rules_dir: Option<&str>,
+) -> crate::error::Result<SourceCounters> {
+    let mut origins = crate::origin::load(rules_dir)?;
+    origins.learn_launching_objects(every.launches.iter());
+    // Per sampled kernel: its traced name, launches and GPU time.
+    let mut traced: HashMap<&str, (&str, u64, f64)> = HashMap::new();
+    for l in &every.launches {
+        let Some(m) = l
+            .mangled
+            .as_deref()
+            .filter(|m| mangled.iter().any(|s| s == m))
+        else {
+            continue;
+        };
+        let t = traced.entry(m).or_insert((l.name.as_str(), 0, 0.0));
+        t.1 += 1;
+        t.2 += l.metrics.get("duration_ns").copied().unwrap_or(0.0);
+    }
+    let (mut users, mut user_launches, mut launches) = (Vec::new(), 0, 0);
+    for (name, count, time) in traced.into_values() {
+        let sampled = numbers.iter().filter(|&&n| n <= count).count();
+        launches += sampled;
+        if origins.describe(name).kind == crate::origin::Kind::User {
+            user_launches += sampled;
+            users.push((name, time));
+        }
+    }
+    if users.is_empty() || 2 * user_launches < launches {
+        return Ok(SourceCounters::InPass);
+    }
+    users.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    Ok(SourceCounters::InSampleRun(
+        users
+            .into_iter()
+            .take(MOST_KERNELS)
+            .map(|(k, _)| k.to_string())
+            .collect(),
+    ))
+}
+
 /// What the source pass runs: ncu's options, what was checked, the program, and the
 /// rules folder (its `origins.toml` tells the user's kernels from libraries').
 pub struct SourcePass<'a> {
@@ -22,6 +88,9 @@ pub struct SourcePass<'a> {
     pub prepared: &'a crate::profile::ncu::Prepared,
     pub program: &'a [String],
     pub rules_dir: Option<&'a str>,
+    /// Only for findings whose line cause is the warps' stall samples: the sample's own
+    /// run read the other counters.
+    pub stalls_only: bool,
 }
 
 impl SourcePass<'_> {
@@ -38,17 +107,27 @@ impl SourcePass<'_> {
         let mut origins = crate::origin::load(self.rules_dir)?;
         origins.learn_launching_objects(profiled.launches.iter());
         let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
-        let Some(plan) = plan(findings, rules, every, &users) else {
+        let Some(plan) = plan(findings, rules, every, &users, self.stalls_only) else {
             if self.opts.verbose {
+                let cause = if self.stalls_only {
+                    "in the warps' stall samples"
+                } else {
+                    "on a source line"
+                };
                 crate::note!(
-                    "source pass: no finding on your kernels has a cause on a source line; none is run"
+                    "source pass: no finding on your kernels has its cause {cause}; none is run"
                 );
             }
             return Ok(Vec::new());
         };
+        let what = if self.stalls_only {
+            "the warps' stall samples of"
+        } else {
+            "the source counters of"
+        };
         crate::note!(
-            "source pass: the source counters of {} kernel(s) with a finding on a line \
-             ({} launch(es)); ncu stops {} once they are profiled",
+            "source pass: {what} {} kernel(s) with a finding on a line ({} launch(es)); ncu \
+             stops {} once they are profiled",
             plan.targets.len(),
             plan.launches,
             self.program[0]
@@ -63,14 +142,16 @@ impl SourcePass<'_> {
     }
 }
 
-/// The plan for the findings of rules with a line cause on kernels `is_users` accepts,
-/// from every launch the launch trace counted (their ids are the findings' launch ids).
-/// `None` when no such finding has a traced launch with a mangled name.
+/// The plan for the findings of rules with a line cause (the stall samples alone with
+/// `stalls_only`) on kernels `is_users` accepts, from every launch the launch trace
+/// counted (their ids are the findings' launch ids). `None` when no such finding has a
+/// traced launch with a mangled name.
 pub fn plan(
     findings: &[Finding],
     rules: &[Rule],
     every: &ingest::Profile,
     is_users: &dyn Fn(&str) -> bool,
+    stalls_only: bool,
 ) -> Option<SourcePlan> {
     let traced = TracedNumbers::of(every);
     let line_cause = |f: &Finding| {
@@ -78,14 +159,7 @@ pub fn plan(
             .find(|r| r.slug == f.rule)
             .and_then(|r| r.source_lines)
     };
-    let mut wanted: Vec<&Finding> = findings
-        .iter()
-        .filter(|f| line_cause(f).is_some() && is_users(&f.kernel))
-        .collect();
-    wanted.sort_by(|a, b| {
-        let stake = |f: &Finding| f.time_at_stake_ns.unwrap_or(0.0);
-        stake(b).total_cmp(&stake(a))
-    });
+    let wanted = wanted(findings, &line_cause, is_users, stalls_only);
     let mut numbers: Vec<u64> = Vec::new();
     let mut chosen: Vec<(String, String, u64)> = Vec::new();
     for f in wanted {
@@ -144,6 +218,29 @@ pub fn plan(
     })
 }
 
+/// The findings on the user's kernels whose rule has a line cause (the stall samples alone
+/// with `stalls_only`), by time at stake, most first.
+fn wanted<'a>(
+    findings: &'a [Finding],
+    line_cause: &dyn Fn(&Finding) -> Option<crate::rules::LineCause>,
+    is_users: &dyn Fn(&str) -> bool,
+    stalls_only: bool,
+) -> Vec<&'a Finding> {
+    let mut wanted: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| match line_cause(f) {
+            Some(crate::rules::LineCause::StallSamples) => is_users(&f.kernel),
+            Some(_) => !stalls_only && is_users(&f.kernel),
+            None => false,
+        })
+        .collect();
+    wanted.sort_by(|a, b| {
+        let stake = |f: &Finding| f.time_at_stake_ns.unwrap_or(0.0);
+        stake(b).total_cmp(&stake(a))
+    });
+    wanted
+}
+
 /// Each traced launch's mangled name and number among that kernel's launches, by id, and
 /// how many launches each mangled name had.
 struct TracedNumbers<'a> {
@@ -198,18 +295,89 @@ mod tests {
         (rules, *finding, every)
     }
 
+    /// The zoo's launch trace, and the mangled names of its kernels.
+    fn zoo_trace() -> (ingest::Profile, Vec<String>) {
+        let every = crate::ingest::read_path(&format!(
+            "{}/fixtures/h200-zoo/derived_trace.csv",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let mut mangled: Vec<String> = (every.launches.iter())
+            .filter_map(|l| l.mangled.as_deref().map(String::from))
+            .collect();
+        mangled.sort();
+        mangled.dedup();
+        (every, mangled)
+    }
+
+    /// A sample of the user's kernels reads the counters in its own run, and the pages of
+    /// at most eight of them, those with the most GPU time first.
+    #[test]
+    fn the_users_kernels_read_their_counters_in_the_samples_run() {
+        let (every, mangled) = zoo_trace();
+        let SourceCounters::InSampleRun(kernels) =
+            source_counters(&mangled, &[1], &every, None).unwrap()
+        else {
+            panic!("a pass for the zoo's own kernels");
+        };
+        assert_eq!(kernels.len(), MOST_KERNELS);
+        assert!(kernels[0].starts_with("copy_strided"), "{kernels:?}");
+    }
+
+    /// Where library kernels take most of the sample's launches, the section would cost
+    /// each of them: a pass of its own reads the user's counters.
+    #[test]
+    fn a_sample_of_library_kernels_leaves_the_counters_to_a_pass() {
+        let (mut every, mangled) = zoo_trace();
+        let strided = |l: &ingest::Launch| l.name.starts_with("copy_strided");
+        for l in every.launches.iter_mut().filter(|l| !strided(l)) {
+            l.launched_from = Some("/usr/lib/libcublas.so.12".into());
+        }
+        assert_eq!(
+            source_counters(&mangled, &[1], &every, None).unwrap(),
+            SourceCounters::InPass
+        );
+        // The user's kernel alone in the sample: in its run.
+        let own = vec!["_Z12copy_stridedPKfPfmi".to_string()];
+        assert_eq!(
+            source_counters(&own, &[1, 2], &every, None).unwrap(),
+            SourceCounters::InSampleRun(vec![
+                "copy_strided(const float *, float *, unsigned long, int)".into()
+            ])
+        );
+    }
+
     /// The section's warp sampling is collected only for a finding whose line cause is
     /// the stall samples (latency-bound here), not for excess sectors.
     #[test]
     fn only_a_finding_on_stall_samples_needs_the_sampling() {
         let (rules, finding, every) = strided();
         let users = |_: &str| true;
-        let sectors = plan(std::slice::from_ref(&finding), &rules, &every, &users).unwrap();
+        let sectors = plan(
+            std::slice::from_ref(&finding),
+            &rules,
+            &every,
+            &users,
+            false,
+        )
+        .unwrap();
         assert_eq!(sectors.targets.len(), 1);
         assert!(!sectors.needs_sampling);
         let mut waits = finding.clone();
         waits.rule = "latency-bound".into();
-        let both = plan(&[finding, waits], &rules, &every, &users).unwrap();
+        let both = plan(
+            &[finding.clone(), waits.clone()],
+            &rules,
+            &every,
+            &users,
+            false,
+        )
+        .unwrap();
         assert!(both.needs_sampling);
+        // After a sample whose own run read the counters, only the stall samples want a
+        // pass.
+        assert!(plan(std::slice::from_ref(&finding), &rules, &every, &users, true).is_none());
+        let stalls = plan(&[finding, waits], &rules, &every, &users, true).unwrap();
+        assert!(stalls.needs_sampling);
     }
 }
