@@ -345,4 +345,52 @@ inrun() {
     done
   done
 }
+# Stage `confirm`: the committed build (f845db2 and the launch-share rule), alternating,
+# three times: default and --source on source_lines, matmul_variants and train_loop 1500;
+# then, on cg_solver 2048 1000 and heldout_pairs 5, the sample's run of --source as the
+# build runs it (the section without sampling) against the same with the warps' sampling
+# (samples/corpus/source_section.py, now writing the build's section); and the transformer
+# (20 steps): plain, default, --source once each.
+# Expected before the call: source_lines +25-30% in each round, train_loop +15-20%,
+# matmul_variants +45-55%; the sampling costs the sample's run ~0.2 s a launch, so folding
+# it in (7-8 launches: +1.4-1.6 s) would beat cg's and heldout's 2.8 s stall pass but add
+# 0.6-1.0 s where no finding reads stall samples; the transformer's --source is its
+# default within the spread (no kernel of the user's: no section, no pass).
+confirm() {
+  local section
+  section=$(find / -name SourceCounters.section -path '*nsight-compute*' 2>/dev/null | head -1)
+  python3 samples/corpus/source_section.py "$section" "$r/nosampling" --minimal || return
+  python3 samples/corpus/source_section.py "$section" "$r/sampling" --minimal --sampling || return
+  for round in 1 2 3; do
+    for entry in "source_lines|" "matmul_variants|2048" "train_loop|1500"; do
+      IFS='|' read -r p args <<< "$entry"
+      build_sample "$p"
+      # shellcheck disable=SC2086
+      run_gl "co_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "co_source_${p}_$round" --verbose --source -- "$build/$p" $args
+    done
+  done
+  for entry in "cg_solver|2048 1000" "heldout_pairs|5"; do
+    IFS='|' read -r p args <<< "$entry"
+    build_sample "$p"
+    # shellcheck disable=SC2086
+    run_gl "co_source_$p" --verbose --source -- "$build/$p" $args
+    logged_ncu "$r/co_source_$p.txt" 'GpulintSourceLines -o' "$r/run_$p"
+    echo "run_$p: ${cmd[*]}" >> "$r/commands.txt"
+    for round in 1 2; do
+      for v in nosampling sampling; do
+        local c=("${cmd[@]}") i
+        for i in "${!c[@]}"; do
+          case "${c[$i]}" in /tmp/gpulint-sections-*) c[i]=$r/$v ;; esac
+        done
+        timed "co_run_${v}_${p}_$round" "${c[@]}"
+      done
+    done
+  done
+  local t=(python3 samples/apps/torch_transformer.py)
+  timed co_plain_transformer "${t[@]}"
+  run_gl co_default_transformer --verbose -- "${t[@]}"
+  run_gl co_source_transformer --verbose --source -- "${t[@]}"
+}
 for stage in "$@"; do "$stage"; done

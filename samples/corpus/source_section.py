@@ -25,10 +25,12 @@ def blocks(lines):
     return out
 
 
-# The source page's columns gpulint reads (src/ingest/source.rs).
+# The source page's columns gpulint reads (src/ingest/source.rs), and those two of them
+# are derived from (src/profile/ncu/source_section.rs, DERIVED_FROM).
 READ = {"Instructions Executed", "Divergent Branches", "Address Space",
         "L1 Conflicts Shared N-Way", "L2 Theoretical Sectors Global Excessive",
-        "L2 Theoretical Sectors Global"}
+        "L2 Theoretical Sectors Global", "L1 Wavefronts Shared",
+        "L2 Theoretical Sectors Global Ideal"}
 
 
 def keep_entry(child):
