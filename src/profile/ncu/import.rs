@@ -34,15 +34,19 @@ pub(super) fn from_report(
             Ok(Vec::new())
         }
         // The kernels are known: their pages are imported beside the raw page, whose
-        // import is mostly ncu's start, as theirs are.
+        // import is mostly ncu's start, as theirs are. Without them the findings go
+        // without their lines, not without a report.
         (Some(kernels), true) => std::thread::scope(|s| {
             let pages =
                 s.spawn(|| pages_of(ncu, &rep, kernels.iter().map(String::as_str), opts.verbose));
-            let raw = import_to(ncu, &raw_page, log, opts.verbose);
+            import_to(ncu, &raw_page, log, opts.verbose)?;
             let pages = pages
                 .join()
                 .unwrap_or_else(|_| Err(Error::new("a source page's import panicked")));
-            raw.and(pages)
+            Ok(pages.unwrap_or_else(|e| {
+                crate::warning!("no source page was read, so no finding names its line: {e}");
+                Vec::new()
+            }))
         }),
         (None, true) => {
             import_to(ncu, &raw_page, log, opts.verbose)?;
