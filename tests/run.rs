@@ -2021,6 +2021,24 @@ fn a_chain_of_small_kernels_is_launch_bound_in_a_traced_run() {
     assert!(!any, "{}", fixed["findings"]);
 }
 
+/// ncu's calls that profile (the sample's run, a pass): those with a launch filter.
+fn profiling_calls(calls: &[Vec<String>]) -> Vec<&Vec<String>> {
+    calls
+        .iter()
+        .filter(|c| c.contains(&"--kernel-id".to_string()))
+        .collect()
+}
+
+/// The strided copy's uncoalesced-load names its line, from the source page.
+fn names_the_strided_copys_line(out: &std::process::Output) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
+        "{}",
+        transcript(out)
+    );
+}
+
 /// `gpulint run --source` on the stand-in's sample with the zoo's trace (derived from its
 /// raw page, lab/scripts/zoo_trace.py) and the strided copy's source page, the rules
 /// `select` alone: its run, and ncu's calls.
@@ -2080,10 +2098,7 @@ fn source_by_time_of(
 #[test]
 fn source_after_a_sample_by_time_rides_in_its_run() {
     let (r, calls) = source_by_time("uncoalesced-load", &[]);
-    let profiling: Vec<&Vec<String>> = calls
-        .iter()
-        .filter(|c| c.contains(&"--kernel-id".to_string()))
-        .collect();
+    let profiling = profiling_calls(&calls);
     assert_eq!(profiling.len(), 1, "the sample alone: {calls:?}");
     let run = profiling[0];
     assert_eq!(
@@ -2108,12 +2123,7 @@ fn source_after_a_sample_by_time_rides_in_its_run() {
         page_imports.contains(&"copy_strided") && page_imports.len() <= 8,
         "{page_imports:?}"
     );
-    let stdout = String::from_utf8_lossy(&r.out.stdout);
-    assert!(
-        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
-        "{}",
-        transcript(&r.out)
-    );
+    names_the_strided_copys_line(&r.out);
     let stderr = String::from_utf8_lossy(&r.out.stderr);
     assert!(!stderr.contains("source pass:"), "{stderr}");
     // A section folder of the user's own: ncu takes one, so the run takes ncu's whole
@@ -2158,10 +2168,7 @@ fn a_sample_of_library_kernels_leaves_the_source_counters_to_a_pass() {
         .collect();
     let trace = common::scratch_file("trace.csv", libraries.as_bytes());
     let (r, calls) = source_by_time_of(&trace, "uncoalesced-load", &[]);
-    let profiling: Vec<&Vec<String>> = calls
-        .iter()
-        .filter(|c| c.contains(&"--kernel-id".to_string()))
-        .collect();
+    let profiling = profiling_calls(&calls);
     assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
     assert!(
         !profiling[0].contains(&"--section".to_string()),
@@ -2177,12 +2184,7 @@ fn a_sample_of_library_kernels_leaves_the_source_counters_to_a_pass() {
         stderr.contains("source pass: the source counters of 1 kernel(s)"),
         "{stderr}"
     );
-    let stdout = String::from_utf8_lossy(&r.out.stdout);
-    assert!(
-        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
-        "{}",
-        transcript(&r.out)
-    );
+    names_the_strided_copys_line(&r.out);
 }
 
 /// A finding whose line cause is the warps' stall samples (latency-bound on the zoo's
@@ -2193,10 +2195,7 @@ fn a_sample_of_library_kernels_leaves_the_source_counters_to_a_pass() {
 #[test]
 fn stall_samples_come_from_a_pass_on_the_kernels_that_read_them() {
     let (r, calls) = source_by_time("uncoalesced-load,latency-bound", &[]);
-    let profiling: Vec<&Vec<String>> = calls
-        .iter()
-        .filter(|c| c.contains(&"--kernel-id".to_string()))
-        .collect();
+    let profiling = profiling_calls(&calls);
     assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
     let pass = profiling[1];
     assert_eq!(
@@ -2225,12 +2224,7 @@ fn stall_samples_come_from_a_pass_on_the_kernels_that_read_them() {
         stderr.contains("source pass: the warps' stall samples of 2 kernel(s)"),
         "{stderr}"
     );
-    let stdout = String::from_utf8_lossy(&r.out.stdout);
-    assert!(
-        stdout.contains("worst source lines: zoo.cu:26 (100% of excess sectors)"),
-        "{}",
-        transcript(&r.out)
-    );
+    names_the_strided_copys_line(&r.out);
 }
 
 /// `--quiet` leaves stderr to warnings and errors: the notes on the program's runs and the
