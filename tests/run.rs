@@ -2092,9 +2092,9 @@ fn source_by_time_of(
 
 /// `--source` after a sample by time: the sampled launches are profiled with gpulint's
 /// section of the source columns it reads (written from the stand-in's own
-/// SourceCounters.section, tests/stand-in/sections), and the pages of the user's sampled
-/// kernels are imported by base name beside the raw page. No finding here reads stall
-/// samples, so no pass of its own follows. The finding names its line.
+/// SourceCounters.section, tests/stand-in/sections), and ncu prints their source pages to
+/// the log as it writes the report, whose raw page alone is imported. No finding here reads
+/// stall samples, so no pass of its own follows. The finding names its line.
 #[test]
 fn source_after_a_sample_by_time_rides_in_its_run() {
     let (r, calls) = source_by_time("uncoalesced-load", &[]);
@@ -2102,27 +2102,27 @@ fn source_after_a_sample_by_time_rides_in_its_run() {
     assert_eq!(profiling.len(), 1, "the sample alone: {calls:?}");
     let run = profiling[0];
     assert_eq!(
-        run[2..5],
+        run[..5],
+        ["--csv", "--page", "source", "--print-source", "cuda,sass"],
+        "the pages printed by the run: {run:?}"
+    );
+    assert_eq!(run[5], "--section-folder");
+    assert!(run[6].contains("gpulint-sections-"), "{run:?}");
+    assert!(
+        !std::path::Path::new(&run[6]).exists(),
+        "the folder goes with the run"
+    );
+    assert_eq!(
+        run[7..10],
         ["--section", "GpulintSourceLines", "-o"],
         "into a report: {run:?}"
     );
-    assert!(run[1].contains("gpulint-sections-"), "{run:?}");
-    assert!(
-        !std::path::Path::new(&run[1]).exists(),
-        "the folder goes with the run"
-    );
-    let page_imports: Vec<&str> = calls
+    let imports: Vec<&Vec<String>> = calls
         .iter()
         .filter(|c| c.contains(&"--import".to_string()))
-        .filter(|c| c.windows(2).any(|w| w[0] == "--page" && w[1] == "source"))
-        .map(|c| c.last().unwrap().as_str())
         .collect();
-    // The user's kernels the sample profiled, by base name; none of the zoo's kernels
-    // comes from a library.
-    assert!(
-        page_imports.contains(&"copy_strided") && page_imports.len() <= 8,
-        "{page_imports:?}"
-    );
+    assert_eq!(imports.len(), 1, "the raw page alone: {imports:?}");
+    assert_eq!(window(imports[0], "--page")[..2], ["--page", "raw"]);
     names_the_strided_copys_line(&r.out);
     let stderr = String::from_utf8_lossy(&r.out.stderr);
     assert!(!stderr.contains("source pass:"), "{stderr}");

@@ -13,15 +13,21 @@ pub enum Output<'a> {
     /// writes none), for the same time (lab/runs/2026-11-30-tail-and-progress.txt).
     Report {
         path: &'a Path,
-        /// With the source counters too (`--source`): the source page can only be
-        /// exported from a report.
+        /// With the source counters too (`--source`).
         source: Option<SourceSection<'a>>,
+        /// Each profiled launch's source page printed to `--log-file` as well (ncu does
+        /// both): no page to import afterwards, but no line per launch for the progress
+        /// line either (`--csv`).
+        print_pages: bool,
     },
     /// The source counters, and each profiled launch's source page printed to
     /// `--log-file` by the run itself: no report to import afterwards, whose one ncu start
     /// per page took 1.3-1.8 s (lab/runs/2026-12-03-source-cost.txt).
     SourcePage(SourceSection<'a>),
 }
+
+/// ncu's options that print each profiled launch's source page, CUDA lines with their SASS.
+const PRINT_PAGES: [&str; 5] = ["--csv", "--page", "source", "--print-source", "cuda,sass"];
 
 /// Which section collects the source counters.
 #[derive(Clone, Copy)]
@@ -59,16 +65,22 @@ impl Output<'_> {
             Output::RawCsv => ["--csv", "--page", "raw", "--print-units", "base"]
                 .map(String::from)
                 .to_vec(),
-            Output::Report { path, source } => {
-                let mut args = source.map(SourceSection::args).unwrap_or_default();
+            Output::Report {
+                path,
+                source,
+                print_pages,
+            } => {
+                let mut args = if *print_pages {
+                    PRINT_PAGES.map(String::from).to_vec()
+                } else {
+                    Vec::new()
+                };
+                args.extend(source.map(SourceSection::args).unwrap_or_default());
                 args.extend(["-o".into(), path.display().to_string()]);
                 args
             }
             Output::SourcePage(section) => {
-                let mut args: Vec<String> =
-                    ["--csv", "--page", "source", "--print-source", "cuda,sass"]
-                        .map(String::from)
-                        .to_vec();
+                let mut args: Vec<String> = PRINT_PAGES.map(String::from).to_vec();
                 args.extend(section.args());
                 args
             }

@@ -33,27 +33,46 @@ pub(super) fn from_report(
             import_to(ncu, &raw_page, log, opts.verbose)?;
             Ok(Vec::new())
         }
-        // The kernels are known: their pages are imported beside the raw page, whose
-        // import is mostly ncu's start, as theirs are. Without them the findings go
-        // without their lines, not without a report.
-        (Some(kernels), true) => std::thread::scope(|s| {
-            let pages =
-                s.spawn(|| pages_of(ncu, &rep, kernels.iter().map(String::as_str), opts.verbose));
+        // The run printed the launches' pages to the log: read before the raw page's
+        // import takes its place. Without them the findings go without their lines, not
+        // without a report.
+        (Some(kernels), true) => {
+            let printed = read_log(log)?;
+            let blocks = match ingest::source::parse(
+                "the source pages ncu printed",
+                super::source_pass::pages_of_log(&printed).as_bytes(),
+            ) {
+                Ok(blocks) => blocks_of_kernels(blocks, kernels),
+                Err(e) => {
+                    crate::warning!(
+                        "ncu printed no source page (is the program built with -lineinfo?), \
+                         so no finding names its line: {e}"
+                    );
+                    Vec::new()
+                }
+            };
             import_to(ncu, &raw_page, log, opts.verbose)?;
-            let pages = pages
-                .join()
-                .unwrap_or_else(|_| Err(Error::new("a source page's import panicked")));
-            Ok(pages.unwrap_or_else(|e| {
-                crate::warning!("no source page was read, so no finding names its line: {e}");
-                Vec::new()
-            }))
-        }),
+            Ok(blocks)
+        }
         (None, true) => {
             import_to(ncu, &raw_page, log, opts.verbose)?;
             let raw = ingest::parse_bytes("ncu report", &read_bytes(log)?)?;
             source_pages(ncu, &rep, &raw, opts.verbose)
         }
     }
+}
+
+/// The blocks of these kernels (by base name) among `blocks`: the pages ncu printed hold
+/// every sampled launch's, library kernels' among them.
+fn blocks_of_kernels(
+    blocks: Vec<ingest::source::SourceBlock>,
+    kernels: &[String],
+) -> Vec<ingest::source::SourceBlock> {
+    let bases: Vec<String> = kernels.iter().map(|k| ingest::base_name(k)).collect();
+    blocks
+        .into_iter()
+        .filter(|b| bases.contains(&ingest::base_name(&b.function)))
+        .collect()
 }
 
 pub(super) fn read_bytes(path: &Path) -> Result<Vec<u8>> {

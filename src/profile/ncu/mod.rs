@@ -49,10 +49,10 @@ pub struct NcuOptions {
     pub roofline: bool,
     /// Also collect the source counters and read the source page.
     pub source: bool,
-    /// With `source`, in a sample by time: the kernels whose source pages are read,
-    /// imported beside the raw page, and no warp-state sampling in the section (a pass of
-    /// its own collects it where a finding reads stall samples). `None`: every kernel's
-    /// page, after the raw page, with the sampling.
+    /// With `source`, in a sample by time: the kernels whose source pages are read, from
+    /// the pages ncu prints as it profiles, and no warp-state sampling in the section (a
+    /// pass of its own collects it where a finding reads stall samples). `None`: every
+    /// kernel's page, imported after the raw page, with the sampling.
     pub source_pages_of: Option<Vec<String>>,
     /// The chip to plan the metrics for (`--chip`); asked of ncu when not given.
     pub chip: Option<String>,
@@ -279,7 +279,14 @@ pub fn profile(
     let watch = opts
         .expected_launches
         .zip(opts.traced_run_time)
-        .map(|(launches, time)| HangWatch::new(launches, time));
+        .map(|(launches, time)| {
+            let watch = HangWatch::new(launches, time);
+            if opts.source && opts.source_pages_of.is_some() {
+                watch.quiet_while_profiling()
+            } else {
+                watch
+            }
+        });
     // Where the seconds go (`--verbose`): the profiled run, then the report's import.
     let started = std::time::Instant::now();
     let status = run_ncu(
@@ -318,7 +325,8 @@ pub fn profile(
 
 /// The profiled run's arguments, and the section folders they name, which must outlive
 /// the run. With `--source`, the source counters come in this run: gpulint's section of
-/// the columns it reads, or, beside sections the user named, ncu's own.
+/// the columns it reads, or, beside sections the user named, ncu's own; after a sample by
+/// time, ncu prints the launches' source pages to the log as it writes the report.
 fn profiled_run_args(
     opts: &NcuOptions,
     ncu: &Path,
@@ -339,6 +347,7 @@ fn profiled_run_args(
         source: opts
             .source
             .then(|| SourceSection::from_folder(source_folder.as_ref().map(|d| d.path()))),
+        print_pages: opts.source && opts.source_pages_of.is_some(),
     };
     let mut args = build_args(opts, metrics, output, log, program);
     let no_sections = (!opts.source)
@@ -567,6 +576,16 @@ pub fn say_program_status(status: Option<i32>, program: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// ncu writes no line per launch while it prints source pages (`--csv`): the watch
+    /// waits 3 s more a launch before it calls such a run hung.
+    #[test]
+    fn a_run_quiet_while_it_profiles_gets_more_grace() {
+        let traced = Duration::from_secs(2);
+        assert_eq!(HangWatch::new(10, traced).grace, Duration::from_secs(26));
+        let quiet = HangWatch::new(10, traced).quiet_while_profiling();
+        assert_eq!(quiet.grace, Duration::from_secs(56));
+    }
 
     /// Lines as ncu 2025.3 wrote them on the H200 with -o and --kernel-id
     /// (lab/runs/2026-11-30-tail-and-progress.txt), and one being profiled.

@@ -100,7 +100,7 @@ pub fn profile_sources(
 }
 
 /// The CSV of the pages ncu printed, without its own `==PROF==` and `==WARNING==` lines.
-fn pages_of_log(log: &str) -> String {
+pub(super) fn pages_of_log(log: &str) -> String {
     log.lines()
         .filter(|l| !l.starts_with("=="))
         .flat_map(|l| [l, "\n"])

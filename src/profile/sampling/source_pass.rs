@@ -1,10 +1,10 @@
 //! `--source` after a sample by time. Where the user's kernels take most of the sample,
 //! the source counters ride in its own run (gpulint's section of the columns it reads),
-//! and the pages of the user's sampled kernels are imported beside the raw page
-//! ([`source_counters`]). The warps' stall samples cost a replay pass on every launch, so
-//! they come from a pass after the sample ([`SourcePass`]), on one launch of each of the
-//! user's kernels with a finding that reads them; where the sample is mostly library
-//! kernels, that pass reads every source counter.
+//! and ncu prints the launches' source pages as it profiles; the user's sampled kernels'
+//! are read ([`source_counters`]). The warps' stall samples cost a replay pass on every
+//! launch, so they come from a pass after the sample ([`SourcePass`]), on one launch of
+//! each of the user's kernels with a finding that reads them; where the sample is mostly
+//! library kernels, that pass reads every source counter.
 
 use std::collections::HashMap;
 
@@ -23,7 +23,7 @@ pub const MOST_KERNELS: usize = 8;
 #[derive(Debug, PartialEq)]
 pub enum SourceCounters {
     /// In the sample's own run, with the pages of these kernels (the user's, by the names
-    /// the trace gives them) imported beside the raw page; a pass follows only for the
+    /// the trace gives them) read from the pages ncu prints; a pass follows only for the
     /// stall samples.
     InSampleRun(Vec<String>),
     /// In a pass of its own after the sample, on the kernels with a finding on a line.
