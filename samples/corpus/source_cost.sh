@@ -393,4 +393,99 @@ confirm() {
   run_gl co_default_transformer --verbose -- "${t[@]}"
   run_gl co_source_transformer --verbose --source -- "${t[@]}"
 }
+# Stage `pages`: where the imports of --source's run go, on source_lines (4 kernels). The
+# committed build's run of --source, its profiled run's command again into a report kept
+# here, then, each twice: the raw page's import; each kernel's page imported alone; the
+# four side by side (as gpulint does); one import of all four (`-k regex:`); the pages
+# with `--print-source cuda` only and `sass` only; the default run's report's raw import.
+# And the profiled run with `--csv --page source --print-source cuda,sass` beside `-o`:
+# does ncu print the pages while it writes the report?
+# Expected before the call: the raw import of the report with the section ~0.1-0.2 s
+# slower than the default's (~0.7 s); a page alone ~1.0 s, the four side by side 1.3-1.6 s,
+# one import of the four 1.5-2 s; `cuda` alone ~0.2 s less than `cuda,sass`; with `-o`,
+# ncu prints no page to the log.
+pages() {
+  local p=source_lines
+  build_sample "$p"
+  run_gl "pg_default" --verbose -- "$build/$p"
+  logged_ncu "$r/pg_default.txt" ' -o /' "$r/default_rep"
+  mkdir -p "$r/empty"
+  local d=("${cmd[@]}") j
+  for j in "${!d[@]}"; do
+    case "${d[$j]}" in /tmp/gpulint-no-sections-*) d[j]=$r/empty ;; esac
+  done
+  timed "pg_default_run" "${d[@]}"
+  run_gl "pg_source" --verbose --source -- "$build/$p"
+  logged_ncu "$r/pg_source.txt" 'GpulintSourceLines -o' "$r/source_rep"
+  local c=("${cmd[@]}") i
+  # The section's folder went with gpulint's run: the script's, as the build writes it.
+  local section
+  section=$(find / -name SourceCounters.section -path '*nsight-compute*' 2>/dev/null | head -1)
+  python3 samples/corpus/source_section.py "$section" "$r/nosampling" --minimal || return
+  for i in "${!c[@]}"; do
+    case "${c[$i]}" in /tmp/gpulint-sections-*) c[i]=$r/nosampling ;; esac
+  done
+  echo "source_run: ${c[*]}" >> "$r/commands.txt"
+  timed "pg_source_run" "${c[@]}"
+  local ncu=${c[0]} rep="$r/source_rep.ncu-rep" kernels
+  kernels=$(grep -o "'-k' [^ ]*\|-k [^ ]*" "$r/pg_source.txt" | awk '{print $2}' | tr -d "'" | sort -u)
+  echo "kernels: $kernels" >> "$r/commands.txt"
+  local page=(--csv --page source --print-source cuda,sass)
+  for round in 1 2; do
+    timed "pg_raw_default_$round" "$ncu" --import "$r/default_rep.ncu-rep" --csv --page raw --print-units base
+    timed "pg_raw_source_$round" "$ncu" --import "$rep" --csv --page raw --print-units base
+    for k in $kernels; do
+      timed "pg_one_${k}_$round" "$ncu" --import "$rep" "${page[@]}" -k "$k"
+    done
+    local t0; t0=$(now)
+    for k in $kernels; do
+      "$ncu" --import "$rep" "${page[@]}" -k "$k" > "$r/side_$k.csv" 2>&1 &
+    done
+    wait
+    echo "pg_side_by_side_$round $(since "$t0")" | tee -a "$table"
+    timed "pg_all_in_one_$round" "$ncu" --import "$rep" "${page[@]}" \
+      -k "regex:^($(echo $kernels | tr ' ' '|'))$"
+    local k1; k1=$(echo $kernels | awk '{print $1}')
+    timed "pg_cuda_only_$round" "$ncu" --import "$rep" --csv --page source --print-source cuda -k "$k1"
+    timed "pg_sass_only_$round" "$ncu" --import "$rep" --csv --page source --print-source sass -k "$k1"
+  done
+  local both=("$ncu" --csv --page source --print-source cuda,sass "${c[@]:1}")
+  for i in "${!both[@]}"; do
+    case "${both[$i]}" in "$r/source_rep") both[i]=$r/both_rep ;; esac
+  done
+  echo "both: ${both[*]}" >> "$r/commands.txt"
+  timed "pg_both" "${both[@]}"
+  ls -la "$r"/both_rep* >> "$r/commands.txt" 2>&1
+  local log; log=$(grep -o -- '--log-file [^ ]*' <<< "${both[*]}" | awk '{print $2}')
+  cp "$log" "$r/both_log.txt" 2>/dev/null
+  echo "both log lines: $(wc -l < "$log"), page rows: $(grep -c '^"' "$log")" | tee -a "$table"
+}
+# Stage `printed`: the build whose --source run has ncu print the launches' source pages to
+# its log as it writes the report (stage `pages`: ncu does both), instead of importing the
+# user's kernels' pages beside the raw page; against the committed build (ff0a996, as
+# target/old/gpulint), alternating, three times: default, --source (imports), --source
+# (printed), on source_lines, matmul_variants 2048 and train_loop 1500.
+# Expected before the call: printing the pages costs the run ~0.1 s a launch and spares
+# the 0.7-0.8 s by which the pages' imports outlast the raw page's: 0.3-0.7 s less than
+# the committed build's --source, source_lines +20-35% over its default run. The same
+# lines named.
+printed() {
+  local old; old=$(realpath -m target/old/gpulint)
+  for round in 1 2 3; do
+    for entry in "source_lines|" "matmul_variants|2048" "train_loop|1500"; do
+      IFS='|' read -r p args <<< "$entry"
+      build_sample "$p"
+      # shellcheck disable=SC2086
+      run_gl "pr_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      gl=$old run_gl "pr_imported_${p}_$round" --verbose --source -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "pr_printed_${p}_$round" --verbose --source -- "$build/$p" $args
+      for v in imported printed; do
+        grep -o '[a-z_]*\.cu:[0-9]*' "$r/pr_${v}_${p}_$round.txt" | sort -u | paste -sd' ' - |
+          sed "s/^/lines_${v}_${p}_$round: /" | tee -a "$table"
+      done
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done
