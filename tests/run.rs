@@ -2043,18 +2043,24 @@ fn names_the_strided_copys_line(out: &std::process::Output) {
 /// raw page, lab/scripts/zoo_trace.py) and the strided copy's source page, the rules
 /// `select` alone: its run, and ncu's calls.
 fn source_by_time(select: &str, ncu_args: &[&str]) -> (Run, Vec<Vec<String>>) {
-    source_by_time_of(&fixture("h200-zoo/derived_trace.csv"), select, ncu_args)
+    let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
+    source_by_time_of(
+        &fixture("h200-zoo/derived_trace.csv"),
+        &page,
+        select,
+        ncu_args,
+    )
 }
 
-/// [`source_by_time`] with the launch trace `trace`.
+/// [`source_by_time`] with the launch trace `trace` and the source page `source_page`.
 fn source_by_time_of(
     trace: &std::path::Path,
+    source_page: &std::path::Path,
     select: &str,
     ncu_args: &[&str],
 ) -> (Run, Vec<Vec<String>>) {
     let sample = stand_in("sample");
     let tracer = stand_in("ncu");
-    let source_page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
     let mut env = vec![
         ("FAKE_TRACE", trace.to_str().unwrap()),
         ("GPULINT_LAUNCH_TRACER", tracer.as_str()),
@@ -2148,6 +2154,25 @@ fn source_after_a_sample_by_time_rides_in_its_run() {
     );
 }
 
+/// ncu printing no source page (a binary built without -lineinfo prints none of its
+/// lines): the findings come without their lines, the report still comes, and a warning
+/// says why.
+#[test]
+fn no_source_page_printed_costs_the_lines_not_the_report() {
+    let empty = common::scratch_file("empty.csv", b"");
+    let trace = fixture("h200-zoo/derived_trace.csv");
+    let (r, _) = source_by_time_of(&trace, &empty, "uncoalesced-load", &[]);
+    assert_eq!(r.out.status.code(), Some(0), "{}", transcript(&r.out));
+    let stdout = String::from_utf8_lossy(&r.out.stdout);
+    assert!(stdout.contains("uncoalesced-load"), "{stdout}");
+    assert!(!stdout.contains("worst source lines"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("ncu printed no source page (is the program built with -lineinfo?)"),
+        "{stderr}"
+    );
+}
+
 /// Where library kernels take most of the sample's launches (the zoo's trace with every
 /// kernel but the strided copy launched from cuBLAS), the section would cost each of them:
 /// the sample's run goes without it, and a pass of its own reads the counters of the
@@ -2167,7 +2192,8 @@ fn a_sample_of_library_kernels_leaves_the_source_counters_to_a_pass() {
         .flat_map(|l| [l, "\n".to_string()])
         .collect();
     let trace = common::scratch_file("trace.csv", libraries.as_bytes());
-    let (r, calls) = source_by_time_of(&trace, "uncoalesced-load", &[]);
+    let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
+    let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[]);
     let profiling = profiling_calls(&calls);
     assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
     assert!(
