@@ -2044,20 +2044,46 @@ fn names_the_strided_copys_line(out: &std::process::Output) {
 /// `select` alone: its run, and ncu's calls.
 fn source_by_time(select: &str, ncu_args: &[&str]) -> (Run, Vec<Vec<String>>) {
     let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
-    source_by_time_of(
-        &fixture("h200-zoo/derived_trace.csv"),
-        &page,
-        select,
-        ncu_args,
-    )
+    let trace = fixture("h200-zoo/derived_trace.csv");
+    source_by_time_of(&trace, &page, select, ncu_args, "12", &[])
 }
 
-/// [`source_by_time`] with the launch trace `trace` and the source page `source_page`.
+/// A sample of at most ten launches takes the warps' stall samples in its own run: the
+/// section it gives ncu has the sampling, and no pass follows, though latency-bound reads
+/// stall samples. With twelve launches (the other tests), the section goes without the
+/// sampling, and a pass follows for it.
+#[test]
+fn a_small_sample_takes_the_stall_samples_in_its_run() {
+    let sections = common::scratch_dir("sections");
+    let copied = sections.join("GpulintSourceLines.section");
+    let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
+    let trace = fixture("h200-zoo/derived_trace.csv");
+    let env = [("FAKE_NCU_SECTIONS", sections.to_str().unwrap())];
+    let select = "uncoalesced-load,latency-bound";
+    let (r, calls) = source_by_time_of(&trace, &page, select, &[], "8", &env);
+    assert_eq!(profiling_calls(&calls).len(), 1, "no pass: {calls:?}");
+    let section = std::fs::read_to_string(&copied).unwrap();
+    assert!(section.contains("pcsamp"), "{section}");
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(!stderr.contains("source pass:"), "{stderr}");
+    names_the_strided_copys_line(&r.out);
+    // Twelve launches: the sample's section without the sampling, then a pass (whose
+    // section, copied last, has it).
+    let (_, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
+    let profiling = profiling_calls(&calls);
+    assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
+    assert!(std::fs::read_to_string(&copied).unwrap().contains("pcsamp"));
+}
+
+/// [`source_by_time`] with the launch trace `trace`, the source page `source_page`, at most
+/// `max_launches` launches, and more of the stand-in's settings in `extra_env`.
 fn source_by_time_of(
     trace: &std::path::Path,
     source_page: &std::path::Path,
     select: &str,
     ncu_args: &[&str],
+    max_launches: &str,
+    extra_env: &[(&str, &str)],
 ) -> (Run, Vec<Vec<String>>) {
     let sample = stand_in("sample");
     let tracer = stand_in("ncu");
@@ -2067,6 +2093,7 @@ fn source_by_time_of(
         ("GPULINT_CUPTI", tracer.as_str()),
         ("FAKE_NCU_SOURCE", source_page.to_str().unwrap()),
     ];
+    env.extend_from_slice(extra_env);
     // The zoo's 22 kernels each carry a few percent: with 12 launches (the default is 8
     // for a short program) the sample reaches three of its four strided ones.
     let args: Vec<&str> = [
@@ -2074,7 +2101,7 @@ fn source_by_time_of(
             "run",
             "--source",
             "--max-launches",
-            "12",
+            max_launches,
             "--select",
             select,
         ][..],
@@ -2161,7 +2188,7 @@ fn source_after_a_sample_by_time_rides_in_its_run() {
 fn no_source_page_printed_costs_the_lines_not_the_report() {
     let empty = common::scratch_file("empty.csv", b"");
     let trace = fixture("h200-zoo/derived_trace.csv");
-    let (r, _) = source_by_time_of(&trace, &empty, "uncoalesced-load", &[]);
+    let (r, _) = source_by_time_of(&trace, &empty, "uncoalesced-load", &[], "12", &[]);
     assert_eq!(r.out.status.code(), Some(0), "{}", transcript(&r.out));
     let stdout = String::from_utf8_lossy(&r.out.stdout);
     assert!(stdout.contains("uncoalesced-load"), "{stdout}");
@@ -2193,7 +2220,7 @@ fn a_sample_of_library_kernels_leaves_the_source_counters_to_a_pass() {
         .collect();
     let trace = common::scratch_file("trace.csv", libraries.as_bytes());
     let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
-    let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[]);
+    let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &[]);
     let profiling = profiling_calls(&calls);
     assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
     assert!(

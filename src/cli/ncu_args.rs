@@ -85,8 +85,9 @@ pub struct NcuArgs {
     /// Name the source lines behind each finding whose cause sits on a line (uncoalesced
     /// and misaligned accesses, bank conflicts, local memory, divergence, stalls; build
     /// with -lineinfo): the per-line counters of ncu's SourceCounters section come with
-    /// the sampled launches, and the stall samples from one more ncu run on one launch of
-    /// each of your kernels with a finding that reads them.
+    /// the sampled launches, and so do the stall samples in a sample of at most 10
+    /// launches; past that, one more ncu run takes them on one launch of each of your
+    /// kernels with a finding that reads them.
     #[arg(long)]
     pub source: bool,
     /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.
@@ -130,6 +131,7 @@ impl NcuArgs {
             source: self.source,
             // Chosen with the sample, from the launch trace.
             source_pages_of: None,
+            source_stall_samples: false,
             chip: self.chip.clone(),
             // Machine formats own stdout; the program's output would corrupt them.
             program_output_to_stderr: !matches!(report.format, Format::Human | Format::Concise),

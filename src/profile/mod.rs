@@ -151,13 +151,20 @@ fn place_source_counters(
         return Ok(None);
     };
     let placed = sampling::source_pass::source_counters(k, numbers, &e.profile, rules_dir)?;
-    let stalls_only = matches!(placed, SourceCounters::InSampleRun(_));
-    // No kernel's page to read: the sample's run goes without the section.
-    opts.source_pages_of = Some(match placed {
-        SourceCounters::InSampleRun(kernels) => kernels,
-        SourceCounters::InPass => Vec::new(),
-    });
-    Ok(Some(stalls_only))
+    match placed {
+        SourceCounters::InSampleRun(kernels) => {
+            opts.source_pages_of = Some(kernels);
+            let launches = opts.expected_launches.unwrap_or(u64::MAX);
+            opts.source_stall_samples = sampling::source_pass::stall_samples_in_run(launches);
+            // With the stall samples in the run, no pass follows.
+            Ok((!opts.source_stall_samples).then_some(true))
+        }
+        SourceCounters::InPass => {
+            // No kernel's page to read: the sample's run goes without the section.
+            opts.source_pages_of = Some(Vec::new());
+            Ok(Some(false))
+        }
+    }
 }
 
 /// Step 4: ncu on the sampled launches (with the source counters, unless none of the

@@ -54,6 +54,9 @@ pub struct NcuOptions {
     /// pass of its own collects it where a finding reads stall samples). `None`: every
     /// kernel's page, imported after the raw page, with the sampling.
     pub source_pages_of: Option<Vec<String>>,
+    /// With `source_pages_of`: the warps' stall samples in the sample's run too, so that
+    /// no pass follows (a small sample: `sampling::source_pass::stall_samples_in_run`).
+    pub source_stall_samples: bool,
     /// The chip to plan the metrics for (`--chip`); asked of ncu when not given.
     pub chip: Option<String>,
     /// Send the program's own output to stderr: stdout carries a machine-read report.
@@ -338,7 +341,7 @@ fn profiled_run_args(
     let source_folder = opts
         .source
         .then(|| {
-            let sampling = opts.source_pages_of.is_none();
+            let sampling = opts.source_pages_of.is_none() || opts.source_stall_samples;
             source_section::folder_unless_asked(ncu, &opts.extra_args, sampling)
         })
         .flatten();

@@ -81,6 +81,19 @@ pub fn source_counters(
     ))
 }
 
+/// The most launches a sample may take for the warps' stall samples to ride in its own run.
+/// The sampling costs the run 0.1-0.2 s a launch, where a pass of its own costs 2.7-3.5 s,
+/// and a finding that reads stall samples (latency-bound, global-accumulator,
+/// serial-loads) came on 6 of 12 programs measured with `--source` on the H200: in the run
+/// it costs less on average while 0.15 s x launches < 0.5 x 2.9 s, about ten launches
+/// (lab/runs/2026-12-03-source-cost.txt, sixteenth session).
+pub const STALL_SAMPLES_IN_RUN_MOST_LAUNCHES: u64 = 10;
+
+/// Whether a sample of `launches` launches takes the warps' stall samples in its own run.
+pub fn stall_samples_in_run(launches: u64) -> bool {
+    launches <= STALL_SAMPLES_IN_RUN_MOST_LAUNCHES
+}
+
 /// What the source pass runs: ncu's options, what was checked, the program, and the
 /// rules folder (its `origins.toml` tells the user's kernels from libraries').
 pub struct SourcePass<'a> {
