@@ -488,4 +488,54 @@ printed() {
     done
   done
 }
+# Stage `corpus`: the last build's --source against its default run on the corpus programs
+# of several kernels (LU, NW, Gaussian, CG 1024x20, BFS, template_phases, graph_steps),
+# alternating, twice.
+# Expected before the call: where no finding reads stall samples and the kernels are light
+# (NW, Gaussian, BFS, graph_steps), +15-35%; LU, template_phases and CG, whose
+# latency-bound findings read stall samples, +50-80% with their pass.
+corpus() {
+  for round in 1 2; do
+    for entry in "lud|1024" "nw|512" "gaussian|256" "cg_solver|1024 20" "bfs|1048576 8" \
+      "template_phases|" "graph_steps|"; do
+      IFS='|' read -r p args <<< "$entry"
+      build_sample "$p"
+      # shellcheck disable=SC2086
+      run_gl "cp_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "cp_source_${p}_$round" --verbose --source -- "$build/$p" $args
+      grep -o '[a-z_0-9]*\.cu:[0-9]*' "$r/cp_source_${p}_$round.txt" | sort -u | paste -sd' ' - |
+        sed "s/^/lines_${p}_$round: /" | tee -a "$table"
+      grep -h 'source pass: the' "$r/cp_source_${p}_$round.txt" | cut -c1-90 |
+        sed "s/^/pass_${p}_$round: /" | tee -a "$table"
+    done
+  done
+}
+# Stage `folded`: the build whose sample of at most ten launches takes the warps' stall
+# samples in its own run (no pass), against the last build (c4be36f, as target/old/gpulint:
+# a pass for them), alternating, twice: default, --source (old), --source (new), on
+# source_lines (no finding on stall samples), LU, BFS and template_phases (latency-bound).
+# Expected before the call: on LU, BFS and template_phases the new --source is 1.5-2.5 s
+# shorter than the old (the sampling 0.1-0.2 s a launch against a 2.7-3.5 s pass); on
+# source_lines 0.4-0.8 s longer. The same lines named (the stall lines from the run's
+# pages now, not the pass's).
+folded() {
+  local old; old=$(realpath -m target/old/gpulint)
+  for round in 1 2; do
+    for entry in "source_lines|" "lud|1024" "bfs|1048576 8" "template_phases|"; do
+      IFS='|' read -r p args <<< "$entry"
+      build_sample "$p"
+      # shellcheck disable=SC2086
+      run_gl "fo_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      gl=$old run_gl "fo_pass_${p}_$round" --verbose --source -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "fo_folded_${p}_$round" --verbose --source -- "$build/$p" $args
+      for v in pass folded; do
+        grep -o '[a-z_0-9]*\.cu:[0-9]*' "$r/fo_${v}_${p}_$round.txt" | sort -u | paste -sd' ' - |
+          sed "s/^/lines_${v}_${p}_$round: /" | tee -a "$table"
+      done
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done
