@@ -214,8 +214,8 @@ pub fn parse(origin: &str, bytes: &[u8]) -> Result<Vec<SourceBlock>> {
 }
 
 /// The blocks of `kernel` among `blocks`, in page order: those under its full name where
-/// the page has them (two instances of a template share a base name), else those of its
-/// base name (a demangler that spells the signature otherwise).
+/// the page has them (two instances of a template share a base name), spaces aside, else
+/// those of its base name (a demangler that spells the signature otherwise).
 pub fn blocks_of<'a>(blocks: &'a [SourceBlock], kernel: &str) -> Vec<&'a SourceBlock> {
     let base = crate::ingest::base_name(kernel);
     let of_base: Vec<&SourceBlock> = blocks
@@ -225,9 +225,23 @@ pub fn blocks_of<'a>(blocks: &'a [SourceBlock], kernel: &str) -> Vec<&'a SourceB
     let exact: Vec<&SourceBlock> = of_base
         .iter()
         .copied()
-        .filter(|b| b.function == kernel)
+        .filter(|b| same_signature(&b.function, kernel))
         .collect();
     if exact.is_empty() { of_base } else { exact }
+}
+
+/// Whether two spellings of a kernel's full name are the same signature: ncu writes
+/// `scale<4>(float *, float, int)` where the launch tracer's demangler writes
+/// `scale<4>(float*, float, int)` (and another may leave out the `void`), and by its base
+/// name alone the page's block of `scale<1>` would stand for `scale<4>`.
+pub fn same_signature(a: &str, b: &str) -> bool {
+    let unspaced = |s: &str| {
+        crate::kernel::without_return_type(s)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+    };
+    unspaced(a) == unspaced(b)
 }
 
 /// `blocks` with those of each kernel `newer` has a block of replaced by `newer`'s.
@@ -503,6 +517,32 @@ pub fn dimensions(decl: &Declaration) -> Option<Vec<std::ops::Range<usize>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn block(function: &str) -> SourceBlock {
+        SourceBlock {
+            file: "template_phases.cu".into(),
+            function: function.into(),
+            lines: Vec::new(),
+        }
+    }
+
+    /// Two instances of a template on the page, and a finding that names its kernel as the
+    /// launch tracer spells it: its own instance's block, not the first of its base name
+    /// (seen on the H200: template_phases' scale<4> took scale<1>'s block and named no
+    /// line).
+    #[test]
+    fn a_template_instance_finds_its_block_however_the_signature_is_spaced() {
+        let blocks = [
+            block("void scale<1>(float *, float, int)"),
+            block("void scale<4>(float *, float, int)"),
+        ];
+        let found = blocks_of(&blocks, "void scale<4>(float*, float, int)");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].function, "void scale<4>(float *, float, int)");
+        assert_eq!(blocks_of(&blocks, "scale<4>(float*,float,int)").len(), 1);
+        // A signature spelled otherwise still finds the kernel's blocks by base name.
+        assert_eq!(blocks_of(&blocks, "scale<4>(float[], float, int)").len(), 2);
+    }
 
     #[test]
     fn the_strided_copy_points_at_its_indexing_line() {

@@ -116,7 +116,9 @@ fn chosen_blocks(
     for t in &plan.targets {
         // The pages hold the kernel's launches at each number asked for that it reaches;
         // another spelling of its name gives no index to trust: its first.
-        let exact = blocks.iter().any(|b| b.function == t.kernel);
+        let exact = blocks
+            .iter()
+            .any(|b| ingest::source::same_signature(&b.function, &t.kernel));
         let list = ingest::source::blocks_of(blocks, &t.kernel);
         let index = if exact { t.block_index } else { 0 };
         if let Some(b) = list.get(index).or(list.last()) {
