@@ -29,6 +29,12 @@ printed_opts() {
     esac
   done
 }
+# The source lines a run's report named (its log $r/$1.txt), as "lines_$1: file.cu:N ...",
+# to the table.
+lines_named() {
+  grep -o '[a-z_0-9]*\.cu:[0-9]*' "$r/$1.txt" | sort -u | paste -sd' ' - |
+    sed "s/^/lines_$1: /" | tee -a "$table"
+}
 probe() {
   build_sample matmul_variants
   build_sample source_lines
@@ -307,8 +313,7 @@ section() {
       run_gl "sec_default_${p}_$round" --verbose -- "$build/$p" $args
       # shellcheck disable=SC2086
       run_gl "sec_source_${p}_$round" --verbose --source -- "$build/$p" $args
-      grep -o '[a-z_]*\.cu:[0-9]*' "$r/sec_source_${p}_$round.txt" | sort -u | paste -sd' ' - |
-        sed "s/^/lines_${p}_$round: /" | tee -a "$table"
+      lines_named "sec_source_${p}_$round"
     done
   done
 }
@@ -339,8 +344,7 @@ inrun() {
       # shellcheck disable=SC2086
       run_gl "in_source_${p}_$round" --verbose --source -- "$build/$p" $args
       for v in oldsource source; do
-        grep -o '[a-z_]*\.cu:[0-9]*' "$r/in_${v}_${p}_$round.txt" | sort -u | paste -sd' ' - |
-          sed "s/^/lines_${v}_${p}_$round: /" | tee -a "$table"
+        lines_named "in_${v}_${p}_$round"
       done
     done
   done
@@ -482,8 +486,7 @@ printed() {
       # shellcheck disable=SC2086
       run_gl "pr_printed_${p}_$round" --verbose --source -- "$build/$p" $args
       for v in imported printed; do
-        grep -o '[a-z_]*\.cu:[0-9]*' "$r/pr_${v}_${p}_$round.txt" | sort -u | paste -sd' ' - |
-          sed "s/^/lines_${v}_${p}_$round: /" | tee -a "$table"
+        lines_named "pr_${v}_${p}_$round"
       done
     done
   done
@@ -504,8 +507,7 @@ corpus() {
       run_gl "cp_default_${p}_$round" --verbose -- "$build/$p" $args
       # shellcheck disable=SC2086
       run_gl "cp_source_${p}_$round" --verbose --source -- "$build/$p" $args
-      grep -o '[a-z_0-9]*\.cu:[0-9]*' "$r/cp_source_${p}_$round.txt" | sort -u | paste -sd' ' - |
-        sed "s/^/lines_${p}_$round: /" | tee -a "$table"
+      lines_named "cp_source_${p}_$round"
       grep -h 'source pass: the' "$r/cp_source_${p}_$round.txt" | cut -c1-90 |
         sed "s/^/pass_${p}_$round: /" | tee -a "$table"
     done
@@ -532,8 +534,7 @@ folded() {
       # shellcheck disable=SC2086
       run_gl "fo_folded_${p}_$round" --verbose --source -- "$build/$p" $args
       for v in pass folded; do
-        grep -o '[a-z_0-9]*\.cu:[0-9]*' "$r/fo_${v}_${p}_$round.txt" | sort -u | paste -sd' ' - |
-          sed "s/^/lines_${v}_${p}_$round: /" | tee -a "$table"
+        lines_named "fo_${v}_${p}_$round"
       done
     done
   done
