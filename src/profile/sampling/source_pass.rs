@@ -2,8 +2,9 @@
 //! the source counters ride in its own run (gpulint's section of the columns it reads),
 //! and ncu prints the launches' source pages as it profiles; the user's sampled kernels'
 //! are read ([`source_counters`]). The warps' stall samples cost a replay pass on every
-//! launch, so they come from a pass after the sample ([`SourcePass`]), on one launch of
-//! each of the user's kernels with a finding that reads them; where the sample is mostly
+//! launch: a sample of at most 10 launches takes them too ([`stall_samples_in_run`]), a
+//! larger one leaves them to a pass after the sample ([`SourcePass`]), on one launch of
+//! each of the user's kernels with a finding that reads them. Where the sample is mostly
 //! library kernels, that pass reads every source counter.
 
 use std::collections::HashMap;
@@ -24,7 +25,7 @@ pub const MOST_KERNELS: usize = 8;
 pub enum SourceCounters {
     /// In the sample's own run, with the pages of these kernels (the user's, by the names
     /// the trace gives them) read from the pages ncu prints; a pass follows only for the
-    /// stall samples.
+    /// stall samples, and only after a sample of more than 10 launches.
     InSampleRun(Vec<String>),
     /// In a pass of its own after the sample, on the kernels with a finding on a line.
     InPass,
@@ -33,7 +34,7 @@ pub enum SourceCounters {
 /// Where the source counters are read, for a sample of these kernels (`mangled`) at these
 /// launch numbers: in the sample's own run when the user's kernels take at least half its
 /// launches, their pages those of the user's sampled kernels with the most traced GPU time
-/// (at most [`MOST_KERNELS`]). The section costs every launch of the run, 0.16-0.35 s a
+/// (at most [`MOST_KERNELS`]). The section costs every launch of the run, 0.16-0.5 s a
 /// launch on the H200, where a pass of its own costs ncu's start with the program (1.2-1.5
 /// s) and 0.3-0.45 s a kernel (lab/runs/2026-12-03-source-cost.txt): a sample of library
 /// kernels, whose lines are not the user's, is cheaper left to a pass.
