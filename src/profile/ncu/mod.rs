@@ -50,9 +50,9 @@ pub struct NcuOptions {
     /// Also collect the source counters and read the source page.
     pub source: bool,
     /// With `source`, in a sample by time: the kernels whose source pages are read, from
-    /// the pages ncu prints as it profiles, and no warp-state sampling in the section (a
-    /// pass of its own collects it where a finding reads stall samples). `None`: every
-    /// kernel's page, imported after the raw page, with the sampling.
+    /// the pages ncu prints as it profiles; the warps' stall sampling only with
+    /// `source_stall_samples`. `None`: every kernel's page, imported after the raw page,
+    /// with the sampling.
     pub source_pages_of: Option<Vec<String>>,
     /// With `source_pages_of`: the warps' stall samples in the sample's run too, so that
     /// no pass follows (a small sample: `sampling::source_pass::stall_samples_in_run`).
