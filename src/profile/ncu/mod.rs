@@ -616,6 +616,10 @@ mod tests {
         );
         assert_eq!(
             progress_line(Activity::Profiling, &Profiled::default(), Some(22), 1, None),
+            "ncu is profiling the program, 22 launch(es) to profile, 1 s"
+        );
+        assert_eq!(
+            progress_line(Activity::Profiling, &Profiled::default(), None, 1, None),
             "ncu is profiling the program, 1 s"
         );
         assert_eq!(

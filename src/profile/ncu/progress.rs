@@ -70,9 +70,16 @@ pub(super) fn progress_line(
     left: Option<u64>,
 ) -> String {
     if seen.launches == 0 {
-        return match activity {
-            Activity::Profiling => format!("ncu is profiling the program, {elapsed} s"),
-            Activity::Timing => format!("timing every launch (duration only), {elapsed} s"),
+        // With its source pages printed (`--csv`), ncu logs no launch as done: the count
+        // to profile is all the line can tell.
+        return match (activity, expected) {
+            (Activity::Profiling, Some(n)) => {
+                format!("ncu is profiling the program, {n} launch(es) to profile, {elapsed} s")
+            }
+            (Activity::Profiling, None) => format!("ncu is profiling the program, {elapsed} s"),
+            (Activity::Timing, _) => {
+                format!("timing every launch (duration only), {elapsed} s")
+            }
         };
     }
     let passes = seen
