@@ -301,6 +301,7 @@ mod tests {
             launched_from: None,
             mangled: None,
             device_ordinal: None,
+            process: None,
         }
     }
 

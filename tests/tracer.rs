@@ -80,6 +80,9 @@ fn traced(driver: &Path, tracer: &Path, cupti: Option<&Path>, out: &Path) -> Com
         .env("CUDA_INJECTION64_PATH", tracer)
         .env("GPULINT_TRACE_OUT", out)
         .env_remove("GPULINT_CUPTI");
+    for rank in RANK_VARIABLES {
+        command.env_remove(rank);
+    }
     if let Some(cupti) = cupti {
         command.env("GPULINT_CUPTI", cupti);
     }
@@ -168,6 +171,53 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
     let none = dir.join("none.csv");
     assert_eq!(run_traced(&driver, &tracer, None, &none), Some(3));
     assert!(!none.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Where launchers put a process's rank, first to last as the tracer reads them.
+const RANK_VARIABLES: [&str; 4] = ["RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"];
+
+/// The ranks of a job each write a block naming their rank, from the first of the
+/// launchers' variables that holds a number, and every launch read back carries it.
+#[test]
+fn each_ranks_block_names_its_rank() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let out = dir.join("trace.csv");
+    let ranks: [&[(&str, &str)]; 3] = [
+        &[("RANK", "0"), ("SLURM_PROCID", "9")],
+        &[("RANK", "one"), ("OMPI_COMM_WORLD_RANK", "1")],
+        &[("SLURM_PROCID", "2")],
+    ];
+    for vars in ranks {
+        let status = traced(&driver, &tracer, Some(&cupti), &out)
+            .envs(vars.iter().copied())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let text = std::fs::read_to_string(&out).unwrap();
+    let firsts: Vec<&str> = (text.lines())
+        .filter(|l| l.starts_with("# gpulint launch trace 1, "))
+        .collect();
+    for (first, rank) in firsts.iter().zip(0..) {
+        assert!(
+            first.ends_with(&format!(", rank {rank}, dropped records: 0")),
+            "{first}"
+        );
+    }
+    assert_eq!(firsts.len(), 3, "{text}");
+    let profile = gpulint::parse_bytes("trace.csv", text.as_bytes()).unwrap();
+    let ranks: std::collections::BTreeSet<Option<u64>> = (profile.launches.iter())
+        .map(|l| l.process.and_then(|p| p.rank))
+        .collect();
+    assert_eq!(ranks, [Some(0), Some(1), Some(2)].into());
+    // Without any, the line names the process alone, as before.
+    let alone = dir.join("alone.csv");
+    assert_eq!(run_traced(&driver, &tracer, Some(&cupti), &alone), Some(0));
+    let text = std::fs::read_to_string(&alone).unwrap();
+    assert!(!text.lines().next().unwrap().contains("rank"), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -99,8 +99,30 @@ pub struct Launch {
     /// `--kernel-id` matches exactly with `--kernel-name-base mangled`. `None` in exports.
     pub mangled: Option<std::sync::Arc<str>>,
     /// The CUDA device it ran on, by ordinal, as the launch tracer recorded it: each rank
-    /// of a multi-GPU job has its own. `None` in exports.
+    /// of a multi-GPU job has its own, unless its launcher showed each rank one GPU, its
+    /// device 0. `None` in exports.
     pub device_ordinal: Option<u64>,
+    /// The process that launched it, as the launch tracer recorded it. `None` in exports.
+    pub process: Option<Process>,
+}
+
+/// A process of a traced run: a rank of a job of several, where its launcher numbered it.
+/// Ordered by rank, then pid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Process {
+    /// Its rank, as torchrun (`RANK`), MPI or Slurm set it.
+    pub rank: Option<u64>,
+    pub pid: u64,
+}
+
+impl std::fmt::Display for Process {
+    /// `rank 1`, or `process 4910` where the launcher set no rank.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.rank {
+            Some(rank) => write!(f, "rank {rank}"),
+            None => write!(f, "process {}", self.pid),
+        }
+    }
 }
 
 impl Launch {
@@ -140,6 +162,7 @@ impl Launch {
             launched_from: None,
             mangled: None,
             device_ordinal: None,
+            process: None,
         }
     }
 }
@@ -360,6 +383,7 @@ pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -
         launched_from: None,
         mangled: None,
         device_ordinal: None,
+        process: None,
     }
 }
 

@@ -1,9 +1,10 @@
 //! The GPU's timeline in a launch trace: how long each device sat idle before each launch,
-//! and, over the whole run, how much of its active time went to waiting for launches.
+//! and, over each process's whole run (a rank's, in a job of several), how much of its
+//! active time went to waiting for launches.
 //! Kernel metrics cannot see this: a step of many short kernels is slow because the CPU
 //! launches them one by one, while each kernel alone looks fine.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// An idle gap longer than this is the host doing other work (start-up, loading data,
 /// a synchronisation, printing), not the launch of the next kernel: eager PyTorch spends
@@ -16,19 +17,65 @@ pub const SHORT_KERNEL_NS: f64 = 10_000.0;
 /// One traced launch on the timeline.
 #[derive(Debug, Clone, Copy)]
 pub struct Span {
+    /// The device's ordinal, as the launching process numbers its devices.
     pub device: u64,
+    /// The launching process, by its block's index in the trace.
+    pub process: u64,
     pub start_ns: u64,
     pub end_ns: u64,
 }
 
-/// What the trace says of the whole run's timeline.
+/// The timeline a launch sits on: its device's, shared by the processes that launched on
+/// it, or one process's alone on its ordinal where [`lanes`] found that ordinal naming
+/// several GPUs.
+type Lane = (u64, Option<u64>);
+
+/// Each span's lane, in the order of `spans`. Without MPS a GPU runs one process's kernels
+/// at a time, so processes whose kernels overlap in time on one device ordinal ran on
+/// different GPUs, each shown its own as that ordinal (a launcher that sets
+/// CUDA_VISIBLE_DEVICES per rank); each then gets a lane of its own, where merging them
+/// would read one rank's kernels as filling the other's waits. An overlap of at most
+/// [`SHARED_DEVICE_OVERLAP`] of the ordinal's busy time is clock noise.
+fn lanes(spans: &[Span]) -> Vec<Lane> {
+    let mut order: Vec<usize> = (0..spans.len()).collect();
+    order.sort_by_key(|&i| (spans[i].device, spans[i].start_ns));
+    // Per ordinal: busy and overlapped time, and each process's latest end so far.
+    let mut seen: BTreeMap<u64, (f64, f64, BTreeMap<u64, u64>)> = BTreeMap::new();
+    for i in order {
+        let s = spans[i];
+        let end = s.end_ns.max(s.start_ns);
+        let (busy, overlap, ends) = seen.entry(s.device).or_default();
+        *busy += (end - s.start_ns) as f64;
+        *overlap += (ends.iter())
+            .filter(|&(&p, _)| p != s.process)
+            .map(|(_, &until)| until.min(end).saturating_sub(s.start_ns) as f64)
+            .sum::<f64>();
+        let until = ends.entry(s.process).or_insert(end);
+        *until = (*until).max(end);
+    }
+    spans
+        .iter()
+        .map(|s| {
+            let (busy, overlap, _) = &seen[&s.device];
+            let apart = *overlap > SHARED_DEVICE_OVERLAP * busy;
+            (s.device, apart.then_some(s.process))
+        })
+        .collect()
+}
+
+/// The share of a device ordinal's busy time that its processes' kernels may overlap by
+/// and still be read as one GPU's.
+const SHARED_DEVICE_OVERLAP: f64 = 0.01;
+
+/// What the trace says of one process's timeline over its whole run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunTimeline {
-    /// Launches in the trace.
+    /// The process's launches in the trace.
     pub launches: u64,
     /// Share of them shorter than [`SHORT_KERNEL_NS`], %.
     pub short_launch_pct: f64,
-    /// Time some kernel ran, summed over devices (overlapping kernels count once).
+    /// Time some kernel of the process ran, summed over its lanes (overlapping kernels
+    /// count once).
     pub busy_ns: f64,
     /// Idle time before launches, each gap up to [`LAUNCH_WAIT_CAP_NS`].
     pub wait_ns: f64,
@@ -47,53 +94,56 @@ impl RunTimeline {
     }
 }
 
-/// Each launch's wait (the idle time on its device since the last kernel there ended, 0 when
-/// longer than [`LAUNCH_WAIT_CAP_NS`], when kernels overlap, or for a device's first
-/// launch), in the order of `spans`, and the run's timeline.
-pub fn waits(spans: &[Span]) -> (Vec<f64>, RunTimeline) {
+/// Each launch's wait (the idle time on its lane since the last kernel there ended, 0 when
+/// longer than [`LAUNCH_WAIT_CAP_NS`], when kernels overlap, or for a lane's first launch),
+/// in the order of `spans`, and each process's timeline, by its index: a rank of a job is
+/// judged on its own launches.
+pub fn waits(spans: &[Span]) -> (Vec<f64>, BTreeMap<u64, RunTimeline>) {
+    let lanes = lanes(spans);
     let mut order: Vec<usize> = (0..spans.len()).collect();
-    order.sort_by_key(|&i| (spans[i].device, spans[i].start_ns));
+    order.sort_by_key(|&i| (lanes[i], spans[i].start_ns));
     let mut waits = vec![0.0; spans.len()];
-    let (mut busy_ns, mut wait_ns) = (0.0, 0.0);
-    let mut last: Option<(u64, u64)> = None; // (device, latest end so far)
+    // Per process: busy and waiting time, launches, short launches.
+    let mut runs: BTreeMap<u64, (f64, f64, u64, u64)> = BTreeMap::new();
+    let mut last: Option<(Lane, u64)> = None; // (lane, latest end so far)
     for i in order {
         let s = spans[i];
         let end = s.end_ns.max(s.start_ns);
+        let run = runs.entry(s.process).or_default();
+        run.2 += 1;
+        run.3 += u64::from(((end - s.start_ns) as f64) < SHORT_KERNEL_NS);
         let ran_until = match last {
-            Some((device, until)) if device == s.device => until,
+            Some((lane, until)) if lane == lanes[i] => until,
             _ => {
-                busy_ns += (end - s.start_ns) as f64;
-                last = Some((s.device, end));
+                run.0 += (end - s.start_ns) as f64;
+                last = Some((lanes[i], end));
                 continue;
             }
         };
         let gap = s.start_ns.saturating_sub(ran_until) as f64;
         if gap <= LAUNCH_WAIT_CAP_NS {
             waits[i] = gap;
-            wait_ns += gap;
+            run.1 += gap;
         }
-        busy_ns += end.saturating_sub(s.start_ns.max(ran_until)) as f64;
-        last = Some((s.device, ran_until.max(end)));
+        run.0 += end.saturating_sub(s.start_ns.max(ran_until)) as f64;
+        last = Some((lanes[i], ran_until.max(end)));
     }
-    let short = spans
-        .iter()
-        .filter(|s| ((s.end_ns.saturating_sub(s.start_ns)) as f64) < SHORT_KERNEL_NS)
-        .count();
-    let launches = spans.len() as u64;
-    let timeline = RunTimeline {
-        launches,
-        short_launch_pct: if launches > 0 {
-            100.0 * short as f64 / launches as f64
-        } else {
-            0.0
-        },
-        busy_ns,
-        wait_ns,
-    };
-    (waits, timeline)
+    let timelines = runs
+        .into_iter()
+        .map(|(process, (busy_ns, wait_ns, launches, short))| {
+            let run = RunTimeline {
+                launches,
+                short_launch_pct: 100.0 * short as f64 / launches as f64,
+                busy_ns,
+                wait_ns,
+            };
+            (process, run)
+        })
+        .collect();
+    (waits, timelines)
 }
 
-/// The burst a launch belongs to: a run of consecutive short launches on one device, each
+/// The burst a launch belongs to: a run of consecutive short launches on one lane, each
 /// launched within [`LAUNCH_WAIT_CAP_NS`] of the one before, as a per-sample loop launches
 /// them. A whole-run judgement misses such a burst when long kernels elsewhere keep the GPU
 /// busy; inside it, the GPU may wait more than it runs.
@@ -106,7 +156,7 @@ pub struct Burst {
     /// From a burst's first start to its last end: the median over the bursts alike (its
     /// own where it has none), so that one slow first step does not speak for the rest.
     pub span_ns: f64,
-    /// Bursts on the device of about its size (their launches in the same power of two:
+    /// Bursts on the lane of about its size (their launches in the same power of two:
     /// 256 to 511, say), itself included: a loop that runs once a step makes one per step.
     pub alike: u64,
     /// The median time from one of those bursts' start to the next one's: the step, for a
@@ -126,8 +176,9 @@ impl Burst {
 
 /// Each launch's burst, in the order of `spans`; `waits` is what [`waits`] gave.
 pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
+    let lanes = lanes(spans);
     let mut order: Vec<usize> = (0..spans.len()).collect();
-    order.sort_by_key(|&i| (spans[i].device, spans[i].start_ns));
+    order.sort_by_key(|&i| (lanes[i], spans[i].start_ns));
     let short =
         |i: usize| ((spans[i].end_ns.saturating_sub(spans[i].start_ns)) as f64) < SHORT_KERNEL_NS;
     // Each burst's launches, in start order.
@@ -135,7 +186,7 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
     let mut run: Vec<usize> = Vec::new();
     for i in order {
         let continues = run.last().is_some_and(|&prev| {
-            spans[prev].device == spans[i].device
+            lanes[prev] == lanes[i]
                 && spans[i].start_ns.saturating_sub(spans[prev].end_ns) as f64 <= LAUNCH_WAIT_CAP_NS
         });
         if (!short(i) || !continues) && !run.is_empty() {
@@ -148,7 +199,7 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
     if !run.is_empty() {
         runs.push(run);
     }
-    let recurrence = recurrences(&runs, spans);
+    let recurrence = recurrences(&runs, spans, &lanes);
     let mut out = vec![Burst::NONE; spans.len()];
     for run in &runs {
         // The first launch's wait is before the burst, not in it.
@@ -164,7 +215,7 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
         };
         let own_span = span_of(run, spans);
         let (alike, period_ns, span_ns) = recurrence
-            .get(&recurrence_key(run, spans))
+            .get(&recurrence_key(run, &lanes))
             .copied()
             .unwrap_or((1, 0.0, own_span));
         let burst = Burst {
@@ -181,9 +232,9 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
     out
 }
 
-/// Bursts alike: on one device, with launches in one power of two (256 to 511, say).
-fn recurrence_key(run: &[usize], spans: &[Span]) -> (u64, u32) {
-    (spans[run[0]].device, run.len().ilog2())
+/// Bursts alike: on one lane, with launches in one power of two (256 to 511, say).
+fn recurrence_key(run: &[usize], lanes: &[Lane]) -> (Lane, u32) {
+    (lanes[run[0]], run.len().ilog2())
 }
 
 fn span_of(run: &[usize], spans: &[Span]) -> f64 {
@@ -194,12 +245,16 @@ fn span_of(run: &[usize], spans: &[Span]) -> f64 {
 /// For each kind of burst (of two launches or more): how many there are, the median time
 /// between their starts, and their median span. One pass over the bursts, which a trace
 /// of a long program has by the hundred thousand.
-fn recurrences(runs: &[Vec<usize>], spans: &[Span]) -> HashMap<(u64, u32), (u64, f64, f64)> {
-    let mut kinds: HashMap<(u64, u32), Vec<(u64, f64)>> = HashMap::new();
+fn recurrences(
+    runs: &[Vec<usize>],
+    spans: &[Span],
+    lanes: &[Lane],
+) -> HashMap<(Lane, u32), (u64, f64, f64)> {
+    let mut kinds: HashMap<(Lane, u32), Vec<(u64, f64)>> = HashMap::new();
     for run in runs.iter().filter(|r| r.len() >= 2) {
-        // Runs come in start order per device, so each list is sorted.
+        // Runs come in start order per lane, so each list is sorted.
         kinds
-            .entry(recurrence_key(run, spans))
+            .entry(recurrence_key(run, lanes))
             .or_default()
             .push((spans[run[0]].start_ns, span_of(run, spans)));
     }
@@ -278,6 +333,7 @@ mod tests {
     fn span(start_ns: u64, end_ns: u64) -> Span {
         Span {
             device: 0,
+            process: 0,
             start_ns,
             end_ns,
         }
@@ -294,6 +350,7 @@ mod tests {
             span(5_015_000, 5_020_000),
         ];
         let (waits, t) = waits(&spans);
+        let t = t[&0];
         assert_eq!(waits, vec![0.0, 10_000.0, 0.0, 0.0]);
         assert_eq!(t.busy_ns, 2_000.0 + 2_000.0 + 6_000.0);
         assert_eq!(t.wait_ns, 10_000.0);
@@ -307,13 +364,8 @@ mod tests {
         // CUPTI's clock seen going backwards: no panic, no negative time.
         let (waits, t) = waits(&[span(10_000, 5_000), span(12_000, 13_000)]);
         assert_eq!(waits, vec![0.0, 2_000.0]);
-        assert_eq!(t.busy_ns, 1_000.0);
-        assert_eq!(waits_of_nothing(), (Vec::new(), 0.0));
-    }
-
-    fn waits_of_nothing() -> (Vec<f64>, f64) {
-        let (w, t) = waits(&[]);
-        (w, t.wait_pct())
+        assert_eq!(t[&0].busy_ns, 1_000.0);
+        assert_eq!(super::waits(&[]), (Vec::new(), BTreeMap::new()));
     }
 
     #[test]
@@ -322,6 +374,7 @@ mod tests {
             span(0, 2_000),
             Span {
                 device: 1,
+                process: 0,
                 start_ns: 50_000,
                 end_ns: 60_000,
             },
@@ -329,6 +382,49 @@ mod tests {
         ];
         let (waits, t) = waits(&spans);
         assert_eq!(waits, vec![0.0, 0.0, 2_000.0]);
-        assert_eq!(t.short_launch_pct, 100.0 * 2.0 / 3.0);
+        assert_eq!(t[&0].short_launch_pct, 100.0 * 2.0 / 3.0);
+    }
+
+    /// One rank's step: `launches` kernels of 2 us, `gap_ns` apart, from `at`.
+    fn rank_steps(process: u64, at: u64, launches: u64, gap_ns: u64) -> Vec<Span> {
+        (0..launches)
+            .map(|k| Span {
+                device: 0,
+                process,
+                start_ns: at + k * (2_000 + gap_ns),
+                end_ns: at + k * (2_000 + gap_ns) + 2_000,
+            })
+            .collect()
+    }
+
+    /// Two ranks each shown its own GPU as device 0, running at once: rank 0 launches
+    /// back to back, rank 1 waits 8 us before each launch. On one timeline rank 0's
+    /// kernels would fill rank 1's waits; each rank has its own, and its own judgement.
+    #[test]
+    fn ranks_on_one_ordinal_at_once_each_have_their_own_timeline() {
+        let mut spans = rank_steps(0, 0, 50, 0);
+        spans.extend(rank_steps(1, 1_000, 10, 8_000));
+        let (waits, runs) = waits(&spans);
+        assert!(waits[..50].iter().all(|&w| w == 0.0), "{waits:?}");
+        assert!(waits[51..].iter().all(|&w| w == 8_000.0), "{waits:?}");
+        assert_eq!(runs[&0].wait_pct(), 0.0);
+        let want = 100.0 * (9.0 * 8_000.0) / (9.0 * 8_000.0 + 10.0 * 2_000.0);
+        assert!((runs[&1].wait_pct() - want).abs() < 1e-9, "{:?}", runs[&1]);
+        assert_eq!((runs[&0].launches, runs[&1].launches), (50, 10));
+        let bursts = bursts(&spans, &waits);
+        assert_eq!((bursts[0].launches, bursts[50].launches), (50, 10));
+    }
+
+    /// Two processes taking turns on one GPU (no kernel of one overlaps the other's): one
+    /// timeline, where each waits only for the gaps the GPU sat idle.
+    #[test]
+    fn processes_taking_turns_on_a_device_share_its_timeline() {
+        let mut spans = rank_steps(0, 0, 10, 1_000);
+        spans.extend(rank_steps(1, 100_000, 10, 1_000));
+        // The second process's first launch follows the first's last within the cap.
+        let (waits, runs) = waits(&spans);
+        assert_eq!(waits[10], 100_000.0 - (9 * 3_000 + 2_000) as f64);
+        assert_eq!(bursts(&spans, &waits)[0].launches, 20);
+        assert_eq!(runs.len(), 2);
     }
 }

@@ -63,11 +63,14 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
         ));
     }
     let mut processes = Vec::new();
+    let mut tags = Vec::new();
     for (first_line, block) in blocks(text) {
         refuse_partial(block, first_line, file)?;
         processes.push(read_block(block, first_line, file)?);
+        tags.push(process_of(block));
     }
-    let process_count = processes.len();
+    // Those that launched kernels: a compile worker's block holds none.
+    let process_count = processes.iter().filter(|p| !p.is_empty()).count();
     let rows = merge_by_start(processes);
     // Seen with CUPTI 11.2-11.7 under a CUDA 13 driver: a trace written, with no record.
     if rows.is_empty() {
@@ -79,30 +82,32 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
     }
     let spans: Vec<Span> = rows
         .iter()
-        .map(|(_, r)| Span {
+        .map(|(process, _, r)| Span {
             device: r.device,
+            process: *process as u64,
             start_ns: r.start_ns,
             end_ns: r.end_ns,
         })
         .collect();
-    let (waits, run) = timeline::waits(&spans);
+    let (waits, runs) = timeline::waits(&spans);
     let bursts = timeline::bursts(&spans, &waits);
     let mut objects = HashMap::new();
     let launches = rows
         .into_iter()
         .zip(waits.into_iter().zip(bursts))
         .enumerate()
-        .map(|(id, ((line, row), (wait, burst)))| {
+        .map(|(id, ((process, line, row), (wait, burst)))| {
             let mut l = launch(id as u64, line, row, &mut objects);
-            add_timeline(&mut l.metrics, wait, &run, burst);
+            l.process = Some(tags[process]);
+            add_timeline(&mut l.metrics, wait, &runs[&(process as u64)], burst);
             l
         })
         .collect();
     let mut notes = Vec::new();
     if process_count > 1 {
         notes.push(format!(
-            "the launch trace holds {process_count} processes; their launches are merged by \
-             start time"
+            "the launch trace holds {process_count} processes that launched kernels; their \
+             launches are merged by start time, and each is judged on its own timeline"
         ));
     }
     Ok(Profile {
@@ -265,11 +270,9 @@ fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec<(u64, Row)
     Ok(rows)
 }
 
-/// Interleaves the processes' launches by start time, each process keeping its own order.
-fn merge_by_start(mut processes: Vec<Vec<(u64, Row)>>) -> Vec<(u64, Row)> {
-    if processes.len() == 1 {
-        return processes.pop().unwrap_or_default();
-    }
+/// Interleaves the processes' launches by start time, each process keeping its own order;
+/// each launch with its process's index.
+fn merge_by_start(processes: Vec<Vec<(u64, Row)>>) -> Vec<(usize, u64, Row)> {
     let mut queues: Vec<std::collections::VecDeque<(u64, Row)>> =
         processes.into_iter().map(Into::into).collect();
     let mut merged = Vec::new();
@@ -277,9 +280,32 @@ fn merge_by_start(mut processes: Vec<Vec<(u64, Row)>>) -> Vec<(u64, Row)> {
         .filter(|&q| !queues[q].is_empty())
         .min_by_key(|&q| queues[q][0].1.start_ns)
     {
-        merged.extend(queues[next].pop_front());
+        merged.extend(
+            queues[next]
+                .pop_front()
+                .map(|(line, row)| (next, line, row)),
+        );
     }
     merged
+}
+
+/// The process a block's first line names (`# gpulint launch trace 1, process 4910, rank 1,
+/// dropped records: 0`), and its rank where the tracer found one; pid 0 where the line
+/// names none (a trace trimmed by hand).
+fn process_of(block: &str) -> super::Process {
+    let first = block.lines().next().unwrap_or_default();
+    let field = |name: &str| {
+        first.split(", ").find_map(|part| {
+            part.strip_prefix(name)?
+                .strip_prefix(' ')?
+                .parse::<u64>()
+                .ok()
+        })
+    };
+    super::Process {
+        rank: field("rank"),
+        pid: field("process").unwrap_or(0),
+    }
 }
 
 /// A block that cannot stand for every launch of its process: one from which CUPTI
@@ -425,6 +451,57 @@ mod tests {
             "{:?}",
             profile.notes
         );
+    }
+
+    /// Two ranks shown one GPU each as device 0 (a launcher that sets CUDA_VISIBLE_DEVICES
+    /// per rank), running at once: each launch names its rank, and each rank's waits are
+    /// its own. Rank 1 waits 8 us before each of its launches; rank 0 never does.
+    #[test]
+    fn ranks_on_one_ordinal_each_keep_their_name_and_their_waits() {
+        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
+            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name";
+        let rows = |first: u64, every: u64| -> String {
+            (0..10u64)
+                .map(|k| {
+                    let at = first + k * every;
+                    format!(
+                        "{},0,7,{at},{},8,1,1,256,1,1,32,0,\"k()\"\n",
+                        k + 1,
+                        at + 2_000
+                    )
+                })
+                .collect()
+        };
+        let text = format!(
+            "# gpulint launch trace 1, process 7, rank 0, dropped records: 0\n{header}\n{}\
+             # end of process 7\n\
+             # gpulint launch trace 1, process 8, rank 1, dropped records: 0\n{header}\n{}\
+             # end of process 8\n",
+            rows(0, 2_000),
+            rows(1_000, 10_000)
+        );
+        let profile = read(&text, "t.csv").unwrap();
+        let waited = |rank: u64| -> Vec<f64> {
+            (profile.launches.iter())
+                .filter(|l| l.process.and_then(|p| p.rank) == Some(rank))
+                .map(|l| l.metrics.get("program_wait_pct").copied().unwrap())
+                .collect()
+        };
+        assert_eq!(waited(0), [0.0; 10]);
+        let want = 100.0 * (9.0 * 8_000.0) / (9.0 * 8_000.0 + 10.0 * 2_000.0);
+        assert!(
+            waited(1).iter().all(|w| (w - want).abs() < 1e-9),
+            "{:?}",
+            waited(1)
+        );
+        let pids: std::collections::BTreeSet<u64> = (profile.launches.iter())
+            .filter_map(|l| l.process.map(|p| p.pid))
+            .collect();
+        assert_eq!(pids, [7, 8].into());
+        // A trace trimmed by hand, its first line naming no process: pid 0, no rank.
+        let bare = process_of("# gpulint launch trace 1, dropped records: 0\n");
+        assert_eq!(bare, crate::ingest::Process { rank: None, pid: 0 });
+        assert_eq!(bare.to_string(), "process 0");
     }
 
     #[test]

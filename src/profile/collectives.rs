@@ -1,7 +1,7 @@
 //! NCCL's kernels, which ncu does not profile unless asked (`--profile-nccl`): a collective
 //! waits for its peer ranks, which ncu's serialized replay has stopped, so the run hangs
 //! (NVIDIA/nccl#536). The launch trace still times them; the report gives their share of
-//! each device's GPU time instead, and each device's share of the job's.
+//! each rank's GPU time instead, and each rank's share of the job's.
 
 use crate::ingest;
 
@@ -20,41 +20,53 @@ pub fn is_nccl(name: &str) -> bool {
         .starts_with("nccl")
 }
 
-/// What the launch trace says of the devices, when a job ran on several or NCCL's kernels
-/// ran: each device's share of the GPU time (a rank's, in a data-parallel job), NCCL's
-/// share of each device's time, why they were not profiled unless they were, and where
-/// communication outweighs computation on a device, the levers that send less often.
+/// What the launch trace says of the ranks, when a job ran on several devices or
+/// processes, or NCCL's kernels ran: each rank's share of the GPU time (each process's,
+/// where several launched kernels; else each device's), NCCL's share of each rank's time,
+/// why they were not profiled unless they were, and where communication outweighs
+/// computation on a rank, the levers that send less often.
 pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
-    let mut by_device: std::collections::BTreeMap<Option<u64>, (f64, f64)> = Default::default();
+    let processes: std::collections::BTreeSet<ingest::Process> =
+        every.launches.iter().filter_map(|l| l.process).collect();
+    let by_process = processes.len() > 1;
+    let mut by_rank: std::collections::BTreeMap<Where, (f64, f64)> = Default::default();
     for l in &every.launches {
         let time = l.metrics.get("duration_ns").copied().unwrap_or(0.0) * l.count as f64;
-        let device = by_device.entry(l.device_ordinal).or_default();
-        device.0 += time;
+        let at = Where {
+            process: l.process.filter(|_| by_process),
+            device: l.device_ordinal,
+        };
+        let rank = by_rank.entry(at).or_default();
+        rank.0 += time;
         if is_nccl(&l.name) {
-            device.1 += time;
+            rank.1 += time;
         }
     }
-    let several = by_device.len() > 1;
-    let nccl = by_device.values().any(|(_, nccl)| *nccl > 0.0);
+    let several = by_rank.len() > 1;
+    let nccl = by_rank.values().any(|(_, nccl)| *nccl > 0.0);
     if !several && !nccl {
         return None;
     }
-    let total: f64 = by_device.values().map(|(all, _)| all).sum();
+    let whose = match (by_process, processes.iter().all(|p| p.rank.is_some())) {
+        (true, true) => "rank",
+        (true, false) => "process",
+        (false, _) => "device",
+    };
+    let total: f64 = by_rank.values().map(|(all, _)| all).sum();
     let share = |part: f64, of: f64| 100.0 * part / of.max(f64::MIN_POSITIVE);
-    let on = |device: &Option<u64>| device.map_or(String::new(), |d| format!(" on device {d}"));
     let mut parts = Vec::new();
     if several {
-        let shares: Vec<String> = (by_device.iter())
-            .map(|(device, (all, _))| format!("{:.1}%{}", share(*all, total), on(device)))
+        let shares: Vec<String> = (by_rank.iter())
+            .map(|(at, (all, _))| format!("{:.1}%{at}", share(*all, total)))
             .collect();
-        parts.push(format!("the GPU time by device: {}", shares.join(", ")));
+        parts.push(format!("the GPU time by {whose}: {}", shares.join(", ")));
     }
     if nccl {
-        let shares: Vec<String> = (by_device.iter())
-            .map(|(device, (all, nccl))| format!("{:.1}%{}", share(*nccl, *all), on(device)))
+        let shares: Vec<String> = (by_rank.iter())
+            .map(|(at, (all, nccl))| format!("{:.1}%{at}", share(*nccl, *all)))
             .collect();
-        let mut said = if by_device.keys().any(Option::is_some) {
-            format!("NCCL's share of each device's time: {}", shares.join(", "))
+        let mut said = if by_rank.keys().any(|at| *at != Where::default()) {
+            format!("NCCL's share of each {whose}'s time: {}", shares.join(", "))
         } else {
             format!("NCCL's kernels took {} of the GPU time", shares.join(", "))
         };
@@ -68,7 +80,7 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
         parts.push(said);
     }
     let mut note = format!("the launch trace: {}", parts.join("; "));
-    if by_device.values().any(|(all, nccl)| 2.0 * nccl > *all) {
+    if by_rank.values().any(|(all, nccl)| 2.0 * nccl > *all) {
         note.push_str(
             ". Communication outweighs computation: larger gradient buckets (DDP's \
              bucket_cap_mb), overlapping it with the backward pass, or gradient accumulation \
@@ -76,6 +88,26 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
         );
     }
     Some(note)
+}
+
+/// Where launches ran, as the note tells ranks apart: by process where several launched
+/// kernels, and by device.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Where {
+    process: Option<ingest::Process>,
+    device: Option<u64>,
+}
+
+impl std::fmt::Display for Where {
+    /// ` on rank 1 (device 0)`, ` on device 1`, or nothing where neither is known.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.process, self.device) {
+            (Some(p), Some(d)) => write!(f, " on {p} (device {d})"),
+            (Some(p), None) => write!(f, " on {p}"),
+            (None, Some(d)) => write!(f, " on device {d}"),
+            (None, None) => Ok(()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +180,37 @@ mod tests {
         assert_eq!(
             apart,
             "the launch trace: the GPU time by device: 75.0% on device 0, 25.0% on device 1"
+        );
+        // Ranks shown one GPU each as device 0: told apart by process, named by rank.
+        let mut ranked = two_ranks([25.0, 60.0], [75.0, 40.0]);
+        for (k, l) in ranked.launches.iter_mut().enumerate() {
+            let rank = l.device_ordinal.unwrap();
+            l.device_ordinal = Some(0);
+            l.process = Some(ingest::Process {
+                rank: Some(rank),
+                pid: 100 - k as u64 / 2,
+            });
+        }
+        let note = share_note(&ranked, false).unwrap();
+        assert!(
+            note.starts_with(
+                "the launch trace: the GPU time by rank: 50.0% on rank 0 (device 0), 50.0% on \
+                 rank 1 (device 0); NCCL's share of each rank's time: 25.0% on rank 0 (device \
+                 0), 60.0% on rank 1 (device 0)"
+            ),
+            "{note}"
+        );
+        // Processes the launcher did not number: by pid.
+        ranked.launches.iter_mut().for_each(|l| {
+            l.process = l.process.map(|p| ingest::Process { rank: None, ..p });
+        });
+        let note = share_note(&ranked, false).unwrap();
+        assert!(
+            note.starts_with(
+                "the launch trace: the GPU time by process: 50.0% on process 99 (device 0), \
+                 50.0% on process 100 (device 0)"
+            ),
+            "{note}"
         );
         // One device and no NCCL: nothing to say.
         let mut one = two_ranks([0.0, 0.0], [3.0, 1.0]);

@@ -1,13 +1,13 @@
 // gpulint's launch tracer. The CUDA driver loads it into the profiled program through
 // CUDA_INJECTION64_PATH. It records every kernel launch (name, grid, block, start, end)
 // with CUPTI's activity API and, at exit, appends them in launch order to the CSV file
-// named by GPULINT_TRACE_OUT, under a first line naming its process and followed by a line
-// that closes the block: a program whose processes each use CUDA appends one block per
-// process. It acts only in the process that loaded it: a child forked after CUDA started
-// inherits the exit handler, but not CUPTI's threads, and flushing there waits for ever.
-// Unlike an ncu pass it neither
-// replays nor serializes the kernels, so counting every launch costs about what running the
-// program does.
+// named by GPULINT_TRACE_OUT, under a first line naming its process (and its rank, where a
+// launcher set one) and followed by a line that closes the block: a program whose
+// processes each use CUDA appends one block per process. It acts only in the process that
+// loaded it: a child forked after CUDA started inherits the exit handler, but not CUPTI's
+// threads, and flushing there waits for ever. Unlike an ncu pass it neither replays nor
+// serializes the kernels, so counting every launch costs about what running the program
+// does.
 //
 // It also records, once per kernel, the shared object that launched it: the first caller
 // outside CUDA's own libraries on the stack of the launch call (libtorch_cuda.so,
@@ -267,6 +267,18 @@ void write_quoted(FILE* out, const std::string& s) {
   fputc('"', out);
 }
 
+// The process's rank in a job of several, as its launcher numbers it (torchrun, Open MPI,
+// MPICH, Slurm), or -1: the report names each rank by it, where a pid says nothing.
+long launcher_rank() {
+  for (const char* name : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    const char* value = getenv(name);
+    char* end = nullptr;
+    long rank = value && *value ? strtol(value, &end, 10) : -1;
+    if (end && *end == '\0' && rank >= 0) return rank;
+  }
+  return -1;
+}
+
 // Set once the trace is written: at exit, or at the end of the window, not both.
 std::atomic<bool> trace_written{false};
 // Set when the window ended the process: the trace says so.
@@ -286,8 +298,9 @@ void write_trace() {
   });
   FILE* out = fopen(path, "a");
   if (!out) return;
-  fprintf(out, "# gpulint launch trace 1, process %ld, dropped records: %llu\n",
-          static_cast<long>(getpid()), static_cast<unsigned long long>(dropped_records));
+  fprintf(out, "# gpulint launch trace 1, process %ld, ", static_cast<long>(getpid()));
+  if (long rank = launcher_rank(); rank >= 0) fprintf(out, "rank %ld, ", rank);
+  fprintf(out, "dropped records: %llu\n", static_cast<unsigned long long>(dropped_records));
   fprintf(out,
           "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,"
           "block_z,registers_per_thread,shared_memory_bytes,name,launched_from,mangled\n");
