@@ -2,6 +2,7 @@
 # Issue #42: the DDP training loop (train_ddp.py, expectations in its header) under torchrun
 # with NPROC ranks, one per GPU: plain, then `gpulint run` (--verbose, the launch trace and
 # the export kept), each timed. Run from the repository root on a machine with NPROC GPUs.
+# With ONE_GPU_EACH=1 in the environment, each rank sees only its own GPU, as device 0.
 #   usage: OUT=DIR bash samples/apps/ddp_run.sh [NPROC] [STEPS]
 set -u
 nproc=${1:-2}
@@ -18,6 +19,7 @@ timed() { # name, then the command: its output to $out/NAME.txt, its time to $ou
   echo "$name $(python3 -c "import time; print(f'{time.time() - $t0:.2f}')") exit=$rc" |
     tee -a "$out/times.txt"
 }
-timed "plain_$nproc" "${run[@]}"
-timed "gpulint_$nproc" "$gl" run --ncu-arg=--clock-control --ncu-arg=none --verbose \
-  --exit-zero --save-csv "$out/ddp_$nproc.csv" -- "${run[@]}"
+tag=$nproc${ONE_GPU_EACH:+_one_gpu_each}
+timed "plain_$tag" "${run[@]}"
+timed "gpulint_$tag" "$gl" run --ncu-arg=--clock-control --ncu-arg=none --verbose \
+  --exit-zero --save-csv "$out/ddp_$tag.csv" -- "${run[@]}"

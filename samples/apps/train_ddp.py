@@ -15,6 +15,9 @@ What an expert expects, written before any capture:
   MB over NVLink each step against ~100 GFLOP of FP32 on CUDA cores): over half would call
   for larger buckets, overlap or gradient accumulation;
 - with 1 rank (one GPU), NCCL reduces in place: no NCCL kernel at all.
+- with ONE_GPU_EACH=1 each rank is shown only its own GPU, as device 0 (as Slurm's
+  per-task binding does): the same findings and shares, the shares named by rank (torchrun
+  sets RANK), every rank's launches on "device 0", and each rank's launch waits its own.
 """
 import os
 import sys
@@ -26,6 +29,10 @@ from torch.nn.parallel import DistributedDataParallel
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 rank = int(os.environ["RANK"])
 local = int(os.environ["LOCAL_RANK"])
+if os.environ.get("ONE_GPU_EACH") == "1":
+    # Set before CUDA starts (torch starts it lazily): the rank sees its GPU alone.
+    os.environ["CUDA_VISIBLE_DEVICES"] = str(local)
+    local = 0
 torch.cuda.set_device(local)
 dev = torch.device("cuda", local)
 dist.init_process_group("nccl", device_id=dev)
