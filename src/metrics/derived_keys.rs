@@ -247,22 +247,22 @@ pub static DERIVED: &[Derived] = &[
     ),
     derived!(
         "launch_wait_ns",
-        "from the launch trace: how long the GPU sat idle before this launch, since the last kernel on its device ended; 0 when the gap was over 100 us (the host doing other work, not launching) or kernels overlapped",
+        "from the launch trace: how long the GPU sat idle before this launch, since the last kernel on its device (its rank's GPU) ended; 0 when the gap was over 100 us (the host doing other work, not launching) or kernels overlapped",
         []
     ),
     derived!(
         "program_wait_pct",
-        "from the launch trace, over the whole run: the launches' waits (launch_wait_ns) as % of the time the GPU was active, running kernels or waiting for the next launch",
+        "from the launch trace, over the whole run of the launching process (a rank's, in a job of several): the launches' waits (launch_wait_ns) as % of the time the GPU was active, running kernels or waiting for the next launch",
         []
     ),
     derived!(
         "program_launches",
-        "from the launch trace: kernel launches in the whole run",
+        "from the launch trace: kernel launches in the whole run of the launching process",
         []
     ),
     derived!(
         "program_short_launch_pct",
-        "from the launch trace: launches of kernels that ran under 10 us, % of all the run's launches",
+        "from the launch trace: launches of kernels that ran under 10 us, % of all the launching process's launches",
         []
     ),
     derived!(
