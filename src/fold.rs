@@ -1,7 +1,7 @@
-//! Folds repeated launches of one kernel (same name, grid and block, in one file) into
-//! one entry: how many there were, the mean of each metric (over the launches that have
-//! it), and the range of each that varied. Memory grows with the number of distinct
-//! kernels, not of launches.
+//! Folds repeated launches of one kernel (same name, grid and block, in one file, from any
+//! of its processes) into one entry: how many there were, the processes they came from,
+//! the mean of each metric (over the launches that have it), and the range of each that
+//! varied. Memory grows with the number of distinct kernels, not of launches.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -144,6 +144,8 @@ impl Folder {
         if entry.first.device.is_none() {
             entry.first.device = launch.device;
         }
+        // The ranks of a job launch the same kernels: one entry, which counts them.
+        crate::ingest::add_processes(&mut entry.first.processes, &launch.processes);
         // Launches of one kernel nearly always carry the same metrics: then both walk
         // the same slots in the same order.
         if entry.keys == launch.metrics.key_set() {
@@ -301,7 +303,7 @@ mod tests {
             launched_from: None,
             mangled: None,
             device_ordinal: None,
-            process: None,
+            processes: Vec::new(),
         }
     }
 

@@ -210,7 +210,7 @@ fn each_ranks_block_names_its_rank() {
     assert_eq!(firsts.len(), 3, "{text}");
     let profile = gpulint::parse_bytes("trace.csv", text.as_bytes()).unwrap();
     let ranks: std::collections::BTreeSet<Option<u64>> = (profile.launches.iter())
-        .map(|l| l.process.and_then(|p| p.rank))
+        .map(|l| l.processes.first().and_then(|p| p.rank))
         .collect();
     assert_eq!(ranks, [Some(0), Some(1), Some(2)].into());
     // Without any, the line names the process alone, as before.

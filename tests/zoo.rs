@@ -176,3 +176,46 @@ fn every_value_is_in_base_units_whatever_the_export_units() {
         }
     }
 }
+
+/// The zoo as a job of two ranks would export it: every row twice, the second time from
+/// another process (its `Process ID`) with the next launch IDs. Each finding is the one
+/// process's, once, covering both ranks' launches and saying so; ncu's own rows, edited
+/// only in those two columns.
+#[test]
+fn two_processes_share_each_finding_and_are_counted() {
+    let text = std::fs::read_to_string(common::fixture("h200-zoo/full_raw.csv")).unwrap();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let (header, units, rows) = (&records[0], &records[1], &records[2..]);
+    assert_eq!((&header[0], &header[1]), ("ID", "Process ID"));
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(header).unwrap();
+    writer.write_record(units).unwrap();
+    for (rank, row) in [0, 1]
+        .iter()
+        .flat_map(|r| rows.iter().map(move |row| (r, row)))
+    {
+        let mut fields: Vec<String> = row.iter().map(String::from).collect();
+        let id: u64 = fields[0].parse().unwrap();
+        fields[0] = (id + rank * rows.len() as u64).to_string();
+        fields[1] = (fields[1].parse::<u64>().unwrap() + rank).to_string();
+        writer.write_record(&fields).unwrap();
+    }
+    let two = common::scratch_file("two_ranks_raw.csv", &writer.into_inner().unwrap());
+    let one = common::check_json(&common::fixture("h200-zoo/full_raw.csv"));
+    let both = common::check_json(&two);
+    assert_eq!(common::warnings_of(&both), common::warnings_of(&one));
+    let findings = |r: &serde_json::Value| r["findings"].as_array().unwrap().clone();
+    assert_eq!(findings(&both).len(), findings(&one).len());
+    for (a, b) in findings(&one).iter().zip(findings(&both).iter()) {
+        assert_eq!(a["process_count"], serde_json::Value::Null, "{a}");
+        assert_eq!(b["process_count"], 2, "{b}");
+        let count = |f: &serde_json::Value| f["launch_count"].as_u64().unwrap();
+        assert_eq!(count(b), 2 * count(a), "{b}");
+    }
+    let human = common::gpulint(&["check", two.to_str().unwrap(), "--exit-zero"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("(2x, on 2 processes)"), "{text}");
+}

@@ -183,7 +183,12 @@ pub(super) fn layout(
         RawLayout::with_header_units(
             header.len(),
             (id, name),
-            (col("Grid Size"), col("Block Size"), col("Device Name")),
+            [
+                col("Grid Size"),
+                col("Block Size"),
+                col("Device Name"),
+                col("Process"),
+            ],
             metrics,
             units,
         ),

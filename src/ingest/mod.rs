@@ -61,6 +61,16 @@ impl Page {
     }
 }
 
+/// A process id as exports write it: `1986` (ncu's `Process ID`) or `[540] lud` (the GUI's
+/// `Process`). `None` for anything else.
+pub(crate) fn parse_pid(text: &str) -> Option<u64> {
+    let text = text.trim();
+    match text.strip_prefix('[') {
+        Some(rest) => rest.split_once(']')?.0.trim().parse().ok(),
+        None => text.parse().ok(),
+    }
+}
+
 /// One rule result from NVIDIA's guided analysis, carried by details pages.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct NvidiaRule {
@@ -102,8 +112,10 @@ pub struct Launch {
     /// of a multi-GPU job has its own, unless its launcher showed each rank one GPU, its
     /// device 0. `None` in exports.
     pub device_ordinal: Option<u64>,
-    /// The process that launched it, as the launch tracer recorded it. `None` in exports.
-    pub process: Option<Process>,
+    /// The processes that launched it, sorted: one for a launch, several for an entry
+    /// folded from several ranks' launches of the kernel. From the launch tracer's blocks,
+    /// or an export's `Process ID` (no rank there); empty where the input does not say.
+    pub processes: Vec<Process>,
 }
 
 /// A process of a traced run: a rank of a job of several, where its launcher numbered it.
@@ -113,6 +125,15 @@ pub struct Process {
     /// Its rank, as torchrun (`RANK`), MPI or Slurm set it.
     pub rank: Option<u64>,
     pub pid: u64,
+}
+
+/// Adds `more` to the sorted list of processes `into`, each once.
+pub fn add_processes(into: &mut Vec<Process>, more: &[Process]) {
+    for p in more {
+        if let Err(at) = into.binary_search(p) {
+            into.insert(at, *p);
+        }
+    }
 }
 
 impl std::fmt::Display for Process {
@@ -162,7 +183,7 @@ impl Launch {
             launched_from: None,
             mangled: None,
             device_ordinal: None,
-            process: None,
+            processes: Vec::new(),
         }
     }
 }
@@ -383,7 +404,9 @@ pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -
         launched_from: None,
         mangled: None,
         device_ordinal: None,
-        process: None,
+        processes: (p.process.into_iter())
+            .map(|pid| Process { rank: None, pid })
+            .collect(),
     }
 }
 
@@ -427,6 +450,25 @@ mod tests {
         assert_eq!(parse_dim3("   15,   15,    1"), Some([15, 15, 1]));
         assert_eq!(parse_dim3("(15, 15, 1"), None);
         assert_eq!(parse_dim3("256"), None);
+    }
+
+    /// ncu writes the pid alone, the GUI's pages `[pid] name`; anything else names none.
+    #[test]
+    fn process_ids_as_exports_write_them() {
+        assert_eq!(parse_pid(" 1986 "), Some(1986));
+        assert_eq!(parse_pid("[540] lud"), Some(540));
+        for text in ["", "lud", "[x] lud", "[540 lud", "-3"] {
+            assert_eq!(parse_pid(text), None, "{text}");
+        }
+        // The GUI's raw page and ncu's, exported from one report, name its one process.
+        for file in ["h200-gui/lud_raw.csv", "h200-gui/lud_cli_raw.csv"] {
+            let path = format!("{}/fixtures/{file}", env!("CARGO_MANIFEST_DIR"));
+            let profile = read_path(&path).unwrap();
+            let pids: std::collections::BTreeSet<u64> = (profile.launches.iter())
+                .flat_map(|l| l.processes.iter().map(|p| p.pid))
+                .collect();
+            assert_eq!(pids, [540].into(), "{file}");
+        }
     }
 
     #[test]

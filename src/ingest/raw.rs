@@ -16,6 +16,7 @@ pub(super) struct RawLayout {
     block: Option<usize>,
     grid: Option<usize>,
     device: Option<usize>,
+    process: Option<usize>,
     /// Metric columns gpulint reads, with the key each is kept under.
     metrics: Vec<(usize, SourceName)>,
     /// The units row, per entry of `metrics`; empty until seen.
@@ -40,7 +41,7 @@ fn sources(metrics: &[(usize, &'static str)]) -> Vec<(usize, SourceName)> {
 
 fn columns_read(
     (id, name): (usize, usize),
-    shape: [Option<usize>; 3],
+    shape: [Option<usize>; 4],
     metrics: &[(usize, &'static str)],
 ) -> Wanted {
     Wanted::new(
@@ -93,10 +94,11 @@ pub(super) fn layout(
             "{WARNING}the export has none of the metrics gpulint's rules read"
         ));
     }
-    let (block, grid, device) = (
+    let (block, grid, device, process) = (
         col("Block Size"),
         col("Grid Size"),
         col("device__attribute_display_name"),
+        col("Process ID"),
     );
     Ok(RawLayout {
         columns: header.len(),
@@ -105,7 +107,8 @@ pub(super) fn layout(
         block,
         grid,
         device,
-        wanted: columns_read((id, name), [block, grid, device], &metrics),
+        process,
+        wanted: columns_read((id, name), [block, grid, device, process], &metrics),
         metrics: sources(&metrics),
         units: Vec::new(),
         scales: Vec::new(),
@@ -118,7 +121,7 @@ impl RawLayout {
     pub(super) fn with_header_units(
         columns: usize,
         (id, name): (usize, usize),
-        (grid, block, device): (Option<usize>, Option<usize>, Option<usize>),
+        [grid, block, device, process]: [Option<usize>; 4],
         metrics: Vec<(usize, &'static str)>,
         units: Vec<String>,
     ) -> RawLayout {
@@ -129,7 +132,8 @@ impl RawLayout {
             block,
             grid,
             device,
-            wanted: columns_read((id, name), [grid, block, device], &metrics),
+            process,
+            wanted: columns_read((id, name), [grid, block, device, process], &metrics),
             metrics: sources(&metrics),
             scales: units.iter().map(|u| number::unit_scale(u)).collect(),
             units,
@@ -180,6 +184,7 @@ impl RawLayout {
             grid: parse_dim3(&get(self.grid)),
             block: parse_dim3(&get(self.block)),
             device: Some(get(self.device).trim().to_string()).filter(|d| !d.is_empty()),
+            process: super::parse_pid(&get(self.process)),
             line: ctx.line,
             values: Vec::with_capacity(self.metrics.len()),
             pending: Vec::new(),

@@ -17,6 +17,8 @@ pub(crate) struct Parsed {
     pub grid: Option<[u64; 3]>,
     pub block: Option<[u64; 3]>,
     pub device: Option<String>,
+    /// The export's `Process ID`.
+    pub process: Option<u64>,
     pub line: u64,
     /// Converted cells, in column order (the first of a key wins).
     pub values: Vec<(SourceName, f64)>,

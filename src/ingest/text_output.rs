@@ -217,6 +217,7 @@ impl TextReader<'_> {
             grid: h.grid,
             block: h.block,
             device: None,
+            process: None,
             line: number,
             values: Vec::new(),
             pending: Vec::new(),

@@ -98,7 +98,7 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
         .enumerate()
         .map(|(id, ((process, line, row), (wait, burst)))| {
             let mut l = launch(id as u64, line, row, &mut objects);
-            l.process = Some(tags[process]);
+            l.processes = vec![tags[process]];
             add_timeline(&mut l.metrics, wait, &runs[&(process as u64)], burst);
             l
         })
@@ -483,7 +483,7 @@ mod tests {
         let profile = read(&text, "t.csv").unwrap();
         let waited = |rank: u64| -> Vec<f64> {
             (profile.launches.iter())
-                .filter(|l| l.process.and_then(|p| p.rank) == Some(rank))
+                .filter(|l| l.processes.first().and_then(|p| p.rank) == Some(rank))
                 .map(|l| l.metrics.get("program_wait_pct").copied().unwrap())
                 .collect()
         };
@@ -495,7 +495,7 @@ mod tests {
             waited(1)
         );
         let pids: std::collections::BTreeSet<u64> = (profile.launches.iter())
-            .filter_map(|l| l.process.map(|p| p.pid))
+            .filter_map(|l| l.processes.first().map(|p| p.pid))
             .collect();
         assert_eq!(pids, [7, 8].into());
         // A trace trimmed by hand, its first line naming no process: pid 0, no rank.

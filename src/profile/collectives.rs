@@ -26,14 +26,17 @@ pub fn is_nccl(name: &str) -> bool {
 /// why they were not profiled unless they were, and where communication outweighs
 /// computation on a rank, the levers that send less often.
 pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
-    let processes: std::collections::BTreeSet<ingest::Process> =
-        every.launches.iter().filter_map(|l| l.process).collect();
+    let processes: std::collections::BTreeSet<ingest::Process> = every
+        .launches
+        .iter()
+        .flat_map(|l| l.processes.iter().copied())
+        .collect();
     let by_process = processes.len() > 1;
     let mut by_rank: std::collections::BTreeMap<Where, (f64, f64)> = Default::default();
     for l in &every.launches {
         let time = l.metrics.get("duration_ns").copied().unwrap_or(0.0) * l.count as f64;
         let at = Where {
-            process: l.process.filter(|_| by_process),
+            process: l.processes.first().copied().filter(|_| by_process),
             device: l.device_ordinal,
         };
         let rank = by_rank.entry(at).or_default();
@@ -186,10 +189,10 @@ mod tests {
         for (k, l) in ranked.launches.iter_mut().enumerate() {
             let rank = l.device_ordinal.unwrap();
             l.device_ordinal = Some(0);
-            l.process = Some(ingest::Process {
+            l.processes = vec![ingest::Process {
                 rank: Some(rank),
                 pid: 100 - k as u64 / 2,
-            });
+            }];
         }
         let note = share_note(&ranked, false).unwrap();
         assert!(
@@ -202,7 +205,7 @@ mod tests {
         );
         // Processes the launcher did not number: by pid.
         ranked.launches.iter_mut().for_each(|l| {
-            l.process = l.process.map(|p| ingest::Process { rank: None, ..p });
+            l.processes[0].rank = None;
         });
         let note = share_note(&ranked, false).unwrap();
         assert!(

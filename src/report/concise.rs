@@ -91,6 +91,12 @@ pub fn launch_list(f: &crate::rules::engine::Finding, kernel_launches: Option<u6
         Some(p) => format!("{count}, {p} profiled"),
         None => count,
     };
+    // The ranks of a job share one finding on a kernel they all launch.
+    let count = match f.processes.len() {
+        0 | 1 => count,
+        n if f.processes.iter().all(|p| p.rank.is_some()) => format!("{count}, on {n} ranks"),
+        n => format!("{count}, on {n} processes"),
+    };
     if f.launches.is_empty() && f.launch_count > 1 {
         // One entry that stands for several launches (a timed sample, a summary export):
         // only its first launch number is known.

@@ -342,6 +342,7 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
     if into.covered.insert((f.grid, f.block)) {
         into.configurations = into.covered.len();
     }
+    crate::ingest::add_processes(&mut into.processes, &f.processes);
     into.grid_blocks = match (into.grid_blocks, f.grid_blocks) {
         (Some([a, b]), Some([c, d])) => Some([a.min(c), b.max(d)]),
         (a, b) => a.or(b),

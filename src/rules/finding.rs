@@ -26,6 +26,14 @@ pub struct Finding {
     pub profiled_count: Option<u64>,
     /// How many launch configurations (grid and block) the launches it covers had.
     pub configurations: usize,
+    /// The processes whose launches it covers, where the input names them: the ranks of a
+    /// job that share the finding. Written as their count, when several.
+    #[serde(
+        rename = "process_count",
+        serialize_with = "count_of",
+        skip_serializing_if = "at_most_one"
+    )]
+    pub processes: Vec<crate::ingest::Process>,
     /// Fewest and most blocks in the grids of the launches it covers.
     pub grid_blocks: Option<[u64; 2]>,
     /// The launches it covers, when more than one: at most the first
@@ -75,6 +83,17 @@ pub struct Finding {
     /// is: the source page lists its blocks in that order.
     #[serde(skip)]
     pub nth_of_kernel: usize,
+}
+
+fn count_of<S: serde::Serializer>(
+    processes: &[crate::ingest::Process],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(processes.len() as u64)
+}
+
+fn at_most_one(processes: &[crate::ingest::Process]) -> bool {
+    processes.len() <= 1
 }
 
 /// A line of CUDA source, as the source page names it.

@@ -108,6 +108,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         launch_count: launch.count,
         profiled_count: launch.profiled,
         configurations: 1,
+        processes: launch.processes.clone(),
         grid_blocks: launch.grid.map(|g| {
             let n = g[0] * g[1] * g[2];
             [n, n]
