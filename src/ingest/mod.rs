@@ -118,8 +118,9 @@ pub struct Launch {
     pub processes: Vec<Process>,
 }
 
-/// A process of a traced run: a rank of a job of several, where its launcher numbered it.
-/// Ordered by rank, then pid.
+/// A process that launched kernels, by its pid, and by its rank in a job of several where
+/// the launch tracer found the number its launcher gave it (exports do not say). Ordered by
+/// rank, then pid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Process {
     /// Its rank, as torchrun (`RANK`), MPI or Slurm set it.

@@ -85,6 +85,7 @@ pub struct Finding {
     pub nth_of_kernel: usize,
 }
 
+/// JSON gives the processes' count: their pids are of a run the reader cannot see.
 fn count_of<S: serde::Serializer>(
     processes: &[crate::ingest::Process],
     s: S,
@@ -92,6 +93,7 @@ fn count_of<S: serde::Serializer>(
     s.serialize_u64(processes.len() as u64)
 }
 
+/// One process is every single-process program's: nothing to say.
 fn at_most_one(processes: &[crate::ingest::Process]) -> bool {
     processes.len() <= 1
 }
