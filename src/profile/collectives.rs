@@ -93,6 +93,35 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
     Some(note)
 }
 
+/// Gives the sampled launches' processes the ranks the launch trace found, so that a
+/// finding the ranks share says it is on N ranks. The traced run and ncu's are two runs of
+/// the job, with other pids; a launcher starts its ranks in order in both, so the traced
+/// processes and the sampled ones, each by pid, pair in order, when as many launched
+/// kernels. Otherwise they stay processes.
+pub fn name_ranks(sampled: &mut [ingest::Launch], every: &ingest::Profile) {
+    let traced: std::collections::BTreeSet<(u64, ingest::Process)> = (every.launches.iter())
+        .flat_map(|l| l.processes.iter().map(|p| (p.pid, *p)))
+        .collect();
+    let pids: std::collections::BTreeSet<u64> = (sampled.iter())
+        .flat_map(|l| l.processes.iter().map(|p| p.pid))
+        .collect();
+    if traced.len() < 2
+        || traced.len() != pids.len()
+        || traced.iter().any(|(_, p)| p.rank.is_none())
+    {
+        return;
+    }
+    let rank_of: std::collections::HashMap<u64, Option<u64>> = (pids.iter().copied())
+        .zip(traced.iter().map(|(_, p)| p.rank))
+        .collect();
+    for l in sampled {
+        for p in &mut l.processes {
+            p.rank = rank_of[&p.pid];
+        }
+        l.processes.sort_unstable();
+    }
+}
+
 /// Where launches ran, as the note tells ranks apart: by process where several launched
 /// kernels, and by device.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -215,6 +244,27 @@ mod tests {
             ),
             "{note}"
         );
+        // ncu's run of the job, its pids its own: its processes take the ranks in pid
+        // order, as many as the trace found; a third process leaves them processes.
+        let sampled_in = |pids: &[u64]| -> Vec<ingest::Launch> {
+            (pids.iter())
+                .map(|&pid| {
+                    let mut l = ingest::Launch::of_shape(0, "gemm".into(), [1; 3], [1; 3], 1);
+                    l.processes = vec![ingest::Process { rank: None, pid }];
+                    l
+                })
+                .collect()
+        };
+        ranked.launches.iter_mut().for_each(|l| {
+            l.processes[0].rank = Some(100 - l.processes[0].pid);
+        });
+        let mut sampled = sampled_in(&[501, 500, 501]);
+        name_ranks(&mut sampled, &ranked);
+        let ranks: Vec<Option<u64>> = sampled.iter().map(|l| l.processes[0].rank).collect();
+        assert_eq!(ranks, [Some(0), Some(1), Some(0)]);
+        let mut three = sampled_in(&[500, 501, 502]);
+        name_ranks(&mut three, &ranked);
+        assert!(three.iter().all(|l| l.processes[0].rank.is_none()));
         // One device and no NCCL: nothing to say.
         let mut one = two_ranks([0.0, 0.0], [3.0, 1.0]);
         one.launches

@@ -92,6 +92,7 @@ pub fn stand_for_every_launch(
 ) -> (SampleInfo, bool) {
     let mut launches = std::mem::take(&mut profile.launches);
     if every.traced() {
+        collectives::name_ranks(&mut launches, &every.profile);
         let unpaired = adopt_sampled_names(&mut every.profile.launches, &launches, &sample);
         if kernel_filter {
             every.retain_kernels(&launches);
