@@ -83,14 +83,55 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
         parts.push(said);
     }
     let mut note = format!("the launch trace: {}", parts.join("; "));
-    if by_rank.values().any(|(all, nccl)| 2.0 * nccl > *all) {
+    // The rank that computes most waits least for the others: its NCCL time is the
+    // communication itself.
+    let busiest = by_rank
+        .values()
+        .max_by(|a, b| (a.0 - a.1).total_cmp(&(b.0 - b.1)));
+    if busiest.is_some_and(|(all, nccl)| 2.0 * nccl > *all) {
         note.push_str(
             ". Communication outweighs computation: larger gradient buckets (DDP's \
              bucket_cap_mb), overlapping it with the backward pass, or gradient accumulation \
              (no_sync) send less often",
         );
     }
+    if several && nccl {
+        note.push_str(&imbalance(&by_rank));
+    }
     Some(note)
+}
+
+/// How much more one rank may compute than another before the note says so. The ranks of
+/// a data-parallel job run the same kernels on inputs of the same shape, on GPUs of one
+/// kind: their compute times differ by a few percent.
+const IMBALANCE: f64 = 1.2;
+
+/// Where one rank of a job with collectives computes (outside NCCL) over [`IMBALANCE`]
+/// times what another does: the others wait for it inside the collectives, where their
+/// NCCL share, not their compute, grows.
+fn imbalance(by_rank: &std::collections::BTreeMap<Where, (f64, f64)>) -> String {
+    let compute = |(_, (all, nccl)): &(&Where, &(f64, f64))| all - nccl;
+    let (Some(most), Some(least)) = (
+        by_rank
+            .iter()
+            .max_by(|a, b| compute(a).total_cmp(&compute(b))),
+        by_rank
+            .iter()
+            .min_by(|a, b| compute(a).total_cmp(&compute(b))),
+    ) else {
+        return String::new();
+    };
+    if compute(&least) <= 0.0 || compute(&most) <= IMBALANCE * compute(&least) {
+        return String::new();
+    }
+    format!(
+        ". Uneven work: {} computes {:.0}% more than {} outside NCCL, and the others wait \
+         for it in the collectives (uneven inputs, or work one rank does alone: evaluation, \
+         logging, checkpoints)",
+        most.0.label(),
+        100.0 * (compute(&most) / compute(&least) - 1.0),
+        least.0.label()
+    )
 }
 
 /// Gives the sampled launches' processes the ranks the launch trace found, so that a
@@ -130,14 +171,24 @@ struct Where {
     device: Option<u64>,
 }
 
-impl std::fmt::Display for Where {
-    /// ` on rank 1 (device 0)`, ` on device 1`, or nothing where neither is known.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Where {
+    /// `rank 1 (device 0)`, `device 1`, or nothing where neither is known.
+    fn label(&self) -> String {
         match (self.process, self.device) {
-            (Some(p), Some(d)) => write!(f, " on {p} (device {d})"),
-            (Some(p), None) => write!(f, " on {p}"),
-            (None, Some(d)) => write!(f, " on device {d}"),
-            (None, None) => Ok(()),
+            (Some(p), Some(d)) => format!("{p} (device {d})"),
+            (Some(p), None) => p.to_string(),
+            (None, Some(d)) => format!("device {d}"),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for Where {
+    /// ` on ` and its label, where it has one.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.label().as_str() {
+            "" => Ok(()),
+            label => write!(f, " on {label}"),
         }
     }
 }
@@ -204,8 +255,21 @@ mod tests {
         );
         assert!(even.contains("not profiled"), "{even}");
         assert!(!even.contains("outweighs"), "{even}");
-        let heavy = share_note(&two_ranks([25.0, 60.0], [75.0, 40.0]), true).unwrap();
+        assert!(!even.contains("Uneven"), "{even}");
+        let heavy = share_note(&two_ranks([60.0, 62.0], [40.0, 41.0]), true).unwrap();
         assert!(heavy.contains("bucket_cap_mb"), "{heavy}");
+        assert!(!heavy.contains("Uneven"), "{heavy}");
+        // Rank 1's 60% in NCCL is its wait for rank 0, which computes 75 against its 40:
+        // the work is uneven, and the communication itself is rank 0's 25%.
+        let uneven = share_note(&two_ranks([25.0, 60.0], [75.0, 40.0]), true).unwrap();
+        assert!(!uneven.contains("bucket_cap_mb"), "{uneven}");
+        assert!(
+            uneven.contains(
+                "Uneven work: device 0 computes 88% more than device 1 outside NCCL, and the \
+                 others wait for it in the collectives"
+            ),
+            "{uneven}"
+        );
         assert!(!heavy.contains("not profiled"), "{heavy}");
         // Two devices and no NCCL: each device's share alone.
         let apart = share_note(&two_ranks([0.0, 0.0], [3.0, 1.0]), false).unwrap();
