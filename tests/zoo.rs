@@ -215,6 +215,9 @@ fn two_processes_share_each_finding_and_are_counted() {
         let count = |f: &serde_json::Value| f["launch_count"].as_u64().unwrap();
         assert_eq!(count(b), 2 * count(a), "{b}");
     }
+    for kernel in both["kernels"].as_array().unwrap() {
+        assert_eq!(kernel["process_count"], 2, "{kernel}");
+    }
     let human = common::gpulint(&["check", two.to_str().unwrap(), "--exit-zero"]);
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("(2x, on 2 processes)"), "{text}");

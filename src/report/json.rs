@@ -14,28 +14,9 @@ use super::Report;
 
 /// Writes the document to `out`.
 pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
-    let counted =
-        |l: &crate::ingest::Launch| r.origins.describe(&l.name).kind != crate::origin::Kind::Helper;
-    // Each kernel's share of the profile's GPU time; helper kernels are left out.
-    let total = r.gpu_time_ns;
-    let kernels = r.launches_with_roofline().map(|(p, l, roof)| {
-        json!({
-            "launch": l.id,
-            "launch_count": l.count,
-            "last_launch": l.last_id,
-            "name": l.name,
-            "grid": l.grid,
-            "block": l.block,
-            "device": l.device,
-            "file": p.file,
-            "line": l.line,
-            "origin": r.origins.describe(&l.name),
-            "share_of_gpu_time_pct": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted(l)).map(|d| 100.0 * d * l.count as f64 / total),
-            "metrics": l.metrics,
-            "spread": l.spread,
-            "roofline": roof,
-        })
-    });
+    let kernels = r
+        .launches_with_roofline()
+        .map(|(p, l, roof)| kernel(r, p, l, roof));
     // A run has one profile, the first: the sample is its.
     let sources = r.profiles.iter().enumerate().map(|(i, p)| {
         let s = if i == 0 {
@@ -95,6 +76,39 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
 }
 
 /// A value through serde_json's `Value`, whose objects sort their keys.
+/// One kernel entry: a launch, or the launches folded into it.
+fn kernel(
+    r: &Report,
+    p: &crate::ingest::Profile,
+    l: &crate::ingest::Launch,
+    roof: Option<&crate::roofline::Roofline>,
+) -> Value {
+    // Each kernel's share of the profile's GPU time; helper kernels are left out.
+    let total = r.gpu_time_ns;
+    let counted = r.origins.describe(&l.name).kind != crate::origin::Kind::Helper;
+    let mut kernel = json!({
+        "launch": l.id,
+        "launch_count": l.count,
+        "last_launch": l.last_id,
+        "name": l.name,
+        "grid": l.grid,
+        "block": l.block,
+        "device": l.device,
+        "file": p.file,
+        "line": l.line,
+        "origin": r.origins.describe(&l.name),
+        "share_of_gpu_time_pct": l.metrics.get("duration_ns").filter(|_| total > 0.0 && counted).map(|d| 100.0 * d * l.count as f64 / total),
+        "metrics": l.metrics,
+        "spread": l.spread,
+        "roofline": roof,
+    });
+    // The ranks of a job, where several launched it.
+    if l.processes.len() > 1 {
+        kernel["process_count"] = json!(l.processes.len());
+    }
+    kernel
+}
+
 fn plain(v: &impl serde::Serialize) -> Value {
     serde_json::to_value(v).expect("plain data")
 }
