@@ -156,7 +156,7 @@ pub fn write(dest: &Path, bytes: &[u8]) -> Result<()> {
     write_with(dest, |tmp| tmp.write_all(bytes))
 }
 
-/// Copies a file to `dest` as [`write`] writes, without reading it whole.
+/// Copies a file to `dest` as [`write()`] writes, without reading it whole.
 pub fn copy(src: &Path, dest: &Path) -> Result<()> {
     write_with(dest, |tmp| {
         std::io::copy(&mut std::fs::File::open(src)?, tmp).map(|_| ())

@@ -156,7 +156,7 @@ fn set_param(rule: &mut Rule, rule_name: &str, k: &str, v: f64, given: &Given) -
 }
 
 impl Config {
-    /// Reads `path`, or the config [`find`] finds from the working directory when `path`
+    /// Reads `path`, or the config `find` finds from the working directory when `path`
     /// is `None`; no config is the defaults.
     pub fn load(path: Option<&str>) -> Result<Config> {
         let found = match path {

@@ -23,13 +23,13 @@ pub fn warning(text: std::fmt::Arguments) {
     eprintln!("gpulint: warning: {text}");
 }
 
-/// `note!("...", args)`: [`note`] with `format!`'s arguments.
+/// `note!("...", args)`: `note()` with `format!`'s arguments.
 #[macro_export]
 macro_rules! note {
     ($($arg:tt)*) => { $crate::messages::note(format_args!($($arg)*)) };
 }
 
-/// `warning!("...", args)`: [`warning`] with `format!`'s arguments.
+/// `warning!("...", args)`: `warning()` with `format!`'s arguments.
 #[macro_export]
 macro_rules! warning {
     ($($arg:tt)*) => { $crate::messages::warning(format_args!($($arg)*)) };

@@ -37,7 +37,7 @@ pub enum Page {
     Details,
     /// ncu's text output (no `--csv`).
     Text,
-    /// gpulint's launch trace (see [`trace`]).
+    /// gpulint's launch trace (see `ingest::trace`).
     Trace,
     /// The Nsight Compute GUI's Summary page, exported to CSV.
     #[serde(rename = "gui-summary")]
@@ -79,7 +79,7 @@ pub struct NvidiaRule {
     pub estimated_speedup: Option<f64>,
 }
 
-/// One kernel launch, as one ncu `ID`; or, once folded (see [`crate::fold`]), every
+/// One kernel launch, as one ncu `ID`; or, once folded (see `crate::fold`), every
 /// launch of one kernel with the same grid and block.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Launch {
@@ -90,7 +90,7 @@ pub struct Launch {
     pub device: Option<String>,
     /// Line in the input file where this launch starts (1-based), for locations.
     pub line: u64,
-    /// Canonical and derived metrics (see [`crate::metrics`]).
+    /// Canonical and derived metrics (see `crate::metrics`).
     pub metrics: metrics::Metrics,
     pub nvidia_rules: Vec<NvidiaRule>,
     /// How many launches this entry stands for; its metrics are their means.
@@ -148,7 +148,7 @@ impl std::fmt::Display for Process {
 }
 
 impl Launch {
-    /// Makes the text a profile gave this launch safe to print (see [`crate::printable`]).
+    /// Makes the text a profile gave this launch safe to print (see `crate::printable`).
     pub fn make_printable(&mut self) {
         use crate::printable::make_printable;
         make_printable(&mut self.name);
@@ -196,7 +196,7 @@ pub struct Profile {
     pub page: Page,
     pub launches: Vec<Launch>,
     /// Things worth telling the user with `--verbose` (skipped lines, guessed units);
-    /// those starting with [`WARNING`] are always shown.
+    /// those starting with `WARNING` are always shown.
     pub notes: Vec<String>,
     /// Per-source-line sectors from ncu's source page, when given (`--source`).
     pub source_blocks: Vec<source::SourceBlock>,

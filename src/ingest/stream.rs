@@ -29,7 +29,7 @@ pub struct ReadOptions {
     pub jobs: usize,
     /// Shows bytes read and the rate on stderr.
     pub progress: Option<Progress>,
-    /// Bytes per chunk ([`CHUNK_BYTES`]; tests use small ones to cut many seams).
+    /// Bytes per chunk (`CHUNK_BYTES`; tests use small ones to cut many seams).
     pub chunk_bytes: usize,
 }
 

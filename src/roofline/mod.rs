@@ -181,7 +181,7 @@ fn instruction_roofline(
     })
 }
 
-/// Places one launch with the rules' default bars ([`place_with`]).
+/// Places one launch with the rules' default bars (`place_with`).
 pub fn place(launch: &Launch, gpu_override: Option<&gpus::GpuPeaks>) -> Option<Roofline> {
     place_with(launch, gpu_override, &Bars::default())
 }

@@ -37,7 +37,7 @@ pub struct Finding {
     /// Fewest and most blocks in the grids of the launches it covers.
     pub grid_blocks: Option<[u64; 2]>,
     /// The launches it covers, when more than one: at most the first
-    /// [`LISTED_LAUNCHES`]; `launch_count` counts them all.
+    /// `LISTED_LAUNCHES`; `launch_count` counts them all.
     #[serde(skip_serializing_if = "Vec::is_empty", rename = "launch_ids")]
     pub launches: Vec<u64>,
     pub kernel: String,
@@ -67,7 +67,7 @@ pub struct Finding {
     /// would be.
     #[serde(skip_serializing_if = "Option::is_none", rename = "suggested_edit")]
     pub edit: Option<Edit>,
-    /// Whose kernel it is (set after the rules ran, see [`crate::origin`]).
+    /// Whose kernel it is (set after the rules ran, see `crate::origin`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<crate::origin::KernelOrigin>,
     pub file: String,

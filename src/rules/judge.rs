@@ -33,7 +33,7 @@ pub fn check(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
     judge(rule, launch, file)
 }
 
-/// As [`check`], for a launch of `profile`: a rule with `context_kernels` counts its
+/// As `check`, for a launch of `profile`: a rule with `context_kernels` counts its
 /// context in the profile's launches first, as the linter does once the profile is read.
 pub fn check_in_profile(rule: &Rule, launch: &Launch, profile: &[Launch], file: &str) -> Judgement {
     let Some(context) = &rule.context else {
