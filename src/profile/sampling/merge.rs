@@ -404,4 +404,67 @@ mod tests {
         );
         assert_eq!(unpaired, ["reduce"]);
     }
+
+    /// A two-rank job's trace (each rank shown its GPU as device 0, with an all-reduce)
+    /// and ncu's sample of it, from its own run (other pids): the report says each rank's
+    /// share and NCCL's, and the sampled kernel, folded, counts both ranks by rank.
+    #[test]
+    fn a_two_rank_job_is_reported_by_rank() {
+        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
+            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name";
+        let block = |pid: u64, rank: u64| -> String {
+            let mut rows = format!(
+                "# gpulint launch trace 1, process {pid}, rank {rank}, dropped records: 0\n\
+                 {header}\n"
+            );
+            for k in 0..10u64 {
+                let at = 1_000 * rank + k * 100_000;
+                rows += &format!(
+                    "{},0,7,{at},{},64,1,1,256,1,1,32,0,\"k(float*)\"\n",
+                    k + 1,
+                    at + 50_000
+                );
+            }
+            let at = 1_000 * rank + 1_000_000;
+            rows += &format!(
+                "11,0,9,{at},{},1,1,1,64,1,1,32,0,\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(int)\"\n\
+                 # end of process {pid}\n",
+                at + 20_000
+            );
+            rows
+        };
+        let trace = format!("{}{}", block(7, 0), block(8, 1));
+        let mut every = EveryLaunch {
+            profile: ingest::trace::read(&trace, "t.csv").unwrap(),
+            program_time: None,
+        };
+        let mut profile = every.profile.clone();
+        profile.page = ingest::Page::Raw;
+        profile.launches = [500, 501]
+            .iter()
+            .enumerate()
+            .map(|(id, &pid)| {
+                let mut l = launch(id as u64, "k(float *)", 64);
+                l.metrics.insert("duration_ns", 50_000.0);
+                l.processes = vec![ingest::Process { rank: None, pid }];
+                l
+            })
+            .collect();
+        stand_for_every_launch(&mut profile, &mut every, Sample::Spread, false, &mut |_| {});
+        let notes = profile.notes.join("\n");
+        assert!(
+            notes.contains(
+                "the GPU time by rank: 50.0% on rank 0 (device 0), 50.0% on rank 1 (device 0); \
+                 NCCL's share of each rank's time: 3.8% on rank 0 (device 0), 3.8% on rank 1 \
+                 (device 0)"
+            ),
+            "{notes}"
+        );
+        let ranks: Vec<Option<u64>> = profile.launches[0]
+            .processes
+            .iter()
+            .map(|p| p.rank)
+            .collect();
+        assert_eq!(ranks, [Some(0), Some(1)]);
+    }
 }
