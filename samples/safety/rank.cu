@@ -1,6 +1,8 @@
 // One rank of an MPI-style job: two of these run at once under two_ranks.sh.
 // Expected under `gpulint ./two_ranks.sh`: each rank prints its sum in both runs; the
-// trace holds two processes, merged; gpulint exits 0 or 1.
+// trace holds two processes, merged, each block naming its rank (RANK, set by the
+// launcher); the report gives each rank's share of the GPU time, about half each, on
+// device 0; gpulint exits 0 or 1.
 #include <cstdio>
 #include <cstdlib>
 
