@@ -33,7 +33,10 @@ fn run_with(mode: &str, gpulint_args: &[&str], extra_env: &[(&str, &str)]) -> Ru
         )
         .env("FAKE_NCU_MODE", mode)
         // Tests choose their launch trace (tests/stand-in/sample writes $FAKE_TRACE).
-        .env("GPULINT_LAUNCH_TRACER", "off");
+        .env("GPULINT_LAUNCH_TRACER", "off")
+        // A cache of its own: what one run remembers (the stall samples' memory) must not
+        // reach another test's run, nor the user's cache.
+        .env("XDG_CACHE_HOME", scratch.join("cache"));
     for (k, v) in extra_env {
         cmd.env(k, v);
     }
@@ -1279,7 +1282,8 @@ fn replay_of_plan(
 ) -> (common::ScratchFile, std::collections::BTreeSet<u64>) {
     let record = common::scratch_file("calls", b"");
     let mut first_env: Vec<(&str, &str)> = env.to_vec();
-    first_env.retain(|(k, _)| *k != "FAKE_NCU_REPLAY");
+    // A run of the test's making: what it finds is not the program's last run's.
+    first_env.retain(|(k, _)| *k != "FAKE_NCU_REPLAY" && *k != "XDG_CACHE_HOME");
     first_env.push(("FAKE_NCU_REPLAY", every.to_str().unwrap()));
     first_env.push(("FAKE_NCU_RECORD", record.to_str().unwrap()));
     run_with("normal", args, &first_env);
@@ -2060,7 +2064,7 @@ fn a_small_sample_takes_the_stall_samples_in_its_run() {
     let trace = fixture("h200-zoo/derived_trace.csv");
     let env = [("FAKE_NCU_SECTIONS", sections.to_str().unwrap())];
     let select = "uncoalesced-load,latency-bound";
-    let (r, calls) = source_by_time_of(&trace, &page, select, &[], "8", &env);
+    let (r, calls) = source_by_time_of(&trace, &page, select, &[], "10", &env);
     assert_eq!(profiling_calls(&calls).len(), 1, "no pass: {calls:?}");
     let section = std::fs::read_to_string(&copied).unwrap();
     assert!(section.contains("pcsamp"), "{section}");
@@ -2072,6 +2076,40 @@ fn a_small_sample_takes_the_stall_samples_in_its_run() {
     let (_, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
     let profiling = profiling_calls(&calls);
     assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
+    assert!(std::fs::read_to_string(&copied).unwrap().contains("pcsamp"));
+}
+
+/// A `--source` run after a run of the same program that had no finding on the warps'
+/// stall samples leaves them out of the sample's run, though it takes at most ten
+/// launches: a pass takes them when a finding needs them after all (latency-bound here),
+/// and the next run, remembering that, takes them in its run again.
+#[test]
+fn the_last_runs_findings_say_whether_the_run_takes_the_stall_samples() {
+    let sections = common::scratch_dir("sections");
+    let cache = common::scratch_dir("cache");
+    let copied = sections.join("GpulintSourceLines.section");
+    let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
+    let trace = fixture("h200-zoo/derived_trace.csv");
+    let env = [
+        ("FAKE_NCU_SECTIONS", sections.to_str().unwrap()),
+        ("XDG_CACHE_HOME", cache.to_str().unwrap()),
+    ];
+    let select = "uncoalesced-load,latency-bound";
+    // No finding on stall samples: remembered.
+    let (_, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "8", &env);
+    assert_eq!(profiling_calls(&calls).len(), 1, "{calls:?}");
+    let (r, calls) = source_by_time_of(&trace, &page, select, &[], "10", &env);
+    let profiling = profiling_calls(&calls);
+    assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("source pass: the warps' stall samples of"),
+        "{stderr}"
+    );
+    names_the_strided_copys_line(&r.out);
+    // Latency-bound came: the next run takes the samples in its own run, and no pass.
+    let (_, calls) = source_by_time_of(&trace, &page, select, &[], "10", &env);
+    assert_eq!(profiling_calls(&calls).len(), 1, "no pass: {calls:?}");
     assert!(std::fs::read_to_string(&copied).unwrap().contains("pcsamp"));
 }
 

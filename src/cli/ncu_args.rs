@@ -86,8 +86,9 @@ pub struct NcuArgs {
     /// and misaligned accesses, bank conflicts, local memory, divergence, stalls; build
     /// with -lineinfo): the per-line counters of ncu's SourceCounters section come with
     /// the sampled launches, and so do the stall samples in a sample of at most 10
-    /// launches; past that, one more ncu run takes them on one launch of each of your
-    /// kernels with a finding that reads them.
+    /// launches (unless the last run of this command had no finding that reads them);
+    /// otherwise one more ncu run takes them on one launch of each of your kernels with a
+    /// finding that reads them.
     #[arg(long)]
     pub source: bool,
     /// Skip the roofline's metrics (FLOP counters, DRAM bytes, peaks): fewer replay passes.

@@ -83,8 +83,13 @@ pub(crate) fn profile_program(
         coverage,
         max_launches,
     )?;
-    let after_sample =
-        place_source_counters(&mut opts, sample.as_ref(), every.as_ref(), rules_dir)?;
+    let after_sample = place_source_counters(
+        &mut opts,
+        sample.as_ref(),
+        every.as_ref(),
+        rules_dir,
+        program,
+    )?;
     let info = profile_sample(&opts, &prepared, rules, program)?;
     let kernel_filter = opts.kernel_name.is_some();
     let csv = info.csv.path().display().to_string();
@@ -109,6 +114,9 @@ pub(crate) fn profile_program(
     }
     loaded.profiles[0].source_blocks = info.source_blocks;
     let outcome = linter.finish();
+    if names_kernels(sample.as_ref()) && every.as_ref().is_some_and(EveryLaunch::traced) {
+        remember_stall_findings(&outcome, rules, &loaded.profiles[0], rules_dir, program)?;
+    }
     if let (Some(stalls_only), Some(e)) = (after_sample, &every) {
         let pass = sampling::source_pass::SourcePass {
             opts: &opts,
@@ -138,6 +146,7 @@ fn place_source_counters(
     sample: Option<&Sample>,
     every: Option<&EveryLaunch>,
     rules_dir: Option<&str>,
+    program: &[String],
 ) -> Result<Option<bool>> {
     use sampling::source_pass::SourceCounters;
     let (
@@ -156,7 +165,17 @@ fn place_source_counters(
         SourceCounters::InSampleRun(kernels) => {
             opts.source_pages_of = Some(kernels);
             let launches = opts.expected_launches.unwrap_or(u64::MAX);
-            opts.source_stall_samples = sampling::source_pass::stall_samples_in_run(launches);
+            let small = sampling::source_pass::stall_samples_in_run(launches);
+            // The last run of this command had no finding that reads them: a pass takes
+            // them only if one comes.
+            let none_last = sampling::stall_memory::recall(program) == Some(false);
+            if small && none_last && opts.verbose {
+                crate::note!(
+                    "--source: the last run of this command had no finding on the warps' stall \
+                     samples; they are left to a pass after the sample, run only if one comes"
+                );
+            }
+            opts.source_stall_samples = small && !none_last;
             // With the stall samples in the run, no pass follows.
             Ok((!opts.source_stall_samples).then_some(true))
         }
@@ -166,6 +185,33 @@ fn place_source_counters(
             Ok(Some(false))
         }
     }
+}
+
+/// Keeps, for the next `--source` run of `program`, whether a finding on the user's
+/// kernels read the warps' stall samples ([`sampling::stall_memory`]).
+fn remember_stall_findings(
+    outcome: &rules::engine::Outcome,
+    rules: &[Rule],
+    profiled: &ingest::Profile,
+    rules_dir: Option<&str>,
+    program: &[String],
+) -> Result<()> {
+    let stalls =
+        sampling::source_pass::reads_stall_samples(&outcome.findings, rules, profiled, rules_dir)?;
+    sampling::stall_memory::remember(program, stalls);
+    Ok(())
+}
+
+/// Whether the sample asks ncu for its kernels by mangled name (a sample by time from a
+/// trace that recorded them): then `--source` places its counters by kernel.
+fn names_kernels(sample: Option<&Sample>) -> bool {
+    matches!(
+        sample,
+        Some(Sample::ByTime(sample::Chosen {
+            kernels: Some(_),
+            ..
+        }))
+    )
 }
 
 /// Step 4: ncu on the sampled launches (with the source counters, unless none of the

@@ -1,7 +1,9 @@
 //! Which launches `gpulint run` profiles: with every launch counted before ncu ran (the
 //! launch trace, or a timing pass: `count`), those that carry the GPU time (`by_time`); without,
 //! the spread of launch numbers. Then the sampled launches reconciled with the count
-//! (`reconcile`), and what the report says of the sample (`notes`).
+//! (`reconcile`), and what the report says of the sample (`notes`). With `--source`, where
+//! the source counters are read (`source_pass`), and what the last run said of the stall
+//! samples (`stall_memory`).
 
 pub mod by_time;
 mod count;
@@ -9,6 +11,7 @@ mod merge;
 mod notes;
 mod reconcile;
 pub mod source_pass;
+pub mod stall_memory;
 
 pub use count::{CountSettings, count};
 pub use merge::{judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch};

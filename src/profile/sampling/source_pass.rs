@@ -2,9 +2,10 @@
 //! the source counters ride in its own run (gpulint's section of the columns it reads),
 //! and ncu prints the launches' source pages as it profiles; the user's sampled kernels'
 //! are read ([`source_counters`]). The warps' stall samples cost a replay pass on every
-//! launch: a sample of at most 10 launches takes them too ([`stall_samples_in_run`]), a
-//! larger one leaves them to a pass after the sample ([`SourcePass`]), on one launch of
-//! each of the user's kernels with a finding that reads them. Where the sample is mostly
+//! launch: a sample of at most 10 launches takes them too ([`stall_samples_in_run`]),
+//! unless the last run of the command had no finding that reads them
+//! ([`super::stall_memory`]); otherwise a pass after the sample ([`SourcePass`]) takes them,
+//! on one launch of each of the user's kernels with a finding that reads them. Where the sample is mostly
 //! library kernels, that pass reads every source counter.
 
 use std::collections::HashMap;
@@ -118,8 +119,7 @@ impl SourcePass<'_> {
         every: &ingest::Profile,
         profiled: &ingest::Profile,
     ) -> crate::error::Result<Vec<ingest::source::SourceBlock>> {
-        let mut origins = crate::origin::load(self.rules_dir)?;
-        origins.learn_launching_objects(profiled.launches.iter());
+        let origins = origins_of(self.rules_dir, profiled)?;
         let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
         let Some(plan) = plan(findings, rules, every, &users, self.stalls_only) else {
             if self.opts.verbose {
@@ -156,6 +156,40 @@ impl SourcePass<'_> {
     }
 }
 
+/// Whether a finding on the user's kernels (by the origins in `rules_dir`, and the objects
+/// that launched the `profiled` kernels) reads the warps' stall samples for its lines: what
+/// [`super::stall_memory`] keeps for the next `--source` run of the program.
+pub fn reads_stall_samples(
+    findings: &[Finding],
+    rules: &[Rule],
+    profiled: &ingest::Profile,
+    rules_dir: Option<&str>,
+) -> crate::error::Result<bool> {
+    let origins = origins_of(rules_dir, profiled)?;
+    let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
+    Ok(!wanted(findings, &line_cause_in(rules), &users, true).is_empty())
+}
+
+/// Whose kernels they are: the origins in `rules_dir`, and the objects that launched the
+/// `profiled` kernels.
+fn origins_of(
+    rules_dir: Option<&str>,
+    profiled: &ingest::Profile,
+) -> crate::error::Result<crate::origin::Origins> {
+    let mut origins = crate::origin::load(rules_dir)?;
+    origins.learn_launching_objects(profiled.launches.iter());
+    Ok(origins)
+}
+
+/// The line cause of a finding's rule, if it has one.
+fn line_cause_in(rules: &[Rule]) -> impl Fn(&Finding) -> Option<crate::rules::LineCause> + '_ {
+    |f: &Finding| {
+        (rules.iter())
+            .find(|r| r.slug == f.rule)
+            .and_then(|r| r.source_lines)
+    }
+}
+
 /// The plan for the findings of rules with a line cause (the stall samples alone with
 /// `stalls_only`) on kernels `is_users` accepts, from every launch the launch trace
 /// counted (their ids are the findings' launch ids). `None` when no such finding has a
@@ -168,11 +202,7 @@ pub fn plan(
     stalls_only: bool,
 ) -> Option<SourcePlan> {
     let traced = TracedNumbers::of(every);
-    let line_cause = |f: &Finding| {
-        (rules.iter())
-            .find(|r| r.slug == f.rule)
-            .and_then(|r| r.source_lines)
-    };
+    let line_cause = line_cause_in(rules);
     let wanted = wanted(findings, &line_cause, is_users, stalls_only);
     let mut numbers: Vec<u64> = Vec::new();
     let mut chosen: Vec<(String, String, u64)> = Vec::new();
