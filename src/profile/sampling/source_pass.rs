@@ -45,8 +45,7 @@ pub fn source_counters(
     every: &ingest::Profile,
     rules_dir: Option<&str>,
 ) -> crate::error::Result<SourceCounters> {
-    let mut origins = crate::origin::load(rules_dir)?;
-    origins.learn_launching_objects(every.launches.iter());
+    let origins = origins_of(rules_dir, every)?;
     // Per sampled kernel: its traced name, launches and GPU time.
     let mut traced: HashMap<&str, (&str, u64, f64)> = HashMap::new();
     for l in &every.launches {
@@ -171,7 +170,7 @@ pub fn reads_stall_samples(
 }
 
 /// Whose kernels they are: the origins in `rules_dir`, and the objects that launched the
-/// `profiled` kernels.
+/// kernels of `profiled`.
 fn origins_of(
     rules_dir: Option<&str>,
     profiled: &ingest::Profile,
