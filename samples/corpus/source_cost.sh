@@ -539,4 +539,32 @@ folded() {
     done
   done
 }
+# Stage `remembered` (seventeenth session's build, f747d26): --source after a default run
+# of the same command, which remembers whether a finding read the warps' stall samples,
+# against --source with that memory removed (the sixteenth session's behaviour), on
+# source_lines and NW (no such finding), LU, BFS and template_phases (latency-bound),
+# alternating, twice.
+# Expected before the call: source_lines and NW's remembered --source 0.8-1.6 s shorter
+# than the forgotten one (no sampling in the run: source_lines back to about +25-30% of
+# its default run); LU, BFS and template_phases the same either way (their memory says
+# yes); the same lines named in both.
+remembered() {
+  local memory="${XDG_CACHE_HOME:-$HOME/.cache}/gpulint"
+  for round in 1 2; do
+    for entry in "source_lines|" "nw|512" "lud|1024" "bfs|1048576 8" "template_phases|"; do
+      IFS='|' read -r p args <<< "$entry"
+      build_sample "$p"
+      # shellcheck disable=SC2086
+      run_gl "re_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "re_remembered_${p}_$round" --verbose --source -- "$build/$p" $args
+      rm -f "$memory"/stalls-*.txt
+      # shellcheck disable=SC2086
+      run_gl "re_forgotten_${p}_$round" --verbose --source -- "$build/$p" $args
+      for v in remembered forgotten; do
+        lines_named "re_${v}_${p}_$round"
+      done
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done
