@@ -115,7 +115,7 @@ pub(crate) fn profile_program(
     loaded.profiles[0].source_blocks = info.source_blocks;
     let outcome = linter.finish();
     if names_kernels(sample.as_ref()) && every.as_ref().is_some_and(EveryLaunch::traced) {
-        remember_stall_findings(&outcome, rules, &loaded.profiles[0], rules_dir, program)?;
+        remember_stall_findings(&outcome, rules, &loaded.profiles[0], rules_dir, program);
     }
     if let (Some(stalls_only), Some(e)) = (after_sample, &every) {
         let pass = sampling::source_pass::SourcePass {
@@ -188,18 +188,20 @@ fn place_source_counters(
 }
 
 /// Keeps, for the next `--source` run of `program`, whether a finding on the user's
-/// kernels read the warps' stall samples ([`sampling::stall_memory`]).
+/// kernels read the warps' stall samples ([`sampling::stall_memory`]). A memory is a
+/// saving, not a result: where the origins cannot be read, nothing is kept.
 fn remember_stall_findings(
     outcome: &rules::engine::Outcome,
     rules: &[Rule],
     profiled: &ingest::Profile,
     rules_dir: Option<&str>,
     program: &[String],
-) -> Result<()> {
+) {
     let stalls =
-        sampling::source_pass::reads_stall_samples(&outcome.findings, rules, profiled, rules_dir)?;
-    sampling::stall_memory::remember(program, stalls);
-    Ok(())
+        sampling::source_pass::reads_stall_samples(&outcome.findings, rules, profiled, rules_dir);
+    if let Ok(stalls) = stalls {
+        sampling::stall_memory::remember(program, stalls);
+    }
 }
 
 /// Whether the sample asks ncu for its kernels by mangled name (a sample by time from a
