@@ -67,10 +67,25 @@ impl EveryLaunch {
 /// configuration, the first N of each.
 pub fn launches_to_profile(sample: &Sample, timed: &ingest::Profile) -> u64 {
     if timed.launches.iter().all(|l| l.count == 1) {
-        return taken_launches(&timed.launches, sample)
-            .iter()
-            .filter(|t| **t)
-            .count() as u64;
+        let all = count_taken(&mut timed.launches.iter(), sample);
+        // A job of several processes: ncu may number a kernel's launches in each process
+        // apart (no two-rank capture has shown which), and then profiles each one's. The
+        // larger count, so that `--launch-count` cuts no rank's launches short.
+        let pid = |l: &ingest::Launch| l.processes.first().map(|p| p.pid);
+        let processes: std::collections::BTreeSet<u64> =
+            timed.launches.iter().filter_map(pid).collect();
+        if processes.len() < 2 {
+            return all;
+        }
+        let apart: u64 = (processes.iter())
+            .map(|&p| {
+                count_taken(
+                    &mut timed.launches.iter().filter(|l| pid(l) == Some(p)),
+                    sample,
+                )
+            })
+            .sum();
+        return all.max(apart);
     }
     let mut launched: HashMap<SampleKey, u64> = HashMap::new();
     for l in &timed.launches {
@@ -106,6 +121,19 @@ pub fn taken_of(sample: &Sample, launched: u64) -> u64 {
 /// configuration's) launches is one the sample profiles, and, where the sample names its
 /// kernels, its kernel is one of them.
 pub fn taken_launches(every: &[ingest::Launch], sample: &Sample) -> Vec<bool> {
+    taken_among(&mut every.iter(), sample)
+}
+
+/// How many of the launches `every` gives the sample takes.
+fn count_taken(every: &mut dyn Iterator<Item = &ingest::Launch>, sample: &Sample) -> u64 {
+    taken_among(every, sample)
+        .into_iter()
+        .filter(|t| *t)
+        .count() as u64
+}
+
+/// [`taken_launches`], of the launches `every` gives.
+fn taken_among(every: &mut dyn Iterator<Item = &ingest::Launch>, sample: &Sample) -> Vec<bool> {
     let numbers = sample.invocations();
     let kernels: Option<std::collections::HashSet<&str>> = match sample {
         Sample::ByTime(chosen) => chosen
@@ -119,7 +147,6 @@ pub fn taken_launches(every: &[ingest::Launch], sample: &Sample) -> Vec<bool> {
     // With --profile-nccl it does not, and a sample that names no kernels is then counted
     // short: its launches are paired by number no more, and the report says so.
     every
-        .iter()
         .map(|l| {
             let nth = seen.entry(sample_key(sample, l)).or_default();
             *nth += 1;
@@ -149,6 +176,38 @@ mod tests {
         all.launches
             .retain(|l| l.metrics.contains_key("duration_ns"));
         all
+    }
+
+    /// Two ranks launching a kernel ten times each: the spread takes launch numbers 1, 2,
+    /// 3, 4, 8 and 16 of its twenty; numbered in each rank apart, 1 to 8 of each rank's
+    /// ten. ncu is told to expect the larger, 10; one process of twenty, 6.
+    #[test]
+    fn a_job_of_several_processes_expects_each_ranks_launches() {
+        let trace = |ranks: &[(u64, u64)]| -> ingest::Profile {
+            let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
+                block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name";
+            let mut text = String::new();
+            for &(pid, launches) in ranks {
+                text += &format!(
+                    "# gpulint launch trace 1, process {pid}, dropped records: 0\n{header}\n"
+                );
+                for k in 0..launches {
+                    let at = pid + k * 10_000;
+                    text += &format!(
+                        "{},0,7,{at},{},8,1,1,256,1,1,32,0,\"k()\"\n",
+                        k + 1,
+                        at + 2_000
+                    );
+                }
+                text += &format!("# end of process {pid}\n");
+            }
+            ingest::trace::read(&text, "t.csv").unwrap()
+        };
+        assert_eq!(
+            launches_to_profile(&Sample::Spread, &trace(&[(7, 10), (8, 10)])),
+            10
+        );
+        assert_eq!(launches_to_profile(&Sample::Spread, &trace(&[(7, 20)])), 6);
     }
 
     /// BFS on the H200 (min_bfs.csv, every launch): its expansion kernel's time comes
