@@ -8,10 +8,12 @@
 //! 4. Run ncu on the sampled launches ([`ncu::profile`]).
 //! 5. Pair and weight: each sampled launch stands for the counted launches most like it
 //!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
-//! 6. With `--source`, where step 4 did not read them all, a pass for the source counters
-//!    on the kernels whose findings need them: the warps' stall samples after a sample of
-//!    more than 10 launches, every counter after one mostly of library kernels
-//!    ([`sampling::source_pass`], [`ncu::source_pass`]).
+//! 6. Remember whether a finding read the warps' stall samples, for the next `--source`
+//!    run of the command ([`sampling::stall_memory`]). With `--source`, where step 4 did
+//!    not read them all, a pass for the source counters on the kernels whose findings need
+//!    them: the stall samples after a sample of more than 10 launches (or of a command
+//!    whose last run had no finding on them), every counter after one mostly of library
+//!    kernels ([`sampling::source_pass`], [`ncu::source_pass`]).
 //! 7. Say what was sampled: its notes, its coverage of the GPU time ([`Loaded::conclude`],
 //!    which the command calls before its report, as `check` does on a saved run).
 //!
