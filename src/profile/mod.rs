@@ -116,7 +116,8 @@ pub(crate) fn profile_program(
     }
     loaded.profiles[0].source_blocks = info.source_blocks;
     let outcome = linter.finish();
-    if names_kernels(sample.as_ref()) && every.as_ref().is_some_and(EveryLaunch::traced) {
+    let named = sample.as_ref().and_then(Sample::named_kernels).is_some();
+    if named && every.as_ref().is_some_and(EveryLaunch::traced) {
         remember_stall_findings(&outcome, rules, &loaded.profiles[0], rules_dir, program);
     }
     if let (Some(stalls_only), Some(e)) = (after_sample, &every) {
@@ -151,14 +152,8 @@ fn place_source_counters(
     program: &[String],
 ) -> Result<Option<bool>> {
     use sampling::source_pass::SourceCounters;
-    let (
-        true,
-        Some(Sample::ByTime(sample::Chosen {
-            kernels: Some(k),
-            numbers,
-        })),
-        Some(e),
-    ) = (opts.source, sample, every)
+    let (true, Some((k, numbers)), Some(e)) =
+        (opts.source, sample.and_then(Sample::named_kernels), every)
     else {
         return Ok(None);
     };
@@ -204,18 +199,6 @@ fn remember_stall_findings(
     if let Ok(stalls) = stalls {
         sampling::stall_memory::remember(program, stalls);
     }
-}
-
-/// Whether the sample asks ncu for its kernels by mangled name (a sample by time from a
-/// trace that recorded them): then `--source` places its counters by kernel.
-fn names_kernels(sample: Option<&Sample>) -> bool {
-    matches!(
-        sample,
-        Some(Sample::ByTime(sample::Chosen {
-            kernels: Some(_),
-            ..
-        }))
-    )
 }
 
 /// Step 4: ncu on the sampled launches (with the source counters, unless none of the

@@ -41,6 +41,18 @@ impl Chosen {
 }
 
 impl Sample {
+    /// The kernels (mangled names) and launch numbers of a sample by time that names its
+    /// kernels: then `--source` places its counters by kernel.
+    pub fn named_kernels(&self) -> Option<(&[String], &[u64])> {
+        match self {
+            Sample::ByTime(Chosen {
+                kernels: Some(kernels),
+                numbers,
+            }) => Some((kernels, numbers)),
+            _ => None,
+        }
+    }
+
     /// The launch numbers the spread profiles, in order, up to the largest a run could
     /// reach.
     pub fn spread_invocations() -> impl Iterator<Item = u64> {
