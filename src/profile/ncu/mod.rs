@@ -86,6 +86,12 @@ impl NcuOptions {
         self.expected_launches
             .filter(|_| self.stop_once_profiled && by_kernel)
     }
+
+    /// Whether the profiled run prints the sampled launches' source pages to its log as it
+    /// writes the report (`--source` after a sample by time that names its kernels).
+    pub fn prints_source_pages(&self) -> bool {
+        self.source && self.source_pages_of.is_some()
+    }
 }
 
 /// With `--stop-once-profiled` (or `--window`), tells the user that ncu will end the
@@ -284,7 +290,7 @@ pub fn profile(
         .zip(opts.traced_run_time)
         .map(|(launches, time)| {
             let watch = HangWatch::new(launches, time);
-            if opts.source && opts.source_pages_of.is_some() {
+            if opts.prints_source_pages() {
                 watch.quiet_while_profiling()
             } else {
                 watch
@@ -350,7 +356,7 @@ fn profiled_run_args(
         source: opts
             .source
             .then(|| SourceSection::from_folder(source_folder.as_ref().map(|d| d.path()))),
-        print_pages: opts.source && opts.source_pages_of.is_some(),
+        print_pages: opts.prints_source_pages(),
     };
     let mut args = build_args(opts, metrics, output, log, program);
     let no_sections = (!opts.source)
