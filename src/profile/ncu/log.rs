@@ -13,7 +13,8 @@ pub(super) fn check_log(log: &Path, status: Option<i32>) -> Result<()> {
     check_ncu_output(&read_log(log)?, status)
 }
 
-/// ncu's log, whole: only read when it holds no CSV (an error), so it is short.
+/// ncu's log, whole: read when it holds no CSV (an error, so it is short), or for the
+/// source pages a `--source` run printed to it (one per sampled launch).
 pub(super) fn read_log(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::new(format!("cannot read ncu's output {}: {e}", path.display())))?;
