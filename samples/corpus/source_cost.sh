@@ -539,7 +539,7 @@ folded() {
     done
   done
 }
-# Stage `remembered` (seventeenth session's build, f747d26): --source after a default run
+# Stage `remembered` (seventeenth session's build, 4043904): --source after a default run
 # of the same command, which remembers whether a finding read the warps' stall samples,
 # against --source with that memory removed (the sixteenth session's behaviour), on
 # source_lines and NW (no such finding), LU, BFS and template_phases (latency-bound),
