@@ -47,11 +47,20 @@
 #           default run's import of its report, and gpulint's default run, each as is and
 #           with `--section-folder` naming an empty folder. Expected before the call:
 #           a few tenths of a second less a start, if any
+#   medians (eighteenth session) the last build, for whether the two PyTorch scripts sit
+#           within their target in the median rather than in single runs, whose plain
+#           runs spread from 8.5 to 16.8 s: the transformer plain and by default,
+#           alternating, four rounds; the CNN plain and by default, twice. Expected before
+#           the call: the transformer's default run about twice its plain run plus 4.6 s
+#           (two program runs, 8 launches at ~0.45 s, the import ~0.6 s, ~0.4 s of
+#           gpulint's own), so its median within twice the plain median plus 5 s by a few
+#           tenths of a second, single rounds either side; the CNN within by 0-12 s as in
+#           `counted`; the warnings as before (the fp32 GEMMs' on the transformer)
 # Every run keeps its export, trace and report in $OUT/r, packed after each run into
 # $OUT/results_STAGE.tar.gz (a device call returns at most 8 files).
 #   usage: OUT=DIR samples/corpus/cost_check.sh STAGE   (from the repository root)
 set -u
-stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted|smoke|floor|kernels|startup}
+stage=${1:?usage: cost_check.sh corpus|torch|window|final|counted|smoke|floor|kernels|startup|medians}
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 ncu_args=(--ncu-arg=--clock-control --ncu-arg=none)
 r="$OUT/r"
@@ -204,5 +213,15 @@ window)
   build_sample matmul_variants
   lint default_matmul "$build/matmul_variants" 2048
   timed source_matmul "$gl" run "${ncu_args[@]}" --verbose --source --exit-zero -- "$build/matmul_variants" 2048
+  ;;
+medians)
+  for round in 1 2 3 4; do
+    timed "plain_transformer_$round" python3 samples/apps/torch_transformer.py
+    lint "default_transformer_$round" python3 samples/apps/torch_transformer.py
+  done
+  for round in 1 2; do
+    timed "plain_cnn_$round" python3 samples/apps/torch_cnn.py
+    lint "default_cnn_$round" python3 samples/apps/torch_cnn.py
+  done
   ;;
 esac

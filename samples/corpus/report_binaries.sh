@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Issue #37, eighteenth session: the transformer's report holds 29.6 MB of module binaries
+# (cubins of PyTorch's libraries, 0.4-14 MB each) for 8 profiled launches, where a C++
+# sample's holds 0.1 MB. Stage `help`: ncu's options that say what goes into a report.
+# Stage `binaries OPTION...`: the transformer (2 steps) under gpulint's profiled-run
+# command as is and with OPTION..., alternating, three times, with the report's size.
+# Expected before the call: if ncu can leave the binaries out, 0.1-0.3 s less a launch.
+#   usage: OUT=DIR samples/corpus/report_binaries.sh help | binaries OPTION...
+set -u
+. samples/corpus/common.sh "$OUT/x" target/release/gpulint
+. samples/corpus/staged.sh
+stage=$1; shift
+case $stage in
+help)
+  ncu --help > "$r/help.txt" 2>&1
+  grep -n -i -B1 -A4 'import\|sass\|binar\|cubin\|source' "$r/help.txt" | tee -a "$table"
+  ;;
+binaries)
+  prog=(python3 samples/apps/torch_transformer.py 2)
+  run_gl default_transformer --verbose -- "${prog[@]}"
+  mkdir -p "$r/empty"
+  for round in 1 2 3; do
+    for v in as_is option; do
+      logged_ncu "$r/default_transformer.txt" 'gpulint: /.*ncu .*--metrics' "$r/rep_$v"
+      for i in "${!cmd[@]}"; do
+        [ "${cmd[$i]}" = --section-folder ] && cmd[i+1]="$r/empty"
+      done
+      if [ $v = option ]; then cmd=("${cmd[0]}" "$@" "${cmd[@]:1}"); fi
+      timed "${v}_$round" "${cmd[@]}"
+      stat -c "%s bytes %n" "$r/rep_$v.ncu-rep" | tee -a "$table"
+    done
+  done
+  rm -f "$r"/rep_*.ncu-rep
+  ;;
+esac
