@@ -4,8 +4,12 @@
 # sample's holds 0.1 MB. Stage `help`: ncu's options that say what goes into a report.
 # Stage `binaries OPTION...`: the transformer (2 steps) under gpulint's profiled-run
 # command as is and with OPTION..., alternating, three times, with the report's size.
+# Stage `imports OPTION...`: both reports written again, then each imported as gpulint
+# imports it, alternating, three times (expected: the smaller report 0.1-0.3 s sooner, the same columns and rows).
+# Stage `guess`: `help`, then `binaries` with the first of a few guesses at such an option
+# that ncu accepts (the report's ProfilerSettings has an ImportSass field).
 # Expected before the call: if ncu can leave the binaries out, 0.1-0.3 s less a launch.
-#   usage: OUT=DIR samples/corpus/report_binaries.sh help | binaries OPTION...
+#   usage: OUT=DIR samples/corpus/report_binaries.sh help | binaries OPTION... | imports OPTION... | guess
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
@@ -31,5 +35,42 @@ binaries)
     done
   done
   rm -f "$r"/rep_*.ncu-rep
+  ;;
+imports)
+  prog=(python3 samples/apps/torch_transformer.py 2)
+  run_gl default_transformer --verbose -- "${prog[@]}"
+  mkdir -p "$r/empty"
+  for v in as_is option; do
+    logged_ncu "$r/default_transformer.txt" 'gpulint: /.*ncu .*--metrics' "$r/rep_$v"
+    for i in "${!cmd[@]}"; do
+      [ "${cmd[$i]}" = --section-folder ] && cmd[i+1]="$r/empty"
+    done
+    if [ $v = option ]; then cmd=("${cmd[0]}" "$@" "${cmd[@]:1}"); fi
+    timed "written_$v" "${cmd[@]}"
+  done
+  for round in 1 2 3; do
+    for v in as_is option; do
+      timed "import_${v}_$round" ncu --import "$r/rep_$v.ncu-rep" --csv --page raw --print-units base
+    done
+  done
+  # Two runs' values differ; their columns and rows should not.
+  for v in as_is option; do
+    echo "$v: $(grep -c '^"[0-9]' "$r/import_${v}_1.txt") rows, columns $(grep -m1 '^"ID"' "$r/import_${v}_1.txt" | md5sum | cut -c1-8)" | tee -a "$table"
+  done
+  rm -f "$r"/rep_*.ncu-rep
+  ;;
+guess)
+  "$0" help
+  for opt in "--import-sass no" "--import-sass=no"; do
+    # shellcheck disable=SC2086  # the option splits into words
+    if ncu $opt --metrics gpu__time_duration.sum -k 'regex:^no_such$' /bin/true \
+      > "$r/guess.txt" 2>&1 && ! grep -qi 'unrecogni\|invalid\|unknown' "$r/guess.txt"; then
+      echo "ncu accepts: $opt" | tee -a "$table"
+      # shellcheck disable=SC2086
+      "$0" binaries $opt
+      break
+    fi
+    echo "ncu refuses: $opt: $(head -c 200 "$r/guess.txt")" | tee -a "$table"
+  done
   ;;
 esac
