@@ -14,22 +14,24 @@ set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
 stage=$1; shift
+prog=(python3 samples/apps/torch_transformer.py 2)
+# gpulint's profiled-run command on the transformer (from its default run, made once),
+# writing $r/rep_$1.ncu-rep, with the options after $1 first: in the array `cmd`.
+profiled_command() {
+  local v=$1; shift
+  [ -f "$r/default_transformer.txt" ] || run_gl default_transformer --verbose -- "${prog[@]}"
+  logged_ncu_again "$r/default_transformer.txt" 'gpulint: /.*ncu .*--metrics' "$r/rep_$v"
+  cmd=("${cmd[0]}" "$@" "${cmd[@]:1}")
+}
 case $stage in
 help)
   ncu --help > "$r/help.txt" 2>&1
   grep -n -i -B1 -A4 'import\|sass\|binar\|cubin\|source' "$r/help.txt" | tee -a "$table"
   ;;
 binaries)
-  prog=(python3 samples/apps/torch_transformer.py 2)
-  run_gl default_transformer --verbose -- "${prog[@]}"
-  mkdir -p "$r/empty"
   for round in 1 2 3; do
     for v in as_is option; do
-      logged_ncu "$r/default_transformer.txt" 'gpulint: /.*ncu .*--metrics' "$r/rep_$v"
-      for i in "${!cmd[@]}"; do
-        [ "${cmd[$i]}" = --section-folder ] && cmd[i+1]="$r/empty"
-      done
-      if [ $v = option ]; then cmd=("${cmd[0]}" "$@" "${cmd[@]:1}"); fi
+      if [ $v = option ]; then profiled_command $v "$@"; else profiled_command $v; fi
       timed "${v}_$round" "${cmd[@]}"
       stat -c "%s bytes %n" "$r/rep_$v.ncu-rep" | tee -a "$table"
     done
@@ -37,15 +39,8 @@ binaries)
   rm -f "$r"/rep_*.ncu-rep
   ;;
 imports)
-  prog=(python3 samples/apps/torch_transformer.py 2)
-  run_gl default_transformer --verbose -- "${prog[@]}"
-  mkdir -p "$r/empty"
   for v in as_is option; do
-    logged_ncu "$r/default_transformer.txt" 'gpulint: /.*ncu .*--metrics' "$r/rep_$v"
-    for i in "${!cmd[@]}"; do
-      [ "${cmd[$i]}" = --section-folder ] && cmd[i+1]="$r/empty"
-    done
-    if [ $v = option ]; then cmd=("${cmd[0]}" "$@" "${cmd[@]:1}"); fi
+    if [ $v = option ]; then profiled_command $v "$@"; else profiled_command $v; fi
     timed "written_$v" "${cmd[@]}"
   done
   for round in 1 2 3; do

@@ -10,16 +10,13 @@
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
-mkdir -p "$OUT/rep" "$r/empty"
+mkdir -p "$OUT/rep"
 cp -r /opt/nvidia/nsight-compute/*/extras/FileFormat "$OUT/"
 cp /opt/nvidia/nsight-compute/*/extras/python/ncu_report.py "$OUT/"
 capture() { # name, then the program and its arguments
   local name=$1; shift
   run_gl "default_$name" --verbose -- "$@"
-  logged_ncu "$r/default_$name.txt" 'gpulint: /.*ncu .*--metrics' "$OUT/rep/$name"
-  for i in "${!cmd[@]}"; do
-    [ "${cmd[$i]}" = --section-folder ] && cmd[i+1]="$r/empty"
-  done
+  logged_ncu_again "$r/default_$name.txt" 'gpulint: /.*ncu .*--metrics' "$OUT/rep/$name"
   timed "profiled_$name" "${cmd[@]}"
   ncu --import "$OUT/rep/$name.ncu-rep" --csv --page raw --print-units base \
     > "$OUT/rep/$name.csv" 2> "$r/import_$name.err"

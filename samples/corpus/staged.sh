@@ -31,6 +31,16 @@ logged_ncu() {
     esac
   done
 }
+# `logged_ncu` for a command run again after gpulint's run: the run's own section folder
+# went with it, so `--section-folder` names an empty one.
+logged_ncu_again() {
+  logged_ncu "$@"
+  mkdir -p "$r/empty"
+  local i
+  for i in "${!cmd[@]}"; do
+    if [ "${cmd[$i]}" = --section-folder ]; then cmd[i+1]="$r/empty"; fi
+  done
+}
 # Runs "$@" (at most 240 s) with output to $r/$name.txt; appends "name seconds exit=rc".
 timed() {
   local name=$1; shift
