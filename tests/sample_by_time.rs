@@ -275,3 +275,51 @@ fn the_fewest_launches_by_default_warn_as_every_launch_does() {
         c.assert_warns_as_every_launch(capture);
     }
 }
+
+/// The headline's GPU time counts the kernels a sample by time left out (in no kernel's
+/// share), while the profile holds only the profiled kernels' launches: the headline says
+/// whose launches it counts, and over how many the time is. The transformer's sample left
+/// whole kernels out; the wavefront's profiled both of its kernels, whose launches are
+/// every launch, and keeps the plain form.
+#[test]
+fn the_headline_says_whose_launches_it_counts() {
+    let headline = |name: &str| {
+        let out = common::gpulint(&[
+            "check",
+            fixture(&format!("h200-by-time/default_{name}.csv"))
+                .to_str()
+                .unwrap(),
+            "--exit-zero",
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        text.lines().next().unwrap_or_default().to_string()
+    };
+    let json = check_json(&fixture("h200-by-time/default_transformer.csv"));
+    let kernels = json["kernels"].as_array().unwrap();
+    let launches: u64 = kernels
+        .iter()
+        .map(|k| k["launch_count"].as_u64().unwrap())
+        .sum();
+    let names: BTreeSet<&str> = kernels
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    let all = json["sources"][0]["counted_launches"].as_u64().unwrap();
+    assert!(launches < all, "{launches} of {all}");
+    let transformer = headline("transformer");
+    let expected = format!(
+        "profile: {launches} launch(es) of the {} kernel(s) profiled, ",
+        names.len()
+    );
+    assert!(transformer.starts_with(&expected), "{transformer}");
+    assert!(
+        transformer.ends_with(&format!("of GPU time over all {all} launches")),
+        "{transformer}"
+    );
+    let nw = headline("nw");
+    assert!(
+        nw.starts_with("profile: 63 launch(es) of 2 kernel(s), "),
+        "{nw}"
+    );
+    assert!(!nw.contains("over all"), "{nw}");
+}

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{Report, short_name};
+use super::{Report, micros, short_name};
 use crate::rules::Severity;
 use crate::rules::engine::Finding;
 use crate::rules::template::format_number;
@@ -29,10 +29,6 @@ fn esc(s: &str) -> String {
         }
     }
     out
-}
-
-fn micros(ns: f64) -> String {
-    format!("{} us", format_number(ns / 1000.0, Some(1)))
 }
 
 const STYLE: &str = r#"
@@ -111,16 +107,14 @@ fn headline(r: &Report, out: &mut String) {
         r.launches().map(|(_, l)| l.name.as_str()).collect();
     let _ = writeln!(
         out,
-        "<p class=\"headline\"><b>{}</b>: {} launch(es) of {} kernel(s), {} of GPU time{}</p>",
+        "<p class=\"headline\"><b>{}</b>: {}{}</p>",
         esc(&r
             .profiles
             .iter()
             .map(|p| p.file.as_str())
             .collect::<Vec<_>>()
             .join(", ")),
-        r.launch_total(),
-        kernels.len(),
-        micros(r.gpu_time_ns),
+        esc(&super::headline_counts(r, r.launch_total(), kernels.len())),
         if devices.is_empty() {
             String::new()
         } else {

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use owo_colors::{OwoColorize, Style};
 
 use super::concise::launch_list;
-use super::{Report, dim3, short_name};
+use super::{Report, dim3, micros, short_name};
 use crate::rules::Severity;
 use crate::rules::template::format_number;
 
@@ -32,10 +32,6 @@ fn origin_tag(r: &Report, kernel: &str) -> String {
     } else {
         format!(" [{}]", o.name)
     }
-}
-
-fn micros(ns: f64) -> String {
-    format!("{} us", format_number(ns / 1000.0, Some(1)))
 }
 
 /// Total GPU time and the kernels that take most of it, with what is at stake in each.
@@ -65,11 +61,9 @@ fn profile_summary(r: &Report, out: &mut String) {
     let launches: u64 = kernels.iter().map(|k| k.2).sum();
     let _ = writeln!(
         out,
-        "{} {} launch(es) of {} kernel(s), {} of GPU time{}",
+        "{} {}{}",
         paint("profile:", Style::new().bold(), r.color),
-        launches,
-        kernels.len(),
-        micros(total),
+        super::headline_counts(r, launches, kernels.len()),
         if r.helpers.is_empty() {
             ""
         } else {

@@ -116,6 +116,29 @@ impl Report<'_> {
     }
 }
 
+/// The headline's counts: "N launch(es) of K kernel(s), T of GPU time". Where a sample by
+/// time left whole kernels out, the total counts their time (in no kernel's share) but
+/// the profile holds only the profiled kernels' launches, so the headline says so: "N
+/// launch(es) of the K kernel(s) profiled, T of GPU time over all M launches".
+pub fn headline_counts(r: &Report, launches: u64, kernels: usize) -> String {
+    let time = micros(r.gpu_time_ns);
+    match r.sample.counted_launches {
+        Some(all) if r.sample.coverage.is_some() && all > launches => format!(
+            "{launches} launch(es) of the {kernels} kernel(s) profiled, {time} of GPU time \
+             over all {all} launches"
+        ),
+        _ => format!("{launches} launch(es) of {kernels} kernel(s), {time} of GPU time"),
+    }
+}
+
+/// Nanoseconds as microseconds with one decimal: "1,234.5 us".
+pub fn micros(ns: f64) -> String {
+    format!(
+        "{} us",
+        crate::rules::template::format_number(ns / 1000.0, Some(1))
+    )
+}
+
 /// What a sampled `gpulint run` profiled, and what the times count; `None` for exports.
 pub fn sample_text(r: &Report) -> Option<String> {
     let (Some(p), Some(sample)) = (r.profiles.first(), r.sample.sample.as_ref()) else {
