@@ -189,3 +189,32 @@ fn a_pytorch_report_fits_on_a_screen() {
     assert_eq!(all.matches("info[GL").count(), 21, "{all}");
     assert!(all.contains("roofline (DRAM):"), "{all}");
 }
+
+/// The summary of info findings on library kernels lists its rules by the time at stake
+/// in all, the most first. On the CNN's run (cuDNN, cuBLAS, ATen) they had come in the
+/// order of the findings, register-limited-occupancy's 125.4 us after
+/// shared-memory-limited-occupancy's 50.8 us.
+#[test]
+fn library_info_lines_come_by_their_time_at_stake_in_all() {
+    let file = "fixtures/h200-by-time/default_cnn3.csv";
+    let out = common::gpulint(&["check", file, "--color", "never"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let start = text
+        .lines()
+        .position(|l| l.starts_with("info: ") && l.contains("on library kernels"))
+        .unwrap_or_else(|| panic!("no summary:\n{text}"));
+    let stakes: Vec<f64> = (text.lines().skip(start + 1))
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| {
+            l.split(", ")
+                .nth(1)
+                .and_then(|s| s.strip_suffix(" us at stake"))
+                .map_or(0.0, |s| s.replace(',', "").parse().unwrap())
+        })
+        .collect();
+    assert!(stakes.len() > 3, "{text}");
+    assert!(
+        stakes.windows(2).all(|w| w[0] >= w[1]),
+        "{stakes:?}\n{text}"
+    );
+}

@@ -159,7 +159,7 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
 }
 
 /// The folded info findings on library kernels: one line per rule, with how many and the
-/// time at stake in all.
+/// time at stake in all, the most first.
 fn library_info_summary<'a>(
     r: &Report,
     folded: impl Iterator<Item = &'a crate::rules::engine::Finding>,
@@ -179,6 +179,8 @@ fn library_info_summary<'a>(
     if by_rule.is_empty() {
         return;
     }
+    // The most time at stake in all first; ties keep the findings' order.
+    by_rule.sort_by(|a, b| b.2.total_cmp(&a.2));
     let n: usize = by_rule.iter().map(|g| g.1).sum();
     let _ = writeln!(
         out,
