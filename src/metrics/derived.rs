@@ -291,6 +291,8 @@ pub(super) fn derive_throughput(m: &mut Metrics) {
     ) {
         put(m, slot!("busiest_throughput_pct"), Some(sm.max(mem)));
     }
+    let busiest = get(m, slot!("busiest_throughput_pct")).map_or(0.0, |b| b.clamp(0.0, 100.0));
+    put(m, slot!("busiest_headroom"), Some(1.0 - busiest / 100.0));
     derive_flop_share(m);
 }
 

@@ -296,6 +296,11 @@ pub static DERIVED: &[Derived] = &[
         ["sm_throughput_pct", "memory_throughput_pct"]
     ),
     derived!(
+        "busiest_headroom",
+        "1 - busiest_throughput_pct / 100: the most of a kernel's time that more warps in flight can save before its busiest unit saturates; 1 when the launch has no throughputs (no bound known: a traced launch of a configuration no sampled launch had)",
+        ["sm_throughput_pct", "memory_throughput_pct"]
+    ),
+    derived!(
         "flop_pct_of_peak",
         "FP32 FLOP/s (add + mul + 2 x fma) as % of the FP32 peak (2 x ffma_peak_per_cycle x sm_clock_hz), or the FP64 share of the FP64 peak where that is larger",
         [

@@ -267,21 +267,38 @@ const OCCUPANCY_ATTRIBUTES: &[&str] = &[
     "theoretical_occupancy_pct",
 ];
 
+/// How busy the GPU's units were: true of another launch of the same kernel only in the
+/// same configuration (grid and block), which a sampled launch stands for. The launch-shape
+/// rules' stakes are capped by the busiest unit's headroom.
+const BUSY_ATTRIBUTES: &[&str] = &["sm_throughput_pct", "memory_throughput_pct"];
+
+/// How alike a traced launch and the profiled launch it is judged by are.
+#[derive(Debug, Clone, Copy)]
+pub struct Likeness {
+    /// The same block, registers and shared memory: the same occupancy limits.
+    pub resources: bool,
+    /// The same grid and block as well: the same configuration, as busy.
+    pub configuration: bool,
+}
+
 /// The metrics of a launch known only by its shape (one a launch trace saw and ncu did
 /// not profile), for the launch-shape rules: the attributes of a profiled launch `like`
-/// it, with its own grid, block and duration. The occupancy limits are `like`'s only when
-/// `same_resources` (same block, registers and shared memory); otherwise they are absent.
+/// it, with its own grid, block and duration. The occupancy limits are `like`'s only with
+/// the same resources, its throughputs only in the same configuration; otherwise they are
+/// absent.
 pub fn launch_shape_metrics(
     like: &Metrics,
     grid: [u64; 3],
     block: [u64; 3],
     duration_ns: Option<f64>,
-    same_resources: bool,
+    likeness: Likeness,
 ) -> Metrics {
     let mut m: Metrics = like
         .iter()
         .filter(|(k, _)| {
-            LAUNCH_ATTRIBUTES.contains(k) || (same_resources && OCCUPANCY_ATTRIBUTES.contains(k))
+            LAUNCH_ATTRIBUTES.contains(k)
+                || (likeness.resources && OCCUPANCY_ATTRIBUTES.contains(k))
+                || (likeness.resources && likeness.configuration && BUSY_ATTRIBUTES.contains(k))
         })
         .map(|(k, v)| (*k, *v))
         .collect();
@@ -337,7 +354,11 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let m = launch_shape_metrics(&profiled, [4, 4, 1], [16, 16, 1], Some(2500.0), true);
+        let alike = Likeness {
+            resources: true,
+            configuration: false,
+        };
+        let m = launch_shape_metrics(&profiled, [4, 4, 1], [16, 16, 1], Some(2500.0), alike);
         assert_eq!(m["grid_blocks"], 16.0);
         assert_eq!(m["duration_ns"], 2500.0);
         assert_eq!(m["limit_warps"], 8.0);
@@ -347,7 +368,11 @@ mod tests {
         assert!((m["grid_slot_fill_pct"] - 128.0 / 8448.0 * 100.0).abs() < 1e-9);
         // What the profiled launch measured is not the traced launch's.
         assert!(!m.contains_key("achieved_occupancy_pct"));
-        let other = launch_shape_metrics(&profiled, [4, 4, 1], [32, 8, 1], None, false);
+        let unlike = Likeness {
+            resources: false,
+            configuration: false,
+        };
+        let other = launch_shape_metrics(&profiled, [4, 4, 1], [32, 8, 1], None, unlike);
         for key in [
             "limit_warps",
             "occupancy_limit_min",
@@ -357,6 +382,35 @@ mod tests {
         }
         assert_eq!(other["sm_count"], 132.0);
         assert!(!other.contains_key("duration_ns"));
+    }
+
+    /// How busy the units were is the sampled launch's only in its configuration: there a
+    /// traced launch's stake caps take its throughputs; in another grid they have no bound.
+    #[test]
+    fn throughputs_are_borrowed_only_in_the_same_configuration() {
+        let profiled: Metrics = [
+            ("sm_count", 132.0),
+            ("max_warps_per_sm", 64.0),
+            ("sm_throughput_pct", 80.0),
+            ("memory_throughput_pct", 30.0),
+        ]
+        .into_iter()
+        .collect();
+        let same = Likeness {
+            resources: true,
+            configuration: true,
+        };
+        let m = launch_shape_metrics(&profiled, [128, 1, 1], [128, 1, 1], Some(1e5), same);
+        assert_eq!(m["busiest_throughput_pct"], 80.0);
+        assert!((m["busiest_headroom"] - 0.2).abs() < 1e-9);
+        let other_grid = Likeness {
+            resources: true,
+            configuration: false,
+        };
+        let m = launch_shape_metrics(&profiled, [512, 1, 1], [128, 1, 1], Some(1e5), other_grid);
+        assert!(!m.contains_key("sm_throughput_pct"));
+        assert!(!m.contains_key("busiest_throughput_pct"));
+        assert_eq!(m["busiest_headroom"], 1.0);
     }
 
     #[test]

@@ -337,7 +337,7 @@ pub fn adopt_sampled_names(
 /// The metrics a traced launch gets for the launch-shape rules: its grid, block and
 /// duration, with the launch attributes of the sampled entry `like` it, where there is
 /// one (the occupancy limits only when its block, registers and shared memory are the
-/// same), and its timeline.
+/// same, its throughputs only when its grid is the same too), and its timeline.
 pub fn traced_launch_metrics(
     traced: &ingest::Launch,
     like: Option<&ingest::Launch>,
@@ -348,15 +348,18 @@ pub fn traced_launch_metrics(
         let value = traced.metrics.get(key);
         value.is_some() && like_metrics.get(key) == value
     };
-    let same_resources = like.is_some_and(|like| traced.block == like.block)
-        && same("registers_per_thread")
-        && same("shared_mem_per_block");
+    let likeness = crate::metrics::Likeness {
+        resources: like.is_some_and(|like| traced.block == like.block)
+            && same("registers_per_thread")
+            && same("shared_mem_per_block"),
+        configuration: like.is_some_and(|like| traced.grid.is_some() && traced.grid == like.grid),
+    };
     let mut metrics = crate::metrics::launch_shape_metrics(
         like_metrics,
         traced.grid.unwrap_or([0; 3]),
         traced.block.unwrap_or([0; 3]),
         traced.metrics.get("duration_ns").copied(),
-        same_resources,
+        likeness,
     );
     for key in ingest::trace::TIMELINE_KEYS {
         if let Some(&v) = traced.metrics.get(key) {
