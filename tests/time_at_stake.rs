@@ -486,6 +486,20 @@ const HELD_OUT_PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         "grid-stride sum left rolled -> four accumulators",
         &["serial-loads", "latency-bound"],
     ),
+    (
+        BUSY_GRID,
+        0,
+        1,
+        "eight FMA chains a thread on 1 block per SM -> 8",
+        &["small-grid"],
+    ),
+    (
+        BUSY_GRID,
+        2,
+        3,
+        "one FMA chain a thread on 1 block per SM -> 8",
+        &["small-grid"],
+    ),
 ];
 /// Pairs for serial-loads, whose formula is latency-bound's (frozen): held-out pairs written
 /// before the rule's first capture (samples/corpus/serial_loads.cu), and the two loops the
@@ -493,6 +507,10 @@ const HELD_OUT_PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
 /// before they ran (samples/corpus/serial_loads_found.cu; lab/runs/2026-12-02-serial-loads.txt).
 const SERIAL_LOADS: &str = "h200-serial-loads/run_serial_loads.csv";
 const SERIAL_LOADS_FOUND: &str = "h200-serial-loads/run_serial_loads_found.csv";
+/// Pairs for small-grid's cap by the busiest unit's headroom, written after that cap
+/// (samples/corpus/busy_grid.cu, expectations in its header before the capture;
+/// lab/runs/2026-12-03-small-grid-stake.txt).
+const BUSY_GRID: &str = "h200-busy-grid/run_busy_grid.csv";
 
 /// The held-out error may be at most this many points: stated in docs/time-at-stake.md
 /// before the held-out capture was read, twice issue #25's target for the fitted pairs.
