@@ -281,11 +281,15 @@ fn apply_share_floors(
         return;
     }
     for f in findings {
-        let share = shares.get(&f.kernel).copied().unwrap_or(0.0);
-        let covered = match f.covered_time_ns {
-            Some(t) if gpu_time_ns > 0.0 => (t / gpu_time_ns * 100.0).min(share),
-            _ => share,
-        };
+        let covered_pct = (f.covered_time_ns)
+            .filter(|_| gpu_time_ns > 0.0)
+            .map(|t| t / gpu_time_ns * 100.0);
+        // A kernel a sample by time left out has no share in the profile, but the launches
+        // the trace judged it on have their own time: never read as 0%.
+        let share = (shares.get(&f.kernel).copied())
+            .or(covered_pct)
+            .unwrap_or(0.0);
+        let covered = covered_pct.map_or(share, |c| c.min(share));
         let floor = rules
             .iter()
             .find(|r| r.slug == f.rule)

@@ -354,3 +354,26 @@ fn small_grid_stakes_no_more_than_the_busiest_units_headroom() {
         );
     }
 }
+
+/// A kernel the sample by time left out is judged on its traced launches by the
+/// launch-shape rules; its share of the GPU time is those launches' time, never 0%. The CG
+/// solver's cg_scalars (one thread a launch, 40 launches, 4.4% of the GPU time by the
+/// run's own record) was reported as info, "0.00% of the profile's GPU time, under 1%".
+#[test]
+fn a_kernel_left_out_of_the_sample_keeps_its_share_of_the_time() {
+    let json = check_json(&fixture("h200-by-time/default_cg_solver.csv"));
+    let left_out = json["sources"][0]["not_profiled"].as_array().unwrap();
+    let scalars = (left_out.iter())
+        .find(|k| k["kernel"].as_str().unwrap().starts_with("cg_scalars"))
+        .expect("cg_scalars left out of the sample");
+    assert!(scalars["share_of_gpu_time_pct"].as_f64().unwrap() > 1.0);
+    let findings: Vec<&serde_json::Value> = (json["findings"].as_array().unwrap().iter())
+        .filter(|f| f["kernel"].as_str().unwrap().starts_with("cg_scalars"))
+        .collect();
+    assert!(!findings.is_empty(), "no finding on cg_scalars");
+    for f in findings {
+        assert_eq!(f["severity"], "warning", "{f}");
+        let notes = f["notes"].to_string();
+        assert!(!notes.contains("0.00%"), "{notes}");
+    }
+}
