@@ -334,8 +334,11 @@ fn the_headline_says_whose_launches_it_counts() {
 fn small_grid_stakes_no_more_than_the_busiest_units_headroom() {
     let json = check_json(&fixture("h200-by-time/default_transformer.csv"));
     let kernels = json["kernels"].as_array().unwrap();
+    // The profiled kernels' findings: those the sample left out have no throughputs, and
+    // no such cap.
     let findings: Vec<&serde_json::Value> = (json["findings"].as_array().unwrap().iter())
         .filter(|f| f["rule"] == "small-grid")
+        .filter(|f| kernels.iter().any(|k| k["name"] == f["kernel"]))
         .collect();
     assert_eq!(findings.len(), 4, "{findings:#?}");
     for f in findings {
@@ -376,4 +379,28 @@ fn a_kernel_left_out_of_the_sample_keeps_its_share_of_the_time() {
         let notes = f["notes"].to_string();
         assert!(!notes.contains("0.00%"), "{notes}");
     }
+}
+
+/// The launch-shape rules judge every traced launch, those of a kernel the sample left out
+/// too: its launches carry the device's shape (every sampled launch ran on the same GPU),
+/// so small-grid judges their grids. LU's sample here left out lud_internal, whose last 16
+/// launches have grids of 1 to 256 blocks: small-grid warns on them, as profiling every
+/// launch of LU does (h200-corpus/all_lud.csv), where it had been silent.
+#[test]
+fn small_grid_judges_the_kernels_the_sample_left_out() {
+    let sampled = check_json(&fixture("h200-by-time/default_lud.csv"));
+    let left_out = sampled["sources"][0]["not_profiled"].as_array().unwrap();
+    assert!(
+        (left_out.iter()).any(|k| k["kernel"].as_str().unwrap().starts_with("lud_internal")),
+        "{left_out:?}"
+    );
+    let on_internal = |json: &serde_json::Value| {
+        (json["findings"].as_array().unwrap().iter()).any(|f| {
+            f["rule"] == "small-grid" && f["kernel"].as_str().unwrap().starts_with("lud_internal")
+        })
+    };
+    assert!(on_internal(&check_json(&fixture(
+        "h200-corpus/all_lud.csv"
+    ))));
+    assert!(on_internal(&sampled), "{:#?}", sampled["findings"]);
 }

@@ -254,6 +254,9 @@ pub fn fill_device_shape(
 /// the serial-code guard (a property of the kernel's code).
 const LAUNCH_ATTRIBUTES: &[&str] = &["sm_count", "max_warps_per_sm", "threads_per_inst"];
 
+/// The device's shape: the same for every kernel that ran on it.
+pub const DEVICE_ATTRIBUTES: &[&str] = &["sm_count", "max_warps_per_sm"];
+
 /// What sets the blocks per SM: true of another launch only with the same block,
 /// registers and shared memory.
 const OCCUPANCY_ATTRIBUTES: &[&str] = &[

@@ -176,6 +176,7 @@ pub fn judge_launch_shapes_on_every_launch(
         .cloned()
         .collect();
     let mut linter = rules::engine::Linter::new(&shape_rules, ignored, true);
+    let device = one_device_shape(&sampled.launches);
     for l in &every.profile.launches {
         let like = most_alike(&sampled.launches, l).map(|i| &sampled.launches[i]);
         // A kernel the sample left out has no row in the export (line 0: none).
@@ -184,11 +185,14 @@ pub fn judge_launch_shapes_on_every_launch(
             ..l.clone()
         };
         // A traced launch has only its shape, duration and timeline: the rest comes from
-        // the sampled entry most like it. A kernel the sample left out has its own alone,
-        // which the rules that need no more judge (a block of 1 thread, launch-bound,
-        // launch-burst); the others skip it.
+        // the sampled entry most like it. A kernel the sample left out has its own, with
+        // the device's shape where every sampled launch gives the same (small-grid judges
+        // its grid); the rules that need more of the kernel skip it.
         if every.traced() {
-            launch.metrics = traced_launch_metrics(l, like);
+            launch.metrics = match like {
+                Some(_) => traced_launch_metrics(l, like),
+                None => traced_launch_metrics(l, device.as_ref()),
+            };
         }
         linter.add(&sampled.file, &launch);
     }
@@ -215,6 +219,30 @@ pub fn judge_launch_shapes_on_every_launch(
         list.extend(more);
         list.sort();
     }
+}
+
+/// The device's shape (SMs, warp slots) as a launch carrying only that, where every
+/// sampled launch that gives it gives the same: a kernel the sample left out ran on that
+/// device too. `None` where the sampled launches disagree (several kinds of GPU) or give
+/// none.
+fn one_device_shape(sampled: &[ingest::Launch]) -> Option<ingest::Launch> {
+    let shape = |l: &ingest::Launch| -> Option<Vec<f64>> {
+        (crate::metrics::DEVICE_ATTRIBUTES.iter())
+            .map(|k| l.metrics.get(k).copied())
+            .collect()
+    };
+    let mut shapes = sampled.iter().filter_map(shape);
+    let first = shapes.next()?;
+    if shapes.any(|s| s != first) {
+        return None;
+    }
+    let mut launch = ingest::Launch::of_shape(0, String::new(), [0; 3], [0; 3], 1);
+    launch.grid = None;
+    launch.block = None;
+    for (k, v) in crate::metrics::DEVICE_ATTRIBUTES.iter().zip(first) {
+        launch.metrics.insert(k, v);
+    }
+    Some(launch)
 }
 
 /// Each sampled launch's duration as the count measured it, where the launch numbers are
