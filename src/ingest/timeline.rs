@@ -94,12 +94,20 @@ impl RunTimeline {
     }
 }
 
+/// Each launch's wait and burst, in the order of `spans`, and each process's timeline, by
+/// its index ([`waits`], [`bursts`]): the lanes both walk are found once.
+pub fn read(spans: &[Span]) -> (Vec<f64>, Vec<Burst>, BTreeMap<u64, RunTimeline>) {
+    let lanes = lanes(spans);
+    let (waits, runs) = waits(spans, &lanes);
+    let bursts = bursts(spans, &lanes, &waits);
+    (waits, bursts, runs)
+}
+
 /// Each launch's wait (the idle time on its lane since the last kernel there ended, 0 when
 /// longer than [`LAUNCH_WAIT_CAP_NS`], when kernels overlap, or for a lane's first launch),
 /// in the order of `spans`, and each process's timeline, by its index: a rank of a job is
 /// judged on its own launches.
-pub fn waits(spans: &[Span]) -> (Vec<f64>, BTreeMap<u64, RunTimeline>) {
-    let lanes = lanes(spans);
+fn waits(spans: &[Span], lanes: &[Lane]) -> (Vec<f64>, BTreeMap<u64, RunTimeline>) {
     let mut order: Vec<usize> = (0..spans.len()).collect();
     order.sort_by_key(|&i| (lanes[i], spans[i].start_ns));
     let mut waits = vec![0.0; spans.len()];
@@ -174,9 +182,9 @@ impl Burst {
     };
 }
 
-/// Each launch's burst, in the order of `spans`; `waits` is what [`waits`] gave.
-pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
-    let lanes = lanes(spans);
+/// Each launch's burst, in the order of `spans`, on `lanes`; `waits` is what [`waits`]
+/// gave.
+fn bursts(spans: &[Span], lanes: &[Lane], waits: &[f64]) -> Vec<Burst> {
     let mut order: Vec<usize> = (0..spans.len()).collect();
     order.sort_by_key(|&i| (lanes[i], spans[i].start_ns));
     let short =
@@ -199,7 +207,7 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
     if !run.is_empty() {
         runs.push(run);
     }
-    let recurrence = recurrences(&runs, spans, &lanes);
+    let recurrence = recurrences(&runs, spans, lanes);
     let mut out = vec![Burst::NONE; spans.len()];
     for run in &runs {
         // The first launch's wait is before the burst, not in it.
@@ -215,7 +223,7 @@ pub fn bursts(spans: &[Span], waits: &[f64]) -> Vec<Burst> {
         };
         let own_span = span_of(run, spans);
         let (alike, period_ns, span_ns) = recurrence
-            .get(&recurrence_key(run, &lanes))
+            .get(&recurrence_key(run, lanes))
             .copied()
             .unwrap_or((1, 0.0, own_span));
         let burst = Burst {
@@ -290,8 +298,7 @@ mod tests {
             let at = long_at + 1_010_000 + k * 6_000;
             spans.push(span(at, at + 2_000));
         }
-        let (w, _) = waits(&spans);
-        let b = bursts(&spans, &w);
+        let (_, b, _) = read(&spans);
         assert_eq!(b[0].launches, 40);
         assert_eq!(b[39].launches, 40);
         // 39 waits of 4 us against 40 runs of 2 us.
@@ -302,7 +309,7 @@ mod tests {
         // 39 gaps of 6 us and the last 2 us launch; no other burst of its size.
         assert_eq!(b[0].span_ns, 39.0 * 6_000.0 + 2_000.0);
         assert_eq!((b[0].alike, b[0].period_ns), (1, 0.0));
-        assert_eq!(bursts(&[], &[]), Vec::new());
+        assert_eq!(read(&[]).1, Vec::new());
     }
 
     /// Five steps, each 20 short launches then a 1 ms kernel: five bursts alike, one a
@@ -318,8 +325,7 @@ mod tests {
         }
         let tail = 5 * step;
         spans.extend((0..3u64).map(|k| span(tail + k * 5_000, tail + k * 5_000 + 1_000)));
-        let (w, _) = waits(&spans);
-        let b = bursts(&spans, &w);
+        let (_, b, _) = read(&spans);
         assert_eq!(
             (b[0].launches, b[0].alike, b[0].period_ns),
             (20, 5, step as f64)
@@ -349,7 +355,7 @@ mod tests {
             span(5_014_000, 5_016_000),
             span(5_015_000, 5_020_000),
         ];
-        let (waits, t) = waits(&spans);
+        let (waits, _, t) = read(&spans);
         let t = t[&0];
         assert_eq!(waits, vec![0.0, 10_000.0, 0.0, 0.0]);
         assert_eq!(t.busy_ns, 2_000.0 + 2_000.0 + 6_000.0);
@@ -362,10 +368,10 @@ mod tests {
     #[test]
     fn a_record_that_ends_before_it_starts_counts_as_instant() {
         // CUPTI's clock seen going backwards: no panic, no negative time.
-        let (waits, t) = waits(&[span(10_000, 5_000), span(12_000, 13_000)]);
+        let (waits, _, t) = read(&[span(10_000, 5_000), span(12_000, 13_000)]);
         assert_eq!(waits, vec![0.0, 2_000.0]);
         assert_eq!(t[&0].busy_ns, 1_000.0);
-        assert_eq!(super::waits(&[]), (Vec::new(), BTreeMap::new()));
+        assert_eq!(read(&[]), (Vec::new(), Vec::new(), BTreeMap::new()));
     }
 
     #[test]
@@ -380,7 +386,7 @@ mod tests {
             },
             span(4_000, 6_000),
         ];
-        let (waits, t) = waits(&spans);
+        let (waits, _, t) = read(&spans);
         assert_eq!(waits, vec![0.0, 0.0, 2_000.0]);
         assert_eq!(t[&0].short_launch_pct, 100.0 * 2.0 / 3.0);
     }
@@ -404,14 +410,13 @@ mod tests {
     fn ranks_on_one_ordinal_at_once_each_have_their_own_timeline() {
         let mut spans = rank_steps(0, 0, 50, 0);
         spans.extend(rank_steps(1, 1_000, 10, 8_000));
-        let (waits, runs) = waits(&spans);
+        let (waits, bursts, runs) = read(&spans);
         assert!(waits[..50].iter().all(|&w| w == 0.0), "{waits:?}");
         assert!(waits[51..].iter().all(|&w| w == 8_000.0), "{waits:?}");
         assert_eq!(runs[&0].wait_pct(), 0.0);
         let want = 100.0 * (9.0 * 8_000.0) / (9.0 * 8_000.0 + 10.0 * 2_000.0);
         assert!((runs[&1].wait_pct() - want).abs() < 1e-9, "{:?}", runs[&1]);
         assert_eq!((runs[&0].launches, runs[&1].launches), (50, 10));
-        let bursts = bursts(&spans, &waits);
         assert_eq!((bursts[0].launches, bursts[50].launches), (50, 10));
     }
 
@@ -422,9 +427,9 @@ mod tests {
         let mut spans = rank_steps(0, 0, 10, 1_000);
         spans.extend(rank_steps(1, 100_000, 10, 1_000));
         // The second process's first launch follows the first's last within the cap.
-        let (waits, runs) = waits(&spans);
+        let (waits, bursts, runs) = read(&spans);
         assert_eq!(waits[10], 100_000.0 - (9 * 3_000 + 2_000) as f64);
-        assert_eq!(bursts(&spans, &waits)[0].launches, 20);
+        assert_eq!(bursts[0].launches, 20);
         assert_eq!(runs.len(), 2);
     }
 }

@@ -89,8 +89,7 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
             end_ns: r.end_ns,
         })
         .collect();
-    let (waits, runs) = timeline::waits(&spans);
-    let bursts = timeline::bursts(&spans, &waits);
+    let (waits, bursts, runs) = timeline::read(&spans);
     let mut objects = HashMap::new();
     let launches = rows
         .into_iter()
