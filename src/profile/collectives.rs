@@ -86,19 +86,24 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
     // The rank that computes most waits least for the others: its NCCL time is the
     // communication itself.
     let busiest = by_rank
-        .values()
-        .max_by(|a, b| (a.0 - a.1).total_cmp(&(b.0 - b.1)));
-    if busiest.is_some_and(|(all, nccl)| 2.0 * nccl > *all) {
+        .iter()
+        .max_by(|a, b| computing(a).total_cmp(&computing(b)));
+    if busiest.is_some_and(|(_, (all, nccl))| 2.0 * nccl > *all) {
         note.push_str(
             ". Communication outweighs computation: larger gradient buckets (DDP's \
              bucket_cap_mb), overlapping it with the backward pass, or gradient accumulation \
              (no_sync) send less often",
         );
     }
-    if several && nccl {
-        note.push_str(&imbalance(&by_rank));
+    if let (true, true, Some(busiest)) = (several, nccl, busiest) {
+        note.push_str(&imbalance(&by_rank, busiest));
     }
     Some(note)
+}
+
+/// A rank's GPU time outside NCCL, from its (all, NCCL) time.
+fn computing((_, (all, nccl)): &(&Where, &(f64, f64))) -> f64 {
+    all - nccl
 }
 
 /// How much more one rank may compute than another before the note says so. The ranks of
@@ -106,22 +111,17 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
 /// kind: their compute times differ by a few percent.
 const IMBALANCE: f64 = 1.2;
 
-/// Where one rank of a job with collectives computes (outside NCCL) over [`IMBALANCE`]
-/// times what another does: the others wait for it inside the collectives, where their
-/// NCCL share, not their compute, grows.
-fn imbalance(by_rank: &std::collections::BTreeMap<Where, (f64, f64)>) -> String {
-    let compute = |(_, (all, nccl)): &(&Where, &(f64, f64))| all - nccl;
-    let (Some(most), Some(least)) = (
-        by_rank
-            .iter()
-            .max_by(|a, b| compute(a).total_cmp(&compute(b))),
-        by_rank
-            .iter()
-            .min_by(|a, b| compute(a).total_cmp(&compute(b))),
-    ) else {
+/// Where `most`, the rank of a job with collectives that computes most (outside NCCL),
+/// computes over [`IMBALANCE`] times what another does: the others wait for it inside the
+/// collectives, where their NCCL share, not their compute, grows.
+fn imbalance(
+    by_rank: &std::collections::BTreeMap<Where, (f64, f64)>,
+    most: (&Where, &(f64, f64)),
+) -> String {
+    let Some(least) = (by_rank.iter()).min_by(|a, b| computing(a).total_cmp(&computing(b))) else {
         return String::new();
     };
-    if compute(&least) <= 0.0 || compute(&most) <= IMBALANCE * compute(&least) {
+    if computing(&least) <= 0.0 || computing(&most) <= IMBALANCE * computing(&least) {
         return String::new();
     }
     format!(
@@ -129,7 +129,7 @@ fn imbalance(by_rank: &std::collections::BTreeMap<Where, (f64, f64)>) -> String 
          for it in the collectives (uneven inputs, or work one rank does alone: evaluation, \
          logging, checkpoints)",
         most.0.label(),
-        100.0 * (compute(&most) / compute(&least) - 1.0),
+        100.0 * (computing(&most) / computing(&least) - 1.0),
         least.0.label()
     )
 }

@@ -75,7 +75,6 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     out.write_all(b"}\n")
 }
 
-/// A value through serde_json's `Value`, whose objects sort their keys.
 /// One kernel entry: a launch, or the launches folded into it.
 fn kernel(
     r: &Report,
@@ -109,6 +108,7 @@ fn kernel(
     kernel
 }
 
+/// A value through serde_json's `Value`, whose objects sort their keys.
 fn plain(v: &impl serde::Serialize) -> Value {
     serde_json::to_value(v).expect("plain data")
 }

@@ -189,10 +189,7 @@ pub fn judge_launch_shapes_on_every_launch(
         // the device's shape where every sampled launch gives the same (small-grid judges
         // its grid); the rules that need more of the kernel skip it.
         if every.traced() {
-            launch.metrics = match like {
-                Some(_) => traced_launch_metrics(l, like),
-                None => traced_launch_metrics(l, device.as_ref()),
-            };
+            launch.metrics = traced_launch_metrics(l, like.or(device.as_ref()));
         }
         linter.add(&sampled.file, &launch);
     }
