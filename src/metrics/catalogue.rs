@@ -37,6 +37,7 @@ macro_rules! metric {
 
 /// Every metric gpulint reads. The order is the order of the JSON `metrics` object.
 pub static METRICS: &[MetricDef] = &[
+    // The launch: its duration, shape, the device it filled, and its occupancy limits.
     metric!(
         "duration_ns",
         "kernel duration, ns",
@@ -141,6 +142,7 @@ pub static METRICS: &[MetricDef] = &[
         [n("sm__warps_active.avg.pct_of_peak_sustained_active")],
         ["Occupancy/Achieved Occupancy"]
     ),
+    // How busy the SM and memory units were, % of their peak.
     metric!(
         "sm_throughput_pct",
         "compute (SM) throughput, % of peak: ncu's sm__throughput, the busiest SM unit over elapsed cycles",
@@ -299,6 +301,7 @@ pub static METRICS: &[MetricDef] = &[
         [n("lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed")],
         []
     ),
+    // The device, and what the warps issued and waited on.
     metric!(
         "l2_cache_bytes",
         "the device's L2 cache, bytes (ncu adds it to every raw page)",
@@ -411,6 +414,8 @@ pub static METRICS: &[MetricDef] = &[
         )],
         []
     ),
+    // Memory accesses (global, local, shared), ncu's replay passes, and the bytes DRAM
+    // moved.
     metric!(
         "sectors_ld",
         "L1 sectors of global loads",
@@ -544,6 +549,8 @@ pub static METRICS: &[MetricDef] = &[
         [n("dram__bytes_write.sum"), n("dram__bytes_op_write.sum")],
         []
     ),
+    // Floating-point instructions by precision and operation (the roofline's FLOPs), and
+    // the tensor pipe.
     metric!(
         "inst_ffma",
         "FP32 fused multiply-adds (thread instructions)",
@@ -672,6 +679,7 @@ pub static METRICS: &[MetricDef] = &[
         ],
         []
     ),
+    // Clocks and peaks per cycle: the roofline's ceilings.
     metric!(
         "sm_clock_hz",
         "SM clock during the kernel, Hz",
