@@ -299,36 +299,79 @@ fn a_share_floor_weighs_the_launches_a_finding_covers() {
     );
 }
 
+/// The notes of the small-grid finding on `kernel` in a capture's report.
+fn small_grid_notes(r: &Value, kernel: &str) -> Vec<String> {
+    let finding = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "small-grid" && base(f["kernel"].as_str().unwrap()) == kernel)
+        .unwrap_or_else(|| panic!("no small-grid on {kernel}"));
+    finding["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A one-block launch of a few microseconds between kernels (CG's final reduction and
 /// scalar update) is a serial step: the small-grid finding says to fold it into a
 /// neighbour, not to give it blocks. LU's one-block diagonal step runs 11 us and is left
 /// the general advice.
 #[test]
 fn a_short_single_block_launch_is_called_a_serial_step() {
-    let notes = |program: &str, kernel: &str| -> Vec<String> {
-        let r = report(program, "full");
-        let finding = r["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["rule"] == "small-grid" && base(f["kernel"].as_str().unwrap()) == kernel)
-            .unwrap_or_else(|| panic!("{program}: no small-grid on {kernel}"));
-        finding["notes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap().to_string())
-            .collect()
-    };
     for kernel in ["dot_final", "cg_scalars"] {
-        let n = notes("cg_solver", kernel);
+        let n = small_grid_notes(&report("cg_solver", "full"), kernel);
         assert!(
             n.iter().any(|t| t.contains("serial step")),
             "{kernel}: {n:?}"
         );
+        assert!(
+            !n.iter().any(|t| t.contains("changes from launch")),
+            "{n:?}"
+        );
     }
-    let n = notes("lud", "lud_diagonal");
+    let n = small_grid_notes(&report("lud", "full"), "lud_diagonal");
     assert!(!n.iter().any(|t| t.contains("serial step")), "{n:?}");
+}
+
+/// Needleman-Wunsch launches its two kernels once per anti-diagonal, on grids of 1 to 32
+/// blocks: the one-block launches end a wavefront, they are not a serial step, and the
+/// advice is about the steps (more work per launch, one persistent kernel), whichever
+/// launch the folded finding shows. Every launch profiled, and a sample by time whose
+/// shown launch is a one-block one.
+#[test]
+fn a_grid_that_follows_a_wavefront_is_not_called_a_serial_step() {
+    let sampled = common::gpulint(&[
+        "check",
+        "fixtures/h200-by-time/default_nw.csv",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    assert_eq!(
+        sampled.status.code(),
+        Some(0),
+        "{}",
+        common::transcript(&sampled)
+    );
+    let sampled: Value = serde_json::from_slice(&sampled.stdout).unwrap();
+    for r in [report("nw", "full"), sampled] {
+        for kernel in ["needle_cuda_shared_1", "needle_cuda_shared_2"] {
+            let n = small_grid_notes(&r, kernel);
+            assert!(
+                !n.iter().any(|t| t.contains("serial step")),
+                "{kernel}: {n:?}"
+            );
+            assert!(
+                n.iter().any(
+                    |t| t.contains("changes from launch to launch") && t.contains("persistent")
+                ),
+                "{kernel}: {n:?}"
+            );
+        }
+    }
 }
 
 /// gpulint's own capture reads compute and memory throughput as the maximum of sub-units

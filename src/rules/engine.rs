@@ -249,6 +249,12 @@ impl<'a> Linter<'a> {
         self.judge_deferred();
         for f in &mut self.outcome.findings {
             f.evidence_range.retain(|_, [lo, hi]| lo < hi);
+            let grids = f.grid_blocks;
+            let kept = std::mem::take(&mut f.grid_notes)
+                .into_iter()
+                .filter(|(scope, _)| grids.is_some_and(|g| scope.holds(g)))
+                .map(|(_, text)| text);
+            f.notes.extend(kept);
         }
         let mut coverage = Coverage::default();
         for (i, rule) in self.rules.iter().enumerate() {
@@ -366,6 +372,7 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
         into.message = f.message;
         into.evidence = f.evidence;
         into.notes = f.notes;
+        into.grid_notes = f.grid_notes;
     }
     into.time_at_stake_ns = total;
     into.covered_time_ns = match (into.covered_time_ns, f.covered_time_ns) {

@@ -45,6 +45,10 @@ pub struct Finding {
     pub fix: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Notes that depend on the grids of every launch the finding covers, kept aside
+    /// until the launches are folded (see `super::GridScope`).
+    #[serde(skip)]
+    pub grid_notes: Vec<(super::GridScope, String)>,
     /// What the rule read, on the launch the message describes.
     pub evidence: BTreeMap<String, f64>,
     /// Lowest and highest value of each piece of evidence that differed across the

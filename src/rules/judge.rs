@@ -71,9 +71,14 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         Ok(fired) => fired,
         Err(judgement) => return judgement,
     };
+    let mut grid_notes = Vec::new();
     for note in &rule.notes {
         if note.when.expr.eval(&lookup).is_ok_and(|v| v != 0.0) {
-            notes.push(note.text.render(&lookup));
+            let text = note.text.render(&lookup);
+            match note.grids {
+                Some(scope) => grid_notes.push((scope, text)),
+                None => notes.push(text),
+            }
         }
     }
     let severity = match &rule.info_when {
@@ -118,6 +123,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         message,
         fix: rule.fix.clone(),
         notes,
+        grid_notes,
         evidence,
         evidence_range: BTreeMap::new(),
         time_at_stake_ns,

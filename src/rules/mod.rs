@@ -50,6 +50,28 @@ pub enum LineCause {
     DivergentBranches,
 }
 
+/// Which folded findings a note belongs on, by the grids of the launches they cover: a
+/// kernel always launched as one block is a serial step, one whose grid changes from
+/// launch to launch follows the work of each step (a wavefront, a shrinking matrix).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GridScope {
+    /// Every launch the finding covers has the same number of blocks.
+    Same,
+    /// The launches it covers have grids of different sizes.
+    Varying,
+}
+
+impl GridScope {
+    /// Whether a finding over grids of `fewest` to `most` blocks is in this scope.
+    pub fn holds(self, [fewest, most]: [u64; 2]) -> bool {
+        match self {
+            GridScope::Same => fewest == most,
+            GridScope::Varying => fewest != most,
+        }
+    }
+}
+
 impl Severity {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -164,6 +186,9 @@ struct RuleFile {
 struct NoteFile {
     when: String,
     text: String,
+    /// Keep the note only on findings whose launches' grids are all one size, or vary.
+    #[serde(default)]
+    grids: Option<GridScope>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -209,6 +234,8 @@ pub struct Condition {
 pub struct Note {
     pub when: Condition,
     pub text: Template,
+    /// See `NoteFile::grids`: decided once the launches are folded.
+    pub grids: Option<GridScope>,
 }
 
 /// A second way to judge when the primary metrics are not in the export, with a note
@@ -414,6 +441,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
             Ok(Note {
                 when: condition(origin, &format!("notes[{i}].when"), &n.when, params)?,
                 text,
+                grids: n.grids,
             })
         })
         .collect::<Result<Vec<_>>>()?;
