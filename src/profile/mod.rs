@@ -32,6 +32,7 @@ use crate::ingest;
 use crate::rules::{self, Rule};
 use sample::{Sample, SampleInfo};
 use sampling::EveryLaunch;
+use sampling::source_pass::{self, SourcePass, UserKernels};
 
 /// How the stage runs, from the command's options.
 pub(crate) struct Settings<'a> {
@@ -117,21 +118,17 @@ pub(crate) fn profile_program(
     loaded.profiles[0].source_blocks = info.source_blocks;
     let outcome = linter.finish();
     let named = sample.as_ref().and_then(Sample::named_kernels).is_some();
-    if named && every.as_ref().is_some_and(EveryLaunch::traced) {
-        remember_stall_findings(&outcome, rules, &loaded.profiles[0], rules_dir, program);
-    }
-    if let (Some(stalls_only), Some(e)) = (after_sample, &every) {
-        let pass = sampling::source_pass::SourcePass {
-            opts: &opts,
-            prepared: &prepared,
-            program,
-            rules_dir,
-            stalls_only,
-        };
-        let stalls =
-            pass.source_lines(&outcome.findings, rules, &e.profile, &loaded.profiles[0])?;
-        ingest::source::replace_kernels(&mut loaded.profiles[0].source_blocks, stalls);
-    }
+    let remember = (named && every.as_ref().is_some_and(EveryLaunch::traced)).then_some(program);
+    let pass = (after_sample.zip(every.as_ref()))
+        .map(|(stalls_only, e)| (SourcePass::new(&opts, &prepared, program, stalls_only), e));
+    stall_memory_and_pass(
+        &outcome,
+        rules,
+        rules_dir,
+        remember,
+        pass,
+        &mut loaded.profiles[0],
+    )?;
     Ok(Profiled {
         loaded,
         sample,
@@ -184,21 +181,31 @@ fn place_source_counters(
     }
 }
 
-/// Keeps, for the next `--source` run of `program`, whether a finding on the user's
-/// kernels read the warps' stall samples ([`sampling::stall_memory`]). A memory is a
-/// saving, not a result: where the origins cannot be read, nothing is kept.
-fn remember_stall_findings(
+/// Step 6, on the lint's `outcome` of the `profiled` launches: whether a finding on the
+/// user's kernels read the warps' stall samples, kept for the next `--source` run of the
+/// command where it is given (`remember`), and the source pass after the sample, whose
+/// pages replace the sample's for its kernels.
+fn stall_memory_and_pass(
     outcome: &rules::engine::Outcome,
     rules: &[Rule],
-    profiled: &ingest::Profile,
     rules_dir: Option<&str>,
-    program: &[String],
-) {
-    let stalls =
-        sampling::source_pass::reads_stall_samples(&outcome.findings, rules, profiled, rules_dir);
-    if let Ok(stalls) = stalls {
+    remember: Option<&[String]>,
+    pass: Option<(SourcePass, &EveryLaunch)>,
+    profiled: &mut ingest::Profile,
+) -> Result<()> {
+    if remember.is_none() && pass.is_none() {
+        return Ok(());
+    }
+    let users = UserKernels::load(rules_dir, profiled)?;
+    if let Some(program) = remember {
+        let stalls = source_pass::reads_stall_samples(&outcome.findings, rules, &users);
         sampling::stall_memory::remember(program, stalls);
     }
+    if let Some((pass, every)) = pass {
+        let pages = pass.source_lines(&outcome.findings, rules, &every.profile, &users);
+        ingest::source::replace_kernels(&mut profiled.source_blocks, pages);
+    }
+    Ok(())
 }
 
 /// Step 4: ncu on the sampled launches (with the source counters, unless none of the

@@ -4,9 +4,10 @@
 //! are read ([`source_counters`]). The warps' stall samples cost a replay pass on every
 //! launch: a sample of at most 10 launches takes them too ([`stall_samples_in_run`]),
 //! unless the last run of the command had no finding that reads them
-//! ([`super::stall_memory`]); otherwise a pass after the sample ([`SourcePass`]) takes them,
-//! on one launch of each of the user's kernels with a finding that reads them. Where the sample is mostly
-//! library kernels, that pass reads every source counter.
+//! ([`super::stall_memory`]); otherwise a pass after the sample ([`SourcePass`]) takes
+//! them, on one launch of each of the user's kernels ([`UserKernels`]) with a finding that
+//! reads them. Where the sample is mostly library kernels, that pass reads every source
+//! counter.
 
 use std::collections::HashMap;
 
@@ -45,7 +46,7 @@ pub fn source_counters(
     every: &ingest::Profile,
     rules_dir: Option<&str>,
 ) -> crate::error::Result<SourceCounters> {
-    let origins = origins_of(rules_dir, every)?;
+    let users_kernels = UserKernels::load(rules_dir, every)?;
     // Per sampled kernel: its traced name, launches and GPU time.
     let mut traced: HashMap<&str, (&str, u64, f64)> = HashMap::new();
     for l in &every.launches {
@@ -64,7 +65,7 @@ pub fn source_counters(
     for (name, count, time) in traced.into_values() {
         let sampled = numbers.iter().filter(|&&n| n <= count).count();
         launches += sampled;
-        if origins.describe(name).kind == crate::origin::Kind::User {
+        if users_kernels.contains(name) {
             user_launches += sampled;
             users.push((name, time));
         }
@@ -95,32 +96,43 @@ pub fn stall_samples_in_run(launches: u64) -> bool {
     launches <= STALL_SAMPLES_IN_RUN_MOST_LAUNCHES
 }
 
-/// What the source pass runs: ncu's options, what was checked, the program, and the
-/// rules folder (its `origins.toml` tells the user's kernels from libraries').
+/// What the source pass runs: ncu's options, what was checked, and the program.
 pub struct SourcePass<'a> {
-    pub opts: &'a crate::profile::ncu::NcuOptions,
-    pub prepared: &'a crate::profile::ncu::Prepared,
-    pub program: &'a [String],
-    pub rules_dir: Option<&'a str>,
+    opts: &'a crate::profile::ncu::NcuOptions,
+    prepared: &'a crate::profile::ncu::Prepared,
+    program: &'a [String],
     /// Only for findings whose line cause is the warps' stall samples: the sample's own
     /// run read the other counters.
-    pub stalls_only: bool,
+    stalls_only: bool,
 }
 
-impl SourcePass<'_> {
-    /// The source pages of one launch of each of the user's kernels whose findings have a
-    /// line cause, from `every` launch the trace counted and the `profiled` ones. When the
-    /// pass fails, the findings go without their lines.
+impl<'a> SourcePass<'a> {
+    pub fn new(
+        opts: &'a crate::profile::ncu::NcuOptions,
+        prepared: &'a crate::profile::ncu::Prepared,
+        program: &'a [String],
+        stalls_only: bool,
+    ) -> Self {
+        SourcePass {
+            opts,
+            prepared,
+            program,
+            stalls_only,
+        }
+    }
+
+    /// The source pages of one launch of each of the `users` kernels whose findings have a
+    /// line cause, from `every` launch the trace counted. When the pass fails, the
+    /// findings go without their lines.
     pub fn source_lines(
         &self,
         findings: &[Finding],
         rules: &[Rule],
         every: &ingest::Profile,
-        profiled: &ingest::Profile,
-    ) -> crate::error::Result<Vec<ingest::source::SourceBlock>> {
-        let origins = origins_of(self.rules_dir, profiled)?;
-        let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
-        let Some(plan) = plan(findings, rules, every, &users, self.stalls_only) else {
+        users: &UserKernels,
+    ) -> Vec<ingest::source::SourceBlock> {
+        let is_users = |k: &str| users.contains(k);
+        let Some(plan) = plan(findings, rules, every, &is_users, self.stalls_only) else {
             if self.opts.verbose {
                 let cause = if self.stalls_only {
                     "in the warps' stall samples"
@@ -131,7 +143,7 @@ impl SourcePass<'_> {
                     "source pass: no finding on your kernels has its cause {cause}; none is run"
                 );
             }
-            return Ok(Vec::new());
+            return Vec::new();
         };
         let what = if self.stalls_only {
             "the warps' stall samples of"
@@ -146,38 +158,38 @@ impl SourcePass<'_> {
             self.program[0]
         );
         match crate::profile::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
-            Ok(blocks) => Ok(blocks),
+            Ok(blocks) => blocks,
             Err(e) => {
                 crate::warning!("the source pass failed, so no finding names its line: {e}");
-                Ok(Vec::new())
+                Vec::new()
             }
         }
     }
 }
 
-/// Whether a finding on the user's kernels (by the origins in `rules_dir`, and the objects
-/// that launched the `profiled` kernels) reads the warps' stall samples for its lines: what
-/// [`super::stall_memory`] keeps for the next `--source` run of the program.
-pub fn reads_stall_samples(
-    findings: &[Finding],
-    rules: &[Rule],
-    profiled: &ingest::Profile,
-    rules_dir: Option<&str>,
-) -> crate::error::Result<bool> {
-    let origins = origins_of(rules_dir, profiled)?;
-    let users = |k: &str| origins.describe(k).kind == crate::origin::Kind::User;
-    Ok(!wanted(findings, &line_cause_in(rules), &users, true).is_empty())
+/// Whether a finding on the `users` kernels reads the warps' stall samples for its lines:
+/// what [`super::stall_memory`] keeps for the next `--source` run of the program.
+pub fn reads_stall_samples(findings: &[Finding], rules: &[Rule], users: &UserKernels) -> bool {
+    let is_users = |k: &str| users.contains(k);
+    !wanted(findings, &line_cause_in(rules), &is_users, true).is_empty()
 }
 
-/// Whose kernels they are: the origins in `rules_dir`, and the objects that launched the
-/// kernels of `profiled`.
-fn origins_of(
-    rules_dir: Option<&str>,
-    profiled: &ingest::Profile,
-) -> crate::error::Result<crate::origin::Origins> {
-    let mut origins = crate::origin::load(rules_dir)?;
-    origins.learn_launching_objects(profiled.launches.iter());
-    Ok(origins)
+/// The user's own kernels, told from libraries' by the origins in the rules folder and
+/// the objects that launched the kernels profiled: only theirs have lines worth a pass.
+pub struct UserKernels(crate::origin::Origins);
+
+impl UserKernels {
+    /// By the origins in `rules_dir`, and the objects that launched the kernels of
+    /// `profiled`.
+    pub fn load(rules_dir: Option<&str>, profiled: &ingest::Profile) -> crate::error::Result<Self> {
+        let mut origins = crate::origin::load(rules_dir)?;
+        origins.learn_launching_objects(profiled.launches.iter());
+        Ok(UserKernels(origins))
+    }
+
+    pub fn contains(&self, kernel: &str) -> bool {
+        self.0.describe(kernel).kind == crate::origin::Kind::User
+    }
 }
 
 /// The line cause of a finding's rule, if it has one.
