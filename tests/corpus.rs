@@ -69,6 +69,14 @@ fn findings(r: &Value) -> BTreeMap<(String, String), Vec<String>> {
     out
 }
 
+/// The kernels serial-loads could not judge, for a metric the export lacks.
+fn serial_loads_skipped(r: &Value) -> BTreeSet<String> {
+    (r["skipped"].as_array().unwrap().iter())
+        .filter(|s| s["rule"] == "serial-loads")
+        .map(|s| base(s["kernel"].as_str().unwrap()))
+        .collect()
+}
+
 /// The bound of every configuration of every kernel: memory, compute or latency.
 fn bounds(r: &Value) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -169,7 +177,17 @@ fn minimal_and_full_captures_agree() {
             warnings(&full),
             "{program}: warnings differ"
         );
-        assert_eq!(bounds(&min), bounds(&full), "{program}: bounds differ");
+        // `--set full` lacks serial-loads' load latency: a kernel whose latency tag is
+        // serial-loads' verdict (a loop of loads one at a time, 40-60% busy) has none there.
+        let min_found = findings(&min);
+        let mut unjudged = serial_loads_skipped(&full);
+        unjudged.retain(|k| min_found.contains_key(&(k.clone(), "serial-loads".into())));
+        let [min_bounds, full_bounds] = [&min, &full].map(|r| {
+            let mut b = bounds(r);
+            b.retain(|kernel, _| !unjudged.contains(kernel));
+            b
+        });
+        assert_eq!(min_bounds, full_bounds, "{program}: bounds differ");
     }
 }
 

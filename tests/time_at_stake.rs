@@ -34,6 +34,11 @@ const MIDDLE: &str = "h200-corpus/full_middle_ground.csv";
 /// registers, and capped at 64 (samples/corpus/register_pairs.cu).
 const REGISTERS: &str = "h200-corpus/full_register_pairs.csv";
 
+/// Global atomics on a few addresses beside their fixes (samples/corpus/atomics.cu,
+/// 2026-12-04), with gpulint's list: contended-atomics took latency-bound's frozen formula
+/// after this capture was read, so its pairs are in-sample.
+const ATOMICS: &str = "h200-corpus/min_atomics.csv";
+
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
     (
@@ -234,6 +239,20 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         5,
         "node walk with 96 registers and a 100 KiB shared buffer -> 64 and 1 KiB",
         &["register-and-shared-memory-limited-occupancy"],
+    ),
+    (
+        ATOMICS,
+        0,
+        1,
+        "16-bin histogram by global atomics -> per block in shared memory",
+        &["contended-atomics"],
+    ),
+    (
+        ATOMICS,
+        2,
+        3,
+        "float sum by an atomic per element -> a warp's sum, one atomic per warp",
+        &["contended-atomics"],
     ),
 ];
 

@@ -301,6 +301,24 @@ pub static METRICS: &[MetricDef] = &[
         [n("lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed")],
         []
     ),
+    // Atomics are done in the L2 slice that holds the address: the busiest slice's
+    // atomic unit against the average slice's tells a few hot addresses from spread ones.
+    metric!(
+        "l2_atomic_busiest_slice_pct",
+        "the busiest L2 slice's atomic unit, cycles its input was active, % of peak over elapsed cycles",
+        [n(
+            "lts__d_atomic_input_cycles_active.max.pct_of_peak_sustained_elapsed"
+        )],
+        []
+    ),
+    metric!(
+        "l2_atomic_avg_slice_pct",
+        "the average L2 slice's atomic unit, cycles its input was active, % of peak over elapsed cycles",
+        [n(
+            "lts__d_atomic_input_cycles_active.avg.pct_of_peak_sustained_elapsed"
+        )],
+        []
+    ),
     // The device, and what the warps issued and waited on.
     metric!(
         "l2_cache_bytes",

@@ -293,6 +293,16 @@ pub(super) fn derive_throughput(m: &mut Metrics) {
     }
     let busiest = get(m, slot!("busiest_throughput_pct")).map_or(0.0, |b| b.clamp(0.0, 100.0));
     put(m, slot!("busiest_headroom"), Some(1.0 - busiest / 100.0));
+    let concentration = match (
+        get(m, slot!("l2_atomic_busiest_slice_pct")),
+        get(m, slot!("l2_atomic_avg_slice_pct")),
+    ) {
+        (Some(busiest), Some(avg)) if avg > 0.0 => Some(busiest / avg),
+        // No atomics at all: no slice is busier than another.
+        (Some(busiest), Some(_)) if busiest <= 0.0 => Some(1.0),
+        _ => None,
+    };
+    put(m, slot!("l2_atomic_concentration"), concentration);
     derive_flop_share(m);
 }
 

@@ -296,6 +296,11 @@ pub static DERIVED: &[Derived] = &[
         ["sm_throughput_pct", "memory_throughput_pct"]
     ),
     derived!(
+        "l2_atomic_concentration",
+        "l2_atomic_busiest_slice_pct / l2_atomic_avg_slice_pct: how many times the average slice's atomic work the busiest slice does (about 1 for atomics spread over the L2, the slice count for atomics on one line; 1 without atomics)",
+        ["l2_atomic_busiest_slice_pct", "l2_atomic_avg_slice_pct"]
+    ),
+    derived!(
         "busiest_headroom",
         "1 - busiest_throughput_pct / 100: the most of a kernel's time that more warps in flight can save before its busiest unit saturates; 1 when the launch has no throughputs (no bound known: a traced launch of a configuration no sampled launch had)",
         ["sm_throughput_pct", "memory_throughput_pct"]

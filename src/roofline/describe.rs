@@ -26,6 +26,7 @@ impl Roofline {
         self.instruction_pct_of_roof.is_none()
             && self.pct_of_roof < FAR_BELOW_ROOF_PCT
             && !self.latency_bound
+            && self.atomic_slice_pct.is_none()
             && self.load_store_pipe_pct.is_none()
             && self.pipe_pct.is_none()
             && self.issue_slots_pct.is_none()
@@ -109,6 +110,12 @@ impl Roofline {
         if self.latency_bound {
             line.push_str(", latency-bound");
         }
+        if let Some(p) = self.atomic_slice_pct {
+            line.push_str(&format!(
+                ", global atomics queued at one L2 slice (its atomic unit {p:.0}% busy): the \
+                 roof it hits"
+            ));
+        }
         if let Some(p) = self.load_store_pipe_pct {
             line.push_str(&format!(", load/store pipe {p:.0}% busy: the roof it hits"));
         }
@@ -129,7 +136,9 @@ impl Roofline {
 
     /// The bound in a word, for the report's list of the kernels that take the time.
     pub fn label(&self) -> &'static str {
-        if self.latency_bound {
+        if self.atomic_slice_pct.is_some() {
+            "atomic-bound (one L2 slice)"
+        } else if self.latency_bound {
             "latency-bound"
         } else if self.load_store_pipe_pct.is_some() {
             "load/store-bound"

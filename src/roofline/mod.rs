@@ -11,7 +11,7 @@ pub use describe::{FAR_BELOW_ROOF_PCT, si};
 pub use hierarchy::MemoryLevel;
 use hierarchy::hierarchy;
 pub use tags::{Bars, Verdict};
-use tags::{TENSOR_BUSY_PCT, Tags, busiest_unit, side_of_ridge, tags};
+use tags::{TENSOR_BUSY_PCT, busiest_unit, side_of_ridge, tags};
 
 use serde::Serialize;
 
@@ -94,6 +94,10 @@ pub struct Roofline {
     pub bound: Bound,
     /// Both compute and memory throughput far below their ceilings.
     pub latency_bound: bool,
+    /// The busiest L2 slice's atomic unit, % busy, when global atomics on a few addresses
+    /// are the roof the kernel hits (contended-atomics' case): then it is not latency-bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub atomic_slice_pct: Option<f64>,
     pub achieved_flops: f64,
     pub achieved_bytes_per_s: f64,
     pub peak_flops: f64,
@@ -229,12 +233,7 @@ pub fn place_with(
         Some(issue) if issue >= pct_of_roof + INSTRUCTION_MARGIN_PCT => (Bound::Instruction, issue),
         _ => (bound, pct_of_roof),
     };
-    let Tags {
-        latency_bound,
-        load_store_pipe_pct,
-        issue_slots_pct,
-        pipe_pct,
-    } = tags(launch, bars, flop_roof_pct);
+    let roofs = tags(launch, bars, flop_roof_pct);
     let busiest_unit = busiest_unit(launch);
     Some(Roofline {
         flops,
@@ -243,7 +242,8 @@ pub fn place_with(
         busiest_unit,
         arithmetic_intensity,
         bound,
-        latency_bound,
+        latency_bound: roofs.latency_bound,
+        atomic_slice_pct: roofs.atomic_slice_pct,
         achieved_flops,
         achieved_bytes_per_s,
         peak_flops,
@@ -252,9 +252,9 @@ pub fn place_with(
         pct_of_roof,
         peaks_from,
         tensor_pipe_pct: tensor,
-        load_store_pipe_pct,
-        issue_slots_pct,
-        pipe_pct,
+        load_store_pipe_pct: roofs.load_store_pipe_pct,
+        issue_slots_pct: roofs.issue_slots_pct,
+        pipe_pct: roofs.pipe_pct,
         instruction_pct_of_roof,
         instruction_roofline: instruction_pct_of_roof
             .and_then(|_| instruction_roofline(launch, seconds, dram_bytes)),

@@ -26,6 +26,11 @@ pub const ISSUE_MAX_MATH_PCT: f64 = 5.0;
 /// The ALU or XU pipe at least this busy is the roof rather than the issue slots
 /// (pipe-bound's `min_pipe_pct`, issue-bound's `pipe_bound_pct`; a test keeps them equal).
 pub const PIPE_BUSY_PCT: f64 = 70.0;
+/// The busiest L2 slice's atomic unit at least this busy, and at least
+/// [`ATOMIC_CONCENTRATION`] times the average slice's, is the roof: atomics on a few
+/// addresses (contended-atomics' thresholds; a test keeps them equal).
+pub const ATOMIC_SLICE_BUSY_PCT: f64 = 20.0;
+pub const ATOMIC_CONCENTRATION: f64 = 4.0;
 
 /// The bars the roofline's tags share with the rules that name the same bounds
 /// (latency-bound, load-store-bound, issue-bound, pipe-bound): their parameters, so that
@@ -40,6 +45,8 @@ pub struct Bars<'a> {
     pub issue_busy_pct: f64,
     pub issue_max_math_pct: f64,
     pub pipe_busy_pct: f64,
+    pub atomic_slice_busy_pct: f64,
+    pub atomic_concentration: f64,
     /// Whether the rule of a slug fires on a launch; `None` for a rule not enabled. Without
     /// it (the library's [`super::place`]), the bars above decide.
     pub verdict: Option<Verdict<'a>>,
@@ -58,6 +65,8 @@ impl Default for Bars<'_> {
             issue_busy_pct: ISSUE_BUSY_PCT,
             issue_max_math_pct: ISSUE_MAX_MATH_PCT,
             pipe_busy_pct: PIPE_BUSY_PCT,
+            atomic_slice_busy_pct: ATOMIC_SLICE_BUSY_PCT,
+            atomic_concentration: ATOMIC_CONCENTRATION,
             verdict: None,
         }
     }
@@ -78,6 +87,10 @@ impl<'a> Bars<'a> {
             issue_max_math_pct: param("issue-bound", "max_math_pct")
                 .unwrap_or(d.issue_max_math_pct),
             pipe_busy_pct: param("pipe-bound", "min_pipe_pct").unwrap_or(d.pipe_busy_pct),
+            atomic_slice_busy_pct: param("contended-atomics", "min_busiest_slice_pct")
+                .unwrap_or(d.atomic_slice_busy_pct),
+            atomic_concentration: param("contended-atomics", "min_concentration")
+                .unwrap_or(d.atomic_concentration),
             verdict: Some(verdict),
         }
     }
@@ -122,10 +135,12 @@ pub(super) fn busiest_unit(launch: &Launch) -> Option<(&'static str, f64)> {
     .max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
-/// The roofs a kernel hits besides DRAM and the FP units (latency-bound, load-store-bound
-/// and issue-bound's cases), with the thresholds of those rules.
+/// The roofs a kernel hits besides DRAM and the FP units (latency-bound, load-store-bound,
+/// issue-bound, pipe-bound and contended-atomics' cases), with the thresholds of those
+/// rules. A kernel queued at one L2 slice's atomic unit waits on it, not on latency.
 pub(super) struct Tags {
     pub(super) latency_bound: bool,
+    pub(super) atomic_slice_pct: Option<f64>,
     pub(super) load_store_pipe_pct: Option<f64>,
     pub(super) issue_slots_pct: Option<f64>,
     pub(super) pipe_pct: Option<f64>,
@@ -140,16 +155,24 @@ pub(super) fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
     // With the rules at hand, each tag is its rule's verdict; a rule not enabled gives none.
     if let Some(verdict) = bars.verdict {
         let fires = |slug: &str| verdict(slug, launch) == Some(true);
+        let atomic_slice_pct =
+            m("l2_atomic_busiest_slice_pct").filter(|_| fires("contended-atomics"));
         return Tags {
             // serial-loads names the same bound with its cause, up to 60% busy.
-            latency_bound: fires("latency-bound") || fires("serial-loads"),
+            latency_bound: (fires("latency-bound") || fires("serial-loads"))
+                && atomic_slice_pct.is_none(),
+            atomic_slice_pct,
             load_store_pipe_pct: m("l1_data_pipe_pct").filter(|_| fires("load-store-bound")),
             issue_slots_pct: m("issue_slots_pct").filter(|_| fires("issue-bound")),
             pipe_pct: pipe.filter(|_| fires("pipe-bound")),
         };
     }
+    let atomic_slice_pct = m("l2_atomic_busiest_slice_pct").filter(|p| {
+        *p >= bars.atomic_slice_busy_pct
+            && m("l2_atomic_concentration").is_some_and(|c| c >= bars.atomic_concentration)
+    });
     let latency_bound = match (m("sm_throughput_pct"), m("memory_throughput_pct")) {
-        (Some(sm), Some(mem)) => sm.max(mem) < bars.latency_busy_pct,
+        (Some(sm), Some(mem)) => sm.max(mem) < bars.latency_busy_pct && atomic_slice_pct.is_none(),
         _ => false,
     };
     let load_store_pipe_pct = m("l1_data_pipe_pct")
@@ -168,6 +191,7 @@ pub(super) fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
     });
     Tags {
         latency_bound,
+        atomic_slice_pct,
         load_store_pipe_pct,
         issue_slots_pct,
         pipe_pct,
@@ -189,6 +213,19 @@ mod agreement {
     fn latency_threshold_is_one_number() {
         // The roofline's latency-bound tag and GL501 must call the same kernels latency-bound.
         assert_eq!(param("latency-bound", "max_busy_pct"), LATENCY_BOUND_PCT);
+    }
+
+    #[test]
+    fn atomic_thresholds_are_one_pair_of_numbers() {
+        // The roofline's atomic tag and GL508 must call the same kernels bound by one slice.
+        assert_eq!(
+            param("contended-atomics", "min_busiest_slice_pct"),
+            ATOMIC_SLICE_BUSY_PCT
+        );
+        assert_eq!(
+            param("contended-atomics", "min_concentration"),
+            ATOMIC_CONCENTRATION
+        );
     }
 
     #[test]
