@@ -519,6 +519,27 @@ const HELD_OUT_PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         "one FMA chain a thread on 1 block per SM -> 8",
         &["small-grid"],
     ),
+    (
+        ATOMICS_HELD_OUT,
+        0,
+        1,
+        "256-bin histogram by global atomics -> per block in shared memory",
+        &["contended-atomics"],
+    ),
+    (
+        ATOMICS_HELD_OUT,
+        2,
+        3,
+        "compaction, a slot per element from one counter -> one atomic per warp (the compiler had done that)",
+        &["contended-atomics"],
+    ),
+    (
+        ATOMICS_HELD_OUT,
+        4,
+        5,
+        "256 FMAs an element beside a hot 16-bin histogram -> bins per block in shared memory",
+        &["contended-atomics"],
+    ),
 ];
 /// Pairs for serial-loads, whose formula is latency-bound's (frozen): held-out pairs written
 /// before the rule's first capture (samples/corpus/serial_loads.cu), and the two loops the
@@ -530,6 +551,10 @@ const SERIAL_LOADS_FOUND: &str = "h200-serial-loads/run_serial_loads_found.csv";
 /// (samples/corpus/busy_grid.cu, expectations in its header before the capture;
 /// lab/runs/2026-12-03-small-grid-stake.txt).
 const BUSY_GRID: &str = "h200-busy-grid/run_busy_grid.csv";
+/// Pairs for contended-atomics, written after its formula (latency-bound's) was frozen with
+/// it (samples/corpus/atomics_heldout.cu, expectations in its header before the capture;
+/// lab/runs/2026-12-04-atomics.txt).
+const ATOMICS_HELD_OUT: &str = "h200-corpus/run_atomics_heldout.csv";
 
 /// The held-out error may be at most this many points: stated in docs/time-at-stake.md
 /// before the held-out capture was read, twice issue #25's target for the fitted pairs.
