@@ -39,6 +39,11 @@ const REGISTERS: &str = "h200-corpus/full_register_pairs.csv";
 /// after this capture was read, so its pairs are in-sample.
 const ATOMICS: &str = "h200-corpus/min_atomics.csv";
 
+/// Float math promoted to double by unsuffixed literals beside the `f`-suffixed fix
+/// (samples/corpus/fp64_promotion.cu, 2026-12-04), with gpulint's list: double-promotion's
+/// formula was written after this capture was read, so the pair is in-sample.
+const FP64_PROMOTION: &str = "h200-corpus/min_fp64_promotion.csv";
+
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
     (
@@ -253,6 +258,13 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         3,
         "float sum by an atomic per element -> a warp's sum, one atomic per warp",
         &["contended-atomics"],
+    ),
+    (
+        FP64_PROMOTION,
+        0,
+        1,
+        "float polynomial with double literals -> `f` suffixes",
+        &["double-promotion"],
     ),
 ];
 

@@ -648,6 +648,15 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "conversions",
+        "number-format conversions (thread instructions: F2F between float and double, I2F, F2I), which run on the XU pipe",
+        [
+            n("sm__sass_thread_inst_executed_op_conversion_pred_on.sum"),
+            n("smsp__sass_thread_inst_executed_op_conversion_pred_on.sum")
+        ],
+        []
+    ),
+    metric!(
         "inst_hfma",
         "FP16 fused multiply-adds (thread instructions)",
         [

@@ -303,6 +303,7 @@ pub(super) fn derive_throughput(m: &mut Metrics) {
         _ => None,
     };
     put(m, slot!("l2_atomic_concentration"), concentration);
+    derive_double_math(m);
     derive_flop_share(m);
 }
 
@@ -322,6 +323,39 @@ pub(super) fn from_parts(
     let present: Vec<f64> = parts.iter().filter_map(|p| get(m, p)).collect();
     put(m, key, present.iter().copied().reduce(f64::max));
     put(m, count_key, Some(present.len() as f64));
+}
+
+/// How much FP64 arithmetic a kernel does beside its FP32, the conversions around it, and
+/// what its FP64 pipe's work would cost at the FP32 rate: what tells float math promoted
+/// to double from intended double math.
+pub(super) fn derive_double_math(m: &mut Metrics) {
+    let sum =
+        |keys: [&str; 3]| -> Option<f64> { keys.iter().map(|k| get(m, k)).sum::<Option<f64>>() };
+    let fp64 = sum(["inst_dfma", "inst_dadd", "inst_dmul"]);
+    let fp32 = sum(["inst_ffma", "inst_fadd", "inst_fmul"]);
+    put(m, slot!("fp64_inst"), fp64);
+    let share = match (fp64, fp32) {
+        (Some(d), Some(f)) if d + f > 0.0 => Some(d / (d + f)),
+        (Some(_), Some(_)) => Some(0.0),
+        _ => None,
+    };
+    put(m, slot!("fp64_inst_share"), share);
+    let per_inst = match (get(m, slot!("conversions")), fp64) {
+        (Some(c), Some(d)) if d > 0.0 => Some(c / d),
+        // No double math: nothing promoted, whatever the conversions.
+        (_, Some(d)) if d <= 0.0 => Some(0.0),
+        _ => None,
+    };
+    put(m, slot!("conversions_per_fp64_inst"), per_inst);
+    let at_fp32 = match (
+        get(m, slot!("fp64_pipe_pct")),
+        get(m, slot!("dfma_peak_per_cycle")),
+        get(m, slot!("ffma_peak_per_cycle")),
+    ) {
+        (Some(pipe), Some(d), Some(f)) if f > 0.0 => Some(pipe * d / f),
+        _ => None,
+    };
+    put(m, slot!("fp64_pipe_pct_at_fp32_rate"), at_fp32);
 }
 
 /// FP32 or FP64 arithmetic.

@@ -296,6 +296,37 @@ pub static DERIVED: &[Derived] = &[
         ["sm_throughput_pct", "memory_throughput_pct"]
     ),
     derived!(
+        "fp64_inst",
+        "FP64 arithmetic, thread instructions: inst_dfma + inst_dadd + inst_dmul",
+        ["inst_dfma", "inst_dadd", "inst_dmul"]
+    ),
+    derived!(
+        "fp64_inst_share",
+        "fp64_inst over the FP32 and FP64 arithmetic thread instructions together: 1 for a kernel whose float math was all promoted to double, or that is all double",
+        [
+            "inst_dfma",
+            "inst_dadd",
+            "inst_dmul",
+            "inst_ffma",
+            "inst_fadd",
+            "inst_fmul"
+        ]
+    ),
+    derived!(
+        "conversions_per_fp64_inst",
+        "conversions / fp64_inst: about 2 where float math was promoted to double (a conversion to double before each operation, one back after), near 0 for double data; 0 without FP64 work, even where the export lacks the conversions",
+        ["conversions", "inst_dfma", "inst_dadd", "inst_dmul"]
+    ),
+    derived!(
+        "fp64_pipe_pct_at_fp32_rate",
+        "fp64_pipe_pct x dfma_peak_per_cycle / ffma_peak_per_cycle: how busy the FP64 pipe's work would keep the FP32 units, in float (half on an H200, 1/64 on most GeForce parts)",
+        [
+            "fp64_pipe_pct",
+            "dfma_peak_per_cycle",
+            "ffma_peak_per_cycle"
+        ]
+    ),
+    derived!(
         "l2_atomic_concentration",
         "l2_atomic_busiest_slice_pct / l2_atomic_avg_slice_pct: how many times the average slice's atomic work the busiest slice does (about 1 for atomics spread over the L2, the slice count for atomics on one line; 1 without atomics)",
         ["l2_atomic_busiest_slice_pct", "l2_atomic_avg_slice_pct"]
