@@ -552,6 +552,20 @@ const HELD_OUT_PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         "256 FMAs an element beside a hot 16-bin histogram -> bins per block in shared memory",
         &["contended-atomics"],
     ),
+    (
+        FP64_HELD_OUT,
+        0,
+        1,
+        "float steps, one of two promoted by a double literal -> `f` suffix",
+        &["double-promotion"],
+    ),
+    (
+        FP64_HELD_OUT,
+        2,
+        3,
+        "DRAM-bound stream with double literals -> `f` suffixes",
+        &["double-promotion"],
+    ),
 ];
 /// Pairs for serial-loads, whose formula is latency-bound's (frozen): held-out pairs written
 /// before the rule's first capture (samples/corpus/serial_loads.cu), and the two loops the
@@ -567,6 +581,11 @@ const BUSY_GRID: &str = "h200-busy-grid/run_busy_grid.csv";
 /// it (samples/corpus/atomics_heldout.cu, expectations in its header before the capture;
 /// lab/runs/2026-12-04-atomics.txt).
 const ATOMICS_HELD_OUT: &str = "h200-corpus/run_atomics_heldout.csv";
+/// Pairs for double-promotion, written after its formula was frozen
+/// (samples/corpus/fp64_heldout.cu, expectations in its header before the capture;
+/// lab/runs/2026-12-04-fp64-promotion.txt). Its third pair probes a blind spot and was
+/// declared no stake pair before the capture.
+const FP64_HELD_OUT: &str = "h200-corpus/run_fp64_heldout.csv";
 
 /// The held-out error may be at most this many points: stated in docs/time-at-stake.md
 /// before the held-out capture was read, twice issue #25's target for the fitted pairs.
