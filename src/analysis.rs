@@ -96,6 +96,18 @@ fn lines_behind<'a>(
         }
         LineCause::LocalAccesses => counted(Counter::LocalAccesses, &mut f.notes),
         LineCause::DivergentBranches => counted(Counter::DivergentBranches, &mut f.notes),
+        // The line's double literals with the `f` suffix, as a suggested edit.
+        LineCause::DoubleConversions => {
+            let line = counted(Counter::DoubleConversions, &mut f.notes)?;
+            f.edit = source::float_suffixed(&line.text).map(|after| rules::engine::Edit {
+                file: line.file.clone(),
+                line: line.line,
+                column: source::column_of_text(&line.file, line.line, &line.text),
+                before: line.text.clone(),
+                after,
+            });
+            Some(line)
+        }
     }
 }
 

@@ -332,3 +332,60 @@ fn the_padding_is_a_sarif_fix_and_a_markdown_diff() {
         "{markdown}"
     );
 }
+
+/// Float math promoted to double sits on the line whose SASS converts between float and
+/// double, and its double literals with the `f` suffix are the suggested edit: a SARIF fix
+/// on the line's text (its columns read from the file on disk). Both of double-promotion's
+/// kernels on the H200: the rule's own (fp64_promotion.cu) and a held-out one.
+#[test]
+fn double_promotion_names_its_line_and_suffixes_its_literals() {
+    let sarif = |profile: &str, page: &str| -> Value {
+        let out = common::gpulint(&[
+            "check",
+            profile,
+            "--source-page",
+            page,
+            "--select",
+            "double-promotion",
+            "--source-root",
+            "/work/main",
+            "--exit-zero",
+            "--format",
+            "sarif",
+        ]);
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    for (profile, page, file, line, column, text) in [
+        (
+            "fixtures/h200-corpus/min_fp64_promotion.csv",
+            "fixtures/h200-source/source_poly_double_literals.csv",
+            "samples/corpus/fp64_promotion.cu",
+            34,
+            3,
+            "for (int k = 0; k < STEPS; ++k) y = y * 1.0001f + 0.5f;",
+        ),
+        (
+            "fixtures/h200-corpus/run_fp64_heldout.csv",
+            "fixtures/h200-source/source_mixed_double.csv",
+            "samples/corpus/fp64_heldout.cu",
+            33,
+            5,
+            "y = y * 0.999f;",
+        ),
+    ] {
+        let doc = sarif(profile, page);
+        let results = doc["runs"][0]["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1, "{profile}: {results:?}");
+        let location = &results[0]["locations"][0]["physicalLocation"];
+        assert_eq!(location["artifactLocation"]["uri"], file, "{profile}");
+        assert_eq!(location["region"]["startLine"], line, "{profile}");
+        let change = &results[0]["fixes"][0]["artifactChanges"][0];
+        let replacement = &change["replacements"][0];
+        assert_eq!(replacement["deletedRegion"]["startLine"], line, "{profile}");
+        assert_eq!(
+            replacement["deletedRegion"]["startColumn"], column,
+            "{profile}"
+        );
+        assert_eq!(replacement["insertedContent"]["text"], text, "{profile}");
+    }
+}

@@ -48,6 +48,8 @@ pub enum LineCause {
     LocalAccesses,
     /// Branches where a warp's threads went different ways.
     DivergentBranches,
+    /// Conversions between float and double (float math promoted to double).
+    DoubleConversions,
 }
 
 /// Which folded findings a note belongs on, by the grids of the launches they cover: a

@@ -47,12 +47,18 @@ pub fn shared_declaration(block: &SourceBlock, line: &SourceLine) -> Option<Decl
 /// Where a declaration's text starts on its line in the file on disk (1-based, in
 /// characters).
 pub fn column_of(decl: &Declaration) -> Option<u64> {
-    let text = std::fs::read_to_string(on_disk(&decl.file)?).ok()?;
-    let line = text
+    column_of_text(&decl.file, decl.line, &decl.text)
+}
+
+/// Where `text` starts on line `line` of `file` (1-based, in characters), when the file is
+/// on this disk.
+pub fn column_of_text(file: &str, line: u64, text: &str) -> Option<u64> {
+    let contents = std::fs::read_to_string(on_disk(file)?).ok()?;
+    let on_line = contents
         .lines()
-        .nth(usize::try_from(decl.line).ok()?.checked_sub(1)?)?;
-    let at = line.find(&decl.text)?;
-    Some(line[..at].chars().count() as u64 + 1)
+        .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
+    let at = on_line.find(text)?;
+    Some(on_line[..at].chars().count() as u64 + 1)
 }
 
 /// Where a file the profile names is on this disk: as named, else the longest tail of its
@@ -127,6 +133,7 @@ mod tests {
             shared_accesses: conflicts,
             local_accesses: 0.0,
             divergent_branches: 0.0,
+            double_conversions: 0.0,
         }
     }
 

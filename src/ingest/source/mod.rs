@@ -2,12 +2,17 @@
 //! per CUDA source line, the L2 sectors its global accesses fetched against the ideal, and
 //! the warps' stall samples with the reason that took most of them. One block per profiled
 //! launch of the kernel, in launch order. The lines each finding's counter names, and, in
-//! [`declaration`], the `__shared__` array behind bank conflicts with its padded form.
+//! [`declaration`], the `__shared__` array behind bank conflicts with its padded form; in
+//! [`literals`], a line's double literals with the `f` suffix.
 
 use crate::error::{Error, Result};
 
 pub mod declaration;
-pub use declaration::{column_of, dimensions, on_disk, padded_declaration, shared_declaration};
+pub mod literals;
+pub use declaration::{
+    column_of, column_of_text, dimensions, on_disk, padded_declaration, shared_declaration,
+};
+pub use literals::float_suffixed;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceLine {
@@ -33,6 +38,9 @@ pub struct SourceLine {
     pub local_accesses: f64,
     /// Branches on this line where a warp's threads went different ways.
     pub divergent_branches: f64,
+    /// Warp-level conversions between float and double executed on this line (its SASS
+    /// rows `F2F.F64.F32` and `F2F.F32.F64`): where float math was promoted to double.
+    pub double_conversions: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -74,6 +82,8 @@ struct Columns {
     /// On SASS rows: the instruction's address space and how often warps executed it.
     address_space: Option<usize>,
     executed: Option<usize>,
+    /// On SASS rows: the instruction (the page's second `Source` column).
+    instruction: Option<usize>,
 }
 
 impl Columns {
@@ -89,6 +99,10 @@ impl Columns {
                 divergent: find(DIVERGENT),
                 address_space: find(ADDRESS_SPACE),
                 executed: find(EXECUTED),
+                instruction: (header.iter().enumerate())
+                    .filter(|(_, c)| *c == "Source")
+                    .nth(1)
+                    .map(|(i, _)| i),
             }),
             _ => Err(Error::in_file(
                 origin,
@@ -121,6 +135,7 @@ impl Columns {
             shared_accesses: 0.0,
             local_accesses: 0.0,
             divergent_branches: count(self.divergent),
+            double_conversions: 0.0,
         }
     }
 
@@ -133,6 +148,10 @@ impl Columns {
             .unwrap_or("")
             .trim();
         let executed = self.executed.and_then(|i| number(rec, i)).unwrap_or(0.0);
+        let instruction = self.instruction.and_then(|i| rec.get(i)).unwrap_or("");
+        if converts_float_and_double(instruction) {
+            line.double_conversions += executed;
+        }
         if space.eq_ignore_ascii_case("local") {
             line.local_accesses += executed;
         } else if space.eq_ignore_ascii_case("shared") {
@@ -141,6 +160,12 @@ impl Columns {
             line.shared_conflicts += (ways - 1.0).max(0.0) * executed;
         }
     }
+}
+
+/// Whether a SASS instruction (`@P0 F2F.F64.F32 R2, R3`) converts between float and double.
+fn converts_float_and_double(instruction: &str) -> bool {
+    let op = instruction.split_whitespace().find(|w| !w.starts_with('@'));
+    op.is_some_and(|op| op.starts_with("F2F.F64.F32") || op.starts_with("F2F.F32.F64"))
 }
 
 fn number(rec: &csv::StringRecord, i: usize) -> Option<f64> {
@@ -351,6 +376,7 @@ pub enum Counter {
     SharedAccesses,
     LocalAccesses,
     DivergentBranches,
+    DoubleConversions,
 }
 
 impl Counter {
@@ -361,6 +387,7 @@ impl Counter {
             Counter::SharedAccesses => l.shared_accesses,
             Counter::LocalAccesses => l.local_accesses,
             Counter::DivergentBranches => l.divergent_branches,
+            Counter::DoubleConversions => l.double_conversions,
         }
     }
 
@@ -375,6 +402,10 @@ impl Counter {
             ),
             Counter::LocalAccesses => ("lines with local-memory accesses", "local accesses"),
             Counter::DivergentBranches => ("branches that diverge", "divergent branches"),
+            Counter::DoubleConversions => (
+                "lines that convert between float and double",
+                "float-double conversions",
+            ),
         }
     }
 }
