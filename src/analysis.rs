@@ -96,6 +96,23 @@ fn lines_behind<'a>(
         }
         LineCause::LocalAccesses => counted(Counter::LocalAccesses, &mut f.notes),
         LineCause::DivergentBranches => counted(Counter::DivergentBranches, &mut f.notes),
+        LineCause::GlobalAtomics => {
+            let line = counted(Counter::GlobalAtomics, &mut f.notes)?;
+            if !source::in_toolkit_header(line) {
+                return Some(line);
+            }
+            // Inlined from CUDA's atomic functions: the page puts them on the header's line;
+            // the user's own calls are where to look, and with one call, the line.
+            let calls = source::atomic_calls(block);
+            if !calls.is_empty() {
+                let listed: Vec<String> = (calls.iter().take(4))
+                    .map(|l| format!("{}:{} `{}`", source::file_name(&l.file), l.line, l.text))
+                    .collect();
+                f.notes
+                    .push(format!("the kernel's atomic calls: {}", listed.join("; ")));
+            }
+            Some(if calls.len() == 1 { calls[0] } else { line })
+        }
         // The line's double literals with the `f` suffix, as a suggested edit.
         LineCause::DoubleConversions => {
             let line = counted(Counter::DoubleConversions, &mut f.notes)?;

@@ -389,3 +389,53 @@ fn double_promotion_names_its_line_and_suffixes_its_literals() {
         assert_eq!(replacement["insertedContent"]["text"], text, "{profile}");
     }
 }
+
+/// Global atomics inlined from CUDA's headers: the source page puts them on the header's
+/// line (`return __uAtomicAdd(address, val);`), so a contended-atomics finding sits on the
+/// kernel's own `atomicAdd` call, and says which header line the page counted.
+#[test]
+fn contended_atomics_sit_on_the_kernels_own_atomic_call() {
+    let out = common::gpulint(&[
+        "check",
+        "fixtures/h200-corpus/min_atomics.csv",
+        "--source-page",
+        "fixtures/h200-source/source_atomics.csv",
+        "--select",
+        "contended-atomics",
+        "--exit-zero",
+        "--format",
+        "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    for (kernel, line, call, header) in [
+        (
+            "hist_global",
+            35,
+            "atomicAdd(&bins[in[i] % BINS], 1u);",
+            "device_atomic_functions.hpp:112",
+        ),
+        (
+            "sum_atomic",
+            49,
+            "atomicAdd(sum, in[i]);",
+            "sm_20_atomic_functions.hpp:84",
+        ),
+    ] {
+        let f = findings
+            .iter()
+            .find(|f| f["kernel"].as_str().unwrap().starts_with(kernel))
+            .unwrap();
+        assert_eq!(f["source"]["line"], line, "{f}");
+        assert!(
+            f["source"]["file"]
+                .as_str()
+                .unwrap()
+                .ends_with("samples/corpus/atomics.cu"),
+            "{f}"
+        );
+        let notes = f["notes"].to_string();
+        assert!(notes.contains(call) && notes.contains(header), "{notes}");
+    }
+}

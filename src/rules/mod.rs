@@ -50,6 +50,8 @@ pub enum LineCause {
     DivergentBranches,
     /// Conversions between float and double (float math promoted to double).
     DoubleConversions,
+    /// Global atomics and reductions.
+    GlobalAtomics,
 }
 
 /// Which folded findings a note belongs on, by the grids of the launches they cover: a

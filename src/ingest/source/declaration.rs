@@ -134,6 +134,7 @@ mod tests {
             local_accesses: 0.0,
             divergent_branches: 0.0,
             double_conversions: 0.0,
+            global_atomics: 0.0,
         }
     }
 

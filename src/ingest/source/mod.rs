@@ -41,6 +41,9 @@ pub struct SourceLine {
     /// Warp-level conversions between float and double executed on this line (its SASS
     /// rows `F2F.F64.F32` and `F2F.F32.F64`): where float math was promoted to double.
     pub double_conversions: f64,
+    /// Warp-level global atomics and reductions executed on this line (its SASS rows
+    /// `ATOMG`, `REDG`, and `ATOM`/`RED` on older GPUs): where atomics queue in the L2.
+    pub global_atomics: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -136,6 +139,7 @@ impl Columns {
             local_accesses: 0.0,
             divergent_branches: count(self.divergent),
             double_conversions: 0.0,
+            global_atomics: 0.0,
         }
     }
 
@@ -152,6 +156,9 @@ impl Columns {
         if converts_float_and_double(instruction) {
             line.double_conversions += executed;
         }
+        if global_atomic(instruction) {
+            line.global_atomics += executed;
+        }
         if space.eq_ignore_ascii_case("local") {
             line.local_accesses += executed;
         } else if space.eq_ignore_ascii_case("shared") {
@@ -162,10 +169,24 @@ impl Columns {
     }
 }
 
-/// Whether a SASS instruction (`@P0 F2F.F64.F32 R2, R3`) converts between float and double.
+/// A SASS instruction's opcode, past its predicate (`@P0 F2F.F64.F32 R2, R3`).
+fn opcode(instruction: &str) -> &str {
+    (instruction.split_whitespace())
+        .find(|w| !w.starts_with('@'))
+        .unwrap_or("")
+}
+
+/// Whether a SASS instruction converts between float and double.
 fn converts_float_and_double(instruction: &str) -> bool {
-    let op = instruction.split_whitespace().find(|w| !w.starts_with('@'));
-    op.is_some_and(|op| op.starts_with("F2F.F64.F32") || op.starts_with("F2F.F32.F64"))
+    let op = opcode(instruction);
+    op.starts_with("F2F.F64.F32") || op.starts_with("F2F.F32.F64")
+}
+
+/// Whether a SASS instruction is a global atomic or reduction (`ATOMG`, `REDG`; `ATOM`
+/// and `RED` before Hopper; not `ATOMS`, shared memory's).
+fn global_atomic(instruction: &str) -> bool {
+    let name = opcode(instruction).split('.').next().unwrap_or("");
+    matches!(name, "ATOMG" | "REDG" | "ATOM" | "RED")
 }
 
 fn number(rec: &csv::StringRecord, i: usize) -> Option<f64> {
@@ -325,6 +346,22 @@ fn toolkit_header(file: &str) -> bool {
     file.contains("/cuda") && (file.contains("/include/") || file.contains("/targets/"))
 }
 
+/// The lines of the user's own files that call an atomic function (`atomicAdd(`,
+/// `atomicCAS(`): where atomics inlined from CUDA's headers were written.
+pub fn atomic_calls(block: &SourceBlock) -> Vec<&SourceLine> {
+    let call = regex::Regex::new(r"\batomic[A-Z]\w*(_block|_system)?\s*\(").expect("valid");
+    let mut calls: Vec<&SourceLine> = (block.lines.iter())
+        .filter(|l| !toolkit_header(&l.file) && call.is_match(&l.text))
+        .collect();
+    calls.sort_by_key(|l| (l.file.clone(), l.line));
+    calls
+}
+
+/// Whether a line is in a CUDA toolkit header.
+pub fn in_toolkit_header(line: &SourceLine) -> bool {
+    toolkit_header(&line.file)
+}
+
 /// The lines the warps' stall samples fall on, the most first, with each one's share and
 /// top reason: "where the warps wait: zoo.cu:98 (41% of the stall samples, mostly long
 /// scoreboard: ...)", and the line a finding belongs on: the most sampled one in the
@@ -377,6 +414,7 @@ pub enum Counter {
     LocalAccesses,
     DivergentBranches,
     DoubleConversions,
+    GlobalAtomics,
 }
 
 impl Counter {
@@ -388,6 +426,7 @@ impl Counter {
             Counter::LocalAccesses => l.local_accesses,
             Counter::DivergentBranches => l.divergent_branches,
             Counter::DoubleConversions => l.double_conversions,
+            Counter::GlobalAtomics => l.global_atomics,
         }
     }
 
@@ -406,6 +445,7 @@ impl Counter {
                 "lines that convert between float and double",
                 "float-double conversions",
             ),
+            Counter::GlobalAtomics => ("lines with global atomics", "global atomics"),
         }
     }
 }
