@@ -72,60 +72,91 @@ fn lines_behind<'a>(
         LineCause::SharedConflicts => {
             let line = counted(Counter::SharedConflicts, &mut f.notes)
                 .or_else(|| counted(Counter::SharedAccesses, &mut f.notes))?;
-            if let Some(decl) = source::shared_declaration(block, line) {
-                let name = source::file_name(&decl.file);
-                f.notes
-                    .push(format!("the array: {name}:{} `{}`", decl.line, decl.text));
-                f.edit = source::padded_declaration(&decl).map(|after| rules::engine::Edit {
-                    file: decl.file.clone(),
-                    line: decl.line,
-                    column: source::column_of(&decl),
-                    before: decl.text.clone(),
-                    after,
-                });
-                if source::dimensions(&decl).is_some_and(|d| d.len() == 1) {
-                    f.notes.push(format!(
-                        "`{}` has one dimension: its conflicts come from the index, not the \
-                         shape; index it so that a warp's lanes read consecutive words \
-                         (sequential addressing, `a[tid] += a[tid + s]`), or swizzle the index",
-                        decl.name
-                    ));
-                }
-            }
+            padded_array(block, line, f);
             Some(line)
         }
         LineCause::LocalAccesses => counted(Counter::LocalAccesses, &mut f.notes),
         LineCause::DivergentBranches => counted(Counter::DivergentBranches, &mut f.notes),
         LineCause::GlobalAtomics => {
             let line = counted(Counter::GlobalAtomics, &mut f.notes)?;
-            if !source::in_toolkit_header(line) {
-                return Some(line);
-            }
-            // Inlined from CUDA's atomic functions: the page puts them on the header's line;
-            // the user's own calls are where to look, and with one call, the line.
-            let calls = source::atomic_calls(block);
-            if !calls.is_empty() {
-                let listed: Vec<String> = (calls.iter().take(4))
-                    .map(|l| format!("{}:{} `{}`", source::file_name(&l.file), l.line, l.text))
-                    .collect();
-                f.notes
-                    .push(format!("the kernel's atomic calls: {}", listed.join("; ")));
-            }
-            Some(if calls.len() == 1 { calls[0] } else { line })
+            Some(atomic_call_site(block, line, f))
         }
-        // The line's double literals with the `f` suffix, as a suggested edit.
         LineCause::DoubleConversions => {
             let line = counted(Counter::DoubleConversions, &mut f.notes)?;
-            f.edit = source::float_suffixed(&line.text).map(|after| rules::engine::Edit {
-                file: line.file.clone(),
-                line: line.line,
-                column: source::column_of_text(&line.file, line.line, &line.text),
-                before: line.text.clone(),
-                after,
-            });
+            f.edit = float_literals_edit(line);
             Some(line)
         }
     }
+}
+
+/// The `__shared__` array a bank-conflicted `line` indexes, as a note, and for a 2D tile its
+/// padded declaration as the suggested edit.
+fn padded_array(
+    block: &ingest::source::SourceBlock,
+    line: &ingest::source::SourceLine,
+    f: &mut Finding,
+) {
+    use ingest::source;
+    let Some(decl) = source::shared_declaration(block, line) else {
+        return;
+    };
+    let name = source::file_name(&decl.file);
+    f.notes
+        .push(format!("the array: {name}:{} `{}`", decl.line, decl.text));
+    f.edit = source::padded_declaration(&decl).map(|after| rules::engine::Edit {
+        file: decl.file.clone(),
+        line: decl.line,
+        column: source::column_of(&decl),
+        before: decl.text.clone(),
+        after,
+    });
+    if source::dimensions(&decl).is_some_and(|d| d.len() == 1) {
+        f.notes.push(format!(
+            "`{}` has one dimension: its conflicts come from the index, not the \
+             shape; index it so that a warp's lanes read consecutive words \
+             (sequential addressing, `a[tid] += a[tid + s]`), or swizzle the index",
+            decl.name
+        ));
+    }
+}
+
+/// Where global atomics belong: their `line`, unless the page put them on the line of
+/// CUDA's atomic functions header they are inlined from; then the kernel's own atomic call
+/// when it has one, with every call named in a note.
+fn atomic_call_site<'a>(
+    block: &'a ingest::source::SourceBlock,
+    line: &'a ingest::source::SourceLine,
+    f: &mut Finding,
+) -> &'a ingest::source::SourceLine {
+    use ingest::source;
+    if !source::in_toolkit_header(line) {
+        return line;
+    }
+    let calls = source::atomic_calls(block);
+    if !calls.is_empty() {
+        let listed: Vec<String> = (calls.iter().take(4))
+            .map(|l| format!("{}:{} `{}`", source::file_name(&l.file), l.line, l.text))
+            .collect();
+        f.notes
+            .push(format!("the kernel's atomic calls: {}", listed.join("; ")));
+    }
+    if calls.len() == 1 { calls[0] } else { line }
+}
+
+/// The line's double literals with the `f` suffix, as a suggested edit; never on a toolkit
+/// header's line.
+fn float_literals_edit(line: &ingest::source::SourceLine) -> Option<rules::engine::Edit> {
+    use ingest::source;
+    if source::in_toolkit_header(line) {
+        return None;
+    }
+    source::float_suffixed(&line.text).map(|after| rules::engine::Edit {
+        file: line.file.clone(),
+        line: line.line,
+        column: source::column_of_text(&line.file, line.line, &line.text),
+        before: line.text.clone(),
+        after,
+    })
 }
 
 /// What the analysis takes from the command line.

@@ -63,6 +63,7 @@ pub(super) fn derive(m: &mut Metrics) {
     derive_launch_shape(m);
     derive_local_and_shared(m);
     derive_throughput(m);
+    derive_double_math(m);
     derive_row_segments(m);
     derive_grid_fill(m);
     derive_warp_states(m);
@@ -303,7 +304,6 @@ pub(super) fn derive_throughput(m: &mut Metrics) {
         _ => None,
     };
     put(m, slot!("l2_atomic_concentration"), concentration);
-    derive_double_math(m);
     derive_flop_share(m);
 }
 
