@@ -44,6 +44,11 @@ const ATOMICS: &str = "h200-corpus/min_atomics.csv";
 /// formula was written after this capture was read, so the pair is in-sample.
 const FP64_PROMOTION: &str = "h200-corpus/min_fp64_promotion.csv";
 
+/// One block past a whole wave beside the same work in one wave, for FMA work and a copy
+/// (samples/corpus/tail_wave.cu, 2026-12-04): partial-wave's formula was written after this
+/// capture was read, so its pairs are in-sample.
+const TAIL_WAVE: &str = "h200-corpus/run_tail_wave.csv";
+
 /// Capture, before launch, after launch, what the fix is, and the rules it answers.
 const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
     (
@@ -265,6 +270,20 @@ const PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         1,
         "float polynomial with double literals -> `f` suffixes",
         &["double-promotion"],
+    ),
+    (
+        TAIL_WAVE,
+        0,
+        1,
+        "FMA work in SMs + 1 blocks at one block per SM -> SMs blocks",
+        &["partial-wave"],
+    ),
+    (
+        TAIL_WAVE,
+        2,
+        3,
+        "a copy in SMs + 1 blocks at one block per SM -> SMs blocks",
+        &["partial-wave"],
     ),
 ];
 

@@ -509,4 +509,30 @@ pub(super) fn derive_grid_fill(m: &mut Metrics) {
         let fill = (grid_warps / slots * 100.0).min(100.0);
         m.set(slot!("grid_slot_fill_pct"), fill);
     }
+    derive_waves(m, blocks);
+}
+
+/// The grid in waves of resident blocks, how full its last wave is, and the share of the
+/// time that wave leaves SMs idle when every block runs as long (the tail effect).
+fn derive_waves(m: &mut Metrics, blocks: f64) {
+    let (Some(sms), Some(per_sm)) = (
+        get(m, slot!("sm_count")),
+        get(m, slot!("occupancy_limit_min")),
+    ) else {
+        return;
+    };
+    if sms * per_sm <= 0.0 {
+        return;
+    }
+    let waves = blocks / (sms * per_sm);
+    let whole = waves.ceil();
+    m.set(slot!("grid_waves"), waves);
+    let last = waves - (whole - 1.0);
+    m.set(slot!("last_wave_fill_pct"), last * 100.0);
+    let idle = if waves > 1.0 {
+        (whole - waves) / whole
+    } else {
+        0.0
+    };
+    m.set(slot!("last_wave_idle_share"), idle);
 }

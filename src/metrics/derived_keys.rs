@@ -125,6 +125,42 @@ pub static DERIVED: &[Derived] = &[
         ]
     ),
     derived!(
+        "grid_waves",
+        "grid_blocks / (sm_count x occupancy_limit_min): the grid in waves of resident blocks (ncu's launch__waves_per_multiprocessor, unrounded)",
+        [
+            "grid_blocks",
+            "sm_count",
+            "limit_warps",
+            "limit_blocks",
+            "limit_registers",
+            "limit_shared_mem"
+        ]
+    ),
+    derived!(
+        "last_wave_fill_pct",
+        "how full the grid's last wave is, % of the device's resident blocks (100 for a whole number of waves)",
+        [
+            "grid_blocks",
+            "sm_count",
+            "limit_warps",
+            "limit_blocks",
+            "limit_registers",
+            "limit_shared_mem"
+        ]
+    ),
+    derived!(
+        "last_wave_idle_share",
+        "(ceil(grid_waves) - grid_waves) / ceil(grid_waves) for a grid of more than one wave, else 0: the share of the kernel's time its last, partly filled wave leaves SMs without a block, if every block runs as long",
+        [
+            "grid_blocks",
+            "sm_count",
+            "limit_warps",
+            "limit_blocks",
+            "limit_registers",
+            "limit_shared_mem"
+        ]
+    ),
+    derived!(
         "shared_mem_per_block",
         "static + dynamic shared memory per block, bytes",
         [
