@@ -137,28 +137,9 @@ pub static DERIVED: &[Derived] = &[
         ]
     ),
     derived!(
-        "last_wave_fill_pct",
-        "how full the grid's last wave is, % of the device's resident blocks (100 for a whole number of waves)",
-        [
-            "grid_blocks",
-            "sm_count",
-            "limit_warps",
-            "limit_blocks",
-            "limit_registers",
-            "limit_shared_mem"
-        ]
-    ),
-    derived!(
-        "last_wave_idle_share",
-        "(ceil(grid_waves) - grid_waves) / ceil(grid_waves) for a grid of more than one wave, else 0: the share of the kernel's time its last, partly filled wave leaves SMs without a block, if every block runs as long",
-        [
-            "grid_blocks",
-            "sm_count",
-            "limit_warps",
-            "limit_blocks",
-            "limit_registers",
-            "limit_shared_mem"
-        ]
+        "tail_idle_share",
+        "1 - (grid_blocks / sm_count) / ceil(grid_blocks / sm_count) for a grid of more blocks than SMs, else 0: the share of the kernel's time the SMs with fewer blocks sit idle while those with one more finish, if every block takes as long (133 blocks on 132 SMs: 50%; 396: none)",
+        ["grid_blocks", "sm_count"]
     ),
     derived!(
         "shared_mem_per_block",
