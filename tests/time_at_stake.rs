@@ -599,6 +599,20 @@ const HELD_OUT_PAIRS: &[(&str, u64, u64, &str, &[&str])] = &[
         "DRAM-bound stream with double literals -> `f` suffixes",
         &["double-promotion"],
     ),
+    (
+        TAIL_HELD_OUT_2,
+        0,
+        1,
+        "1.5 blocks a SM where two fit -> two on every SM, each 3/4 the work",
+        &["partial-wave"],
+    ),
+    (
+        TAIL_HELD_OUT_2,
+        2,
+        3,
+        "2.25 blocks a SM where one fits -> two on every SM, each 9/8 the work",
+        &["partial-wave"],
+    ),
 ];
 /// Pairs for serial-loads, whose formula is latency-bound's (frozen): held-out pairs written
 /// before the rule's first capture (samples/corpus/serial_loads.cu), and the two loops the
@@ -623,6 +637,10 @@ const FP64_HELD_OUT: &str = "h200-corpus/run_fp64_heldout.csv";
 /// expectations in its header before the capture; lab/runs/2026-12-04-tail-wave.txt): the
 /// formula changed after them, so they are in-sample now.
 const TAIL_HELD_OUT: &str = "h200-corpus/run_tail_heldout.csv";
+/// Pairs for partial-wave's second formula, blocks per SM, written after it was frozen
+/// (samples/corpus/tail_heldout2.cu, expectations in its header before the capture;
+/// lab/runs/2026-12-04-tail-wave.txt).
+const TAIL_HELD_OUT_2: &str = "h200-corpus/run_tail_heldout2.csv";
 
 /// The held-out error may be at most this many points: stated in docs/time-at-stake.md
 /// before the held-out capture was read, twice issue #25's target for the fitted pairs.

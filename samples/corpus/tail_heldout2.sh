@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# partial-wave's held-out pairs for its second formula (nineteenth session): tail_heldout2.cu (expectations in its
-# header, written before this ran) timed by its own medians, and every launch profiled by
-# gpulint run with the export saved.
+# partial-wave's held-out pairs for its second formula (nineteenth session):
+# tail_heldout2.cu (expectations in its header, written before this ran) timed by its own
+# medians, and every launch profiled by gpulint run with the export saved.
 #   usage: OUT=DIR samples/corpus/tail_heldout2.sh   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
