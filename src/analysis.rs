@@ -129,7 +129,7 @@ fn atomic_call_site<'a>(
     f: &mut Finding,
 ) -> &'a ingest::source::SourceLine {
     use ingest::source;
-    if !source::in_toolkit_header(line) {
+    if !source::toolkit_header(&line.file) {
         return line;
     }
     let calls = source::atomic_calls(block);
@@ -147,7 +147,7 @@ fn atomic_call_site<'a>(
 /// header's line.
 fn float_literals_edit(line: &ingest::source::SourceLine) -> Option<rules::engine::Edit> {
     use ingest::source;
-    if source::in_toolkit_header(line) {
+    if source::toolkit_header(&line.file) {
         return None;
     }
     source::float_suffixed(&line.text).map(|after| rules::engine::Edit {

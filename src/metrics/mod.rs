@@ -250,12 +250,12 @@ pub fn fill_device_shape(
     filled
 }
 
-/// How a kernel is launched rather than what it did: the device's SMs and warp slots, and
-/// the serial-code guard (a property of the kernel's code).
-const LAUNCH_ATTRIBUTES: &[&str] = &["sm_count", "max_warps_per_sm", "threads_per_inst"];
-
 /// The device's shape: the same for every kernel that ran on it.
 pub const DEVICE_ATTRIBUTES: &[&str] = &["sm_count", "max_warps_per_sm"];
+
+/// Besides the device's shape, what a traced launch takes from any profiled launch of its
+/// kernel: the serial-code guard, a property of the kernel's code.
+const CODE_ATTRIBUTES: &[&str] = &["threads_per_inst"];
 
 /// What sets the blocks per SM: true of another launch only with the same block,
 /// registers and shared memory.
@@ -299,7 +299,8 @@ pub fn launch_shape_metrics(
     let mut m: Metrics = like
         .iter()
         .filter(|(k, _)| {
-            LAUNCH_ATTRIBUTES.contains(k)
+            DEVICE_ATTRIBUTES.contains(k)
+                || CODE_ATTRIBUTES.contains(k)
                 || (likeness.resources && OCCUPANCY_ATTRIBUTES.contains(k))
                 || (likeness.resources && likeness.configuration && BUSY_ATTRIBUTES.contains(k))
         })

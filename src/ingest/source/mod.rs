@@ -342,7 +342,7 @@ fn stall_reason(reason: &str) -> &str {
 
 /// A CUDA toolkit header (`.../cuda/.../include/sm_30_intrinsics.hpp`): where inlined
 /// intrinsics are, not a line the user can change.
-fn toolkit_header(file: &str) -> bool {
+pub fn toolkit_header(file: &str) -> bool {
     file.contains("/cuda") && (file.contains("/include/") || file.contains("/targets/"))
 }
 
@@ -353,13 +353,8 @@ pub fn atomic_calls(block: &SourceBlock) -> Vec<&SourceLine> {
     let mut calls: Vec<&SourceLine> = (block.lines.iter())
         .filter(|l| !toolkit_header(&l.file) && call.is_match(&l.text))
         .collect();
-    calls.sort_by_key(|l| (l.file.clone(), l.line));
+    calls.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     calls
-}
-
-/// Whether a line is in a CUDA toolkit header.
-pub fn in_toolkit_header(line: &SourceLine) -> bool {
-    toolkit_header(&line.file)
 }
 
 /// The lines the warps' stall samples fall on, the most first, with each one's share and
