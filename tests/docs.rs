@@ -87,7 +87,8 @@ fn rules_doc_lists_every_rule_file_field() {
     let doc =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
     let parser =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/mod.rs")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/parse.rs"))
+            .unwrap();
     let body = parser
         .split("struct RuleFile {")
         .nth(1)
