@@ -61,4 +61,40 @@ probe() {
       --log-file "$r/page_$p.csv" "$build/$p" $args
   done
 }
+# Stage `tracer` (after `probe`, same session): the launch tracer with its SASS counters
+# (GPULINT_SASS_OUT), built as gpulint builds it, after sass_layout_check.cpp has checked its
+# hand-made CUPTI declarations against the toolkit's headers. Per program, alternating,
+# twice: the plain run, the traced run, the traced run with the counters; the rows and
+# traces kept, to compare with `probe`'s pages of each kernel's first launch.
+# Expected before the call: the layout check compiles; the rows equal the pages line for
+# line on all four programs now (the first launch of each kernel only: the range closes
+# before any other launch), where the probe's NW and LU rows summed every launch; the
+# trace marks one launch per kernel as instrumented; the counters cost the traced run
+# about the probe's on source_lines and matmul_variants (+0.6-0.7 s: their kernels run
+# once each) and less than its +0.13-0.25 s on NW and LU.
+tracer() {
+  g++ -std=c++17 -fsyntax-only -I/usr/local/cuda/include -I"$cupti/include" \
+    samples/corpus/sass_layout_check.cpp > "$r/layout_check.txt" 2>&1
+  echo "layout check: exit $?" | tee -a "$table"
+  local lib="$build/launch_tracer.so"
+  g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$lib"
+  for p in source_lines nw lud matmul_variants; do build_sample "$p"; done
+  export GPULINT_CUPTI="$cupti/lib64/libcupti.so"
+  for round in 1 2; do
+    for entry in "source_lines|" "nw|512" "lud|1024" "matmul_variants|2048"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      timed "plain_${p}_$round" "$build/$p" $args
+      rm -f "$r/trace_$p.csv" "$r/trace_sass_$p.csv" "$r/tracer_rows_$p.csv"
+      # shellcheck disable=SC2086
+      CUDA_INJECTION64_PATH="$lib" GPULINT_TRACE_OUT="$r/trace_$p.csv" \
+        timed "traced_${p}_$round" "$build/$p" $args
+      # shellcheck disable=SC2086
+      CUDA_INJECTION64_PATH="$lib" GPULINT_TRACE_OUT="$r/trace_sass_$p.csv" \
+        GPULINT_SASS_OUT="$r/tracer_rows_$p.csv" timed "sass_${p}_$round" "$build/$p" $args
+      echo "rows_$p: $(($(wc -l < "$r/tracer_rows_$p.csv") - 1)), instrumented launches:" \
+        "$(grep -c ',1$' "$r/trace_sass_$p.csv")" | tee -a "$table"
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done

@@ -4,7 +4,8 @@ line (samples/corpus/sass_lines.sh): for each kernel and source line with a coun
 the page's value and the probe's, per counter, and how many lines agree exactly.
 
 usage: sass_lines_compare.py METRICS ROWS.csv PAGE.csv
-  METRICS: the probe's metric names, comma-separated, in its columns' order.
+  METRICS: the probe's metric names, comma-separated, in its columns' order (the launch
+  tracer's rows name theirs: give "-").
 """
 import csv
 import re
@@ -17,8 +18,8 @@ COLUMNS = {
     "Thread Instructions Executed": "smsp__sass_thread_inst_executed",
     "L2 Theoretical Sectors Global": "smsp__sass_sectors_mem_global",
     "L2 Theoretical Sectors Global Ideal": "smsp__sass_sectors_mem_global_ideal",
-    "L1 Wavefronts Shared": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared",
-    "L1 Wavefronts Shared Ideal": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal",
+    "L1 Wavefronts Shared": "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+    "L1 Wavefronts Shared Ideal": "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
     "Divergent Branches": "smsp__sass_branch_targets_threads_divergent",
 }
 
@@ -57,10 +58,14 @@ def page_lines(path):
 
 
 def probe_lines(metrics, path):
-    """The probe's rows summed per (mangled kernel, file name, line)."""
+    """The probe's rows summed per (mangled kernel, file name, line). The launch tracer's
+    rows (GPULINT_SASS_OUT) name their metrics in a header, which replaces `metrics`."""
     out = defaultdict(lambda: defaultdict(float))
     with open(path, newline="") as f:
         for row in csv.reader(f):
+            if row[0] == "function":
+                metrics[:] = row[4:]
+                continue
             kernel, _pc, file, line = row[:4]
             for name, value in zip(metrics, row[4:]):
                 out[(kernel, file.rsplit("/", 1)[-1], int(line))][name] += float(value)
@@ -70,7 +75,7 @@ def probe_lines(metrics, path):
 def main():
     metrics = sys.argv[1].split(",")
     page = page_lines(sys.argv[3])
-    probe = probe_lines(metrics, sys.argv[2])
+    probe = probe_lines(metrics, sys.argv[2])  # may replace `metrics` from its header
     agree = disagree = 0
     for (function, file, line), values in sorted(page.items()):
         matches = [k for k in probe if k[1] == file and k[2] == line and function in k[0]]
