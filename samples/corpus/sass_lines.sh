@@ -23,6 +23,11 @@ set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
 . samples/corpus/staged.sh
 cupti=/usr/local/cuda/extras/CUPTI
+# The source lines a run's report named (its log $r/$1.txt), as "lines_$1: file.cu:N ...".
+lines_named() {
+  grep -o '[a-z_0-9]*\.cu:[0-9]*' "$r/$1.txt" | sort -u | paste -sd' ' - |
+    sed "s/^/lines_$1: /" | tee -a "$table"
+}
 probe_lib="$build/sass_lines_probe.so"
 # Counters gpulint reads per line, as the SASS metrics API may name them.
 wanted='^smsp__sass_(inst_executed|thread_inst_executed|sectors_mem_global|sectors_mem_global_ideal|l1tex_data_pipe_lsu_wavefronts_mem_shared|l1tex_data_pipe_lsu_wavefronts_mem_shared_ideal|inst_executed_op_local_ld|inst_executed_op_local_st|branch_targets_threads_divergent|inst_executed_op_global_atom|inst_executed_op_global_red)$'
@@ -79,7 +84,8 @@ tracer() {
   local lib="$build/launch_tracer.so"
   g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$lib"
   for p in source_lines nw lud matmul_variants; do build_sample "$p"; done
-  export GPULINT_CUPTI="$cupti/lib64/libcupti.so"
+  # As gpulint finds it (lab/runs/2026-12-01-cupti-check.txt): the toolkit's lib64.
+  export GPULINT_CUPTI=/usr/local/cuda/lib64/libcupti.so
   for round in 1 2; do
     for entry in "source_lines|" "nw|512" "lud|1024" "matmul_variants|2048"; do
       IFS='|' read -r p args <<< "$entry"
@@ -95,6 +101,126 @@ tracer() {
       echo "rows_$p: $(($(wc -l < "$r/tracer_rows_$p.csv") - 1)), instrumented launches:" \
         "$(grep -c ',1$' "$r/trace_sass_$p.csv")" | tee -a "$table"
     done
+  done
+}
+# Stage `modes`: the tracer's counters came back all zero in `tracer` (the range opened in
+# the first launch's own launch call, closed at the next launch's). Which opening counts a
+# first launch? GPULINT_SASS_MODE (a lab switch of this build): `enter` as in `tracer`;
+# `context`, the range open from the context's creation; `exit`, counts taken at the end
+# of the first launch's call, after a synchronize. Once each, on source_lines and NW.
+# Expected before the call: `context` counts the kernels launched first while the range
+# is open (all of source_lines', NW's first kernel), `exit` none if the zero is the patch
+# coming too late for the launch that opened the range.
+modes() {
+  local lib="$build/launch_tracer.so"
+  g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$lib"
+  for p in source_lines nw; do build_sample "$p"; done
+  export GPULINT_CUPTI=/usr/local/cuda/lib64/libcupti.so
+  for m in enter context exit; do
+    for entry in "source_lines|" "nw|512"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      CUDA_INJECTION64_PATH="$lib" GPULINT_TRACE_OUT="$r/trace_${m}_$p.csv" GPULINT_SASS_MODE=$m \
+        GPULINT_SASS_OUT="$r/rows_${m}_$p.csv" timed "${m}_$p" "$build/$p" $args
+      python3 -c 'import csv, collections, sys
+n = collections.Counter()
+for row in list(csv.reader(open(sys.argv[1])))[1:]:
+    n[row[0]] += int(row[4])
+for k, v in sorted(n.items()):
+    print(k, v)' "$r/rows_${m}_$p.csv" | sed "s/^/$m $p: /" | tee -a "$table"
+    done
+  done
+}
+# Stage `variants`: `modes` gave zeros in every mode, where the probe gave counts. The
+# tracer differs from the probe in its kernel activity records and its 11 counters (the
+# probe's 9 lacked the shared wavefronts). In `context` mode, on NW: as is; without the
+# activity records; with the probe's 9 counters; with the instructions alone.
+# Expected before the call: one of the variants counts, naming the difference.
+variants() {
+  local lib="$build/launch_tracer.so"
+  g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$lib"
+  build_sample nw
+  export GPULINT_CUPTI=/usr/local/cuda/lib64/libcupti.so GPULINT_SASS_MODE=context \
+    GPULINT_SASS_DEBUG=1
+  local nine=smsp__sass_branch_targets_threads_divergent,smsp__sass_inst_executed,smsp__sass_inst_executed_op_global_atom,smsp__sass_inst_executed_op_global_red,smsp__sass_inst_executed_op_local_ld,smsp__sass_inst_executed_op_local_st,smsp__sass_sectors_mem_global,smsp__sass_sectors_mem_global_ideal,smsp__sass_thread_inst_executed
+  for v in as_is no_activity nine one; do
+    local env=()
+    case $v in
+      no_activity) env=(GPULINT_SASS_NO_ACTIVITY=1) ;;
+      nine) env=("GPULINT_SASS_METRIC_LIST=$nine") ;;
+      one) env=(GPULINT_SASS_METRIC_LIST=smsp__sass_inst_executed) ;;
+    esac
+    env "${env[@]}" CUDA_INJECTION64_PATH="$lib" GPULINT_TRACE_OUT="$r/trace_$v.csv" \
+      GPULINT_SASS_OUT="$r/rows_$v.csv" "$build/nw" 512 > "$r/$v.txt" 2>&1
+    python3 -c 'import csv, collections, sys
+rows = list(csv.reader(open(sys.argv[1])))
+n = collections.Counter()
+for row in rows[1:]:
+    for name, value in zip(rows[0][4:], row[4:]):
+        n[name] += int(value)
+print(dict(n))' "$r/rows_$v.csv" | sed "s/^/$v: /" | tee -a "$table"
+    grep -m3 'sass:' "$r/$v.txt" | sed "s/^/$v: /" | tee -a "$table"
+  done
+}
+# Before `endtoend`, stage `tracer` again, with the build that takes the serial kernel
+# records when it counts (`activity`: the concurrent kind's zero the counts).
+# Expected before that call: the rows equal the pages of the first launches on every
+# cell of source_lines, NW and LU, and on matmul_variants but matmul_wmma's lines that
+# the page also credits with the loads inlined from mma.hpp.
+# Stage `endtoend`: gpulint run, this build (target/release/gpulint) against the last
+# (04468ad, target/old/gpulint, whose --source takes ncu's section), per program,
+# alternating, twice: the default run, --source, --source with the old build. The lines
+# each names, and the time.
+# Expected before the call: this build's --source names the old build's lines (those of
+# the kernels' first launches may differ where a kernel's launches differ: NW, LU), and
+# adds at most 15% to the default run on source_lines, NW and matmul_variants (the traced
+# run's counters, no section in ncu's run); LU, whose last run read stall samples, takes
+# its small sample's section as before.
+endtoend() {
+  local old; old=$(realpath -m target/old/gpulint)
+  for p in source_lines nw lud matmul_variants; do build_sample "$p"; done
+  for round in 1 2; do
+    for entry in "source_lines|" "nw|512" "lud|1024" "matmul_variants|2048"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      run_gl "e_default_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "e_source_${p}_$round" --verbose --source -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      gl=$old run_gl "e_old_${p}_$round" --verbose --source -- "$build/$p" $args
+      for v in source old; do
+        lines_named "e_${v}_${p}_$round"
+      done
+      grep -h -- '--source:\|source pass:' "$r/e_source_${p}_$round.txt" | cut -c1-120 |
+        sed "s/^/notes_${p}_$round: /" | tee -a "$table"
+    done
+  done
+}
+# Stage `activity`: `variants` found the kernel activity records zero the SASS counts (off,
+# they count). GPULINT_SASS_ACTIVITY (a lab switch of this build): `start` (as is),
+# `late` (activity enabled after the SASS range first opens, `context` mode), `kernel`
+# (CUPTI_ACTIVITY_KIND_KERNEL instead of the concurrent kind), `toggle` (the activity off
+# while a range is open, `enter` mode), `off`. On NW: the counts, and the trace's launches
+# (63 when every launch has its record).
+# Expected before the call: `toggle` counts and loses the 2 instrumented launches' records
+# (61 rows); `late` and `kernel` unknown.
+activity() {
+  local lib="$build/launch_tracer.so"
+  g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$lib"
+  build_sample nw
+  export GPULINT_CUPTI=/usr/local/cuda/lib64/libcupti.so
+  for v in start late kernel toggle off; do
+    local mode=context
+    [ "$v" = toggle ] && mode=enter
+    rm -f "$r/trace_a_$v.csv"
+    GPULINT_SASS_ACTIVITY=$v GPULINT_SASS_MODE=$mode CUDA_INJECTION64_PATH="$lib" \
+      GPULINT_TRACE_OUT="$r/trace_a_$v.csv" GPULINT_SASS_OUT="$r/rows_a_$v.csv" \
+      "$build/nw" 512 > "$r/a_$v.txt" 2>&1
+    python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+print(sum(int(r[4]) for r in rows[1:]))' "$r/rows_a_$v.csv" | sed "s/^/$v instructions: /" |
+      tee -a "$table"
+    echo "$v trace rows: $(grep -c '^[0-9]' "$r/trace_a_$v.csv" 2>/dev/null)" | tee -a "$table"
   done
 }
 for stage in "$@"; do "$stage"; done
