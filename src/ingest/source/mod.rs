@@ -59,6 +59,8 @@ pub struct SourceBlock {
 pub const EXCESS_SECTORS: &str = "L2 Theoretical Sectors Global Excessive";
 pub const SECTORS: &str = "L2 Theoretical Sectors Global";
 pub const CONFLICTS: &str = "L1 Conflicts Shared N-Way";
+pub const WAVEFRONTS: &str = "L1 Wavefronts Shared";
+pub const IDEAL_WAVEFRONTS: &str = "L1 Wavefronts Shared Ideal";
 pub const DIVERGENT: &str = "Divergent Branches";
 pub const ADDRESS_SPACE: &str = "Address Space";
 pub const EXECUTED: &str = "Instructions Executed";
@@ -81,6 +83,9 @@ struct Columns {
     source: usize,
     stalls: (Option<usize>, Vec<(usize, String)>),
     conflicts: Option<usize>,
+    /// On SASS rows: shared wavefronts and their ideal, whose difference is the conflicts'
+    /// replays (a 128-bit load's 4 wavefronts are its ideal, not conflicts).
+    wavefronts: Option<(usize, usize)>,
     divergent: Option<usize>,
     /// On SASS rows: the instruction's address space and how often warps executed it.
     address_space: Option<usize>,
@@ -99,6 +104,7 @@ impl Columns {
                 source,
                 stalls: stall_columns(header),
                 conflicts: find(CONFLICTS),
+                wavefronts: find(WAVEFRONTS).zip(find(IDEAL_WAVEFRONTS)),
                 divergent: find(DIVERGENT),
                 address_space: find(ADDRESS_SPACE),
                 executed: find(EXECUTED),
@@ -163,8 +169,11 @@ impl Columns {
             line.local_accesses += executed;
         } else if space.eq_ignore_ascii_case("shared") {
             line.shared_accesses += executed;
+            let excess = self
+                .wavefronts
+                .and_then(|(w, ideal)| Some(number(rec, w)? - number(rec, ideal)?));
             let ways = self.conflicts.and_then(|i| number(rec, i)).unwrap_or(0.0);
-            line.shared_conflicts += (ways - 1.0).max(0.0) * executed;
+            line.shared_conflicts += excess.unwrap_or((ways - 1.0) * executed).max(0.0);
         }
     }
 }
@@ -481,6 +490,29 @@ pub fn describe_counter(block: &SourceBlock, counter: Counter) -> Option<(String
 
 #[cfg(test)]
 mod tests {
+    /// matmul_variants' register-tiled matmul (fixtures/h200-source/source_matmul_regtile.csv):
+    /// its float4 shared loads (:74, :75) take 2 and 4 wavefronts, their ideal, and ncu's
+    /// N-way column says 2 and 4; the conflicts are the transposing store's (:67), 64
+    /// wavefronts where 4 would do.
+    #[test]
+    fn conflicts_are_wavefronts_over_their_ideal_not_the_n_way() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/h200-source/source_matmul_regtile.csv"
+        ))
+        .unwrap();
+        let blocks = parse("page", &text).unwrap();
+        let conflicts = |n: u64| {
+            (blocks[0].lines.iter())
+                .filter(|l| l.line == n)
+                .map(|l| l.shared_conflicts)
+                .sum::<f64>()
+        };
+        assert!(conflicts(67) > 0.0);
+        assert_eq!((conflicts(74), conflicts(75)), (0.0, 0.0));
+    }
+
+
     use super::*;
 
     fn block(function: &str) -> SourceBlock {

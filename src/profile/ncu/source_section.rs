@@ -15,9 +15,11 @@ use crate::ingest::source::COUNTED_COLUMNS;
 pub const IDENTIFIER: &str = "GpulintSourceLines";
 
 /// Columns the counted ones are derived from: the N-way conflicts are shared wavefronts
-/// over instructions, the excessive sectors those over the ideal.
-const DERIVED_FROM: [&str; 2] = [
+/// over instructions, the excessive sectors those over the ideal; and the shared
+/// wavefronts' ideal, whose difference from them is the conflicts per line.
+const DERIVED_FROM: [&str; 3] = [
     "L1 Wavefronts Shared",
+    "L1 Wavefronts Shared Ideal",
     "L2 Theoretical Sectors Global Ideal",
 ];
 
