@@ -304,6 +304,7 @@ mod tests {
             mangled: None,
             device_ordinal: None,
             processes: Vec::new(),
+            timed_instrumented: false,
         }
     }
 

@@ -2219,6 +2219,62 @@ fn source_after_a_sample_by_time_rides_in_its_run() {
     );
 }
 
+/// Where the last run of the command had no finding on the warps' stall samples, the
+/// traced run counts the first launch of the user's kernels (the launch tracer's SASS
+/// counters; here the strided copy's alone, written from its page by
+/// lab/scripts/rows_from_page.py): the sample's run takes no source section and prints no
+/// page, and the finding names its line from those counts. The pass after the sample
+/// reads only what the counts lack: the lines of the uncoalesced kernels the traced run
+/// did not count, and, once latency-bound comes, the warps' stall samples; the run after
+/// that, remembering them, takes ncu's section again.
+#[test]
+fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
+    let rows = fixture("h200-zoo/derived_sass_rows_strided.csv");
+    let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
+    let trace = fixture("h200-zoo/derived_trace.csv");
+    let cache = common::scratch_dir("cache");
+    let env = [
+        ("FAKE_SASS_ROWS", rows.to_str().unwrap()),
+        ("XDG_CACHE_HOME", cache.to_str().unwrap()),
+    ];
+    let takes_section = |calls: &[Vec<String>]| {
+        (profiling_calls(calls)[0].iter()).any(|a| a == "--section" || a == "--page")
+    };
+    // Nothing remembered: ncu's section, as before.
+    let (_, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &env);
+    assert!(takes_section(&calls), "{calls:?}");
+    let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &env);
+    let profiling = profiling_calls(&calls);
+    assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
+    assert!(
+        !takes_section(&calls),
+        "no section, no page: {:?}",
+        profiling[0]
+    );
+    let passed = &window(profiling[1], "--kernel-id")[1];
+    assert!(
+        passed.contains("_Z13gather_randomPKfPKjPfm") && !passed.contains("copy_strided"),
+        "{passed}"
+    );
+    names_the_strided_copys_line(&r.out);
+    let select = "uncoalesced-load,latency-bound";
+    let (r, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
+    assert!(!takes_section(&calls), "{calls:?}");
+    assert_eq!(
+        profiling_calls(&calls).len(),
+        2,
+        "the sample, then the pass: {calls:?}"
+    );
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("source pass: the source counters of"),
+        "{stderr}"
+    );
+    names_the_strided_copys_line(&r.out);
+    let (_, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
+    assert!(takes_section(&calls), "{calls:?}");
+}
+
 /// ncu printing no source page (a binary built without -lineinfo prints none of its
 /// lines): the findings come without their lines, the report still comes, and a warning
 /// says why.

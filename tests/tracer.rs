@@ -111,24 +111,27 @@ fn the_tracer_writes_every_kernel_launch_in_launch_order() {
     );
     // As written, not only as read back: the reader sorts too. Each launched kernel names
     // the object that launched it (the stand-in driver, past CUPTI's frames); the kernel
-    // whose launch call the tracer never saw names none. The mangled name comes last.
+    // whose launch call the tracer never saw names none. The mangled name comes next to
+    // last, and last whether the launch ran with --source's SASS counters (none here).
     let driver_path = std::fs::canonicalize(&driver).unwrap();
     let launched = format!("\"{}\"", driver_path.display());
     let rows: Vec<&str> = text.lines().skip(2).collect();
     assert!(
         rows[1].starts_with("8,")
             && rows[1].ends_with(&format!(
-                ",\"axpy(float const*, float*, float, int)\",{launched},\"_Z4axpyPKfPffi\""
+                ",\"axpy(float const*, float*, float, int)\",{launched},\"_Z4axpyPKfPffi\",0"
             )),
         "{}",
         rows[1]
     );
     assert!(
         rows[2].starts_with("8,")
-            && rows[2].ends_with(&format!(",\"step(float*, int)\",{launched},\"_Z4stepPfi\""))
+            && rows[2].ends_with(&format!(
+                ",\"step(float*, int)\",{launched},\"_Z4stepPfi\",0"
+            ))
     );
     assert!(
-        rows[3].ends_with(",\"jit_\"\"fused\"\", 2\",\"\",\"jit_\"\"fused\"\", 2\""),
+        rows[3].ends_with(",\"jit_\"\"fused\"\", 2\",\"\",\"jit_\"\"fused\"\", 2\",0"),
         "{}",
         rows[3]
     );

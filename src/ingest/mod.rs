@@ -116,6 +116,10 @@ pub struct Launch {
     /// folded from several ranks' launches of the kernel. From the launch tracer's blocks,
     /// or an export's `Process ID` (no rank there); empty where the input does not say.
     pub processes: Vec<Process>,
+    /// A traced launch that ran with `--source`'s SASS counters and has no launch of its
+    /// kernel and shape that ran without: its traced duration includes the counting, and
+    /// ncu's measure of it replaces it once it is profiled. False elsewhere.
+    pub timed_instrumented: bool,
 }
 
 /// A process that launched kernels, by its pid, and by its rank in a job of several where
@@ -185,6 +189,7 @@ impl Launch {
             mangled: None,
             device_ordinal: None,
             processes: Vec::new(),
+            timed_instrumented: false,
         }
     }
 }
@@ -408,6 +413,7 @@ pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -
         processes: (p.process.into_iter())
             .map(|pid| Process { rank: None, pid })
             .collect(),
+        timed_instrumented: false,
     }
 }
 

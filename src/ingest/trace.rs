@@ -35,6 +35,10 @@ struct Row {
     /// carries it to the others); absent from traces of earlier tracers.
     #[serde(default)]
     mangled: String,
+    /// 1 where the launch ran with `--source`'s SASS counters (its kernel's first): its
+    /// duration is not its own. Absent from traces of earlier tracers.
+    #[serde(default)]
+    instrumented: u8,
 }
 
 /// The first line of every trace, with the version of its columns.
@@ -71,7 +75,8 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
     }
     // Those that launched kernels: a compile worker's block holds none.
     let process_count = processes.iter().filter(|p| !p.is_empty()).count();
-    let rows = merge_by_start(processes);
+    let mut rows = merge_by_start(processes);
+    let left_instrumented = restore_instrumented(&mut rows);
     // Seen with CUPTI 11.2-11.7 under a CUDA 13 driver: a trace written, with no record.
     if rows.is_empty() {
         return Err(Error::in_file(
@@ -103,6 +108,13 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
         })
         .collect();
     let mut notes = Vec::new();
+    if left_instrumented > 0 {
+        notes.push(format!(
+            "{left_instrumented} launch(es) ran with --source's SASS counters and no other \
+             launch of their kernel and shape ran without: their traced durations include \
+             the counting until ncu measures them"
+        ));
+    }
     if process_count > 1 {
         notes.push(format!(
             "the launch trace holds {process_count} processes that launched kernels; their \
@@ -161,6 +173,7 @@ fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>)
         launched_from,
         mangled,
         device_ordinal: Some(row.device),
+        timed_instrumented: row.instrumented != 0,
         ..Launch::of_shape(id, row.name, grid, block, line)
     }
 }
@@ -267,6 +280,38 @@ fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec<(u64, Row)
         }
     }
     Ok(rows)
+}
+
+/// Gives each launch that ran with `--source`'s SASS counters the median duration of its
+/// kernel's launches of the same grid and block that ran without, else, where its grid
+/// changes from launch to launch (a wavefront, a shrinking matrix), the duration of its
+/// kernel's launch of the same block whose grid is nearest in blocks; returns how many
+/// had neither (a kernel launched once, or with one block only). Instrumented, a kernel
+/// ran 2-140 times longer on the H200 (lab/runs/2026-12-04-sass-lines.txt).
+fn restore_instrumented(rows: &mut [(usize, u64, Row)]) -> usize {
+    let block = |r: &Row| [r.block_x, r.block_y, r.block_z];
+    let blocks = |r: &Row| r.grid_x * r.grid_y * r.grid_z;
+    let mut by_shape: HashMap<(String, [u64; 3], u64), Vec<u64>> = HashMap::new();
+    for (_, _, r) in rows.iter().filter(|(_, _, r)| r.instrumented == 0) {
+        let d = r.end_ns.saturating_sub(r.start_ns);
+        let key = (r.name.clone(), block(r), blocks(r));
+        by_shape.entry(key).or_default().push(d);
+    }
+    let mut left = 0;
+    for (_, _, r) in rows.iter_mut().filter(|(_, _, r)| r.instrumented != 0) {
+        let nearest = (by_shape.iter_mut())
+            .filter(|((name, b, _), _)| *name == r.name && *b == block(r))
+            .min_by_key(|((_, _, n), _)| n.abs_diff(blocks(r)));
+        match nearest {
+            Some((_, durations)) => {
+                durations.sort_unstable();
+                r.end_ns = r.start_ns + durations[durations.len() / 2];
+                r.instrumented = 0;
+            }
+            None => left += 1,
+        }
+    }
+    left
 }
 
 /// Interleaves the processes' launches by start time, each process keeping its own order;
@@ -414,6 +459,48 @@ mod tests {
         let mut lines: Vec<&str> = text.lines().collect();
         lines[2..].reverse();
         assert_eq!(names(&(lines.join("\n") + "\n")), in_order);
+    }
+
+    /// A launch that ran with --source's SASS counters takes the median duration of its
+    /// kernel's launches of the same shape that did not; one with no such launch keeps its
+    /// own, and the trace says so.
+    #[test]
+    fn instrumented_launches_take_the_duration_of_their_uninstrumented_like() {
+        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
+            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name,\
+            launched_from,mangled,instrumented";
+        let text = format!(
+            "# gpulint launch trace 1, process 7, dropped records: 0\n{header}\n\
+             1,0,7,1000,41000,64,1,1,256,1,1,32,0,\"k(int)\",\"\",\"_Z1ki\",1\n\
+             2,0,7,50000,51000,64,1,1,256,1,1,32,0,\"k(int)\",\"\",\"\",0\n\
+             3,0,7,60000,61200,64,1,1,256,1,1,32,0,\"k(int)\",\"\",\"\",0\n\
+             4,0,7,70000,71100,64,1,1,256,1,1,32,0,\"k(int)\",\"\",\"\",0\n\
+             5,0,7,80000,99000,8,1,1,256,1,1,32,0,\"once(int)\",\"\",\"_Z4oncei\",1\n\
+             6,0,7,100000,190000,63,1,1,256,1,1,32,0,\"wave(int)\",\"\",\"_Z4wavei\",1\n\
+             7,0,7,200000,201240,62,1,1,256,1,1,32,0,\"wave(int)\",\"\",\"\",0\n\
+             8,0,7,210000,210610,61,1,1,256,1,1,32,0,\"wave(int)\",\"\",\"\",0\n\
+             # end of process 7\n"
+        );
+        let profile = read(&text, "t.csv").unwrap();
+        let durations: Vec<f64> = (profile.launches.iter())
+            .map(|l| l.metrics.get("duration_ns").copied().unwrap_or(-1.0))
+            .collect();
+        // wave's first launch, of 63 blocks, takes its 62-block launch's time.
+        assert_eq!(
+            durations,
+            [
+                1100.0, 1000.0, 1200.0, 1100.0, 19000.0, 1240.0, 1240.0, 610.0
+            ]
+        );
+        assert!(profile.launches[4].timed_instrumented && !profile.launches[5].timed_instrumented);
+        assert!(
+            profile
+                .notes
+                .iter()
+                .any(|n| n.starts_with("1 launch(es) ran with --source")),
+            "{:?}",
+            profile.notes
+        );
     }
 
     /// A launcher whose two ranks each launch kernels writes two blocks (each closed by

@@ -2,18 +2,21 @@
 //! 1. Check the tools: ncu, the program, the chip, CUPTI and the launch tracer
 //!    ([`ncu::prepare`]), before anything runs the program.
 //! 2. Count every launch: the launch tracer's run, or ncu's timing pass
-//!    ([`sampling::count`]).
+//!    ([`sampling::count`]). With `--source`, after a run of the command that read no
+//!    stall samples, the traced run also counts the source lines of the first launch of
+//!    each of the user's kernels (CUPTI's SASS counters, `ingest::source::traced`).
 //! 3. Plan the sample from the count: by GPU time where the trace gives every duration
 //!    ([`sampling::plan_sample`], [`sampling::by_time`]).
 //! 4. Run ncu on the sampled launches ([`ncu::profile`]).
 //! 5. Pair and weight: each sampled launch stands for the counted launches most like it
 //!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
 //! 6. Remember whether a finding read the warps' stall samples, for the next `--source`
-//!    run of the command ([`sampling::stall_memory`]). With `--source`, where step 4 did
-//!    not read them all, a pass for the source counters on the kernels whose findings need
-//!    them: the stall samples after a sample of more than 10 launches (or of a command
-//!    whose last run had no finding on them), every counter after one mostly of library
-//!    kernels ([`sampling::source_pass`], [`ncu::source_pass`]).
+//!    run of the command ([`sampling::stall_memory`]). With `--source`, where steps 2 and
+//!    4 did not read them all, a pass for the source counters on the kernels whose
+//!    findings need them: what the traced run's counts lack (stall samples, conversions,
+//!    kernels it did not count), the stall samples after a sample of more than 10
+//!    launches (or of a command whose last run had no finding on them), every counter
+//!    after one mostly of library kernels ([`sampling::source_pass`], [`ncu::source_pass`]).
 //! 7. Say what was sampled: its notes, its coverage of the GPU time ([`Loaded::conclude`],
 //!    which the command calls before its report, as `check` does on a saved run).
 //!
@@ -32,7 +35,7 @@ use crate::ingest;
 use crate::rules::{self, Rule};
 use sample::{Sample, SampleInfo};
 use sampling::EveryLaunch;
-use sampling::source_pass::{self, SourcePass, UserKernels};
+use sampling::source_pass::{self, PassFor, SourcePass, UserKernels};
 
 /// How the stage runs, from the command's options.
 pub(crate) struct Settings<'a> {
@@ -115,12 +118,17 @@ pub(crate) fn profile_program(
     {
         saved_run::write(csv, s, kernel_filter)?;
     }
-    loaded.profiles[0].source_blocks = info.source_blocks;
+    // The traced run's lines, where ncu's pages of the same kernels do not replace them.
+    let mut source_blocks = (every.as_ref())
+        .map(|e| e.profile.source_blocks.clone())
+        .unwrap_or_default();
+    ingest::source::replace_kernels(&mut source_blocks, info.source_blocks);
+    loaded.profiles[0].source_blocks = source_blocks;
     let outcome = linter.finish();
     let named = sample.as_ref().and_then(Sample::named_kernels).is_some();
     let remember = (named && every.as_ref().is_some_and(EveryLaunch::traced)).then_some(program);
     let pass = (after_sample.zip(every.as_ref()))
-        .map(|(stalls_only, e)| (SourcePass::new(&opts, &prepared, program, stalls_only), e));
+        .map(|(pass_for, e)| (SourcePass::new(&opts, &prepared, program, pass_for), e));
     stall_memory_and_pass(
         &outcome,
         rules,
@@ -138,22 +146,43 @@ pub(crate) fn profile_program(
 }
 
 /// With `--source` after a sample that names its kernels: where the source counters are
-/// read ([`sampling::source_pass::source_counters`]), in `opts`, and whether the pass after
-/// the sample is then for the stall samples alone. `None`: no pass; the sample's run reads
-/// what `--source` asks, if anything.
+/// read ([`sampling::source_pass::source_counters`]), in `opts`, and which findings the
+/// pass after the sample is for. `None`: no pass; the sample's run reads what `--source`
+/// asks, if anything. Where the traced run counted the user's kernels' first launches, the
+/// sample's run takes no section, and the pass comes only for what those counts lack,
+/// unless the last run of the command read the warps' stall samples and the sample is
+/// small enough for them to ride in its run (they then bring every counter).
 fn place_source_counters(
     opts: &mut ncu::NcuOptions,
     sample: Option<&Sample>,
     every: Option<&EveryLaunch>,
     rules_dir: Option<&str>,
     program: &[String],
-) -> Result<Option<bool>> {
+) -> Result<Option<PassFor>> {
     use sampling::source_pass::SourceCounters;
     let (true, Some((k, numbers)), Some(e)) =
         (opts.source, sample.and_then(Sample::named_kernels), every)
     else {
         return Ok(None);
     };
+    let traced: Vec<String> = (e.profile.source_blocks.iter())
+        .map(|b| b.function.clone())
+        .collect();
+    let launches = opts.expected_launches.unwrap_or(u64::MAX);
+    let stalls_in_run = sampling::stall_memory::recall(program) == Some(true)
+        && sampling::source_pass::stall_samples_in_run(launches);
+    if !traced.is_empty() && !stalls_in_run {
+        opts.source_pages_of = Some(Vec::new());
+        opts.source_stall_samples = false;
+        if opts.verbose {
+            crate::note!(
+                "--source: the traced run counted the source lines of {} kernel(s); the \
+                 sample's run takes no source section",
+                traced.len()
+            );
+        }
+        return Ok(Some(PassFor::NotTraced(traced)));
+    }
     let placed = sampling::source_pass::source_counters(k, numbers, &e.profile, rules_dir)?;
     match placed {
         SourceCounters::InSampleRun(kernels) => {
@@ -171,12 +200,12 @@ fn place_source_counters(
             }
             opts.source_stall_samples = small && !none_last;
             // With the stall samples in the run, no pass follows.
-            Ok((!opts.source_stall_samples).then_some(true))
+            Ok((!opts.source_stall_samples).then_some(PassFor::StallSamples))
         }
         SourceCounters::InPass => {
             // No kernel's page to read: the sample's run goes without the section.
             opts.source_pages_of = Some(Vec::new());
-            Ok(Some(false))
+            Ok(Some(PassFor::All))
         }
     }
 }

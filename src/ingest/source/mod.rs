@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 
 pub mod declaration;
 pub mod literals;
+pub mod traced;
 pub use declaration::{
     column_of, column_of_text, dimensions, on_disk, padded_declaration, shared_declaration,
 };
@@ -290,22 +291,43 @@ pub fn blocks_of<'a>(blocks: &'a [SourceBlock], kernel: &str) -> Vec<&'a SourceB
 }
 
 /// Whether two spellings of a kernel's full name are the same signature: ncu writes
-/// `scale<4>(float *, float, int)` where the launch tracer's demangler writes
-/// `scale<4>(float*, float, int)` (and another may leave out the `void`), and by its base
-/// name alone the page's block of `scale<1>` would stand for `scale<4>`.
+/// `scale<4>(const float *, float, int)` where the launch tracer's demangler writes
+/// `scale<4>(float const*, float, int)` (and another may leave out the `void`), and by its
+/// base name alone the page's block of `scale<1>` would stand for `scale<4>`. Spaces and
+/// `const` are left out of the comparison.
 pub fn same_signature(a: &str, b: &str) -> bool {
-    let unspaced = |s: &str| {
-        crate::kernel::without_return_type(s)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-    };
-    unspaced(a) == unspaced(b)
+    bare_signature(a) == bare_signature(b)
 }
 
-/// `blocks` with those of each kernel `newer` has a block of replaced by `newer`'s.
+/// A signature without its return type, spaces or `const` words.
+fn bare_signature(s: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let identifier = |c: char| c.is_alphanumeric() || c == '_';
+    for c in crate::kernel::without_return_type(s).chars().chain([' ']) {
+        if identifier(c) {
+            word.push(c);
+            continue;
+        }
+        if word != "const" {
+            out.push_str(&word);
+        }
+        word.clear();
+        if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `blocks` with those of each kernel `newer` has a block of replaced by `newer`'s (the
+/// same signature, however spelt: the traced run's blocks by ncu's pages).
 pub fn replace_kernels(blocks: &mut Vec<SourceBlock>, newer: Vec<SourceBlock>) {
-    blocks.retain(|b| !newer.iter().any(|n| n.function == b.function));
+    blocks.retain(|b| {
+        !newer
+            .iter()
+            .any(|n| same_signature(&n.function, &b.function))
+    });
     blocks.extend(newer);
 }
 
@@ -512,6 +534,20 @@ mod tests {
         assert_eq!((conflicts(74), conflicts(75)), (0.0, 0.0));
     }
 
+    /// ncu and the launch tracer's demangler spell a signature differently: the same
+    /// kernel either way, and a template's instances stay apart.
+    #[test]
+    fn signatures_compare_without_spaces_or_const() {
+        assert!(same_signature(
+            "void tile<4>(const float *, float *, int)",
+            "tile<4>(float const*, float*, int)"
+        ));
+        assert!(!same_signature(
+            "tile<4>(float const*, float*, int)",
+            "tile<1>(float const*, float*, int)"
+        ));
+        assert!(!same_signature("constant_fill(int)", "ant_fill(int)"));
+    }
 
     use super::*;
 

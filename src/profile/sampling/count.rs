@@ -61,14 +61,11 @@ pub fn count(
                 &mut input,
                 opts.program_output_to_stderr,
                 settings.window,
+                counts_source_lines(opts, program),
                 verbose,
             )
         })
-        .and_then(|(text, time)| {
-            let file = format!("launch trace of {}", program[0]);
-            let profile = ingest::trace::read(&text, &file).map_err(|e| e.to_string())?;
-            Ok((profile, time, text))
-        });
+        .and_then(|traced| read_trace(traced, program, verbose));
     let why_not = match traced {
         Ok((profile, time, text)) => {
             if verbose {
@@ -106,6 +103,63 @@ pub fn count(
         profile: timing_pass(opts, &prepared.ncu, program, settings.jobs)?,
         program_time: None,
     }))
+}
+
+/// Whether the traced run counts `--source`'s lines: where the last run of the same
+/// command had no finding on the warps' stall samples, which the counts lack. Counting
+/// changes the traced run's timing (the counted launches run instrumented, the kernels
+/// one at a time), and so may move a sample by time: LU's moved, and lost the
+/// latency-bound finding its sample by the plain trace gives
+/// (lab/runs/2026-12-04-sass-lines.txt). Where stall samples are wanted, or nothing is
+/// remembered, the sample's run takes ncu's section as before.
+fn counts_source_lines(opts: &NcuOptions, program: &[String]) -> bool {
+    opts.source && super::stall_memory::recall(program) == Some(false)
+}
+
+/// The traced run's trace read, with the source lines its SASS counters give; how long
+/// the program ran; the trace's text.
+fn read_trace(
+    traced: tracer::Traced,
+    program: &[String],
+    verbose: bool,
+) -> std::result::Result<(ingest::Profile, std::time::Duration, String), String> {
+    let file = format!("launch trace of {}", program[0]);
+    let mut profile = ingest::trace::read(&traced.text, &file).map_err(|e| e.to_string())?;
+    if let Some(counters) = &traced.source_counters {
+        profile.source_blocks = traced_source_lines(counters, &profile, program, verbose);
+    }
+    Ok((profile, traced.took, traced.text))
+}
+
+/// The source lines of `--source` from the traced run's SASS counters, one block per
+/// kernel named as the trace names it; none, with a note, when they cannot be read (the
+/// source counters then come from ncu).
+fn traced_source_lines(
+    counters: &str,
+    trace: &ingest::Profile,
+    program: &[String],
+    verbose: bool,
+) -> Vec<ingest::source::SourceBlock> {
+    let names: std::collections::HashMap<String, String> = (trace.launches.iter())
+        .filter_map(|l| Some((l.mangled.as_deref()?.to_string(), l.name.clone())))
+        .collect();
+    let origin = format!("source counters of the traced run of {}", program[0]);
+    match ingest::source::traced::read(counters, &origin, &names) {
+        Ok(blocks) => {
+            if verbose {
+                crate::note!(
+                    "--source: the traced run counted the source lines of {} kernel(s) at \
+                     their first launch",
+                    blocks.len()
+                );
+            }
+            blocks
+        }
+        Err(e) => {
+            crate::note!("--source: {e}; the source counters come from ncu");
+            Vec::new()
+        }
+    }
 }
 
 /// Writes the trace where `--save-trace` says, or beside a saved export, so that `gpulint

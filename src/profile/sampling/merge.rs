@@ -112,6 +112,9 @@ pub fn stand_for_every_launch(
         }
     }
     let renumbered = in_program_order(&mut launches, every, &sample);
+    if renumbered.is_ok() {
+        time_instrumented_by_ncu(&mut every.profile, &launches);
+    }
     let sampled: std::collections::HashSet<&str> =
         launches.iter().map(|l| l.name.as_str()).collect();
     let coverage = match &sample {
@@ -240,6 +243,22 @@ fn one_device_shape(sampled: &[ingest::Launch]) -> Option<ingest::Launch> {
         launch.metrics.insert(k, v);
     }
     Some(launch)
+}
+
+/// A traced launch whose duration includes `--source`'s SASS counting (its kernel and
+/// shape ran no other launch) takes ncu's measure of it where it was sampled: the counting
+/// made matmul_variants' naive matmul 140 times longer on the H200
+/// (lab/runs/2026-12-04-sass-lines.txt).
+fn time_instrumented_by_ncu(traced: &mut ingest::Profile, sampled: &[ingest::Launch]) {
+    let measured: HashMap<u64, f64> = (sampled.iter())
+        .filter_map(|l| Some((l.id, *l.metrics.get("duration_ns")?)))
+        .collect();
+    for t in traced.launches.iter_mut().filter(|t| t.timed_instrumented) {
+        if let Some(&d) = measured.get(&t.id) {
+            t.metrics.insert("duration_ns", d);
+            t.timed_instrumented = false;
+        }
+    }
 }
 
 /// Each sampled launch's duration as the count measured it, where the launch numbers are
@@ -405,6 +424,36 @@ mod tests {
     /// Two instances of one template, named as the C++ runtime and ncu write them, and a
     /// kernel the sample left out (`-k`): each instance pairs with its own, in launch
     /// order; a sampled kernel whose first launch no traced kernel matches is returned.
+    /// A traced launch timed with the SASS counting takes ncu's duration of the same
+    /// launch; one ncu did not profile, and the others, keep theirs.
+    #[test]
+    fn instrumented_launches_take_ncus_duration() {
+        let timed = |id: u64, ns: f64, instrumented: bool| {
+            let mut l = launch(id, "k(int)", 8);
+            l.metrics.insert("duration_ns", ns);
+            l.timed_instrumented = instrumented;
+            l
+        };
+        let mut traced = ingest::Profile {
+            launches: vec![
+                timed(0, 400_000.0, true),
+                timed(1, 3_000.0, false),
+                timed(2, 90_000.0, true),
+            ],
+            file: "trace".into(),
+            page: ingest::Page::Trace,
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+        };
+        let sampled = [timed(0, 3_100.0, false), timed(1, 2_900.0, false)];
+        time_instrumented_by_ncu(&mut traced, &sampled);
+        let durations: Vec<f64> = (traced.launches.iter())
+            .map(|l| l.metrics["duration_ns"])
+            .collect();
+        assert_eq!(durations, [3_100.0, 3_000.0, 90_000.0]);
+        assert!(!traced.launches[0].timed_instrumented && traced.launches[2].timed_instrumented);
+    }
+
     #[test]
     fn traced_kernels_take_the_names_of_the_sampled_ones_they_pair_with() {
         let mut traced = vec![

@@ -1,4 +1,7 @@
-//! `--source` after a sample by time. Where the user's kernels take most of the sample,
+//! `--source` after a sample by time. Where the traced run counted the user's kernels'
+//! lines (`crate::ingest::source::traced`), the sample's run takes no section, and a pass
+//! after it reads only what those counts lack ([`PassFor::NotTraced`]). Otherwise, where
+//! the user's kernels take most of the sample,
 //! the source counters ride in its own run (gpulint's section of the columns it reads),
 //! and ncu prints the launches' source pages as it profiles; the user's sampled kernels'
 //! are read ([`source_counters`]). The warps' stall samples cost a replay pass on every
@@ -96,14 +99,51 @@ pub fn stall_samples_in_run(launches: u64) -> bool {
     launches <= STALL_SAMPLES_IN_RUN_MOST_LAUNCHES
 }
 
+/// Which findings' lines a pass after the sample reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PassFor {
+    /// Every finding with a line cause: nothing before read the source counters.
+    All,
+    /// Those on the warps' stall samples: the sample's own run read the other counters.
+    StallSamples,
+    /// Those the traced run's SASS counters do not give: the warps' stall samples, the
+    /// float-double conversions (told by their SASS opcodes), and every cause on a kernel
+    /// whose first launch was not counted (the traced run's kernels are these).
+    NotTraced(Vec<String>),
+}
+
+impl PassFor {
+    /// Whether a finding on the user's `kernel` with line `cause` waits for the pass.
+    fn wants(&self, cause: crate::rules::LineCause, kernel: &str) -> bool {
+        use crate::rules::LineCause::{DoubleConversions, StallSamples};
+        match self {
+            _ if cause == StallSamples => true,
+            PassFor::All => true,
+            PassFor::StallSamples => false,
+            PassFor::NotTraced(_) if cause == DoubleConversions => true,
+            PassFor::NotTraced(traced) => {
+                let base = crate::ingest::base_name(kernel);
+                !traced.iter().any(|t| crate::ingest::base_name(t) == base)
+            }
+        }
+    }
+
+    fn what(&self) -> &'static str {
+        match self {
+            PassFor::StallSamples => "in the warps' stall samples",
+            PassFor::NotTraced(_) => "that the traced run did not count",
+            PassFor::All => "on a source line",
+        }
+    }
+}
+
 /// What the source pass runs: ncu's options, what was checked, and the program.
 pub struct SourcePass<'a> {
     opts: &'a crate::profile::ncu::NcuOptions,
     prepared: &'a crate::profile::ncu::Prepared,
     program: &'a [String],
-    /// Only for findings whose line cause is the warps' stall samples: the sample's own
-    /// run read the other counters.
-    stalls_only: bool,
+    /// The findings whose lines it reads.
+    pass_for: PassFor,
 }
 
 impl<'a> SourcePass<'a> {
@@ -111,13 +151,13 @@ impl<'a> SourcePass<'a> {
         opts: &'a crate::profile::ncu::NcuOptions,
         prepared: &'a crate::profile::ncu::Prepared,
         program: &'a [String],
-        stalls_only: bool,
+        pass_for: PassFor,
     ) -> Self {
         SourcePass {
             opts,
             prepared,
             program,
-            stalls_only,
+            pass_for,
         }
     }
 
@@ -132,20 +172,16 @@ impl<'a> SourcePass<'a> {
         users: &UserKernels,
     ) -> Vec<ingest::source::SourceBlock> {
         let is_users = |k: &str| users.contains(k);
-        let Some(plan) = plan(findings, rules, every, &is_users, self.stalls_only) else {
+        let Some(plan) = plan(findings, rules, every, &is_users, &self.pass_for) else {
             if self.opts.verbose {
-                let cause = if self.stalls_only {
-                    "in the warps' stall samples"
-                } else {
-                    "on a source line"
-                };
                 crate::note!(
-                    "source pass: no finding on your kernels has its cause {cause}; none is run"
+                    "source pass: no finding on your kernels has its cause {}; none is run",
+                    self.pass_for.what()
                 );
             }
             return Vec::new();
         };
-        let what = if self.stalls_only {
+        let what = if self.pass_for == PassFor::StallSamples {
             "the warps' stall samples of"
         } else {
             "the source counters of"
@@ -171,7 +207,13 @@ impl<'a> SourcePass<'a> {
 /// what [`super::stall_memory`] keeps for the next `--source` run of the program.
 pub fn reads_stall_samples(findings: &[Finding], rules: &[Rule], users: &UserKernels) -> bool {
     let is_users = |k: &str| users.contains(k);
-    !wanted(findings, &line_cause_in(rules), &is_users, true).is_empty()
+    !wanted(
+        findings,
+        &line_cause_in(rules),
+        &is_users,
+        &PassFor::StallSamples,
+    )
+    .is_empty()
 }
 
 /// The user's own kernels, told from libraries' by the origins in the rules folder and
@@ -201,20 +243,20 @@ fn line_cause_in(rules: &[Rule]) -> impl Fn(&Finding) -> Option<crate::rules::Li
     }
 }
 
-/// The plan for the findings of rules with a line cause (the stall samples alone with
-/// `stalls_only`) on kernels `is_users` accepts, from every launch the launch trace
-/// counted (their ids are the findings' launch ids). `None` when no such finding has a
-/// traced launch with a mangled name.
+/// The plan for the findings of rules with a line cause that `pass_for` takes, on kernels
+/// `is_users` accepts, from every launch the launch trace counted (their ids are the
+/// findings' launch ids). `None` when no such finding has a traced launch with a mangled
+/// name.
 pub fn plan(
     findings: &[Finding],
     rules: &[Rule],
     every: &ingest::Profile,
     is_users: &dyn Fn(&str) -> bool,
-    stalls_only: bool,
+    pass_for: &PassFor,
 ) -> Option<SourcePlan> {
     let traced = TracedNumbers::of(every);
     let line_cause = line_cause_in(rules);
-    let wanted = wanted(findings, &line_cause, is_users, stalls_only);
+    let wanted = wanted(findings, &line_cause, is_users, pass_for);
     let mut numbers: Vec<u64> = Vec::new();
     let mut chosen: Vec<(String, String, u64)> = Vec::new();
     for f in wanted {
@@ -273,20 +315,18 @@ pub fn plan(
     })
 }
 
-/// The findings on the user's kernels whose rule has a line cause (the stall samples alone
-/// with `stalls_only`), by time at stake, most first.
+/// The findings on the user's kernels whose rule has a line cause that `pass_for` takes,
+/// by time at stake, most first.
 fn wanted<'a>(
     findings: &'a [Finding],
     line_cause: &dyn Fn(&Finding) -> Option<crate::rules::LineCause>,
     is_users: &dyn Fn(&str) -> bool,
-    stalls_only: bool,
+    pass_for: &PassFor,
 ) -> Vec<&'a Finding> {
     let mut wanted: Vec<&Finding> = findings
         .iter()
-        .filter(|f| match line_cause(f) {
-            Some(crate::rules::LineCause::StallSamples) => is_users(&f.kernel),
-            Some(_) => !stalls_only && is_users(&f.kernel),
-            None => false,
+        .filter(|f| {
+            line_cause(f).is_some_and(|c| pass_for.wants(c, &f.kernel)) && is_users(&f.kernel)
         })
         .collect();
     wanted.sort_by(|a, b| {
@@ -413,7 +453,7 @@ mod tests {
             &rules,
             &every,
             &users,
-            false,
+            &PassFor::All,
         )
         .unwrap();
         assert_eq!(sectors.targets.len(), 1);
@@ -425,14 +465,30 @@ mod tests {
             &rules,
             &every,
             &users,
-            false,
+            &PassFor::All,
         )
         .unwrap();
         assert!(both.needs_sampling);
         // After a sample whose own run read the counters, only the stall samples want a
         // pass.
-        assert!(plan(std::slice::from_ref(&finding), &rules, &every, &users, true).is_none());
-        let stalls = plan(&[finding, waits], &rules, &every, &users, true).unwrap();
+        assert!(
+            plan(
+                std::slice::from_ref(&finding),
+                &rules,
+                &every,
+                &users,
+                &PassFor::StallSamples
+            )
+            .is_none()
+        );
+        let stalls = plan(
+            &[finding, waits],
+            &rules,
+            &every,
+            &users,
+            &PassFor::StallSamples,
+        )
+        .unwrap();
         assert!(stalls.needs_sampling);
     }
 }

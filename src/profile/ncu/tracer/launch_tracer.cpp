@@ -18,6 +18,10 @@
 // CUDA call, once the trace is written: `gpulint run --window` traces a training loop's
 // first steps, not its minutes.
 //
+// With GPULINT_SASS_OUT set (`gpulint run --source`), it also counts, per instruction and
+// source line, the first launch of each of the user's kernels with CUPTI's SASS metrics
+// (namespace sass, below), and marks those launches in the trace: they ran instrumented.
+//
 // It needs no CUDA header: it loads CUPTI from the path in GPULINT_CUPTI and declares the
 // little of CUPTI's C interface it uses, so any C++ compiler builds it:
 //   c++ -shared -fPIC -O2 -std=c++17 launch_tracer.cpp -ldl -o launch_tracer.so
@@ -28,10 +32,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -72,16 +78,37 @@ struct CallbackData {
   const void* function_params;
   void* function_return_value;
   const char* symbol_name;
+  void* context;
+  uint32_t context_uid;
+  uint64_t* correlation_data;
+  uint32_t correlation_id;
+};
+// The resource domain (cupti_callbacks.h): a module's cubin as it loads, for the source
+// lines of --source's SASS counters.
+constexpr uint32_t kDomainResource = 3;
+constexpr uint32_t kModuleLoaded = 6;
+struct ResourceData {
+  void* context;
+  void* stream;
+  void* descriptor;
+};
+struct ModuleResourceData {
+  uint32_t module_id;
+  size_t cubin_size;
+  const char* cubin;
 };
 using Callback = void (*)(void* userdata, uint32_t domain, uint32_t cbid, const void* data);
 Result (*subscribe)(void** subscriber, Callback callback, void* userdata);
 Result (*enable_callback)(uint32_t enable, void* subscriber, uint32_t domain, uint32_t cbid);
 Result (*callback_name)(uint32_t domain, uint32_t cbid, const char** name);
+Result (*enable_domain)(uint32_t enable, void* subscriber, uint32_t domain);
+void* library = nullptr;
 
 // Loads libcupti from `path` and finds each entry point; false when one is missing.
 bool load(const char* path) {
   void* lib = path && *path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : nullptr;
   if (!lib) return false;
+  library = lib;
   auto find = [lib](auto& entry, const char* name) {
     entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(lib, name));
     return entry != nullptr;
@@ -93,7 +120,8 @@ bool load(const char* path) {
          find(dropped_records, "cuptiActivityGetNumDroppedRecords") &&
          // Optional: without them launches are recorded with no launching object.
          (find(subscribe, "cuptiSubscribe"), find(enable_callback, "cuptiEnableCallback"),
-          find(callback_name, "cuptiGetCallbackName"), true);
+          find(callback_name, "cuptiGetCallbackName"), find(enable_domain, "cuptiEnableDomain"),
+          true);
 }
 }  // namespace cupti
 
@@ -179,16 +207,393 @@ std::string launching_object() {
   return "";
 }
 
-void on_launch(void*, uint32_t, uint32_t, const void* data) {
-  const auto* call = static_cast<const cupti::CallbackData*>(data);
-  if (call->callback_site != cupti::kApiEnter || !call->symbol_name) return;
-  std::lock_guard<std::mutex> guard(objects_lock);
-  std::string& seen = looked_up[call->symbol_name];
-  if (seen == call->symbol_name) return;
-  seen = call->symbol_name;
+void write_quoted(FILE* out, const std::string& s);
+
+// --source's line counters, where GPULINT_SASS_OUT names a file: CUPTI's SASS metrics
+// (cupti_sass_metrics.h, CUDA 12.5 on) on the first launch of each of the user's kernels.
+// Lazy patching instruments a kernel from its first launch in an enable/disable range to
+// the range's end, so a range is open only while such first launches run: before any
+// other launch its counts are flushed and it is closed. The counters are summed per
+// instruction over the GPU; at exit each instruction's file and line come from its
+// module's cubin, kept as it loaded. ncu's SourceCounters section instead instruments
+// every launch it profiles (lab/runs/2026-12-04-sass-lines.txt). The declarations are
+// those of cupti_sass_metrics.h, cupti_profiler_target.h and cupti_pcsampling.h.
+namespace sass {
+using cupti::Result;
+#define GPULINT_SIZE_TO(T, field) (offsetof(T, field) + sizeof(T::field))
+struct ProfilerInitializeParams {
+  size_t struct_size;
+  void* priv;
+};
+struct ChipNameParams {
+  size_t struct_size;
+  void* priv;
+  size_t device_index;
+  const char* chip;
+};
+struct MetricDetails {
+  uint64_t id;
+  const char* name;
+  const char* description;
+};
+struct PropertiesParams {
+  size_t struct_size;
+  void* priv;
+  const char* chip;
+  const char* metric;
+  MetricDetails details;
+};
+struct Config {
+  uint64_t metric_id;
+  uint8_t granularity;  // 0: summed over the GPU
+};
+struct SetConfigParams {
+  size_t struct_size;
+  void* priv;
+  size_t count;
+  Config* configs;
+  uint32_t device_index;
+};
+struct EnableParams {
+  size_t struct_size;
+  void* priv;
+  void* context;
+  uint8_t lazy_patching;
+};
+struct DisableParams {
+  size_t struct_size;
+  void* priv;
+  void* context;
+  size_t dropped;
+};
+struct DataPropertiesParams {
+  size_t struct_size;
+  void* priv;
+  void* context;
+  size_t records;
+  size_t instances;
+};
+struct InstanceValue {
+  uint64_t metric_id;
+  uint64_t value;
+};
+struct Data {
+  size_t struct_size;
+  void* priv;
+  uint32_t cubin_crc;
+  uint32_t function_index;
+  const char* function_name;
+  uint32_t pc_offset;
+  InstanceValue* values;
+};
+struct FlushParams {
+  size_t struct_size;
+  void* priv;
+  void* context;
+  size_t records;
+  size_t instances;
+  Data* data;
+};
+struct CubinCrcParams {
+  size_t size;
+  size_t cubin_size;
+  const void* cubin;
+  uint64_t crc;
+};
+struct CorrelationParams {
+  size_t size;
+  const void* cubin;
+  const char* function;
+  size_t cubin_size;
+  uint32_t line;
+  uint64_t pc_offset;
+  char* file;
+  char* dir;
+};
+
+Result (*profiler_initialize)(ProfilerInitializeParams*);
+Result (*chip_name)(ChipNameParams*);
+Result (*device_id)(void* context, uint32_t* device);
+Result (*properties)(PropertiesParams*);
+Result (*set_config)(SetConfigParams*);
+Result (*enable)(EnableParams*);
+Result (*disable)(DisableParams*);
+Result (*data_properties)(DataPropertiesParams*);
+Result (*flush)(FlushParams*);
+Result (*cubin_crc)(CubinCrcParams*);
+Result (*correlation)(CorrelationParams*);
+int (*push_context)(void*);
+int (*pop_context)(void**);
+int (*synchronize)();
+
+// What gpulint reads per line: instructions, global sectors and their ideal, shared
+// wavefronts and their ideal, shared and local instructions, divergent branches, global
+// atomics and reductions. A chip without one leaves it out.
+constexpr const char* kMetrics[] = {
+    "smsp__sass_inst_executed",
+    "smsp__sass_sectors_mem_global",
+    "smsp__sass_sectors_mem_global_ideal",
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+    "smsp__sass_inst_executed_op_shared",
+    "smsp__sass_inst_executed_op_local_ld",
+    "smsp__sass_inst_executed_op_local_st",
+    "smsp__sass_branch_targets_threads_divergent",
+    "smsp__sass_inst_executed_op_global_atom",
+    "smsp__sass_inst_executed_op_global_red",
+};
+// A program's kernels beyond these go without lines; cubins beyond this many bytes too.
+constexpr int kMostKernels = 64;
+constexpr size_t kMostCubinBytes = size_t(512) << 20;
+
+bool active = false;
+bool profiler_ready = false;
+std::unordered_set<uint32_t> configured_devices;
+std::vector<std::string> metric_names;
+std::unordered_map<uint64_t, size_t> column_of;
+void* open_context = nullptr;
+int kernels = 0;
+std::string program;
+std::unordered_set<uint32_t> instrumented;  // launches' correlation ids
+std::map<std::pair<std::string, uint32_t>, std::vector<uint64_t>> counts;
+std::unordered_map<std::string, uint32_t> crc_of;  // kernel -> its cubin's CRC
+std::unordered_map<uint32_t, std::string> cubins;  // low 32 bits of the CRC -> bytes
+size_t cubin_bytes = 0;
+std::unordered_set<uint32_t> graph_launch_calls;  // graph launches' call_key
+
+uint32_t call_key(uint32_t domain, uint32_t cbid) { return domain << 16 | cbid; }
+
+bool load() {
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto find = [](void* lib, auto& entry, const char* name) {
+    entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(
+        lib ? dlsym(lib, name) : nullptr);
+    return entry != nullptr;
+  };
+  void* lib = cupti::library;
+  return find(lib, profiler_initialize, "cuptiProfilerInitialize") &&
+         find(lib, chip_name, "cuptiDeviceGetChipName") &&
+         find(lib, device_id, "cuptiGetDeviceId") &&
+         find(lib, properties, "cuptiSassMetricsGetProperties") &&
+         find(lib, set_config, "cuptiSassMetricsSetConfig") &&
+         find(lib, enable, "cuptiSassMetricsEnable") &&
+         find(lib, disable, "cuptiSassMetricsDisable") &&
+         find(lib, data_properties, "cuptiSassMetricsGetDataProperties") &&
+         find(lib, flush, "cuptiSassMetricsFlushData") &&
+         find(lib, cubin_crc, "cuptiGetCubinCrc") &&
+         find(lib, correlation, "cuptiGetSassToSourceCorrelation") &&
+         find(cuda, push_context, "cuCtxPushCurrent_v2") &&
+         find(cuda, pop_context, "cuCtxPopCurrent_v2") &&
+         find(cuda, synchronize, "cuCtxSynchronize");
+}
+
+// Whether a kernel launched from `object` is the user's: the program itself, or an object
+// outside Python's packages and NVIDIA's libraries (a Triton launcher, an extension).
+bool users_object(const std::string& object) {
+  if (object.empty()) return false;
+  if (object == program) return true;
+  for (const char* library :
+       {"site-packages/", "dist-packages/", "/lib/python", "/usr/local/cuda", "/opt/nvidia",
+        "libcublas", "libcudnn", "libcufft", "libcurand", "libcusparse", "libcusolver",
+        "libnccl", "libnvrtc", "libnvjpeg", "libnpp"}) {
+    if (object.find(library) != std::string::npos) return false;
+  }
+  return true;
+}
+
+// The SASS counters' configuration on the context's device, once per device.
+bool configure(void* context) {
+  uint32_t device = 0;
+  if (device_id(context, &device) != cupti::kSuccess) return false;
+  if (configured_devices.count(device)) return true;
+  if (!profiler_ready) {
+    ProfilerInitializeParams init{GPULINT_SIZE_TO(ProfilerInitializeParams, priv), nullptr};
+    if (profiler_initialize(&init) != cupti::kSuccess) return false;
+    profiler_ready = true;
+  }
+  ChipNameParams chip{GPULINT_SIZE_TO(ChipNameParams, chip), nullptr, device, nullptr};
+  if (chip_name(&chip) != cupti::kSuccess) return false;
+  std::vector<Config> configs;
+  std::vector<std::string> names;
+  for (const char* metric : kMetrics) {
+    PropertiesParams p{GPULINT_SIZE_TO(PropertiesParams, details), nullptr, chip.chip, metric, {}};
+    if (properties(&p) != cupti::kSuccess) continue;
+    configs.push_back({p.details.id, 0});
+    names.push_back(metric);
+  }
+  if (configs.empty()) return false;
+  SetConfigParams set{GPULINT_SIZE_TO(SetConfigParams, device_index), nullptr, configs.size(),
+                      configs.data(), device};
+  if (set_config(&set) != cupti::kSuccess) return false;
+  // Every device gets the same list: the chips of one machine agree on it.
+  if (metric_names.empty()) {
+    for (size_t i = 0; i < names.size(); ++i) column_of[configs[i].metric_id] = i;
+    metric_names = names;
+  }
+  configured_devices.insert(device);
+  return true;
+}
+
+// Moves the counts of the open range into `counts`, once its kernels are done.
+void take_counts(void* context) {
+  DataPropertiesParams props{GPULINT_SIZE_TO(DataPropertiesParams, instances), nullptr, context,
+                             0, 0};
+  if (data_properties(&props) != cupti::kSuccess || props.records == 0 || props.instances == 0)
+    return;
+  std::vector<Data> data(props.records);
+  std::vector<InstanceValue> values(props.records * props.instances);
+  for (size_t i = 0; i < data.size(); ++i) data[i].values = &values[i * props.instances];
+  FlushParams f{GPULINT_SIZE_TO(FlushParams, instances), nullptr, context, props.records,
+                props.instances, data.data()};
+  if (flush(&f) != cupti::kSuccess) return;
+  for (const Data& d : data) {
+    if (!d.function_name) continue;
+    std::string function = d.function_name;
+    free(const_cast<char*>(d.function_name));
+    crc_of[function] = d.cubin_crc;
+    auto& row = counts[{function, d.pc_offset}];
+    row.resize(metric_names.size());
+    for (size_t k = 0; k < props.instances; ++k) {
+      auto column = column_of.find(d.values[k].metric_id);
+      if (column != column_of.end()) row[column->second] += d.values[k].value;
+    }
+  }
+}
+
+void close() {
+  if (!open_context) return;
+  void* context = open_context;
+  open_context = nullptr;
+  void* popped = nullptr;
+  if (push_context(context) == 0) {
+    synchronize();
+    pop_context(&popped);
+  }
+  take_counts(context);
+  DisableParams off{GPULINT_SIZE_TO(DisableParams, dropped), nullptr, context, 0};
+  disable(&off);
+}
+
+bool open(void* context) {
+  if (!configure(context)) return false;
+  EnableParams on{GPULINT_SIZE_TO(EnableParams, lazy_patching), nullptr, context, 1};
+  if (enable(&on) != cupti::kSuccess) return false;
+  open_context = context;
+  return true;
+}
+
+// Before a launch: its kernel is instrumented when this is its first launch and it is the
+// user's (`first_object` is then its launching object); any other launch closes the range.
+void before_launch(const cupti::CallbackData* call, const std::string* first_object) {
+  bool wanted = first_object && kernels < kMostKernels && users_object(*first_object);
+  if (!wanted || (open_context && open_context != call->context)) close();
+  if (!wanted || (!open_context && !open(call->context))) return;
+  ++kernels;
+  instrumented.insert(call->correlation_id);
+}
+
+void keep_cubin(const void* data) {
+  const auto* resource = static_cast<const cupti::ResourceData*>(data);
+  const auto* module = resource ? static_cast<const cupti::ModuleResourceData*>(
+                                      resource->descriptor)
+                                : nullptr;
+  if (!module || !module->cubin || module->cubin_size == 0) return;
+  if (cubin_bytes + module->cubin_size > kMostCubinBytes) return;
+  CubinCrcParams crc{GPULINT_SIZE_TO(CubinCrcParams, crc), module->cubin_size, module->cubin, 0};
+  if (cubin_crc(&crc) != cupti::kSuccess) return;
+  auto& kept = cubins[static_cast<uint32_t>(crc.crc)];
+  if (kept.empty()) {
+    kept.assign(module->cubin, module->cubin_size);
+    cubin_bytes += kept.size();
+  }
+}
+
+// An instruction's file (its folder and name) and line, from `cubin`; false if unknown.
+bool line_in(const std::string& cubin, const std::string& function, uint32_t pc,
+             std::string& file, uint32_t& line) {
+  CorrelationParams p{GPULINT_SIZE_TO(CorrelationParams, dir), cubin.data(), function.c_str(),
+                      cubin.size(), 0, pc, nullptr, nullptr};
+  if (correlation(&p) != cupti::kSuccess) return false;
+  std::string dir = p.dir ? p.dir : "";
+  file = dir.empty() ? std::string(p.file ? p.file : "") : dir + "/" + (p.file ? p.file : "");
+  line = p.line;
+  free(p.file);
+  free(p.dir);
+  return !file.empty();
+}
+
+// The counts, one row per instruction with its file and line, to GPULINT_SASS_OUT.
+void write_rows() {
+  const char* path = getenv("GPULINT_SASS_OUT");
+  FILE* out = path && *path ? fopen(path, "w") : nullptr;
+  if (!out) return;
+  fprintf(out, "function,pc,file,line");
+  for (const auto& name : metric_names) fprintf(out, ",%s", name.c_str());
+  fputc('\n', out);
+  for (const auto& [key, values] : counts) {
+    std::string file;
+    uint32_t line = 0;
+    auto kept = cubins.find(crc_of[key.first]);
+    bool found = kept != cubins.end() && line_in(kept->second, key.first, key.second, file, line);
+    for (auto it = cubins.begin(); !found && it != cubins.end(); ++it)
+      found = line_in(it->second, key.first, key.second, file, line);
+    write_quoted(out, key.first);
+    fprintf(out, ",%u,", key.second);
+    write_quoted(out, found ? file : std::string());
+    fprintf(out, ",%u", found ? line : 0);
+    for (uint64_t v : values) fprintf(out, ",%llu", static_cast<unsigned long long>(v));
+    fputc('\n', out);
+  }
+  fclose(out);
+}
+
+void start() {
+  const char* out = getenv("GPULINT_SASS_OUT");
+  if (!out || !*out || !cupti::enable_domain || !load()) return;
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) program.assign(self, n);
+  active = true;
+}
+
+void finish() {
+  if (!active) return;
+  close();
+  write_rows();
+}
+#undef GPULINT_SIZE_TO
+}  // namespace sass
+
+void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
-  if (launching_objects.count(call->symbol_name)) return;
-  launching_objects.emplace(call->symbol_name, launching_object());
+  std::lock_guard<std::mutex> guard(objects_lock);
+  if (domain == cupti::kDomainResource) {
+    if (cbid == cupti::kModuleLoaded && sass::active) sass::keep_cubin(data);
+    return;
+  }
+  const auto* call = static_cast<const cupti::CallbackData*>(data);
+  // A runtime launch calls the driver's: one launch, two calls, decided at the first.
+  thread_local bool in_runtime_launch = false;
+  if (call->callback_site != cupti::kApiEnter) {
+    if (domain == cupti::kDomainRuntime) in_runtime_launch = false;
+    return;
+  }
+  bool nested = domain == cupti::kDomainDriver && in_runtime_launch;
+  if (domain == cupti::kDomainRuntime) in_runtime_launch = true;
+  if (!call->symbol_name) {
+    // A graph's kernels are not first launches: the counters' range closes before them.
+    if (sass::active && !nested && sass::graph_launch_calls.count(sass::call_key(domain, cbid)))
+      sass::close();
+    return;
+  }
+  const std::string* first_object = nullptr;
+  std::string& seen = looked_up[call->symbol_name];
+  if (seen != call->symbol_name) {
+    seen = call->symbol_name;
+    if (!launching_objects.count(call->symbol_name))
+      first_object = &launching_objects.emplace(call->symbol_name, launching_object()).first->second;
+  }
+  if (sass::active && !nested) sass::before_launch(call, first_object);
 }
 
 // Subscribes to the launch calls of the driver and runtime APIs (by name: their ids differ
@@ -204,10 +609,15 @@ void watch_launch_calls() {
     for (uint32_t cbid = 1; cbid < 2048; ++cbid) {
       const char* name = nullptr;
       if (cupti::callback_name(domain, cbid, &name) != cupti::kSuccess || !name) continue;
-      if (strstr(name, "Launch") && !strstr(name, "HostFunc") && !strstr(name, "Graph"))
+      if (strstr(name, "Launch") && !strstr(name, "HostFunc") && !strstr(name, "Graph")) {
         cupti::enable_callback(1, subscriber, domain, cbid);
+      } else if (sass::active && strstr(name, "GraphLaunch")) {
+        cupti::enable_callback(1, subscriber, domain, cbid);
+        sass::graph_launch_calls.insert(sass::call_key(domain, cbid));
+      }
     }
   }
+  if (sass::active) cupti::enable_domain(1, subscriber, cupti::kDomainResource);
 }
 
 const std::string* object_of(const char* mangled) {
@@ -286,6 +696,10 @@ std::atomic<bool> window_ended{false};
 
 void write_trace() {
   if (getpid() != traced_pid || trace_written.exchange(true)) return;
+  {
+    std::lock_guard<std::mutex> guard(objects_lock);
+    sass::finish();
+  }
   cupti::flush_all(1);
   const char* path = getenv("GPULINT_TRACE_OUT");
   if (!path || !*path) return;
@@ -303,7 +717,8 @@ void write_trace() {
   fprintf(out, "dropped records: %llu\n", static_cast<unsigned long long>(dropped_records));
   fprintf(out,
           "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,block_x,block_y,"
-          "block_z,registers_per_thread,shared_memory_bytes,name,launched_from,mangled\n");
+          "block_z,registers_per_thread,shared_memory_bytes,name,launched_from,mangled,"
+          "instrumented\n");
   std::unordered_set<const std::string*> named;
   for (const Launch& l : recorded) {
     fprintf(out, "%u,%u,%u,%llu,%llu,%d,%d,%d,%d,%d,%d,%u,%d,", l.correlation_id, l.device_id,
@@ -318,7 +733,8 @@ void write_trace() {
     // The mangled name on a kernel's first row only: the reader carries it to the rest
     // (a PyTorch kernel's runs to hundreds of bytes, over 100,000 launches a minute).
     write_quoted(out, named.insert(l.mangled).second ? *l.mangled : std::string());
-    fputc('\n', out);
+    // A launch that ran with --source's SASS counters: its duration is not its own.
+    fprintf(out, ",%d\n", sass::instrumented.count(l.correlation_id) ? 1 : 0);
   }
   if (window_ended) fprintf(out, "# stopped at the end of its window\n");
   // gpulint's watchdog reads this: the process is done with CUDA, whatever it does next.
@@ -333,7 +749,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   traced_pid = getpid();
   if (!cupti::load(getenv("GPULINT_CUPTI"))) return 0;
   if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
-  if (cupti::enable(cupti::kKindConcurrentKernel) != cupti::kSuccess) return 0;
+  sass::start();
+  // The concurrent kind's records zero the SASS counters (the serial kind's do not, on the
+  // H200 with CUDA 13.0): with them, kernels run one at a time.
+  uint32_t kind = sass::active ? cupti::kKindKernel : cupti::kKindConcurrentKernel;
+  if (cupti::enable(kind) != cupti::kSuccess) return 0;
   watch_launch_calls();
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.

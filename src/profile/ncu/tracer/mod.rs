@@ -138,33 +138,48 @@ impl Input {
     }
 }
 
+/// What a traced run gave: the trace's text, how long the program ran, and, where asked
+/// for, the SASS counters of the first launch of each of the user's kernels (`None` when
+/// the CUPTI loaded has no SASS metrics, or none was collected).
+pub struct Traced {
+    pub text: String,
+    pub took: Duration,
+    pub source_counters: Option<String>,
+}
+
+/// Names the file the tracer writes `--source`'s SASS counters to.
+pub const SASS_OUT_ENV: &str = "GPULINT_SASS_OUT";
+
 /// Runs the program once under the tracer, with gpulint's stdin, its stdout where the
 /// profiled run sends it (stderr when a machine format owns stdout), and returns the
-/// trace's text and how long the program ran. `Err` says why there is none: a program that made no CUDA call, or one
-/// killed before it could write it. A program that does not exit [`EXIT_GRACE`] after its
-/// trace says it is done with CUDA (hung in a teardown) is stopped, and its trace kept.
+/// trace's text and how long the program ran; with `source_counters`, also the SASS
+/// counters of each of the user's kernels' first launch (`--source`). `Err` says why there
+/// is none: a program that made no CUDA call, or one killed before it could write it. A
+/// program that does not exit [`EXIT_GRACE`] after its trace says it is done with CUDA
+/// (hung in a teardown) is stopped, and its trace kept.
 pub fn trace(
     tracer: &Tracer,
     program: &[String],
     input: &mut Input,
     output_to_stderr: bool,
     window: Option<u64>,
+    source_counters: bool,
     verbose: bool,
-) -> Result<(String, Duration), String> {
-    let out = tempfile::Builder::new()
-        .prefix("gpulint-trace-")
-        .suffix(".csv")
-        .tempfile()
-        .map_err(|e| format!("a temporary file for the trace: {e}"))?;
-    let mut command = Command::new(&program[0]);
-    command
-        .args(&program[1..])
-        .env("CUDA_INJECTION64_PATH", &tracer.library)
-        .env(CUPTI_ENV, &tracer.cupti.path)
-        .env("GPULINT_TRACE_OUT", out.path())
-        .stdin(Stdio::inherit());
-    if let Some(seconds) = window {
-        command.env(WINDOW_ENV, seconds.to_string());
+) -> Result<Traced, String> {
+    let temporary = |prefix: &str| {
+        tempfile::Builder::new()
+            .prefix(prefix)
+            .suffix(".csv")
+            .tempfile()
+            .map_err(|e| format!("a temporary file for the trace: {e}"))
+    };
+    let out = temporary("gpulint-trace-")?;
+    let counters = source_counters
+        .then(|| temporary("gpulint-sass-"))
+        .transpose()?;
+    let mut command = traced_command(tracer, program, out.path(), window);
+    if let Some(c) = &counters {
+        command.env(SASS_OUT_ENV, c.path());
     }
     if output_to_stderr {
         command.stdout(std::io::stderr());
@@ -211,7 +226,29 @@ pub fn trace(
             EXIT_GRACE.as_secs()
         );
     }
-    Ok((text, took))
+    let source_counters = counters
+        .and_then(|c| std::fs::read_to_string(c.path()).ok())
+        .filter(|t| t.lines().nth(1).is_some());
+    Ok(Traced {
+        text,
+        took,
+        source_counters,
+    })
+}
+
+/// The program under the tracer, its trace to `out`, ended after `window` seconds if given.
+fn traced_command(tracer: &Tracer, program: &[String], out: &Path, window: Option<u64>) -> Command {
+    let mut command = Command::new(&program[0]);
+    command
+        .args(&program[1..])
+        .env("CUDA_INJECTION64_PATH", &tracer.library)
+        .env(CUPTI_ENV, &tracer.cupti.path)
+        .env("GPULINT_TRACE_OUT", out)
+        .stdin(Stdio::inherit());
+    if let Some(seconds) = window {
+        command.env(WINDOW_ENV, seconds.to_string());
+    }
+    command
 }
 
 /// How a traced run ended.
