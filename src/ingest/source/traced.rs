@@ -102,12 +102,15 @@ pub fn read(text: &str, origin: &str, names: &HashMap<String, String>) -> Result
         }
     }
     let mut texts = SourceTexts::default();
+    // A kernel none of whose lines is known (its module's cubin was not kept, or has no
+    // line table) has no block: its lines are left to ncu.
     Ok(kernels
         .into_iter()
         .map(|(mangled, rows)| {
             let name = names.get(&mangled).cloned().unwrap_or(mangled);
             block(name, rows, &mut texts)
         })
+        .filter(|b| !b.lines.is_empty())
         .collect())
 }
 
@@ -282,5 +285,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("function,pc,file,line"), "{e}");
+        let unplaced = format!("{HEADER}\n\"_Z5otherv\",0,\"\",0,1,32,4\n");
+        assert!(read(&unplaced, "rows", &names()).unwrap().is_empty());
     }
 }

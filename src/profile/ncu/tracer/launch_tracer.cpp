@@ -217,7 +217,8 @@ void write_quoted(FILE* out, const std::string& s);
 // instruction over the GPU; at exit each instruction's file and line come from its
 // module's cubin, kept as it loaded. ncu's SourceCounters section instead instruments
 // every launch it profiles (lab/runs/2026-12-04-sass-lines.txt). The declarations are
-// those of cupti_sass_metrics.h, cupti_profiler_target.h and cupti_pcsampling.h.
+// those of cupti_sass_metrics.h, cupti_profiler_target.h and cupti_pcsampling.h, checked
+// against them by samples/corpus/sass_layout_check.cpp.
 namespace sass {
 using cupti::Result;
 #define GPULINT_SIZE_TO(T, field) (offsetof(T, field) + sizeof(T::field))
@@ -342,9 +343,12 @@ constexpr const char* kMetrics[] = {
     "smsp__sass_inst_executed_op_global_atom",
     "smsp__sass_inst_executed_op_global_red",
 };
-// A program's kernels beyond these go without lines; cubins beyond this many bytes too.
+// A program's kernels beyond these go without lines. Every module loaded while a counted
+// launch is under way is kept (CUDA loads a module at its first kernel's first launch);
+// others, loaded before (eagerly), only up to the first bytes: a PyTorch process loads
+// hundreds of megabytes of its libraries' modules.
 constexpr int kMostKernels = 64;
-constexpr size_t kMostCubinBytes = size_t(512) << 20;
+constexpr size_t kMostEagerCubinBytes = size_t(64) << 20;
 
 bool active = false;
 bool profiler_ready = false;
@@ -498,7 +502,7 @@ void keep_cubin(const void* data) {
                                       resource->descriptor)
                                 : nullptr;
   if (!module || !module->cubin || module->cubin_size == 0) return;
-  if (cubin_bytes + module->cubin_size > kMostCubinBytes) return;
+  if (!open_context && cubin_bytes + module->cubin_size > kMostEagerCubinBytes) return;
   CubinCrcParams crc{GPULINT_SIZE_TO(CubinCrcParams, crc), module->cubin_size, module->cubin, 0};
   if (cubin_crc(&crc) != cupti::kSuccess) return;
   auto& kept = cubins[static_cast<uint32_t>(crc.crc)];
