@@ -270,6 +270,20 @@ mod tests {
         );
     }
 
+    /// The reader and the tracer (launch_tracer.cpp's kMetrics) name the same counters, in
+    /// the same order.
+    #[test]
+    fn the_tracer_collects_the_counters_read() {
+        let source = crate::profile::ncu::tracer::SOURCE;
+        let list = source
+            .split("constexpr const char* kMetrics[] = {")
+            .nth(1)
+            .and_then(|rest| rest.split("};").next())
+            .expect("the tracer's list of counters");
+        let collected: Vec<&str> = (list.split('"').skip(1).step_by(2)).collect();
+        assert_eq!(collected, COUNTERS);
+    }
+
     /// A kernel the trace does not name keeps its mangled name; a field that is not a
     /// whole number is an error that says where.
     #[test]
