@@ -148,10 +148,9 @@ pub(crate) fn profile_program(
 /// With `--source` after a sample that names its kernels: where the source counters are
 /// read ([`sampling::source_pass::source_counters`]), in `opts`, and which findings the
 /// pass after the sample is for. `None`: no pass; the sample's run reads what `--source`
-/// asks, if anything. Where the traced run counted the user's kernels' first launches, the
-/// sample's run takes no section, and the pass comes only for what those counts lack,
-/// unless the last run of the command read the warps' stall samples and the sample is
-/// small enough for them to ride in its run (they then bring every counter).
+/// asks, if anything. Where the traced run counted the user's kernels' first launches (it
+/// does only after a run of the command that read no stall samples), the sample's run
+/// takes no section, and the pass comes only for what those counts lack.
 fn place_source_counters(
     opts: &mut ncu::NcuOptions,
     sample: Option<&Sample>,
@@ -168,10 +167,7 @@ fn place_source_counters(
     let traced: Vec<String> = (e.profile.source_blocks.iter())
         .map(|b| b.function.clone())
         .collect();
-    let launches = opts.expected_launches.unwrap_or(u64::MAX);
-    let stalls_in_run = sampling::stall_memory::recall(program) == Some(true)
-        && sampling::source_pass::stall_samples_in_run(launches);
-    if !traced.is_empty() && !stalls_in_run {
+    if !traced.is_empty() {
         opts.source_pages_of = Some(Vec::new());
         opts.source_stall_samples = false;
         if opts.verbose {
