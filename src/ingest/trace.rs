@@ -462,8 +462,8 @@ mod tests {
     }
 
     /// A launch that ran with --source's SASS counters takes the median duration of its
-    /// kernel's launches of the same shape that did not; one with no such launch keeps its
-    /// own, and the trace says so.
+    /// kernel's launches of the same shape that did not, else that of the launch whose grid
+    /// is nearest; one with no other launch keeps its own, marked, and the trace says so.
     #[test]
     fn instrumented_launches_take_the_duration_of_their_uninstrumented_like() {
         let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
