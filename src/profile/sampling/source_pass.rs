@@ -366,6 +366,23 @@ mod tests {
     use super::*;
     use crate::rules::engine::{Judgement, check_in_profile};
 
+    /// After the traced run's counts, the pass takes what they lack: the stall samples and
+    /// the conversions on any kernel, every cause on a kernel the traced run did not count
+    /// (told by its base name: ncu and the tracer spell signatures differently).
+    #[test]
+    fn a_pass_after_the_traced_counts_takes_what_they_lack() {
+        use crate::rules::LineCause::*;
+        let traced = PassFor::NotTraced(vec!["tile<4>(float const*, float*, int)".into()]);
+        let counted = "void tile<4>(const float *, float *, int)";
+        assert!(!traced.wants(ExcessSectors, counted));
+        assert!(!traced.wants(SharedConflicts, counted));
+        assert!(traced.wants(StallSamples, counted));
+        assert!(traced.wants(DoubleConversions, counted));
+        assert!(traced.wants(ExcessSectors, "other(int)"));
+        assert!(!PassFor::StallSamples.wants(ExcessSectors, "other(int)"));
+        assert!(PassFor::All.wants(LocalAccesses, "other(int)"));
+    }
+
     /// The zoo's strided copy with its uncoalesced-load finding, and a launch trace that
     /// saw that launch, by its mangled name.
     fn strided() -> (Vec<Rule>, Finding, ingest::Profile) {
