@@ -69,6 +69,10 @@ pub fn read(text: &str, origin: &str, names: &HashMap<String, String>) -> Result
     for (n, record) in reader.records().enumerate() {
         let row = n as u64 + 2;
         let record = record.map_err(|e| Error::at(origin, row, None, format!("{e}")))?;
+        // Each process of the program writes its block under a header of its own.
+        if record.get(0) == Some("function") {
+            continue;
+        }
         let whole = |i: usize| -> Result<u64> {
             let field = record.get(i).unwrap_or("");
             field.parse().map_err(|_| {
@@ -282,6 +286,19 @@ mod tests {
             .expect("the tracer's list of counters");
         let collected: Vec<&str> = (list.split('"').skip(1).step_by(2)).collect();
         assert_eq!(collected, COUNTERS);
+    }
+
+    /// Two processes' blocks, each under its header, read as one.
+    #[test]
+    fn each_process_block_reads() {
+        let row = |kernel: &str| format!("\"{kernel}\",0,\"/src/k.cu\",3,1,32,4\n");
+        let text = format!(
+            "{HEADER}\n{}{HEADER}\n{}",
+            row("_Z4tilePKfPfi"),
+            row("_Z5otherv")
+        );
+        let blocks = read(&text, "rows", &names()).unwrap();
+        assert_eq!(blocks.len(), 2);
     }
 
     /// A kernel the trace does not name keeps its mangled name; a field that is not a

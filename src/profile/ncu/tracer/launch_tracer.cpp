@@ -527,9 +527,14 @@ bool line_in(const std::string& cubin, const std::string& function, uint32_t pc,
 }
 
 // The counts, one row per instruction with its file and line, to GPULINT_SASS_OUT.
+// Appended in one write, under a header of its own: each process of a program that has
+// several (a launcher's ranks) writes its block to the same file, as the trace does.
 void write_rows() {
   const char* path = getenv("GPULINT_SASS_OUT");
-  FILE* out = path && *path ? fopen(path, "w") : nullptr;
+  if (!path || !*path || counts.empty()) return;
+  char* text = nullptr;
+  size_t size = 0;
+  FILE* out = open_memstream(&text, &size);
   if (!out) return;
   fprintf(out, "function,pc,file,line");
   for (const auto& name : metric_names) fprintf(out, ",%s", name.c_str());
@@ -549,6 +554,11 @@ void write_rows() {
     fputc('\n', out);
   }
   fclose(out);
+  if (FILE* file = fopen(path, "a")) {
+    fwrite(text, 1, size, file);
+    fclose(file);
+  }
+  free(text);
 }
 
 void start() {
