@@ -236,4 +236,45 @@ print(sum(int(r[4]) for r in rows[1:]))' "$r/rows_a_$v.csv" | sed "s/^/$v instru
     echo "$v trace rows: $(grep -c '^[0-9]' "$r/trace_a_$v.csv" 2>/dev/null)" | tee -a "$table"
   done
 }
+# Stage `stalls` (written in the twentieth session, for the next one's first call): CUPTI's PC
+# sampling in the traced run (samples/corpus/stall_lines_probe.cpp), for the findings that
+# read the warps' stall samples. Per program with such a finding (LU 1024, BFS 1048576 8,
+# template_phases), alternating, twice: the plain run, the probe subscribed but not
+# sampling, the probe sampling; then ncu's SourceCounters page (with its warp sampling) of
+# each kernel's first launch, compared by stall_lines_compare.py here.
+# Expected before the call: PC sampling in continuous mode costs the run 0.1-0.5 s; each
+# kernel's top line by stall samples is the page's (LU's lud_internal: lud.cu:77, long
+# scoreboard), though the probe samples every launch and the page one.
+stalls() {
+  local lib="$build/stall_lines_probe.so"
+  g++ -shared -fPIC -O2 -std=c++17 samples/corpus/stall_lines_probe.cpp \
+    -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcupti -lcuda -o "$lib" \
+    > "$r/build_stall_probe.txt" 2>&1 || { cat "$r/build_stall_probe.txt"; return; }
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+  for p in lud bfs template_phases; do build_sample "$p"; done
+  for round in 1 2; do
+    for entry in "lud|1024" "bfs|1048576 8" "template_phases|"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      timed "plain_${p}_$round" "$build/$p" $args
+      # shellcheck disable=SC2086
+      CUDA_INJECTION64_PATH="$lib" GPULINT_STALL_OFF=1 timed "stall_off_${p}_$round" \
+        "$build/$p" $args
+      # shellcheck disable=SC2086
+      CUDA_INJECTION64_PATH="$lib" GPULINT_STALL_OUT="$r/stall_rows_$p.csv" \
+        timed "stall_on_${p}_$round" "$build/$p" $args
+      grep -h 'stall probe' "$r/stall_on_${p}_$round.txt" | sed "s/^/${p}_$round: /" |
+        tee -a "$table"
+    done
+  done
+  for entry in "lud|1024" "bfs|1048576 8" "template_phases|"; do
+    IFS='|' read -r p args <<< "$entry"
+    # shellcheck disable=SC2086
+    timed "stall_page_$p" ncu --clock-control none --section SourceCounters \
+      --kernel-id '::regex:.*:1' --csv --page source --print-source cuda \
+      --log-file "$r/stall_page_$p.csv" "$build/$p" $args
+    python3 samples/corpus/stall_lines_compare.py "$r/stall_rows_$p.csv" \
+      "$r/stall_page_$p.csv" | sed "s/^/$p: /" | tee -a "$table"
+  done
+}
 for stage in "$@"; do "$stage"; done
