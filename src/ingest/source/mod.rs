@@ -290,6 +290,16 @@ pub fn blocks_of<'a>(blocks: &'a [SourceBlock], kernel: &str) -> Vec<&'a SourceB
     if exact.is_empty() { of_base } else { exact }
 }
 
+/// A line's text as a note quotes it, its first 60 characters after a space; nothing where
+/// the text is unknown (the traced run's counts name a file not on this disk).
+pub fn snippet(text: &str) -> String {
+    let text = text.trim();
+    if text.is_empty() {
+        return String::new();
+    }
+    format!(" `{}`", text.chars().take(60).collect::<String>())
+}
+
 /// Whether two spellings of a kernel's full name are the same signature: ncu writes
 /// `scale<4>(const float *, float, int)` where the launch tracer's demangler writes
 /// `scale<4>(float const*, float, int)` (and another may leave out the `void`), and by its
@@ -411,13 +421,13 @@ pub fn describe_stalls(block: &SourceBlock) -> Option<(String, &SourceLine)> {
         .enumerate()
         .take_while(|(i, l)| *i == 0 || l.stall_samples / total >= 0.05)
         .map(|(_, l)| {
-            let snippet: String = l.text.chars().take(60).collect();
+            let snippet = snippet(&l.text);
             let name = file_name(&l.file);
             let why = l.top_stall.as_ref().map_or(String::new(), |(r, _)| {
                 format!(", mostly {}", stall_reason(r))
             });
             format!(
-                "{name}:{} ({:.0}% of the stall samples{why}) `{snippet}`",
+                "{name}:{} ({:.0}% of the stall samples{why}){snippet}",
                 l.line,
                 l.stall_samples / total * 100.0
             )
@@ -495,10 +505,10 @@ pub fn describe_counter(block: &SourceBlock, counter: Counter) -> Option<(String
             break;
         }
         covered += counter.of(l);
-        let snippet: String = l.text.chars().take(60).collect();
+        let snippet = snippet(&l.text);
         let name = file_name(&l.file);
         parts.push(format!(
-            "{name}:{} ({:.0}% of {unit}) `{snippet}`",
+            "{name}:{} ({:.0}% of {unit}){snippet}",
             l.line,
             counter.of(l) / total * 100.0
         ));
@@ -512,6 +522,15 @@ pub fn describe_counter(block: &SourceBlock, counter: Counter) -> Option<(String
 
 #[cfg(test)]
 mod tests {
+    /// A note quotes a line's text when it is known, cut to 60 characters, and leaves out
+    /// the quotes where it is not (a file not on this disk).
+    #[test]
+    fn a_snippet_quotes_known_text_only() {
+        assert_eq!(snippet(""), "");
+        assert_eq!(snippet("  x[i] = y;"), " `x[i] = y;`");
+        assert_eq!(snippet(&"a".repeat(70)).len(), 60 + 3);
+    }
+
     /// matmul_variants' register-tiled matmul (fixtures/h200-source/source_matmul_regtile.csv):
     /// its float4 shared loads (:74, :75) take 2 and 4 wavefronts, their ideal, and ncu's
     /// N-way column says 2 and 4; the conflicts are the transposing store's (:67), 64
