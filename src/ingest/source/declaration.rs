@@ -122,19 +122,9 @@ mod tests {
 
     fn line(n: u64, text: &str, conflicts: f64) -> SourceLine {
         SourceLine {
-            file: "/src/t.cu".into(),
-            line: n,
-            text: text.into(),
-            excess_sectors: 0.0,
-            sectors: 0.0,
-            stall_samples: 0.0,
-            top_stall: None,
             shared_conflicts: conflicts,
             shared_accesses: conflicts,
-            local_accesses: 0.0,
-            divergent_branches: 0.0,
-            double_conversions: 0.0,
-            global_atomics: 0.0,
+            ..SourceLine::at("/src/t.cu", n, text.into())
         }
     }
 

@@ -28,9 +28,10 @@ pub struct SourceLine {
     pub stall_samples: f64,
     /// The stall reason with the most of them, as the page names it (`long_sb`).
     pub top_stall: Option<(String, f64)>,
-    /// Shared-memory bank-conflict replays on this line: over its SASS rows, the times
-    /// warps executed each shared-memory instruction by its "L1 Conflicts Shared N-Way"
-    /// less one (a 32-way read replays 31 times). Predicated instructions show no N-way.
+    /// Shared-memory bank-conflict replays on this line: over its SASS rows, the shared
+    /// wavefronts over their ideal (a 32-way read replays 31 times; a float4 load's 2 to
+    /// 4 wavefronts are its ideal); where a page lacks the ideal, the times warps executed
+    /// each instruction by its "L1 Conflicts Shared N-Way" less one.
     pub shared_conflicts: f64,
     /// Warp-level shared-memory instructions executed on this line.
     pub shared_accesses: f64,
@@ -45,6 +46,27 @@ pub struct SourceLine {
     /// Warp-level global atomics and reductions executed on this line (its SASS rows
     /// `ATOMG`, `REDG`, and `ATOM`/`RED` on older GPUs): where atomics queue in the L2.
     pub global_atomics: f64,
+}
+
+impl SourceLine {
+    /// Line `line` of `file`, reading `text`, with nothing counted on it yet.
+    pub fn at(file: &str, line: u64, text: String) -> SourceLine {
+        SourceLine {
+            file: file.to_string(),
+            line,
+            text,
+            excess_sectors: 0.0,
+            sectors: 0.0,
+            stall_samples: 0.0,
+            top_stall: None,
+            shared_conflicts: 0.0,
+            shared_accesses: 0.0,
+            local_accesses: 0.0,
+            divergent_branches: 0.0,
+            double_conversions: 0.0,
+            global_atomics: 0.0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -133,20 +155,14 @@ impl Columns {
             .filter_map(|(i, reason)| num(*i).map(|n| (reason.clone(), n)))
             .filter(|(_, n)| *n > 0.0)
             .max_by(|a, b| a.1.total_cmp(&b.1));
+        let text = crate::printable::printable(rec.get(self.source).unwrap_or("").trim());
         SourceLine {
-            file: file.to_string(),
-            line,
-            text: crate::printable::printable(rec.get(self.source).unwrap_or("").trim()).into(),
             excess_sectors: count(Some(self.excess)),
             sectors: count(Some(self.sectors)),
             stall_samples: count(self.stalls.0),
             top_stall,
-            shared_conflicts: 0.0,
-            shared_accesses: 0.0,
-            local_accesses: 0.0,
             divergent_branches: count(self.divergent),
-            double_conversions: 0.0,
-            global_atomics: 0.0,
+            ..SourceLine::at(file, line, text.into())
         }
     }
 

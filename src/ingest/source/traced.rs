@@ -127,7 +127,7 @@ fn block(function: String, mut rows: Vec<Instruction>, texts: &mut SourceTexts) 
         let at = match lines.iter().position(|l| l.file == file && l.line == line) {
             Some(at) => at,
             None => {
-                lines.push(empty_line(file, line, texts.line(file, line)));
+                lines.push(SourceLine::at(file, line, texts.line(file, line)));
                 lines.len() - 1
             }
         };
@@ -161,24 +161,6 @@ fn main_file(rows: &[Instruction]) -> String {
     (counted.into_iter())
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
         .map_or_else(String::new, |(f, _)| f.to_string())
-}
-
-fn empty_line(file: &str, line: u64, text: String) -> SourceLine {
-    SourceLine {
-        file: file.to_string(),
-        line,
-        text,
-        excess_sectors: 0.0,
-        sectors: 0.0,
-        stall_samples: 0.0,
-        top_stall: None,
-        shared_conflicts: 0.0,
-        shared_accesses: 0.0,
-        local_accesses: 0.0,
-        divergent_branches: 0.0,
-        double_conversions: 0.0,
-        global_atomics: 0.0,
-    }
 }
 
 /// Adds one instruction's counts, in [`COUNTERS`]' order, to its line: the page's
