@@ -193,14 +193,16 @@ fn has_counts(l: &SourceLine) -> bool {
     l.local_accesses > 0.0 || l.divergent_branches > 0.0 || l.global_atomics > 0.0
 }
 
-/// Source files' lines, read once each; a file not on disk gives empty text.
+/// Source files' lines, read once each, found as the declarations' search finds them
+/// ([`super::on_disk`]: a profile made in another checkout names its paths); a file not on
+/// disk gives empty text.
 #[derive(Default)]
 struct SourceTexts(HashMap<String, Option<Vec<String>>>);
 
 impl SourceTexts {
     fn line(&mut self, file: &str, line: u64) -> String {
         let lines = self.0.entry(file.to_string()).or_insert_with(|| {
-            let text = std::fs::read(file).ok()?;
+            let text = std::fs::read(super::on_disk(file)?).ok()?;
             let text = String::from_utf8_lossy(&text);
             Some(text.lines().map(|l| l.trim().to_string()).collect())
         });
@@ -281,6 +283,23 @@ mod tests {
         );
         let blocks = read(&text, "rows", &names()).unwrap();
         assert_eq!(blocks.len(), 2);
+    }
+
+    /// A line's text comes from its file as this checkout has it, though the rows name the
+    /// path of the machine that ran the program.
+    #[test]
+    fn text_comes_from_the_file_in_this_checkout() {
+        let text = format!(
+            "{HEADER}\n\"_Z5otherv\",0,\"/elsewhere/repo/src/ingest/source/traced.rs\",1,1,32,4\n"
+        );
+        let blocks = read(&text, "rows", &names()).unwrap();
+        assert!(
+            blocks[0].lines[0]
+                .text
+                .starts_with("//! The launch tracer's"),
+            "{:?}",
+            blocks[0].lines[0]
+        );
     }
 
     /// A kernel the trace does not name keeps its mangled name; a field that is not a
