@@ -6,43 +6,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod blocks;
+
 use super::timeline::{self, RunTimeline, Span};
 use super::{Launch, Page, Profile};
 use crate::error::{Error, Result};
-
-#[derive(Debug, serde::Deserialize)]
-struct Row {
-    correlation: u64,
-    /// Every trace the tracer writes has it; optional so that hand-trimmed traces still read.
-    #[serde(default)]
-    device: u64,
-    start_ns: u64,
-    end_ns: u64,
-    grid_x: u64,
-    grid_y: u64,
-    grid_z: u64,
-    block_x: u64,
-    block_y: u64,
-    block_z: u64,
-    registers_per_thread: u64,
-    shared_memory_bytes: u64,
-    name: String,
-    /// Empty when the tracer could not tell (a CUPTI without the callback API, a CUDA
-    /// graph's kernels); absent from traces of tracers before it.
-    #[serde(default)]
-    launched_from: String,
-    /// The name as compiled, before demangling: on a kernel's first row only (the reader
-    /// carries it to the others); absent from traces of earlier tracers.
-    #[serde(default)]
-    mangled: String,
-    /// 1 where the launch ran with `--source`'s SASS counters (its kernel's first): its
-    /// duration is not its own. Absent from traces of earlier tracers.
-    #[serde(default)]
-    instrumented: u8,
-}
-
-/// The first line of every trace, with the version of its columns.
-const MAGIC: &str = "# gpulint launch trace 1,";
+use blocks::{MAGIC, Row, blocks, process_of, read_block, refuse_partial};
 
 /// Whether these first bytes of a file are a launch trace's.
 pub fn is_trace(head: &[u8]) -> bool {
@@ -217,71 +186,6 @@ pub const TIMELINE_KEYS: [&str; 9] = [
     "burst_period_ns",
 ];
 
-/// Each process's block of the trace, with the line number (from 1) of its first line.
-fn blocks(text: &str) -> Vec<(u64, &str)> {
-    let mut starts: Vec<usize> = text.match_indices(MAGIC).map(|(at, _)| at).collect();
-    starts.retain(|&at| at == 0 || text.as_bytes()[at - 1] == b'\n');
-    let mut ends = starts[1..].to_vec();
-    ends.push(text.len());
-    starts
-        .iter()
-        .zip(ends)
-        .map(|(&start, end)| {
-            let line = text[..start].matches('\n').count() as u64 + 1;
-            (line, &text[start..end])
-        })
-        .collect()
-}
-
-/// One process's launches with their line in the file, in its launch order: the order of
-/// its launch calls, and within one call (the kernels of a CUDA graph launch share it) the
-/// order they ran in. The tracer writes them so.
-fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec<(u64, Row)>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .from_reader(block.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| {
-            Error::at(
-                file,
-                first_line + 1,
-                None,
-                format!("launch trace header: {e}"),
-            )
-        })?
-        .clone();
-    let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| {
-            let line = e
-                .position()
-                .map_or(first_line, |p| first_line + p.line() - 1);
-            Error::at(file, line, None, format!("launch trace row: {e}"))
-        })?;
-        let line = record
-            .position()
-            .map_or(first_line, |p| first_line + p.line() - 1);
-        let row: Row = record
-            .deserialize(Some(&headers))
-            .map_err(|e| row_error(file, line, &headers, &record, &e))?;
-        rows.push((line, row));
-    }
-    rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
-    // The tracer writes a kernel's mangled name on its first row only.
-    let mut mangled: HashMap<String, String> = HashMap::new();
-    for (_, r) in &mut rows {
-        if r.mangled.is_empty() {
-            if let Some(m) = mangled.get(&r.name) {
-                r.mangled.clone_from(m);
-            }
-        } else {
-            mangled.insert(r.name.clone(), r.mangled.clone());
-        }
-    }
-    Ok(rows)
-}
-
 /// Gives each launch that ran with `--source`'s SASS counters the median duration of its
 /// kernel's launches of the same grid and block that ran without, else, where its grid
 /// changes from launch to launch (a wavefront, a shrinking matrix), the duration of its
@@ -331,70 +235,6 @@ fn merge_by_start(processes: Vec<Vec<(u64, Row)>>) -> Vec<(usize, u64, Row)> {
         );
     }
     merged
-}
-
-/// The process a block's first line names (`# gpulint launch trace 1, process 4910, rank 1,
-/// dropped records: 0`), and its rank where the tracer found one; pid 0 where the line
-/// names none (a trace trimmed by hand).
-fn process_of(block: &str) -> super::Process {
-    let first = block.lines().next().unwrap_or_default();
-    let field = |name: &str| {
-        first.split(", ").find_map(|part| {
-            part.strip_prefix(name)?
-                .strip_prefix(' ')?
-                .parse::<u64>()
-                .ok()
-        })
-    };
-    super::Process {
-        rank: field("rank"),
-        pid: field("process").unwrap_or(0),
-    }
-}
-
-/// A block that cannot stand for every launch of its process: one from which CUPTI
-/// dropped records.
-fn refuse_partial(block: &str, first_line: u64, file: &str) -> Result<()> {
-    let first = block.lines().next().unwrap_or_default();
-    let dropped = first
-        .rsplit_once("dropped records: ")
-        .and_then(|(_, n)| n.trim().parse::<u64>().ok());
-    if dropped != Some(0) {
-        return Err(Error::at(
-            file,
-            first_line,
-            None,
-            format!("CUPTI dropped records, so launches are missing: {first:?}"),
-        ));
-    }
-    Ok(())
-}
-
-/// Names the field a row could not be read at, its column and its text.
-fn row_error(
-    file: &str,
-    line: u64,
-    headers: &csv::StringRecord,
-    record: &csv::StringRecord,
-    e: &csv::Error,
-) -> Error {
-    let column = match e.kind() {
-        csv::ErrorKind::Deserialize { err, .. } => err.field().map(|c| c as usize),
-        _ => None,
-    };
-    let Some(column) = column else {
-        return Error::at(file, line, None, format!("launch trace row: {e}"));
-    };
-    Error::at(
-        file,
-        line,
-        Some(column as u64 + 1),
-        format!(
-            "field `{}` is {:?}, expected a whole number",
-            headers.get(column).unwrap_or("?"),
-            record.get(column).unwrap_or("")
-        ),
-    )
 }
 
 #[cfg(test)]
