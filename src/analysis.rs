@@ -103,13 +103,8 @@ fn padded_array(
     let name = source::file_name(&decl.file);
     f.notes
         .push(format!("the array: {name}:{} `{}`", decl.line, decl.text));
-    f.edit = source::padded_declaration(&decl).map(|after| rules::engine::Edit {
-        file: decl.file.clone(),
-        line: decl.line,
-        column: source::column_of(&decl),
-        before: decl.text.clone(),
-        after,
-    });
+    f.edit = source::padded_declaration(&decl)
+        .map(|after| edit_on_line(&decl.file, decl.line, &decl.text, after));
     if source::dimensions(&decl).is_some_and(|d| d.len() == 1) {
         f.notes.push(format!(
             "`{}` has one dimension: its conflicts come from the index, not the \
@@ -150,13 +145,20 @@ fn float_literals_edit(line: &ingest::source::SourceLine) -> Option<rules::engin
     if source::toolkit_header(&line.file) {
         return None;
     }
-    source::float_suffixed(&line.text).map(|after| rules::engine::Edit {
-        file: line.file.clone(),
-        line: line.line,
-        column: source::column_of_text(&line.file, line.line, &line.text),
-        before: line.text.clone(),
+    source::float_suffixed(&line.text)
+        .map(|after| edit_on_line(&line.file, line.line, &line.text, after))
+}
+
+/// The suggested edit of `before` into `after` on `line` of `file`, at the column where
+/// `before` starts in the file on disk, when it is there.
+fn edit_on_line(file: &str, line: u64, before: &str, after: String) -> rules::engine::Edit {
+    rules::engine::Edit {
+        file: file.to_string(),
+        line,
+        column: ingest::source::column_of_text(file, line, before),
+        before: before.to_string(),
         after,
-    })
+    }
 }
 
 /// What the analysis takes from the command line.

@@ -44,12 +44,6 @@ pub fn shared_declaration(block: &SourceBlock, line: &SourceLine) -> Option<Decl
     })
 }
 
-/// Where a declaration's text starts on its line in the file on disk (1-based, in
-/// characters).
-pub fn column_of(decl: &Declaration) -> Option<u64> {
-    column_of_text(&decl.file, decl.line, &decl.text)
-}
-
 /// Where `text` starts on line `line` of `file` (1-based, in characters), when the file is
 /// on this disk.
 pub fn column_of_text(file: &str, line: u64, text: &str) -> Option<u64> {

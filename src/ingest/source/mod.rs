@@ -10,7 +10,7 @@ pub mod notes;
 pub mod page;
 pub mod traced;
 pub use declaration::{
-    column_of, column_of_text, dimensions, on_disk, padded_declaration, shared_declaration,
+    column_of_text, dimensions, on_disk, padded_declaration, shared_declaration,
 };
 pub use literals::float_suffixed;
 pub use notes::{Counter, atomic_calls, describe_counter, describe_stalls};
