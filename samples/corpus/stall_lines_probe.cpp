@@ -186,6 +186,12 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     auto* resource = static_cast<const CUpti_ResourceData*>(data);
     if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && !off) configure(resource->context);
+    // A destroyed context's samples can no longer be read: take them now.
+    if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+      for (ContextState* s : contexts) {
+        if (s->context == resource->context) drain(*s);
+      }
+    }
     if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
       keep_cubin(static_cast<const CUpti_ModuleResourceData*>(resource->resourceDescriptor));
     }
