@@ -1,7 +1,8 @@
 // Checks, against the toolkit's CUPTI headers, the declarations the launch tracer makes by
-// hand for --source's SASS counters (src/profile/ncu/tracer/launch_tracer.cpp): each
-// struct's size, the offset of every field read or written, the sizes CUPTI is told, and
-// the callback ids. It compiles only where they agree (samples/corpus/sass_lines.sh).
+// hand for --source's SASS counters and stall samples
+// (src/profile/ncu/tracer/launch_tracer.cpp): each struct's size, the offset of every
+// field read or written, the sizes CUPTI is told, and the callback ids. It compiles only
+// where they agree (samples/corpus/sass_lines.sh).
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
@@ -69,5 +70,47 @@ SAME_AT(CorrelationParams, CUpti_GetSassToSourceCorrelationParams, line, lineNum
 SAME_AT(CorrelationParams, CUpti_GetSassToSourceCorrelationParams, pc_offset, pcOffset);
 SAME_AT(CorrelationParams, CUpti_GetSassToSourceCorrelationParams, dir, dirName);
 SAME_SIZE(CorrelationParams, dir, CUpti_GetSassToSourceCorrelationParamsSize);
+
+// The stall samples' PC sampling (namespace stalls).
+static_assert(sizeof(stalls::StallReason) == sizeof(CUpti_PCSamplingStallReason), "reason");
+SAME_AT(stalls::StallReason, CUpti_PCSamplingStallReason, samples, samples);
+static_assert(sizeof(stalls::PcData) == sizeof(CUpti_PCSamplingPCData), "PcData");
+SAME_AT(stalls::PcData, CUpti_PCSamplingPCData, cubin_crc, cubinCrc);
+SAME_AT(stalls::PcData, CUpti_PCSamplingPCData, pc_offset, pcOffset);
+SAME_AT(stalls::PcData, CUpti_PCSamplingPCData, function_name, functionName);
+SAME_AT(stalls::PcData, CUpti_PCSamplingPCData, reason_count, stallReasonCount);
+SAME_AT(stalls::PcData, CUpti_PCSamplingPCData, reasons, stallReason);
+static_assert(sizeof(stalls::Data) == sizeof(CUpti_PCSamplingData), "Data");
+SAME_AT(stalls::Data, CUpti_PCSamplingData, collect_pcs, collectNumPcs);
+SAME_AT(stalls::Data, CUpti_PCSamplingData, pcs, totalNumPcs);
+SAME_AT(stalls::Data, CUpti_PCSamplingData, remaining_pcs, remainingNumPcs);
+SAME_AT(stalls::Data, CUpti_PCSamplingData, pc_data, pPcData);
+static_assert(sizeof(stalls::ConfigurationInfo) == sizeof(CUpti_PCSamplingConfigurationInfo),
+              "ConfigurationInfo");
+SAME_AT(stalls::ConfigurationInfo, CUpti_PCSamplingConfigurationInfo, data, attributeData);
+SAME_AT(stalls::ConfigurationInfo, CUpti_PCSamplingConfigurationInfo, data.reasons.indexes,
+        attributeData.stallReasonData.pStallReasonIndex);
+static_assert(stalls::kStallReasons == CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON);
+static_assert(stalls::kCollectionMode ==
+              CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE);
+static_assert(stalls::kOutputFormat ==
+              CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_OUTPUT_DATA_FORMAT);
+static_assert(stalls::kDataBuffer ==
+              CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER);
+static_assert(stalls::kContinuous == CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS);
+static_assert(stalls::kParsed == CUPTI_PC_SAMPLING_OUTPUT_DATA_FORMAT_PARSED);
+SAME_AT(stalls::ConfigurationParams, CUpti_PCSamplingConfigurationInfoParams, count,
+        numAttributes);
+SAME_SIZE(stalls::ConfigurationParams, info, CUpti_PCSamplingConfigurationInfoParamsSize);
+SAME_SIZE(stalls::ContextParams, context, CUpti_PCSamplingEnableParamsSize);
+SAME_SIZE(stalls::ContextParams, context, CUpti_PCSamplingDisableParamsSize);
+SAME_SIZE(stalls::GetDataParams, data, CUpti_PCSamplingGetDataParamsSize);
+SAME_SIZE(stalls::NumReasonsParams, count, CUpti_PCSamplingGetNumStallReasonsParamsSize);
+SAME_AT(stalls::ReasonsParams, CUpti_PCSamplingGetStallReasonsParams, indexes,
+        stallReasonIndex);
+SAME_SIZE(stalls::ReasonsParams, names, CUpti_PCSamplingGetStallReasonsParamsSize);
+static_assert(stalls::kContextCreated == CUPTI_CBID_RESOURCE_CONTEXT_CREATED, "created");
+static_assert(stalls::kContextDestroyStarting == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+              "destroy");
 
 int main() { return 0; }

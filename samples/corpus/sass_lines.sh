@@ -277,4 +277,85 @@ stalls() {
       "$r/stall_page_$p.csv" | sed "s/^/$p: /" | tee -a "$table"
   done
 }
+# Stage `sampled` (twenty-first session): `stalls` showed CUPTI's PC sampling works from an
+# injection library (+0.45-0.5 s a run) but compared nothing (its pages lacked the SASS
+# rows). The launch tracer now samples the user's kernels' stalls too (GPULINT_STALL_OUT,
+# namespace stalls, declarations checked by sass_layout_check.cpp). Per program, alternating,
+# twice: the plain run, the traced run with the SASS counters, the traced run with both;
+# then ncu's page of each kernel's first launch with its SASS rows and warp sampling,
+# compared line by line by stall_lines_compare.py.
+# Expected before the call: the layout check compiles; the sampling and the counters work
+# together (rows from both); sampling adds ~0.5 s to the traced run; each kernel's top line
+# by stall samples is the page's (lud_internal: lud.cu:77), shares within ~15 points,
+# though the tracer samples every launch and the page one (and the counted first launch
+# runs instrumented: matmul_variants' kernels run once, so theirs may differ most).
+sampled() {
+  g++ -std=c++17 -fsyntax-only -I/usr/local/cuda/include samples/corpus/sass_layout_check.cpp \
+    > "$r/layout_check.txt" 2>&1
+  echo "layout check: exit $?" | tee -a "$table"
+  head -20 "$r/layout_check.txt"
+  local lib="$build/launch_tracer.so"
+  g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$lib"
+  local programs=("lud|1024" "bfs|1048576 8" "template_phases|" "matmul_variants|2048")
+  for entry in "${programs[@]}"; do build_sample "${entry%%|*}"; done
+  export GPULINT_CUPTI=/usr/local/cuda/lib64/libcupti.so
+  for round in 1 2; do
+    for entry in "${programs[@]}"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      timed "plain_${p}_$round" "$build/$p" $args
+      rm -f "$r/s_rows_$p.csv" "$r/s_stalls_$p.csv" "$r/s_trace_$p.csv"
+      # shellcheck disable=SC2086
+      CUDA_INJECTION64_PATH="$lib" GPULINT_TRACE_OUT="$r/s_trace_$p.csv" \
+        GPULINT_SASS_OUT="$r/s_rows_$p.csv" timed "counters_${p}_$round" "$build/$p" $args
+      rm -f "$r/s_rows_$p.csv" "$r/s_trace_$p.csv"
+      # shellcheck disable=SC2086
+      CUDA_INJECTION64_PATH="$lib" GPULINT_TRACE_OUT="$r/s_trace_$p.csv" \
+        GPULINT_SASS_OUT="$r/s_rows_$p.csv" GPULINT_STALL_OUT="$r/s_stalls_$p.csv" \
+        timed "both_${p}_$round" "$build/$p" $args
+      echo "${p}_$round: counter rows $(grep -vc '^function' "$r/s_rows_$p.csv"), stall rows" \
+        "$(grep -vc '^function' "$r/s_stalls_$p.csv")" | tee -a "$table"
+    done
+  done
+  unset GPULINT_CUPTI
+  for entry in "${programs[@]}"; do
+    IFS='|' read -r p args <<< "$entry"
+    # shellcheck disable=SC2086
+    timed "s_page_$p" ncu --clock-control none --section SourceCounters \
+      --kernel-id '::regex:.*:1' --csv --page source --print-source cuda,sass \
+      --log-file "$r/s_page_$p.csv" "$build/$p" $args
+    python3 samples/corpus/stall_lines_compare.py "$r/s_stalls_$p.csv" "$r/s_page_$p.csv" |
+      sed "s/^/$p: /" | tee -a "$table"
+  done
+}
+# Stage `sourced` (twenty-first session): gpulint run, the default then --source, twice,
+# on the programs whose findings read stall samples (LU, BFS, template_phases) and on
+# those measured before (NW, source_lines, matmul_variants). A --source run after the
+# default samples the stalls in the traced run where the default had such a finding, and
+# counts the first launches in every case (the memory gate is gone: counted launches take a
+# like launch's duration).
+# Expected before the call: the default's warnings in every --source run (LU keeps
+# latency-bound); no source pass where every finding's kernel was counted and sampled;
+# --source within 30% of the default on all six (LU, BFS, template_phases were +45-49%).
+sourced() {
+  local programs=("lud|1024" "bfs|1048576 8" "template_phases|" "nw|512" "source_lines|"
+    "matmul_variants|2048")
+  for entry in "${programs[@]}"; do build_sample "${entry%%|*}"; done
+  for round in 1 2; do
+    for entry in "${programs[@]}"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      run_gl "d_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "s_${p}_$round" --verbose --source -- "$build/$p" $args
+      lines_named "s_${p}_$round"
+      for v in d s; do
+        grep -o '^warning\[GL[0-9]*\][^:]*' "$r/${v}_${p}_$round.txt" | sort | uniq -c |
+          paste -sd' ' - | sed "s/^/warnings_${v}_${p}_$round: /" | tee -a "$table"
+      done
+      grep -h -- '--source:\|source pass:' "$r/s_${p}_$round.txt" | cut -c1-140 |
+        sed "s/^/notes_${p}_$round: /" | tee -a "$table"
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done
