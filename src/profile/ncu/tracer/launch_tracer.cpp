@@ -41,6 +41,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
@@ -329,7 +330,10 @@ int (*synchronize)();
 
 // What gpulint reads per line: instructions, global sectors and their ideal, shared
 // wavefronts and their ideal, shared and local instructions, divergent branches, global
-// atomics and reductions. A chip without one leaves it out.
+// atomics and reductions. A chip without one leaves it out. The instruction count puts a
+// row on every instruction, which places an inlined header's instructions after their
+// call's line; without it matmul_variants' traced run was slower, not faster
+// (lab/runs/2026-12-04-stall-lines.txt).
 constexpr const char* kMetrics[] = {
     "smsp__sass_inst_executed",
     "smsp__sass_sectors_mem_global",
@@ -578,11 +582,308 @@ void finish() {
 #undef GPULINT_SIZE_TO
 }  // namespace sass
 
+// --source's stall samples, where GPULINT_STALL_OUT names a file: CUPTI's PC sampling
+// (cupti_pcsampling.h) on every context from its creation, in continuous mode (kernels
+// are not serialized), of the stall reasons ncu's page sums as "All Samples" (not the
+// "_not_issued" ones). The samples are drained every 256 launch calls, before a context
+// is destroyed, and at exit; each instruction's file and line come from the cubins the
+// SASS counters keep. Only the user's kernels' rows are written. ncu's page samples one
+// launch per kernel; these are the whole run's (lab/runs/2026-12-04-stall-lines.txt).
+namespace stalls {
+using cupti::Result;
+struct __attribute__((packed, aligned(8))) StallReason {
+  uint32_t index;
+  uint32_t samples;
+};
+struct __attribute__((packed, aligned(8))) PcData {
+  size_t size;
+  uint64_t cubin_crc;
+  uint64_t pc_offset;
+  uint32_t function_index;
+  uint32_t pad;
+  char* function_name;
+  size_t reason_count;
+  StallReason* reasons;
+  uint32_t correlation_id;  // CUDA 12.x on; CUPTI fills an array of these by this size
+};
+struct __attribute__((packed, aligned(8))) Data {
+  size_t size;
+  size_t collect_pcs;
+  uint64_t total_samples;
+  uint64_t dropped_samples;
+  size_t pcs;
+  size_t remaining_pcs;
+  uint64_t range_id;
+  PcData* pc_data;
+  uint64_t non_user_samples;
+  uint8_t hardware_buffer_full;
+};
+// The attribute types (CUpti_PCSamplingConfigurationAttributeType) set here.
+constexpr uint32_t kStallReasons = 2;
+constexpr uint32_t kCollectionMode = 5;
+constexpr uint32_t kOutputFormat = 7;
+constexpr uint32_t kDataBuffer = 8;
+constexpr uint32_t kContinuous = 1;
+constexpr uint32_t kParsed = 1;
+struct ConfigurationInfo {
+  uint32_t type;
+  uint32_t status;
+  union {
+    uint64_t raw[3];
+    uint32_t value;  // collection mode, output format
+    struct {
+      size_t count;
+      uint32_t* indexes;
+    } reasons;
+    void* buffer;
+  } data;
+};
+struct ConfigurationParams {
+  size_t size;
+  void* priv;
+  void* context;
+  size_t count;
+  ConfigurationInfo* info;
+};
+struct ContextParams {  // Enable, Disable
+  size_t size;
+  void* priv;
+  void* context;
+};
+struct GetDataParams {
+  size_t size;
+  void* priv;
+  void* context;
+  void* data;
+};
+struct NumReasonsParams {
+  size_t size;
+  void* priv;
+  void* context;
+  size_t* count;
+};
+struct ReasonsParams {
+  size_t size;
+  void* priv;
+  void* context;
+  size_t count;
+  uint32_t* indexes;
+  char** names;
+};
+#define GPULINT_SIZE_TO(T, field) (offsetof(T, field) + sizeof(T::field))
+
+Result (*enable)(ContextParams*);
+Result (*disable)(ContextParams*);
+Result (*get_data)(GetDataParams*);
+Result (*configure_attributes)(ConfigurationParams*);
+Result (*num_reasons)(NumReasonsParams*);
+Result (*reason_names)(ReasonsParams*);
+
+constexpr size_t kPcsPerDrain = 10000;
+constexpr uint32_t kContextCreated = 1;
+constexpr uint32_t kContextDestroyStarting = 2;
+
+// One context's sampling: the buffer CUPTI fills, and the reasons it samples.
+struct Sampled {
+  void* context = nullptr;
+  Data data{};
+  std::vector<PcData> pcs;
+  std::vector<StallReason> reasons;
+  std::vector<uint32_t> reason_indexes;  // CUPTI reads them from here
+  bool disabled = false;
+};
+
+bool active = false;
+std::vector<Sampled*> contexts;
+std::unordered_map<uint32_t, std::string> reason_name;  // CUPTI's index -> its name
+// (kernel, instruction offset, reason index) -> samples over the run
+std::map<std::tuple<std::string, uint64_t, uint32_t>, uint64_t> samples;
+std::unordered_map<std::string, uint32_t> crc_of;  // kernel -> its cubin's CRC
+uint64_t launch_calls = 0;
+
+bool load() {
+  auto find = [](auto& entry, const char* name) {
+    entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(
+        dlsym(cupti::library, name));
+    return entry != nullptr;
+  };
+  return find(enable, "cuptiPCSamplingEnable") && find(disable, "cuptiPCSamplingDisable") &&
+         find(get_data, "cuptiPCSamplingGetData") &&
+         find(configure_attributes, "cuptiPCSamplingSetConfigurationAttribute") &&
+         find(num_reasons, "cuptiPCSamplingGetNumStallReasons") &&
+         find(reason_names, "cuptiPCSamplingGetStallReasons");
+}
+
+// The indexes of the reasons "All Samples" sums: every one but the "_not_issued" ones.
+std::vector<uint32_t> sampled_reasons(void* context) {
+  size_t count = 0;
+  NumReasonsParams n{GPULINT_SIZE_TO(NumReasonsParams, count), nullptr, context, &count};
+  if (num_reasons(&n) != cupti::kSuccess || count == 0) return {};
+  std::vector<uint32_t> indexes(count);
+  std::vector<std::vector<char>> text(count, std::vector<char>(128));  // CUPTI's 128
+  std::vector<char*> names;
+  for (auto& t : text) names.push_back(t.data());
+  ReasonsParams r{GPULINT_SIZE_TO(ReasonsParams, names), nullptr, context, count,
+                  indexes.data(), names.data()};
+  if (reason_names(&r) != cupti::kSuccess) return {};
+  std::vector<uint32_t> kept;
+  for (size_t i = 0; i < count; ++i) {
+    std::string name(names[i]);
+    if (name.size() >= 11 && name.compare(name.size() - 11, 11, "_not_issued") == 0) continue;
+    reason_name[indexes[i]] = name;
+    kept.push_back(indexes[i]);
+  }
+  return kept;
+}
+
+void start_on(void* context) {
+  ContextParams on{GPULINT_SIZE_TO(ContextParams, context), nullptr, context};
+  if (enable(&on) != cupti::kSuccess) return;
+  auto* s = new Sampled;
+  s->context = context;
+  s->reason_indexes = sampled_reasons(context);
+  const std::vector<uint32_t>& reasons = s->reason_indexes;
+  s->pcs.resize(kPcsPerDrain);
+  s->reasons.resize(kPcsPerDrain * reasons.size());
+  for (size_t i = 0; i < kPcsPerDrain; ++i) {
+    s->pcs[i].size = sizeof(PcData);
+    s->pcs[i].reasons = &s->reasons[i * reasons.size()];
+  }
+  s->data.size = sizeof(Data);
+  s->data.collect_pcs = kPcsPerDrain;
+  s->data.pc_data = s->pcs.data();
+  ConfigurationInfo info[4] = {};
+  info[0].type = kStallReasons;
+  info[0].data.reasons.count = reasons.size();
+  info[0].data.reasons.indexes = const_cast<uint32_t*>(reasons.data());
+  info[1].type = kDataBuffer;
+  info[1].data.buffer = &s->data;
+  info[2].type = kCollectionMode;
+  info[2].data.value = kContinuous;
+  info[3].type = kOutputFormat;
+  info[3].data.value = kParsed;
+  ConfigurationParams set{GPULINT_SIZE_TO(ConfigurationParams, info), nullptr, context, 4, info};
+  if (reasons.empty() || configure_attributes(&set) != cupti::kSuccess) {
+    ContextParams off{GPULINT_SIZE_TO(ContextParams, context), nullptr, context};
+    disable(&off);
+    delete s;
+    return;
+  }
+  contexts.push_back(s);
+}
+
+// Moves what the buffer holds into `samples`.
+void take(Sampled& s) {
+  for (size_t i = 0; i < s.data.pcs && i < kPcsPerDrain; ++i) {
+    const PcData& pc = s.pcs[i];
+    if (!pc.function_name) continue;
+    // CUPTI may share the name with other records: it is copied, not freed.
+    std::string function = pc.function_name;
+    crc_of[function] = static_cast<uint32_t>(pc.cubin_crc);
+    uint64_t offset = pc.pc_offset;
+    for (size_t r = 0; r < pc.reason_count; ++r) {
+      uint32_t index = pc.reasons[r].index, n = pc.reasons[r].samples;
+      samples[{function, offset, index}] += n;
+    }
+  }
+  s.data.pcs = 0;
+}
+
+void drain(Sampled& s) {
+  for (int round = 0; round < 64 && !s.disabled; ++round) {
+    GetDataParams get{GPULINT_SIZE_TO(GetDataParams, data), nullptr, s.context, &s.data};
+    if (get_data(&get) != cupti::kSuccess) return;
+    take(s);
+    if (s.data.remaining_pcs == 0) return;
+  }
+}
+
+// Drains and stops the sampling of `context`, or of every context (nullptr).
+void stop(void* context) {
+  for (Sampled* s : contexts) {
+    if (s->disabled || (context && s->context != context)) continue;
+    drain(*s);
+    ContextParams off{GPULINT_SIZE_TO(ContextParams, context), nullptr, s->context};
+    disable(&off);
+    take(*s);  // what the disabling copied into the buffer
+    s->disabled = true;
+  }
+}
+
+void on_resource(uint32_t cbid, const void* data) {
+  const auto* resource = static_cast<const cupti::ResourceData*>(data);
+  if (!active || !resource) return;
+  if (cbid == kContextCreated) start_on(resource->context);
+  if (cbid == kContextDestroyStarting) stop(resource->context);
+}
+
+void on_launch_call() {
+  if (active && ++launch_calls % 256 == 0) {
+    for (Sampled* s : contexts) drain(*s);
+  }
+}
+
+// The samples of the user's kernels, one row per instruction and reason with its file
+// and line, appended to GPULINT_STALL_OUT under a header of its own (one per process).
+void write_rows() {
+  const char* path = getenv("GPULINT_STALL_OUT");
+  if (!path || !*path || samples.empty()) return;
+  char* text = nullptr;
+  size_t size = 0;
+  FILE* out = open_memstream(&text, &size);
+  if (!out) return;
+  fprintf(out, "function,pc,file,line,reason,samples\n");
+  std::map<std::pair<std::string, uint64_t>, std::pair<std::string, uint32_t>> lines;
+  for (const auto& [key, n] : samples) {
+    const auto& [function, pc, reason] = key;
+    auto object = launching_objects.find(function);
+    if (object == launching_objects.end() || !sass::users_object(object->second)) continue;
+    auto known = lines.find({function, pc});
+    if (known == lines.end()) {
+      std::string file;
+      uint32_t line = 0;
+      auto kept = sass::cubins.find(crc_of[function]);
+      bool found = kept != sass::cubins.end() &&
+                   sass::line_in(kept->second, function, static_cast<uint32_t>(pc), file, line);
+      for (auto it = sass::cubins.begin(); !found && it != sass::cubins.end(); ++it)
+        found = sass::line_in(it->second, function, static_cast<uint32_t>(pc), file, line);
+      known = lines.emplace(std::make_pair(function, pc),
+                            found ? std::make_pair(file, line) : std::make_pair("", 0u)).first;
+    }
+    write_quoted(out, function);
+    fprintf(out, ",%llu,", static_cast<unsigned long long>(pc));
+    write_quoted(out, known->second.first);
+    fprintf(out, ",%u,%s,%llu\n", known->second.second, reason_name[reason].c_str(),
+            static_cast<unsigned long long>(n));
+  }
+  fclose(out);
+  if (FILE* file = fopen(path, "a")) {
+    fwrite(text, 1, size, file);
+    fclose(file);
+  }
+  free(text);
+}
+
+// Needs the SASS counters' cubins and callbacks: sampling comes only with them.
+void start() {
+  const char* out = getenv("GPULINT_STALL_OUT");
+  active = out && *out && sass::active && load();
+}
+
+void finish() {
+  if (!active) return;
+  stop(nullptr);
+  write_rows();
+}
+#undef GPULINT_SIZE_TO
+}  // namespace stalls
+
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
   std::lock_guard<std::mutex> guard(objects_lock);
   if (domain == cupti::kDomainResource) {
     if (cbid == cupti::kModuleLoaded && sass::active) sass::keep_cubin(data);
+    stalls::on_resource(cbid, data);
     return;
   }
   const auto* call = static_cast<const cupti::CallbackData*>(data);
@@ -608,6 +909,7 @@ void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
       first_object = &launching_objects.emplace(call->symbol_name, launching_object()).first->second;
   }
   if (sass::active && !nested) sass::before_launch(call, first_object);
+  if (!nested) stalls::on_launch_call();
 }
 
 // Subscribes to the launch calls of the driver and runtime APIs (by name: their ids differ
@@ -713,6 +1015,7 @@ void write_trace() {
   {
     std::lock_guard<std::mutex> guard(objects_lock);
     sass::finish();
+    stalls::finish();
   }
   cupti::flush_all(1);
   const char* path = getenv("GPULINT_TRACE_OUT");
@@ -764,6 +1067,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (!cupti::load(getenv("GPULINT_CUPTI"))) return 0;
   if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
   sass::start();
+  stalls::start();
   // The concurrent kind's records zero the SASS counters (the serial kind's do not, on the
   // H200 with CUDA 13.0): with them, kernels run one at a time.
   uint32_t kind = sass::active ? cupti::kKindKernel : cupti::kKindConcurrentKernel;
