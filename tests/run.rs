@@ -1283,7 +1283,8 @@ fn replay_of_plan(
     let record = common::scratch_file("calls", b"");
     let mut first_env: Vec<(&str, &str)> = env.to_vec();
     // A run of the test's making: what it finds is not the program's last run's.
-    first_env.retain(|(k, _)| *k != "FAKE_NCU_REPLAY" && *k != "XDG_CACHE_HOME");
+    first_env
+        .retain(|(k, _)| !["FAKE_NCU_REPLAY", "XDG_CACHE_HOME", "FAKE_STALLS_ASKED"].contains(k));
     first_env.push(("FAKE_NCU_REPLAY", every.to_str().unwrap()));
     first_env.push(("FAKE_NCU_RECORD", record.to_str().unwrap()));
     run_with("normal", args, &first_env);
@@ -2219,60 +2220,71 @@ fn source_after_a_sample_by_time_rides_in_its_run() {
     );
 }
 
-/// Where the last run of the command had no finding on the warps' stall samples, the
-/// traced run counts the first launch of the user's kernels (the launch tracer's SASS
-/// counters; here the strided copy's alone, written from its page by
-/// lab/scripts/rows_from_page.py): the sample's run takes no source section and prints no
-/// page, and the finding names its line from those counts. The pass after the sample
-/// reads only what the counts lack: the lines of the uncoalesced kernels the traced run
-/// did not count, and, once latency-bound comes, the warps' stall samples; the run after
-/// that, remembering them, takes ncu's section again.
+/// With `--source` the traced run counts the first launch of the user's kernels (the
+/// launch tracer's SASS counters; here the strided copy's alone, written from its page by
+/// lab/scripts/rows_from_page.py) and samples their stalls, unless the last run of the
+/// command had no finding that reads them: the sample's run takes no source section and
+/// prints no page, and the finding names its line from those counts. The pass after the
+/// sample reads only what the traced run lacks: the lines of the uncoalesced kernels it
+/// did not count, and the stall samples of latency-bound's kernels it did not sample.
 #[test]
 fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
     let rows = fixture("h200-zoo/derived_sass_rows_strided.csv");
+    let stalls = fixture("h200-zoo/derived_stall_rows_strided.csv");
     let page = fixture("h200-zoo/full_source_cuda_sass_strided.csv");
     let trace = fixture("h200-zoo/derived_trace.csv");
     let cache = common::scratch_dir("cache");
+    let asked = common::scratch_file("asked", b"");
     let env = [
         ("FAKE_SASS_ROWS", rows.to_str().unwrap()),
+        ("FAKE_STALL_ROWS", stalls.to_str().unwrap()),
+        ("FAKE_STALLS_ASKED", asked.to_str().unwrap()),
         ("XDG_CACHE_HOME", cache.to_str().unwrap()),
     ];
+    let asked_since = |before: &mut usize| {
+        let now = std::fs::read_to_string(&*asked).unwrap().lines().count();
+        std::mem::replace(before, now) < now
+    };
+    let mut seen = 0;
     let takes_section = |calls: &[Vec<String>]| {
         (profiling_calls(calls)[0].iter()).any(|a| a == "--section" || a == "--page")
     };
-    // Nothing remembered: ncu's section, as before.
-    let (_, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &env);
-    assert!(takes_section(&calls), "{calls:?}");
+    let passed_on = |calls: &[Vec<String>]| {
+        let profiling = profiling_calls(calls);
+        assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
+        window(profiling[1], "--kernel-id")[1].clone()
+    };
+    // Nothing remembered: the stalls are sampled too.
     let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &env);
-    let profiling = profiling_calls(&calls);
-    assert_eq!(profiling.len(), 2, "the sample, then the pass: {calls:?}");
-    assert!(
-        !takes_section(&calls),
-        "no section, no page: {:?}",
-        profiling[0]
-    );
-    let passed = &window(profiling[1], "--kernel-id")[1];
+    assert!(asked_since(&mut seen));
+    assert!(!takes_section(&calls), "no section, no page: {calls:?}");
+    let passed = passed_on(&calls);
     assert!(
         passed.contains("_Z13gather_randomPKfPKjPfm") && !passed.contains("copy_strided"),
         "{passed}"
     );
     names_the_strided_copys_line(&r.out);
+    // The last run had no finding on the stall samples: none are taken.
+    let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &env);
+    assert!(!asked_since(&mut seen));
+    assert!(!takes_section(&calls), "{calls:?}");
+    names_the_strided_copys_line(&r.out);
     let select = "uncoalesced-load,latency-bound";
     let (r, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
-    assert!(!takes_section(&calls), "{calls:?}");
-    assert_eq!(
-        profiling_calls(&calls).len(),
-        2,
-        "the sample, then the pass: {calls:?}"
-    );
+    assert!(!asked_since(&mut seen));
+    passed_on(&calls);
     let stderr = String::from_utf8_lossy(&r.out.stderr);
     assert!(
         stderr.contains("source pass: the source counters of"),
         "{stderr}"
     );
+    // Latency-bound came (on kernels the traced run did not count): the next run samples
+    // the stalls, and the pass still takes those kernels'.
+    let (r, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
+    assert!(asked_since(&mut seen));
+    assert!(!takes_section(&calls), "{calls:?}");
+    passed_on(&calls);
     names_the_strided_copys_line(&r.out);
-    let (_, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
-    assert!(takes_section(&calls), "{calls:?}");
 }
 
 /// ncu printing no source page (a binary built without -lineinfo prints none of its

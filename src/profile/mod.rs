@@ -167,6 +167,10 @@ fn place_source_counters(
     let traced: Vec<String> = (e.profile.source_blocks.iter())
         .map(|b| b.function.clone())
         .collect();
+    let sampled: Vec<String> = (e.profile.source_blocks.iter())
+        .filter(|b| b.lines.iter().any(|l| l.stall_samples > 0.0))
+        .map(|b| b.function.clone())
+        .collect();
     if !traced.is_empty() {
         opts.source_pages_of = Some(Vec::new());
         opts.source_stall_samples = false;
@@ -177,7 +181,10 @@ fn place_source_counters(
                 traced.len()
             );
         }
-        return Ok(Some(PassFor::NotTraced(traced)));
+        return Ok(Some(PassFor::NotTraced {
+            counted: traced,
+            sampled,
+        }));
     }
     let placed = sampling::source_pass::source_counters(k, numbers, &e.profile, rules_dir)?;
     match placed {

@@ -8,6 +8,7 @@ pub mod declaration;
 pub mod literals;
 pub mod notes;
 pub mod page;
+pub mod sampled;
 pub mod traced;
 pub use declaration::{
     column_of_text, dimensions, on_disk, padded_declaration, shared_declaration,

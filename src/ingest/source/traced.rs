@@ -197,10 +197,10 @@ fn has_counts(l: &SourceLine) -> bool {
 /// ([`super::on_disk`]: a profile made in another checkout names its paths); a file not on
 /// disk gives empty text.
 #[derive(Default)]
-struct SourceTexts(HashMap<String, Option<Vec<String>>>);
+pub(super) struct SourceTexts(HashMap<String, Option<Vec<String>>>);
 
 impl SourceTexts {
-    fn line(&mut self, file: &str, line: u64) -> String {
+    pub(super) fn line(&mut self, file: &str, line: u64) -> String {
         let lines = self.0.entry(file.to_string()).or_insert_with(|| {
             let text = std::fs::read(super::on_disk(file)?).ok()?;
             let text = String::from_utf8_lossy(&text);

@@ -6,7 +6,8 @@
 use super::EveryLaunch;
 use crate::error::Result;
 use crate::ingest;
-use crate::profile::ncu::{NcuOptions, tracer};
+use crate::profile::ncu::NcuOptions;
+use crate::profile::ncu::tracer::{self, TracedSource};
 
 /// How the count runs, from the command's options and the config.
 pub struct CountSettings<'a> {
@@ -61,7 +62,7 @@ pub fn count(
                 &mut input,
                 opts.program_output_to_stderr,
                 settings.window,
-                counts_source_lines(opts, program),
+                traced_source(opts, program),
                 verbose,
             )
         })
@@ -105,15 +106,18 @@ pub fn count(
     }))
 }
 
-/// Whether the traced run counts `--source`'s lines: where the last run of the same
-/// command had no finding on the warps' stall samples, which the counts lack. Counting
-/// changes the traced run's timing (the counted launches run instrumented, the kernels
-/// one at a time), and so may move a sample by time: LU's moved, and lost the
-/// latency-bound finding its sample by the plain trace gives
-/// (lab/runs/2026-12-04-sass-lines.txt). Where stall samples are wanted, or nothing is
-/// remembered, the sample's run takes ncu's section as before.
-fn counts_source_lines(opts: &NcuOptions, program: &[String]) -> bool {
-    opts.source && super::stall_memory::recall(program) == Some(false)
+/// What the traced run collects for `--source`: the SASS counters of each of the user's
+/// kernels' first launch, and the warps' stall samples over the run unless the last run of
+/// the same command had no finding that reads them (sampling costs the run about 0.5 s,
+/// lab/runs/2026-12-04-stall-lines.txt). The counted launches run instrumented, and the
+/// kernels one at a time: their traced durations are replaced by a like launch's
+/// (`ingest::trace`), so that the sample by time is the plain trace's.
+fn traced_source(opts: &NcuOptions, program: &[String]) -> TracedSource {
+    match (opts.source, super::stall_memory::recall(program)) {
+        (false, _) => TracedSource::Nothing,
+        (true, Some(false)) => TracedSource::Counters,
+        (true, _) => TracedSource::CountersAndStalls,
+    }
 }
 
 /// The traced run's trace read, with the source lines its SASS counters give; how long
@@ -127,6 +131,9 @@ fn read_trace(
     let mut profile = ingest::trace::read(&traced.text, &file).map_err(|e| e.to_string())?;
     if let Some(counters) = &traced.source_counters {
         profile.source_blocks = traced_source_lines(counters, &profile, program, verbose);
+        if let Some(stalls) = &traced.stall_samples {
+            add_stall_samples(&mut profile, stalls, program, verbose);
+        }
     }
     Ok((profile, traced.took, traced.text))
 }
@@ -159,6 +166,28 @@ fn traced_source_lines(
             crate::note!("--source: {e}; the source counters come from ncu");
             Vec::new()
         }
+    }
+}
+
+/// Adds the traced run's stall samples to its blocks of source lines; with a note, none
+/// where they cannot be read (the pass after the sample then takes them from ncu).
+fn add_stall_samples(
+    profile: &mut ingest::Profile,
+    stalls: &str,
+    program: &[String],
+    verbose: bool,
+) {
+    let names: std::collections::HashMap<String, String> = (profile.launches.iter())
+        .filter_map(|l| Some((l.mangled.as_deref()?.to_string(), l.name.clone())))
+        .collect();
+    let origin = format!("stall samples of the traced run of {}", program[0]);
+    match ingest::source::sampled::add(&mut profile.source_blocks, stalls, &origin, &names) {
+        Ok(kernels) if verbose => crate::note!(
+            "--source: the traced run sampled the warps' stalls of {kernels} kernel(s) over \
+             all their launches"
+        ),
+        Ok(_) => {}
+        Err(e) => crate::note!("--source: {e}; the stall samples come from ncu"),
     }
 }
 

@@ -106,32 +106,35 @@ pub enum PassFor {
     All,
     /// Those on the warps' stall samples: the sample's own run read the other counters.
     StallSamples,
-    /// Those the traced run's SASS counters do not give: the warps' stall samples, the
-    /// float-double conversions (told by their SASS opcodes), and every cause on a kernel
-    /// whose first launch was not counted (the traced run's kernels are these).
-    NotTraced(Vec<String>),
+    /// Those the traced run did not give: the float-double conversions (told by their
+    /// SASS opcodes), the warps' stall samples on a kernel it did not `sample`, and every
+    /// other cause on a kernel whose first launch it did not `count` (by the names its
+    /// blocks give).
+    NotTraced {
+        counted: Vec<String>,
+        sampled: Vec<String>,
+    },
 }
 
 impl PassFor {
     /// Whether a finding on the user's `kernel` with line `cause` waits for the pass.
     fn wants(&self, cause: crate::rules::LineCause, kernel: &str) -> bool {
         use crate::rules::LineCause::{DoubleConversions, StallSamples};
+        let base = crate::ingest::base_name(kernel);
+        let has = |kernels: &[String]| kernels.iter().any(|k| crate::ingest::base_name(k) == base);
         match self {
-            _ if cause == StallSamples => true,
             PassFor::All => true,
-            PassFor::StallSamples => false,
-            PassFor::NotTraced(_) if cause == DoubleConversions => true,
-            PassFor::NotTraced(traced) => {
-                let base = crate::ingest::base_name(kernel);
-                !traced.iter().any(|t| crate::ingest::base_name(t) == base)
-            }
+            PassFor::StallSamples => cause == StallSamples,
+            PassFor::NotTraced { .. } if cause == DoubleConversions => true,
+            PassFor::NotTraced { sampled, .. } if cause == StallSamples => !has(sampled),
+            PassFor::NotTraced { counted, .. } => !has(counted),
         }
     }
 
     fn what(&self) -> &'static str {
         match self {
             PassFor::StallSamples => "in the warps' stall samples",
-            PassFor::NotTraced(_) => "that the traced run did not count",
+            PassFor::NotTraced { .. } => "that the traced run did not count",
             PassFor::All => "on a source line",
         }
     }
@@ -372,13 +375,25 @@ mod tests {
     #[test]
     fn a_pass_after_the_traced_counts_takes_what_they_lack() {
         use crate::rules::LineCause::*;
-        let traced = PassFor::NotTraced(vec!["tile<4>(float const*, float*, int)".into()]);
+        let traced = PassFor::NotTraced {
+            counted: vec!["tile<4>(float const*, float*, int)".into()],
+            sampled: Vec::new(),
+        };
         let counted = "void tile<4>(const float *, float *, int)";
         assert!(!traced.wants(ExcessSectors, counted));
         assert!(!traced.wants(SharedConflicts, counted));
         assert!(traced.wants(StallSamples, counted));
         assert!(traced.wants(DoubleConversions, counted));
         assert!(traced.wants(ExcessSectors, "other(int)"));
+        // Where the traced run also sampled a kernel's stalls, the pass takes them only
+        // on the kernels it did not.
+        let sampled = PassFor::NotTraced {
+            counted: vec!["tile<4>(float const*, float*, int)".into()],
+            sampled: vec!["tile<4>(float const*, float*, int)".into()],
+        };
+        assert!(!sampled.wants(StallSamples, counted));
+        assert!(sampled.wants(StallSamples, "other(int)"));
+        assert!(sampled.wants(DoubleConversions, counted));
         assert!(!PassFor::StallSamples.wants(ExcessSectors, "other(int)"));
         assert!(PassFor::All.wants(LocalAccesses, "other(int)"));
     }

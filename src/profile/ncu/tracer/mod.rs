@@ -139,48 +139,97 @@ impl Input {
 }
 
 /// What a traced run gave: the trace's text, how long the program ran, and, where asked
-/// for, the SASS counters of the first launch of each of the user's kernels (`None` when
-/// the CUPTI loaded has no SASS metrics, or none was collected).
+/// for, the SASS counters of the first launch of each of the user's kernels and the warps'
+/// stall samples of the user's kernels over the run (each `None` when the CUPTI loaded
+/// lacks the API, or nothing was collected).
 pub struct Traced {
     pub text: String,
     pub took: Duration,
     pub source_counters: Option<String>,
+    pub stall_samples: Option<String>,
+}
+
+/// What the traced run collects for `--source`, besides the trace.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TracedSource {
+    Nothing,
+    /// The SASS counters of each of the user's kernels' first launch.
+    Counters,
+    /// Those, and the warps' stall samples of the user's kernels over the run.
+    CountersAndStalls,
 }
 
 /// Names the file the tracer writes `--source`'s SASS counters to.
 pub const SASS_OUT_ENV: &str = "GPULINT_SASS_OUT";
+/// Names the file the tracer writes `--source`'s stall samples to.
+pub const STALL_OUT_ENV: &str = "GPULINT_STALL_OUT";
+
+/// A temporary CSV file for what the traced run writes, named `prefix...`.
+fn temporary(prefix: &str) -> Result<tempfile::NamedTempFile, String> {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .suffix(".csv")
+        .tempfile()
+        .map_err(|e| format!("a temporary file for the trace: {e}"))
+}
+
+/// The files the tracer writes `--source`'s rows to, as `source` asks.
+struct SourceFiles {
+    counters: Option<tempfile::NamedTempFile>,
+    stalls: Option<tempfile::NamedTempFile>,
+}
+
+impl SourceFiles {
+    fn new(source: TracedSource) -> Result<SourceFiles, String> {
+        Ok(SourceFiles {
+            counters: (source != TracedSource::Nothing)
+                .then(|| temporary("gpulint-sass-"))
+                .transpose()?,
+            stalls: (source == TracedSource::CountersAndStalls)
+                .then(|| temporary("gpulint-stalls-"))
+                .transpose()?,
+        })
+    }
+
+    /// Names the files to the tracer.
+    fn name_in(&self, command: &mut Command) {
+        if let Some(c) = &self.counters {
+            command.env(SASS_OUT_ENV, c.path());
+        }
+        if let Some(s) = &self.stalls {
+            command.env(STALL_OUT_ENV, s.path());
+        }
+    }
+
+    /// What the tracer wrote: the counters and the stall samples, each where it wrote rows.
+    fn read(self) -> (Option<String>, Option<String>) {
+        let rows = |file: Option<tempfile::NamedTempFile>| {
+            file.and_then(|f| std::fs::read_to_string(f.path()).ok())
+                .filter(|t| t.lines().nth(1).is_some())
+        };
+        (rows(self.counters), rows(self.stalls))
+    }
+}
 
 /// Runs the program once under the tracer, with gpulint's stdin, its stdout where the
 /// profiled run sends it (stderr when a machine format owns stdout), and returns the
-/// trace's text and how long the program ran; with `source_counters`, also the SASS
-/// counters of each of the user's kernels' first launch (`--source`). `Err` says why there
-/// is none: a program that made no CUDA call, or one killed before it could write it. A
-/// program that does not exit [`EXIT_GRACE`] after its trace says it is done with CUDA
-/// (hung in a teardown) is stopped, and its trace kept.
+/// trace's text, how long the program ran, and what `source` asks for `--source`. `Err`
+/// says why there is none: a program that made no CUDA call, or one killed before it could
+/// write it. A program that does not exit [`EXIT_GRACE`] after its trace says it is done
+/// with CUDA (hung in a teardown) is stopped, and its trace kept.
 pub fn trace(
     tracer: &Tracer,
     program: &[String],
     input: &mut Input,
     output_to_stderr: bool,
     window: Option<u64>,
-    source_counters: bool,
+    source: TracedSource,
     verbose: bool,
 ) -> Result<Traced, String> {
-    let temporary = |prefix: &str| {
-        tempfile::Builder::new()
-            .prefix(prefix)
-            .suffix(".csv")
-            .tempfile()
-            .map_err(|e| format!("a temporary file for the trace: {e}"))
-    };
     let out = temporary("gpulint-trace-")?;
-    let counters = source_counters
-        .then(|| temporary("gpulint-sass-"))
-        .transpose()?;
+    let files = SourceFiles::new(source)?;
     let mut command = traced_command(tracer, program, out.path(), window);
-    if let Some(c) = &counters {
-        command.env(SASS_OUT_ENV, c.path());
-    }
+    files.name_in(&mut command);
     if output_to_stderr {
         command.stdout(std::io::stderr());
     }
@@ -226,13 +275,12 @@ pub fn trace(
             EXIT_GRACE.as_secs()
         );
     }
-    let source_counters = counters
-        .and_then(|c| std::fs::read_to_string(c.path()).ok())
-        .filter(|t| t.lines().nth(1).is_some());
+    let (source_counters, stall_samples) = files.read();
     Ok(Traced {
         text,
         took,
         source_counters,
+        stall_samples,
     })
 }
 
