@@ -415,4 +415,32 @@ PY
     done
   done
 }
+# Stage `targeted` (twenty-first session): `fewer` kept matmul_variants at +30-35%. A
+# --source run now counts only the kernels the last run of the command had a finding on a
+# line in (GPULINT_SASS_KERNELS, from gpulint's memory), where it counted all of the
+# user's. The default then --source, twice, on matmul_variants (6 kernels, 2 with a
+# finding on a line), source_lines and LU (as before, to see nothing else moved).
+# Expected before the call: matmul_variants' --source counts 2 kernels, names :132 and :67
+# as before, and costs well under +30% (its naive matmul, 447 ms instrumented, no longer
+# counted); source_lines and LU as in call 4 (+8-13%, +10%), the same warnings.
+targeted() {
+  local programs=("matmul_variants|2048" "source_lines|" "lud|1024")
+  for entry in "${programs[@]}"; do build_sample "${entry%%|*}"; done
+  for round in 1 2; do
+    for entry in "${programs[@]}"; do
+      IFS='|' read -r p args <<< "$entry"
+      # shellcheck disable=SC2086
+      run_gl "td_${p}_$round" --verbose -- "$build/$p" $args
+      # shellcheck disable=SC2086
+      run_gl "ts_${p}_$round" --verbose --source -- "$build/$p" $args
+      lines_named "ts_${p}_$round"
+      for v in td ts; do
+        grep -o '^warning\[GL[0-9]*\][^:]*' "$r/${v}_${p}_$round.txt" | sort | uniq -c |
+          paste -sd' ' - | sed "s/^/warnings_${v}_${p}_$round: /" | tee -a "$table"
+      done
+      grep -h -- '--source:\|source pass:\|time:' "$r/ts_${p}_$round.txt" | cut -c1-140 |
+        sed "s/^/notes_${p}_$round: /" | tee -a "$table"
+    done
+  done
+}
 for stage in "$@"; do "$stage"; done
