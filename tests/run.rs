@@ -1283,8 +1283,10 @@ fn replay_of_plan(
     let record = common::scratch_file("calls", b"");
     let mut first_env: Vec<(&str, &str)> = env.to_vec();
     // A run of the test's making: what it finds is not the program's last run's.
-    first_env
-        .retain(|(k, _)| !["FAKE_NCU_REPLAY", "XDG_CACHE_HOME", "FAKE_STALLS_ASKED"].contains(k));
+    let of_the_test = ["FAKE_STALLS_ASKED", "FAKE_SASS_KERNELS_SEEN"];
+    first_env.retain(|(k, _)| {
+        !["FAKE_NCU_REPLAY", "XDG_CACHE_HOME"].contains(k) && !of_the_test.contains(k)
+    });
     first_env.push(("FAKE_NCU_REPLAY", every.to_str().unwrap()));
     first_env.push(("FAKE_NCU_RECORD", record.to_str().unwrap()));
     run_with("normal", args, &first_env);
@@ -2222,8 +2224,9 @@ fn source_after_a_sample_by_time_rides_in_its_run() {
 
 /// With `--source` the traced run counts the first launch of the user's kernels (the
 /// launch tracer's SASS counters; here the strided copy's alone, written from its page by
-/// lab/scripts/rows_from_page.py) and samples their stalls, unless the last run of the
-/// command had no finding that reads them: the sample's run takes no source section and
+/// lab/scripts/rows_from_page.py), of those with a finding on a line in the last run of
+/// the command where it is remembered, and samples their stalls, unless that run had no
+/// finding that reads them: the sample's run takes no source section and
 /// prints no page, and the finding names its line from those counts. The pass after the
 /// sample reads only what the traced run lacks: the lines of the uncoalesced kernels it
 /// did not count, and the stall samples of latency-bound's kernels it did not sample.
@@ -2235,7 +2238,9 @@ fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
     let trace = fixture("h200-zoo/derived_trace.csv");
     let cache = common::scratch_dir("cache");
     let asked = common::scratch_file("asked", b"");
+    let listed = common::scratch_file("listed", b"");
     let env = [
+        ("FAKE_SASS_KERNELS_SEEN", listed.to_str().unwrap()),
         ("FAKE_SASS_ROWS", rows.to_str().unwrap()),
         ("FAKE_STALL_ROWS", stalls.to_str().unwrap()),
         ("FAKE_STALLS_ASKED", asked.to_str().unwrap()),
@@ -2246,6 +2251,10 @@ fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
         std::mem::replace(before, now) < now
     };
     let mut seen = 0;
+    let last_listed = || {
+        let text = std::fs::read_to_string(&*listed).unwrap();
+        text.lines().last().unwrap_or_default().to_string()
+    };
     let takes_section = |calls: &[Vec<String>]| {
         (profiling_calls(calls)[0].iter()).any(|a| a == "--section" || a == "--page")
     };
@@ -2257,6 +2266,7 @@ fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
     // Nothing remembered: the stalls are sampled too.
     let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &env);
     assert!(asked_since(&mut seen));
+    assert_eq!(last_listed(), "-", "every kernel counted");
     assert!(!takes_section(&calls), "no section, no page: {calls:?}");
     let passed = passed_on(&calls);
     assert!(
@@ -2267,6 +2277,14 @@ fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
     // The last run had no finding on the stall samples: none are taken.
     let (r, calls) = source_by_time_of(&trace, &page, "uncoalesced-load", &[], "12", &env);
     assert!(!asked_since(&mut seen));
+    // Only the kernels the last run had a finding on a line in are counted.
+    let counted = last_listed();
+    assert!(
+        counted.contains("_Z12copy_stridedPKfPfmi")
+            && counted.contains("_Z13gather_randomPKfPKjPfm")
+            && !counted.contains("copy_coalesced"),
+        "{counted}"
+    );
     assert!(!takes_section(&calls), "{calls:?}");
     names_the_strided_copys_line(&r.out);
     let select = "uncoalesced-load,latency-bound";

@@ -10,8 +10,9 @@
 //! 4. Run ncu on the sampled launches ([`ncu::profile`]).
 //! 5. Pair and weight: each sampled launch stands for the counted launches most like it
 //!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
-//! 6. Remember whether a finding read the warps' stall samples, for the next `--source`
-//!    run of the command ([`sampling::stall_memory`]). With `--source`, where steps 2 and
+//! 6. Remember whether a finding read the warps' stall samples, and which of the user's
+//!    kernels had a finding on a line, for the next `--source` run of the command
+//!    ([`sampling::source_memory`]). With `--source`, where steps 2 and
 //!    4 did not read them all, a pass for the source counters on the kernels whose
 //!    findings need them: what the traced run's counts lack (stall samples, conversions,
 //!    kernels it did not count), the stall samples after a sample of more than 10
@@ -118,18 +119,15 @@ pub(crate) fn profile_program(
     {
         saved_run::write(csv, s, kernel_filter)?;
     }
-    // The traced run's lines, where ncu's pages of the same kernels do not replace them.
-    let mut source_blocks = (every.as_ref())
-        .map(|e| e.profile.source_blocks.clone())
-        .unwrap_or_default();
-    ingest::source::replace_kernels(&mut source_blocks, info.source_blocks);
-    loaded.profiles[0].source_blocks = source_blocks;
+    loaded.profiles[0].source_blocks = traced_lines_and_pages(every.as_ref(), info.source_blocks);
     let outcome = linter.finish();
     let named = sample.as_ref().and_then(Sample::named_kernels).is_some();
-    let remember = (named && every.as_ref().is_some_and(EveryLaunch::traced)).then_some(program);
+    let remember = (every.as_ref())
+        .filter(|e| named && e.traced())
+        .map(|e| (program, e));
     let pass = (after_sample.zip(every.as_ref()))
         .map(|(pass_for, e)| (SourcePass::new(&opts, &prepared, program, pass_for), e));
-    stall_memory_and_pass(
+    memory_and_pass(
         &outcome,
         rules,
         rules_dir,
@@ -194,7 +192,8 @@ fn place_source_counters(
             let small = sampling::source_pass::stall_samples_in_run(launches);
             // The last run of this command had no finding that reads them: a pass takes
             // them only if one comes.
-            let none_last = sampling::stall_memory::recall(program) == Some(false);
+            let none_last =
+                sampling::source_memory::recall(program).is_some_and(|m| !m.stall_finding);
             if small && none_last && opts.verbose {
                 crate::note!(
                     "--source: the last run of this command had no finding on the warps' stall \
@@ -213,15 +212,29 @@ fn place_source_counters(
     }
 }
 
+/// The traced run's source lines, where ncu's `pages` of the same kernels do not replace
+/// them.
+fn traced_lines_and_pages(
+    every: Option<&EveryLaunch>,
+    pages: Vec<ingest::source::SourceBlock>,
+) -> Vec<ingest::source::SourceBlock> {
+    let mut blocks = every
+        .map(|e| e.profile.source_blocks.clone())
+        .unwrap_or_default();
+    ingest::source::replace_kernels(&mut blocks, pages);
+    blocks
+}
+
 /// Step 6, on the lint's `outcome` of the `profiled` launches: whether a finding on the
-/// user's kernels read the warps' stall samples, kept for the next `--source` run of the
+/// user's kernels read the warps' stall samples, and which of their kernels (as the traced
+/// run names them) had a finding on a line, kept for the next `--source` run of the
 /// command where it is given (`remember`), and the source pass after the sample, whose
 /// pages replace the sample's for its kernels.
-fn stall_memory_and_pass(
+fn memory_and_pass(
     outcome: &rules::engine::Outcome,
     rules: &[Rule],
     rules_dir: Option<&str>,
-    remember: Option<&[String]>,
+    remember: Option<(&[String], &EveryLaunch)>,
     pass: Option<(SourcePass, &EveryLaunch)>,
     profiled: &mut ingest::Profile,
 ) -> Result<()> {
@@ -229,9 +242,13 @@ fn stall_memory_and_pass(
         return Ok(());
     }
     let users = UserKernels::load(rules_dir, profiled)?;
-    if let Some(program) = remember {
-        let stalls = source_pass::reads_stall_samples(&outcome.findings, rules, &users);
-        sampling::stall_memory::remember(program, stalls);
+    if let Some((program, every)) = remember {
+        let findings = &outcome.findings;
+        let memory = sampling::source_memory::Memory {
+            stall_finding: source_pass::reads_stall_samples(findings, rules, &users),
+            line_kernels: source_pass::line_cause_kernels(findings, rules, &every.profile, &users),
+        };
+        sampling::source_memory::remember(program, &memory);
     }
     if let Some((pass, every)) = pass {
         let pages = pass.source_lines(&outcome.findings, rules, &every.profile, &users);

@@ -62,7 +62,7 @@ pub fn count(
                 &mut input,
                 opts.program_output_to_stderr,
                 settings.window,
-                traced_source(opts, program),
+                traced_source(opts, program).as_ref(),
                 verbose,
             )
         })
@@ -106,18 +106,25 @@ pub fn count(
     }))
 }
 
-/// What the traced run collects for `--source`: the SASS counters of each of the user's
-/// kernels' first launch, and the warps' stall samples over the run unless the last run of
-/// the same command had no finding that reads them (sampling costs the run about 0.5 s,
+/// What the traced run collects for `--source`: the SASS counters of the first launch of
+/// the user's kernels, only of those with a finding on a line last time where the last run
+/// of the same command named them (each counted launch runs instrumented: matmul_variants'
+/// six 2048^3 matmuls cost its traced run 1.1 s), and the warps' stall samples over the
+/// run unless that run had no finding that reads them (about 0.5 s;
 /// lab/runs/2026-12-04-stall-lines.txt). The counted launches run instrumented, and the
 /// kernels one at a time: their traced durations are replaced by a like launch's
 /// (`ingest::trace`), so that the sample by time is the plain trace's.
-fn traced_source(opts: &NcuOptions, program: &[String]) -> TracedSource {
-    match (opts.source, super::stall_memory::recall(program)) {
-        (false, _) => TracedSource::Nothing,
-        (true, Some(false)) => TracedSource::Counters,
-        (true, _) => TracedSource::CountersAndStalls,
+fn traced_source(opts: &NcuOptions, program: &[String]) -> Option<TracedSource> {
+    if !opts.source {
+        return None;
     }
+    let memory = super::source_memory::recall(program);
+    Some(TracedSource {
+        stalls: memory.as_ref().is_none_or(|m| m.stall_finding),
+        kernels: memory
+            .map(|m| m.line_kernels)
+            .filter(|kernels| !kernels.is_empty()),
+    })
 }
 
 /// The traced run's trace read, with the source lines its SASS counters give; how long

@@ -1,14 +1,16 @@
-//! Whether the last `gpulint run` of the same command had a finding that reads the warps'
-//! stall samples on the user's kernels. With `--source`, a sample of at most 10 launches
-//! takes the samples in its own run (0.1-0.2 s a launch) because half the programs
-//! measured had such a finding; a pass after the sample takes them otherwise (2.7-3.5 s),
-//! and only where such a finding comes (lab/runs/2026-12-03-source-cost.txt). Most
-//! `--source` runs follow a run without it, whose findings say which way to go. A memory
-//! that is wrong costs time, never lines: the pass still comes where a finding needs it.
+//! What the last `gpulint run` of the same command found, for the next `--source` run:
+//! whether a finding on the user's kernels read the warps' stall samples, and which of the
+//! user's kernels had a finding with a cause on a line. With `--source` the traced run
+//! samples the stalls only where the last run read them (about 0.5 s a run), and counts
+//! the source lines only of the kernels it names, each of whose first launches runs
+//! instrumented (matmul_variants' 2048^3 matmuls: 1.1 s for six;
+//! lab/runs/2026-12-04-stall-lines.txt). Most `--source` runs follow a run without it,
+//! whose findings say which way to go. A memory that is wrong costs time, never lines: a
+//! pass after the sample reads what a finding needs and the traced run did not give.
 //!
-//! One file per command in gpulint's cache folder (`stalls-KEY.txt`, `yes` or `no`), the
-//! key over the command's words and, for each word that names a file (the program, a
-//! script), its path, size and modification time.
+//! One file per command in gpulint's cache folder (`stalls-KEY.txt`: `yes` or `no`, then
+//! one kernel's mangled name a line), the key over the command's words and, for each word
+//! that names a file (the program, a script), its path, size and modification time.
 
 use std::path::{Path, PathBuf};
 
@@ -33,35 +35,62 @@ fn file_in(folder: &Path, program: &[String]) -> PathBuf {
     folder.join(format!("stalls-{:016x}.txt", fnv1a64(&bytes)))
 }
 
-/// What the last run of `program` found: `Some(true)` when a finding read the stall
-/// samples; `None` when no run of it is remembered (or the memory is not to be trusted).
-pub fn recall(program: &[String]) -> Option<bool> {
+/// What the last run of a command found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Memory {
+    /// A finding on the user's kernels read the warps' stall samples.
+    pub stall_finding: bool,
+    /// The user's kernels (mangled) with a finding whose cause sits on a line; empty where
+    /// a memory from before they were kept says nothing of them.
+    pub line_kernels: Vec<String>,
+}
+
+/// What the last run of `program` found; `None` when no run of it is remembered (or the
+/// memory is not to be trusted).
+pub fn recall(program: &[String]) -> Option<Memory> {
     recall_in(&cache_dir()?, program)
 }
 
-fn recall_in(folder: &Path, program: &[String]) -> Option<bool> {
+fn recall_in(folder: &Path, program: &[String]) -> Option<Memory> {
     let file = file_in(folder, program);
     if untrusted(&file, false).is_some() {
         return None;
     }
-    match std::fs::read_to_string(&file).ok()?.trim() {
-        "yes" => Some(true),
-        "no" => Some(false),
-        _ => None,
-    }
+    let text = std::fs::read_to_string(&file).ok()?;
+    let mut lines = text.lines();
+    let stall_finding = match lines.next()?.trim() {
+        "yes" => true,
+        "no" => false,
+        _ => return None,
+    };
+    let line_kernels = (lines.map(str::trim))
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    Some(Memory {
+        stall_finding,
+        line_kernels,
+    })
 }
 
-/// Remembers whether this run of `program` had a finding that reads the stall samples; a
-/// cache that cannot be written is no error.
-pub fn remember(program: &[String], stall_finding: bool) {
+/// Remembers what this run of `program` found; a cache that cannot be written is no error.
+pub fn remember(program: &[String], memory: &Memory) {
     if let Some(folder) = cache_dir() {
-        remember_in(&folder, program, stall_finding);
+        remember_in(&folder, program, memory);
     }
 }
 
-fn remember_in(folder: &Path, program: &[String], stall_finding: bool) {
+fn remember_in(folder: &Path, program: &[String], memory: &Memory) {
     if private_folder(folder).is_ok() {
-        let said = if stall_finding { "yes\n" } else { "no\n" };
+        let mut said = String::from(if memory.stall_finding {
+            "yes\n"
+        } else {
+            "no\n"
+        });
+        for kernel in &memory.line_kernels {
+            said.push_str(kernel);
+            said.push('\n');
+        }
         let _ = crate::atomic_file::write(&file_in(folder, program), said.as_bytes());
     }
 }
@@ -74,6 +103,13 @@ mod tests {
         w.iter().map(|s| s.to_string()).collect()
     }
 
+    fn memory(stall_finding: bool, kernels: &[&str]) -> Memory {
+        Memory {
+            stall_finding,
+            line_kernels: words(kernels),
+        }
+    }
+
     /// Remembered per command: its words, and the files they name as they are now.
     #[test]
     fn a_command_is_remembered_until_it_or_its_files_change() {
@@ -83,10 +119,11 @@ mod tests {
         std::fs::write(&script, "print(1)\n").unwrap();
         let run = words(&["python", script.to_str().unwrap(), "--steps", "20"]);
         assert_eq!(recall_in(&cache, &run), None);
-        remember_in(&cache, &run, false);
-        assert_eq!(recall_in(&cache, &run), Some(false));
-        remember_in(&cache, &run, true);
-        assert_eq!(recall_in(&cache, &run), Some(true));
+        remember_in(&cache, &run, &memory(false, &[]));
+        assert_eq!(recall_in(&cache, &run), Some(memory(false, &[])));
+        let found = memory(true, &["_Z4tilePKfPfi", "_Z5otherv"]);
+        remember_in(&cache, &run, &found);
+        assert_eq!(recall_in(&cache, &run), Some(found));
         // Other arguments, another command.
         let other = words(&["python", script.to_str().unwrap(), "--steps", "40"]);
         assert_eq!(recall_in(&cache, &other), None);
@@ -94,8 +131,11 @@ mod tests {
         std::fs::write(&script, "print(2)  # longer\n").unwrap();
         assert_eq!(recall_in(&cache, &run), None);
         // A file that says neither is not read as either.
-        remember_in(&cache, &run, false);
+        remember_in(&cache, &run, &memory(false, &[]));
         std::fs::write(file_in(&cache, &run), "maybe\n").unwrap();
         assert_eq!(recall_in(&cache, &run), None);
+        // A memory written before the kernels were kept names none.
+        std::fs::write(file_in(&cache, &run), "no\n").unwrap();
+        assert_eq!(recall_in(&cache, &run), Some(memory(false, &[])));
     }
 }

@@ -7,7 +7,7 @@
 //! are read ([`source_counters`]). The warps' stall samples cost a replay pass on every
 //! launch: a sample of at most 10 launches takes them too ([`stall_samples_in_run`]),
 //! unless the last run of the command had no finding that reads them
-//! ([`super::stall_memory`]); otherwise a pass after the sample ([`SourcePass`]) takes
+//! ([`super::source_memory`]); otherwise a pass after the sample ([`SourcePass`]) takes
 //! them, on one launch of each of the user's kernels ([`UserKernels`]) with a finding that
 //! reads them. Where the sample is mostly library kernels, that pass reads every source
 //! counter.
@@ -207,7 +207,7 @@ impl<'a> SourcePass<'a> {
 }
 
 /// Whether a finding on the `users` kernels reads the warps' stall samples for its lines:
-/// what [`super::stall_memory`] keeps for the next `--source` run of the program.
+/// what [`super::source_memory`] keeps for the next `--source` run of the program.
 pub fn reads_stall_samples(findings: &[Finding], rules: &[Rule], users: &UserKernels) -> bool {
     let is_users = |k: &str| users.contains(k);
     !wanted(
@@ -217,6 +217,33 @@ pub fn reads_stall_samples(findings: &[Finding], rules: &[Rule], users: &UserKer
         &PassFor::StallSamples,
     )
     .is_empty()
+}
+
+/// The mangled names, as the traced run `every` gives them, of the `users` kernels with a
+/// finding whose rule has a line cause, by time at stake: the kernels whose first launch
+/// the next `--source` run counts ([`super::source_memory`]).
+pub fn line_cause_kernels(
+    findings: &[Finding],
+    rules: &[Rule],
+    every: &ingest::Profile,
+    users: &UserKernels,
+) -> Vec<String> {
+    let mangled: HashMap<u64, &str> = (every.launches.iter())
+        .filter_map(|l| Some((l.id, l.mangled.as_deref()?)))
+        .collect();
+    let is_users = |k: &str| users.contains(k);
+    let mut kernels: Vec<String> = Vec::new();
+    for f in wanted(findings, &line_cause_in(rules), &is_users, &PassFor::All) {
+        let named = std::iter::once(f.launch)
+            .chain(f.launches.iter().copied())
+            .find_map(|id| mangled.get(&id));
+        if let Some(&m) = named
+            && !kernels.iter().any(|k| k == m)
+        {
+            kernels.push(m.to_string());
+        }
+    }
+    kernels
 }
 
 /// The user's own kernels, told from libraries' by the origins in the rules folder and

@@ -19,8 +19,10 @@
 // first steps, not its minutes.
 //
 // With GPULINT_SASS_OUT set (`gpulint run --source`), it also counts, per instruction and
-// source line, the first launch of each of the user's kernels with CUPTI's SASS metrics
-// (namespace sass, below), and marks those launches in the trace: they ran instrumented.
+// source line, the first launch of each of the user's kernels (of those GPULINT_SASS_KERNELS
+// names, where set) with CUPTI's SASS metrics (namespace sass, below), and marks those
+// launches in the trace: they ran instrumented. With GPULINT_STALL_OUT also set, it samples
+// the stalls of the user's kernels (namespace stalls).
 //
 // It needs no CUDA header: it loads CUPTI from the path in GPULINT_CUPTI and declares the
 // little of CUPTI's C interface it uses, so any C++ compiler builds it:
@@ -368,6 +370,9 @@ std::unordered_map<std::string, uint32_t> crc_of;  // kernel -> its cubin's CRC
 std::unordered_map<uint32_t, std::string> cubins;  // low 32 bits of the CRC -> bytes
 size_t cubin_bytes = 0;
 std::unordered_set<uint32_t> graph_launch_calls;  // graph launches' call_key
+// The kernels (mangled) to count, from GPULINT_SASS_KERNELS: those the last run of the
+// command had a finding on a line in. Empty: every one of the user's.
+std::unordered_set<std::string> listed;
 
 uint32_t call_key(uint32_t domain, uint32_t cbid) { return domain << 16 | cbid; }
 
@@ -491,9 +496,11 @@ bool open(void* context) {
 }
 
 // Before a launch: its kernel is instrumented when this is its first launch and it is the
-// user's (`first_object` is then its launching object); any other launch closes the range.
+// user's (`first_object` is then its launching object), and listed where a list was given;
+// any other launch closes the range.
 void before_launch(const cupti::CallbackData* call, const std::string* first_object) {
-  bool wanted = first_object && kernels < kMostKernels && users_object(*first_object);
+  bool wanted = first_object && kernels < kMostKernels && users_object(*first_object) &&
+                (listed.empty() || listed.count(call->symbol_name));
   if (!wanted || (open_context && open_context != call->context)) close();
   if (!wanted || (!open_context && !open(call->context))) return;
   ++kernels;
@@ -571,6 +578,14 @@ void start() {
   char self[4096];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n > 0) program.assign(self, n);
+  if (const char* names = getenv("GPULINT_SASS_KERNELS")) {
+    for (const char* at = names; *at;) {
+      const char* end = strchr(at, ',');
+      if (!end) end = at + strlen(at);
+      if (end > at) listed.emplace(at, end - at);
+      at = *end ? end + 1 : end;
+    }
+  }
   active = true;
 }
 

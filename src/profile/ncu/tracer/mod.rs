@@ -149,20 +149,22 @@ pub struct Traced {
     pub stall_samples: Option<String>,
 }
 
-/// What the traced run collects for `--source`, besides the trace.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum TracedSource {
-    Nothing,
-    /// The SASS counters of each of the user's kernels' first launch.
-    Counters,
-    /// Those, and the warps' stall samples of the user's kernels over the run.
-    CountersAndStalls,
+/// What the traced run collects for `--source`, besides the trace: the SASS counters of
+/// the first launch of each of the user's kernels (of these, by mangled name, where
+/// `kernels` names some), and where `stalls`, the warps' stall samples of the user's
+/// kernels over the run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TracedSource {
+    pub stalls: bool,
+    pub kernels: Option<Vec<String>>,
 }
 
 /// Names the file the tracer writes `--source`'s SASS counters to.
 pub const SASS_OUT_ENV: &str = "GPULINT_SASS_OUT";
 /// Names the file the tracer writes `--source`'s stall samples to.
 pub const STALL_OUT_ENV: &str = "GPULINT_STALL_OUT";
+/// Names the kernels (mangled, comma-separated) whose first launch the tracer counts.
+pub const SASS_KERNELS_ENV: &str = "GPULINT_SASS_KERNELS";
 
 /// A temporary CSV file for what the traced run writes, named `prefix...`.
 fn temporary(prefix: &str) -> Result<tempfile::NamedTempFile, String> {
@@ -173,31 +175,35 @@ fn temporary(prefix: &str) -> Result<tempfile::NamedTempFile, String> {
         .map_err(|e| format!("a temporary file for the trace: {e}"))
 }
 
-/// The files the tracer writes `--source`'s rows to, as `source` asks.
+/// The files the tracer writes `--source`'s rows to, as `source` asks, and the kernels it
+/// counts.
 struct SourceFiles {
     counters: Option<tempfile::NamedTempFile>,
     stalls: Option<tempfile::NamedTempFile>,
+    kernels: Option<String>,
 }
 
 impl SourceFiles {
-    fn new(source: TracedSource) -> Result<SourceFiles, String> {
+    fn new(source: Option<&TracedSource>) -> Result<SourceFiles, String> {
         Ok(SourceFiles {
-            counters: (source != TracedSource::Nothing)
-                .then(|| temporary("gpulint-sass-"))
-                .transpose()?,
-            stalls: (source == TracedSource::CountersAndStalls)
+            counters: source.map(|_| temporary("gpulint-sass-")).transpose()?,
+            stalls: (source.is_some_and(|s| s.stalls))
                 .then(|| temporary("gpulint-stalls-"))
                 .transpose()?,
+            kernels: source.and_then(|s| Some(s.kernels.as_ref()?.join(","))),
         })
     }
 
-    /// Names the files to the tracer.
+    /// Names the files and the kernels to the tracer.
     fn name_in(&self, command: &mut Command) {
         if let Some(c) = &self.counters {
             command.env(SASS_OUT_ENV, c.path());
         }
         if let Some(s) = &self.stalls {
             command.env(STALL_OUT_ENV, s.path());
+        }
+        if let Some(k) = &self.kernels {
+            command.env(SASS_KERNELS_ENV, k);
         }
     }
 
@@ -223,7 +229,7 @@ pub fn trace(
     input: &mut Input,
     output_to_stderr: bool,
     window: Option<u64>,
-    source: TracedSource,
+    source: Option<&TracedSource>,
     verbose: bool,
 ) -> Result<Traced, String> {
     let out = temporary("gpulint-trace-")?;
