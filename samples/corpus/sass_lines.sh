@@ -443,4 +443,25 @@ targeted() {
     done
   done
 }
+# Stage `torchsource` (twenty-first session): --source on a PyTorch script whose
+# torch.compile'd Triton kernels are the user's (launched from Triton's cache, outside
+# Python's packages): the traced run now counts them and samples the stalls whatever the
+# memory (the gate is gone), with CUPTI's serial kernel records, over a script of 2,000
+# launches. The CNN at 10 steps: plain, default, --source, once each.
+# Expected before the call: no crash, the default's warnings; the traced run counts the
+# Triton kernels' first launches (a handful) and --source stays within 30% of the default
+# (the traced run is about the program's time; sampling ~0.5 s); lines, if any finding on
+# a Triton kernel has a line cause, in Inductor's generated .py files.
+torchsource() {
+  timed plain_cnn python3 samples/apps/torch_cnn.py 10
+  run_gl tdefault_cnn --verbose -- python3 samples/apps/torch_cnn.py 10
+  run_gl tsource_cnn --verbose --source -- python3 samples/apps/torch_cnn.py 10
+  lines_named tsource_cnn
+  for v in tdefault tsource; do
+    grep -o '^warning\[GL[0-9]*\][^:]*' "$r/${v}_cnn.txt" | sort | uniq -c |
+      paste -sd' ' - | sed "s/^/warnings_${v}: /" | tee -a "$table"
+  done
+  grep -h -- '--source:\|source pass:\|time:\|traced run' "$r/tsource_cnn.txt" | cut -c1-160 |
+    sed "s/^/notes_cnn: /" | tee -a "$table"
+}
 for stage in "$@"; do "$stage"; done
