@@ -65,8 +65,14 @@ fn build() -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
         "src/profile/ncu/tracer/launch_tracer.cpp",
         &tracer,
     );
-    compile(cc, &shared, "tests/stand-in/cupti/fake_cupti.c", &cupti);
+    // The stand-in CUPTI's --source side is built into the same library.
+    let source_side = format!("{ROOT}/tests/stand-in/cupti/fake_source.c");
+    let cupti_args = [&shared[..], &[source_side.as_str()]].concat();
+    compile(cc, &cupti_args, "tests/stand-in/cupti/fake_cupti.c", &cupti);
     compile(cc, &[], "tests/stand-in/cupti/fake_driver.c", &driver);
+    let soname = ["-shared", "-fPIC", "-Wl,-soname,libcuda.so.1"];
+    let libcuda = dir.join("libcuda.so.1");
+    compile(cc, &soname, "tests/stand-in/cupti/fake_libcuda.c", &libcuda);
     Some((dir, tracer, cupti, driver))
 }
 
@@ -283,5 +289,83 @@ fn the_window_ends_a_long_run_with_its_trace_written() {
     assert_eq!(text.matches("# end of process").count(), 1, "{text}");
     let profile = gpulint::parse_bytes("trace.csv", text.as_bytes()).unwrap();
     assert_eq!(profile.launches.len(), 4);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// With `--source`'s variables the tracer counts the first launch of each of the user's
+/// kernels (those GPULINT_SASS_KERNELS lists, where set), with each instruction's file and
+/// line, marks the counted launches in the trace, and writes the stall samples of the
+/// user's kernels only (the stand-in's library kernel, never launched through a call the
+/// tracer saw, is left out), under CUPTI's reason names less the "_not_issued" ones.
+#[test]
+fn source_rows_count_the_listed_kernels_and_sample_the_users() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let (trace, counters, stalls) = (
+        dir.join("trace.csv"),
+        dir.join("sass.csv"),
+        dir.join("stalls.csv"),
+    );
+    let run = |list: Option<&str>, sample_stalls: bool| {
+        for file in [&trace, &counters, &stalls] {
+            let _ = std::fs::remove_file(file);
+        }
+        let mut command = traced(&driver, &tracer, Some(&cupti), &trace);
+        command
+            .env("FAKE_LIBCUDA", dir.join("libcuda.so.1"))
+            .env("GPULINT_SASS_OUT", &counters)
+            .env_remove("GPULINT_SASS_KERNELS")
+            .env_remove("GPULINT_STALL_OUT");
+        if let Some(list) = list {
+            command.env("GPULINT_SASS_KERNELS", list);
+        }
+        if sample_stalls {
+            command.env("GPULINT_STALL_OUT", &stalls);
+        }
+        assert_eq!(command.status().unwrap().code(), Some(0));
+        let read = |f: &PathBuf| std::fs::read_to_string(f).unwrap_or_default();
+        (read(&trace), read(&counters), read(&stalls))
+    };
+    let functions = |rows: &str| -> Vec<String> {
+        let mut seen: Vec<String> = (rows.lines().skip(1))
+            .map(|l| l.split(',').next().unwrap().trim_matches('"').to_string())
+            .collect();
+        seen.dedup();
+        seen
+    };
+    let (_, counted, sampled) = run(None, true);
+    assert!(
+        counted.starts_with(
+            "function,pc,file,line,smsp__sass_sectors_mem_global,\
+             smsp__sass_sectors_mem_global_ideal\n\"_Z4axpyPKfPffi\",0,\"/src/k.cu\",10,6,4\n"
+        ),
+        "{counted}"
+    );
+    assert_eq!(
+        functions(&counted),
+        ["_Z4axpyPKfPffi", "_Z4stepPfi", "_Z5scaleILi4EEvPffi"]
+    );
+    assert_eq!(
+        sampled.lines().take(2).collect::<Vec<_>>(),
+        [
+            "function,pc,file,line,reason,samples",
+            "\"_Z4axpyPKfPffi\",16,\"/src/k.cu\",11,\
+             smsp__pcsamp_warps_issue_stalled_long_scoreboard,5"
+        ]
+    );
+    assert_eq!(
+        functions(&sampled),
+        ["_Z4axpyPKfPffi", "_Z4stepPfi", "_Z5scaleILi4EEvPffi"]
+    );
+    // Listed kernels only; no stall samples unless asked for.
+    let (traced_rows, counted, sampled) = run(Some("_Z5scaleILi4EEvPffi,_Z4stepPfi"), false);
+    assert_eq!(functions(&counted), ["_Z4stepPfi", "_Z5scaleILi4EEvPffi"]);
+    assert!(sampled.is_empty());
+    let instrumented: Vec<&str> = (traced_rows.lines())
+        .filter(|l| l.contains("scale<4>") || l.contains("axpy("))
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(instrumented, ["1", "0"], "{traced_rows}");
     let _ = std::fs::remove_dir_all(dir);
 }

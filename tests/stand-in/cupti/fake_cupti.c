@@ -34,7 +34,7 @@ _Static_assert(offsetof(struct Kernel, grid) == 52, "CUpti_ActivityKernel layout
 _Static_assert(offsetof(struct Kernel, correlation) == 92, "CUpti_ActivityKernel layout");
 _Static_assert(offsetof(struct Kernel, name) == 104, "CUpti_ActivityKernel layout");
 
-enum { RECORD = 128, KIND_MEMCPY = 1, KIND_CONCURRENT_KERNEL = 10 };
+enum { RECORD = 128, KIND_MEMCPY = 1, KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10 };
 
 int cuptiActivityRegisterCallbacks(Requested r, Completed c) {
     requested = r;
@@ -42,7 +42,10 @@ int cuptiActivityRegisterCallbacks(Requested r, Completed c) {
     return 0;
 }
 
-int cuptiActivityEnable(uint32_t kind) { return kind == KIND_CONCURRENT_KERNEL ? 0 : 1; }
+/* The concurrent kind, or (with --source) the serial one. */
+int cuptiActivityEnable(uint32_t kind) {
+    return kind == KIND_CONCURRENT_KERNEL || kind == KIND_KERNEL ? 0 : 1;
+}
 
 static void put(uint8_t *at, uint32_t kind, uint32_t correlation, uint64_t start,
                 const char *name, int grid_x, int block_x, int shared) {
@@ -100,7 +103,36 @@ struct CallbackData {
     const void *function_params;
     void *function_return_value;
     const char *symbol_name;
+    void *context;
+    uint32_t context_uid;
+    uint64_t *correlation_data;
+    uint32_t correlation_id;
 };
+static int context; /* the one context's handle: its address */
+static int resource_enabled;
+
+/* fake_source.c's: what a launch does to the SASS counters and the stall samples. */
+void fake_counted_launch(const char *symbol);
+void fake_sampled_launch(const char *symbol);
+
+int cuptiEnableDomain(uint32_t enable, void *subscriber, uint32_t domain) {
+    (void)subscriber;
+    if (domain == 3) resource_enabled = (int)enable;
+    return 0;
+}
+
+/* Called by the stand-in driver before its launches, with --source's callbacks enabled:
+ * the context is created, then its module loads. */
+void fake_start_context(void) {
+    static const char cubin[] = "a cubin";
+    struct { uint32_t module_id; size_t cubin_size; const char *cubin; } module = {
+        1, sizeof cubin, cubin};
+    struct { void *context, *stream, *descriptor; } created = {&context, NULL, NULL},
+                                                    loaded = {&context, NULL, &module};
+    if (!resource_enabled || !callback) return;
+    callback(NULL, 3, 1, &created); /* CUPTI_CBID_RESOURCE_CONTEXT_CREATED */
+    callback(NULL, 3, 6, &loaded);  /* CUPTI_CBID_RESOURCE_MODULE_LOADED */
+}
 
 int cuptiSubscribe(void **subscriber, Callback c, void *userdata) {
     (void)userdata;
@@ -129,11 +161,19 @@ int cuptiEnableCallback(uint32_t enable, void *subscriber, uint32_t domain, uint
  * calls reached the tracer. */
 int fake_launch(const char *symbol) {
     int calls = 0;
-    struct CallbackData data = {0, "cuLaunchKernel", NULL, NULL, symbol};
+    /* scale's and axpy's calls have the ids of their kernel records above. */
+    static uint32_t other = 100;
+    uint32_t correlation = strcmp(symbol, "_Z5scaleILi4EEvPffi") == 0 ? 4
+                           : strcmp(symbol, "_Z4axpyPKfPffi") == 0    ? 8
+                                                                      : ++other;
+    struct CallbackData data = {0, "cuLaunchKernel", NULL, NULL, symbol, &context, 1, NULL,
+                                correlation};
+    fake_sampled_launch(symbol);
     for (uint32_t cbid = 1; cbid <= 3; ++cbid) {
         if (!enabled[1][cbid] || !callback) continue;
         data.callback_site = 0;
         callback(NULL, 1, cbid, &data);
+        fake_counted_launch(symbol);
         data.callback_site = 1;
         callback(NULL, 1, cbid, &data);
         ++calls;

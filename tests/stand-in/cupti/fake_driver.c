@@ -1,10 +1,12 @@
 /* A stand-in for the CUDA driver in tests/tracer.rs: loads the library named by
  * CUDA_INJECTION64_PATH and calls its InitializeInjection, as the driver does at cuInit,
- * then launches three kernels through the stand-in CUPTI's fake_launch (when GPULINT_CUPTI
+ * then creates a context and loads a module (the stand-in CUPTI's resource callbacks) and
+ * launches three kernels through the stand-in CUPTI's fake_launch (when GPULINT_CUPTI
  * names it), and exits, which runs the handlers the library registered. With FAKE_DRIVER_FORK set it
  * first forks a child that leaves through exit(), which runs those handlers in the child
  * too, as a program that forks after starting CUDA does. With FAKE_DRIVER_SLEEP it then
- * sleeps that many seconds and exits with status 7, as a long run would go on. */
+ * sleeps that many seconds and exits with status 7, as a long run would go on. With
+ * FAKE_LIBCUDA it first loads that stand-in libcuda.so.1. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,10 @@
 #include <unistd.h>
 
 int main(void) {
+    if (getenv("FAKE_LIBCUDA") && !dlopen(getenv("FAKE_LIBCUDA"), RTLD_NOW | RTLD_GLOBAL)) {
+        fprintf(stderr, "%s\n", dlerror());
+        return 2;
+    }
     void *library = dlopen(getenv("CUDA_INJECTION64_PATH"), RTLD_NOW);
     if (!library) {
         fprintf(stderr, "%s\n", dlerror());
@@ -24,6 +30,8 @@ int main(void) {
     }
     void *cupti = getenv("GPULINT_CUPTI") ? dlopen(getenv("GPULINT_CUPTI"), RTLD_NOW) : NULL;
     int (*launch)(const char *) = cupti ? (int (*)(const char *))dlsym(cupti, "fake_launch") : NULL;
+    void (*start_context)(void) = cupti ? (void (*)(void))dlsym(cupti, "fake_start_context") : NULL;
+    if (start_context) start_context();
     if (launch) {
         const char *kernels[] = {"_Z5scaleILi4EEvPffi", "_Z4axpyPKfPffi", "_Z4stepPfi",
                                  "_Z4axpyPKfPffi"};
