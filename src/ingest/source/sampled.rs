@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::traced::SourceTexts;
+use super::traced::{SourceTexts, whole_field};
 use super::{SourceBlock, SourceLine, same_signature, toolkit_header};
 use crate::error::{Error, Result};
 
@@ -113,20 +113,7 @@ fn rows_by_kernel(text: &str, origin: &str) -> Result<HashMap<String, Vec<Row>>>
         if record.get(0) == Some("function") {
             continue; // the next process's header
         }
-        let whole = |i: usize| -> Result<u64> {
-            let field = record.get(i).unwrap_or("");
-            field.parse().map_err(|_| {
-                Error::at(
-                    origin,
-                    row,
-                    Some(i as u64 + 1),
-                    format!(
-                        "field `{}` is {field:?}, expected a whole number",
-                        &header[i]
-                    ),
-                )
-            })
-        };
+        let whole = |i: usize| whole_field(&record, &header, i, origin, row);
         let parsed = Row {
             pc: whole(1)?,
             file: crate::printable::printable(record.get(2).unwrap_or("")).to_string(),

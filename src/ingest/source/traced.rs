@@ -73,20 +73,7 @@ pub fn read(text: &str, origin: &str, names: &HashMap<String, String>) -> Result
         if record.get(0) == Some("function") {
             continue;
         }
-        let whole = |i: usize| -> Result<u64> {
-            let field = record.get(i).unwrap_or("");
-            field.parse().map_err(|_| {
-                Error::at(
-                    origin,
-                    row,
-                    Some(i as u64 + 1),
-                    format!(
-                        "field `{}` is {field:?}, expected a whole number",
-                        &header[i]
-                    ),
-                )
-            })
-        };
+        let whole = |i: usize| whole_field(&record, &header, i, origin, row);
         let mut counts = [0.0; COUNTERS.len()];
         for (k, i) in counters.iter().enumerate() {
             if let Some(i) = *i {
@@ -116,6 +103,29 @@ pub fn read(text: &str, origin: &str, names: &HashMap<String, String>) -> Result
         })
         .filter(|b| !b.lines.is_empty())
         .collect())
+}
+
+/// Field `i` of row `row` of the tracer's rows `origin` as a whole number; otherwise an
+/// error that names the row, the column and the header's name for it.
+pub(super) fn whole_field(
+    record: &csv::StringRecord,
+    header: &csv::StringRecord,
+    i: usize,
+    origin: &str,
+    row: u64,
+) -> Result<u64> {
+    let field = record.get(i).unwrap_or("");
+    field.parse().map_err(|_| {
+        Error::at(
+            origin,
+            row,
+            Some(i as u64 + 1),
+            format!(
+                "field `{}` is {field:?}, expected a whole number",
+                header.get(i).unwrap_or("?")
+            ),
+        )
+    })
 }
 
 /// A kernel's block: its instructions summed per line, an inlined header's also on the

@@ -212,6 +212,16 @@ std::string launching_object() {
 
 void write_quoted(FILE* out, const std::string& s);
 
+// Appends `size` bytes of `text` (an open_memstream's, freed here) to the file at `path`, in
+// one write: each process of a program appends its block whole.
+void append_to(const char* path, char* text, size_t size) {
+  if (FILE* file = fopen(path, "a")) {
+    fwrite(text, 1, size, file);
+    fclose(file);
+  }
+  free(text);
+}
+
 // --source's line counters, where GPULINT_SASS_OUT names a file: CUPTI's SASS metrics
 // (cupti_sass_metrics.h, CUDA 12.5 on) on the first launch of each of the user's kernels.
 // Lazy patching instruments a kernel from its first launch in an enable/disable range to
@@ -537,6 +547,18 @@ bool line_in(const std::string& cubin, const std::string& function, uint32_t pc,
   return !file.empty();
 }
 
+// The file and line of `function`'s instruction at `pc`: from the cubin of CRC `crc` where
+// it was kept, else from any kept cubin that has the function; false if none.
+bool line_of(const std::string& function, uint32_t crc, uint32_t pc, std::string& file,
+             uint32_t& line) {
+  auto kept = cubins.find(crc);
+  if (kept != cubins.end() && line_in(kept->second, function, pc, file, line)) return true;
+  for (const auto& [_, cubin] : cubins) {
+    if (line_in(cubin, function, pc, file, line)) return true;
+  }
+  return false;
+}
+
 // The counts, one row per instruction with its file and line, to GPULINT_SASS_OUT.
 // Appended in one write, under a header of its own: each process of a program that has
 // several (a launcher's ranks) writes its block to the same file, as the trace does.
@@ -553,10 +575,7 @@ void write_rows() {
   for (const auto& [key, values] : counts) {
     std::string file;
     uint32_t line = 0;
-    auto kept = cubins.find(crc_of[key.first]);
-    bool found = kept != cubins.end() && line_in(kept->second, key.first, key.second, file, line);
-    for (auto it = cubins.begin(); !found && it != cubins.end(); ++it)
-      found = line_in(it->second, key.first, key.second, file, line);
+    bool found = line_of(key.first, crc_of[key.first], key.second, file, line);
     write_quoted(out, key.first);
     fprintf(out, ",%u,", key.second);
     write_quoted(out, found ? file : std::string());
@@ -565,11 +584,7 @@ void write_rows() {
     fputc('\n', out);
   }
   fclose(out);
-  if (FILE* file = fopen(path, "a")) {
-    fwrite(text, 1, size, file);
-    fclose(file);
-  }
-  free(text);
+  append_to(path, text, size);
 }
 
 void start() {
@@ -857,11 +872,8 @@ void write_rows() {
     if (known == lines.end()) {
       std::string file;
       uint32_t line = 0;
-      auto kept = sass::cubins.find(crc_of[function]);
-      bool found = kept != sass::cubins.end() &&
-                   sass::line_in(kept->second, function, static_cast<uint32_t>(pc), file, line);
-      for (auto it = sass::cubins.begin(); !found && it != sass::cubins.end(); ++it)
-        found = sass::line_in(it->second, function, static_cast<uint32_t>(pc), file, line);
+      auto offset = static_cast<uint32_t>(pc);
+      bool found = sass::line_of(function, crc_of[function], offset, file, line);
       known = lines.emplace(std::make_pair(function, pc),
                             found ? std::make_pair(file, line) : std::make_pair("", 0u)).first;
     }
@@ -872,11 +884,7 @@ void write_rows() {
             static_cast<unsigned long long>(n));
   }
   fclose(out);
-  if (FILE* file = fopen(path, "a")) {
-    fwrite(text, 1, size, file);
-    fclose(file);
-  }
-  free(text);
+  append_to(path, text, size);
 }
 
 // Needs the SASS counters' cubins and callbacks: sampling comes only with them.
