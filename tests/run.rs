@@ -2239,7 +2239,17 @@ fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
     let cache = common::scratch_dir("cache");
     let asked = common::scratch_file("asked", b"");
     let listed = common::scratch_file("listed", b"");
+    // The stand-in CUPTI under the names of CUDA 13.0's and 12.8's: the tracer samples the
+    // stalls only under a CUPTI whose PC-sampling records it knows.
+    let cuptis = common::scratch_dir("cupti");
+    let cupti = |version: &str| {
+        let path = cuptis.join(format!("libcupti.so.{version}"));
+        std::os::unix::fs::symlink(stand_in("ncu"), &path).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (cupti_13, cupti_12) = (cupti("13.0"), cupti("12.8"));
     let env = [
+        ("GPULINT_CUPTI", cupti_13.as_str()),
         ("FAKE_SASS_KERNELS_SEEN", listed.to_str().unwrap()),
         ("FAKE_SASS_ROWS", rows.to_str().unwrap()),
         ("FAKE_STALL_ROWS", stalls.to_str().unwrap()),
@@ -2301,6 +2311,13 @@ fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
     let (r, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
     assert!(asked_since(&mut seen));
     assert!(!takes_section(&calls), "{calls:?}");
+    passed_on(&calls);
+    names_the_strided_copys_line(&r.out);
+    // Under CUPTI 12.8 no stalls are sampled, whatever the memory says.
+    let mut older = env.to_vec();
+    older[0].1 = cupti_12.as_str();
+    let (r, calls) = source_by_time_of(&trace, &page, select, &[], "12", &older);
+    assert!(!asked_since(&mut seen));
     passed_on(&calls);
     names_the_strided_copys_line(&r.out);
 }

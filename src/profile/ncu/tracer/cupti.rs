@@ -12,6 +12,12 @@ use super::CUPTI_ENV;
 /// The oldest CUPTI that traced under a current driver.
 pub const OLDEST_TRACING: Version = Version(11, 8);
 
+/// The oldest CUPTI whose PC-sampling records the tracer's declarations match: CUDA 13.0's,
+/// 64 bytes each (samples/corpus/sass_layout_check.cpp on the H200). CUPTI fills the array
+/// by its own record's size, and an older one's may be 56 bytes (it had no correlation id):
+/// the tracer samples no stalls under it.
+pub const PC_SAMPLING_SINCE: Version = Version(13, 0);
+
 /// A CUDA version, major and minor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Version(pub u64, pub u64);

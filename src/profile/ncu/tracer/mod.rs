@@ -184,10 +184,12 @@ struct SourceFiles {
 }
 
 impl SourceFiles {
-    fn new(source: Option<&TracedSource>) -> Result<SourceFiles, String> {
+    /// The files for `source`, the stall samples' only where the CUPTI's records are
+    /// `sampling_known`.
+    fn new(source: Option<&TracedSource>, sampling_known: bool) -> Result<SourceFiles, String> {
         Ok(SourceFiles {
             counters: source.map(|_| temporary("gpulint-sass-")).transpose()?,
-            stalls: (source.is_some_and(|s| s.stalls))
+            stalls: (source.is_some_and(|s| s.stalls) && sampling_known)
                 .then(|| temporary("gpulint-stalls-"))
                 .transpose()?,
             kernels: source.and_then(|s| Some(s.kernels.as_ref()?.join(","))),
@@ -233,7 +235,17 @@ pub fn trace(
     verbose: bool,
 ) -> Result<Traced, String> {
     let out = temporary("gpulint-trace-")?;
-    let files = SourceFiles::new(source)?;
+    let version = tracer.cupti.version;
+    let sampling_known = version.is_some_and(|v| v >= cupti::PC_SAMPLING_SINCE);
+    if verbose && source.is_some_and(|s| s.stalls) && !sampling_known {
+        crate::note!(
+            "--source: the tracer samples no stalls under CUPTI {} (its PC-sampling records \
+             are known from {} on); the stall samples come from ncu",
+            version.map_or("of unknown version".into(), |v| v.to_string()),
+            cupti::PC_SAMPLING_SINCE
+        );
+    }
+    let files = SourceFiles::new(source, sampling_known)?;
     let mut command = traced_command(tracer, program, out.path(), window);
     files.name_in(&mut command);
     if output_to_stderr {
