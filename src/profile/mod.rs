@@ -2,9 +2,11 @@
 //! 1. Check the tools: ncu, the program, the chip, CUPTI and the launch tracer
 //!    ([`ncu::prepare`]), before anything runs the program.
 //! 2. Count every launch: the launch tracer's run, or ncu's timing pass
-//!    ([`sampling::count`]). With `--source`, after a run of the command that read no
-//!    stall samples, the traced run also counts the source lines of the first launch of
-//!    each of the user's kernels (CUPTI's SASS counters, `ingest::source::traced`).
+//!    ([`sampling::count`]). With `--source` the traced run also counts the source lines
+//!    of the first launch of the user's kernels (CUPTI's SASS counters,
+//!    `ingest::source::traced`) and samples their stalls (CUPTI's PC sampling,
+//!    `ingest::source::sampled`), as far as the last run of the command says they are
+//!    needed.
 //! 3. Plan the sample from the count: by GPU time where the trace gives every duration
 //!    ([`sampling::plan_sample`], [`sampling::by_time`]).
 //! 4. Run ncu on the sampled launches ([`ncu::profile`]).
@@ -14,8 +16,8 @@
 //!    kernels had a finding on a line, for the next `--source` run of the command
 //!    ([`sampling::source_memory`]). With `--source`, where steps 2 and
 //!    4 did not read them all, a pass for the source counters on the kernels whose
-//!    findings need them: what the traced run's counts lack (stall samples, conversions,
-//!    kernels it did not count), the stall samples after a sample of more than 10
+//!    findings need them: what the traced run lacks (conversions, stall samples of kernels
+//!    it did not sample, kernels it did not count), the stall samples after a sample of more than 10
 //!    launches (or of a command whose last run had no finding on them), every counter
 //!    after one mostly of library kernels ([`sampling::source_pass`], [`ncu::source_pass`]).
 //! 7. Say what was sampled: its notes, its coverage of the GPU time ([`Loaded::conclude`],

@@ -127,8 +127,8 @@ fn traced_source(opts: &NcuOptions, program: &[String]) -> Option<TracedSource> 
     })
 }
 
-/// The traced run's trace read, with the source lines its SASS counters give; how long
-/// the program ran; the trace's text.
+/// The traced run's trace read, with the source lines its SASS counters and stall samples
+/// give; how long the program ran; the trace's text.
 fn read_trace(
     traced: tracer::Traced,
     program: &[String],

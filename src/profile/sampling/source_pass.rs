@@ -134,7 +134,7 @@ impl PassFor {
     fn what(&self) -> &'static str {
         match self {
             PassFor::StallSamples => "in the warps' stall samples",
-            PassFor::NotTraced { .. } => "that the traced run did not count",
+            PassFor::NotTraced { .. } => "that the traced run did not give",
             PassFor::All => "on a source line",
         }
     }
@@ -396,9 +396,9 @@ mod tests {
     use super::*;
     use crate::rules::engine::{Judgement, check_in_profile};
 
-    /// After the traced run's counts, the pass takes what they lack: the stall samples and
-    /// the conversions on any kernel, every cause on a kernel the traced run did not count
-    /// (told by its base name: ncu and the tracer spell signatures differently).
+    /// After the traced run, the pass takes what it lacks: the conversions on any kernel,
+    /// the stall samples on a kernel it did not sample, every cause on a kernel it did not
+    /// count (told by its base name: ncu and the tracer spell signatures differently).
     #[test]
     fn a_pass_after_the_traced_counts_takes_what_they_lack() {
         use crate::rules::LineCause::*;
