@@ -369,6 +369,8 @@ sourced() {
 # Expected before the call: if CUPTI patches only the instructions a metric counts,
 # matmul_variants' traced run with `new` is well under `old`'s (its inner loops are FMAs
 # between two loads); the rows are equal in every column; --source within 30%.
+# Run once, in call 5, on that build. The count is back since (it was faster with it), and
+# kMetrics is now in launch_tracer_sass.inc: as it stands the stage compares nothing.
 fewer() {
   local new="$build/tracer_new.so" old="$build/tracer_old.so"
   g++ -shared -fPIC -O2 -std=c++17 src/profile/ncu/tracer/launch_tracer.cpp -ldl -o "$new"

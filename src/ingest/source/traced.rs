@@ -272,7 +272,7 @@ mod tests {
     /// the same order.
     #[test]
     fn the_tracer_collects_the_counters_read() {
-        let source = crate::profile::ncu::tracer::SOURCE;
+        let source = crate::profile::ncu::tracer::SOURCE.as_str();
         let list = source
             .split("constexpr const char* kMetrics[] = {")
             .nth(1)

@@ -18,7 +18,35 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-pub(crate) const SOURCE: &str = include_str!("launch_tracer.cpp");
+/// The launch tracer's source as the compiler reads it on stdin: launch_tracer.cpp with
+/// the parts it includes put in place of their `#include` lines (the file itself compiles
+/// where its folder is at hand: the tests and the device scripts build it by path).
+pub(crate) static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    with_parts(
+        include_str!("launch_tracer.cpp"),
+        &[
+            (
+                "launch_tracer_sass.inc",
+                include_str!("launch_tracer_sass.inc"),
+            ),
+            (
+                "launch_tracer_stalls.inc",
+                include_str!("launch_tracer_stalls.inc"),
+            ),
+        ],
+    )
+});
+
+/// `main` with each `#include "NAME"` line of `parts` replaced by that part's text.
+fn with_parts(main: &str, parts: &[(&str, &str)]) -> String {
+    let mut source = String::new();
+    for line in main.split_inclusive('\n') {
+        let directive = line.trim_end();
+        let part = (parts.iter()).find(|(name, _)| directive == format!("#include \"{name}\""));
+        source.push_str(part.map_or(line, |(_, text)| text));
+    }
+    source
+}
 
 /// Names a built tracer library to use as is, or `off` to never trace.
 pub const TRACER_ENV: &str = "GPULINT_LAUNCH_TRACER";
@@ -370,6 +398,17 @@ mod tests {
     #[test]
     fn the_tracer_writes_the_window_line_gpulint_reads() {
         assert!(SOURCE.contains(&format!("fprintf(out, \"{WINDOW_ENDED}\\n\")")));
+    }
+
+    /// The source on stdin holds its parts in place of their #include lines: no include
+    /// of a file beside it is left for a compiler that reads stdin.
+    #[test]
+    fn the_source_given_the_compiler_holds_its_parts() {
+        assert!(!SOURCE.contains("#include \"launch_tracer_"));
+        let sass = SOURCE.find("namespace sass {").unwrap();
+        let stalls = SOURCE.find("namespace stalls {").unwrap();
+        let callbacks = SOURCE.find("void on_launch(").unwrap();
+        assert!(sass < stalls && stalls < callbacks);
     }
 
     /// A program that wrote its trace (its block closed by the tracer's end line) and then
