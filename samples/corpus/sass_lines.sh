@@ -466,4 +466,27 @@ torchsource() {
   grep -h -- '--source:\|source pass:\|time:\|traced run' "$r/tsource_cnn.txt" | cut -c1-160 |
     sed "s/^/notes_cnn: /" | tee -a "$table"
 }
+# Stage `final` (twenty-first session): the last build, after the changes made since call
+# 6 (stall samples only under CUPTI 13.0 or later, the tracer's parts put in place for the
+# compiler on stdin). The default then --source on LU and BFS, once each.
+# Expected before the call: the tracer builds from stdin; the CUPTI gpulint finds is 13.0
+# (version.json), so both --source runs note the stalls sampled and run no pass; the
+# default's warnings; costs as in calls 4 and 6.
+final() {
+  for entry in "lud|1024" "bfs|1048576 8"; do
+    IFS='|' read -r p args <<< "$entry"
+    build_sample "$p"
+    # shellcheck disable=SC2086
+    run_gl "fin_d_$p" --verbose -- "$build/$p" $args
+    # shellcheck disable=SC2086
+    run_gl "fin_s_$p" --verbose --source -- "$build/$p" $args
+    lines_named "fin_s_$p"
+    for v in fin_d fin_s; do
+      grep -o '^warning\[GL[0-9]*\][^:]*' "$r/${v}_$p.txt" | sort | uniq -c |
+        paste -sd' ' - | sed "s/^/warnings_${v}_$p: /" | tee -a "$table"
+    done
+    grep -h -- '--source:\|source pass:\|CUPTI\|tracer' "$r/fin_s_$p.txt" | cut -c1-160 |
+      sed "s/^/notes_$p: /" | tee -a "$table"
+  done
+}
 for stage in "$@"; do "$stage"; done
