@@ -133,6 +133,7 @@ mod tests {
                 line(9, "tile[threadIdx.y][threadIdx.x] = in[i];", 30.0),
                 line(12, "out[j] = tile[threadIdx.x][threadIdx.y + k];", 970.0),
             ],
+            stalls_over_run: false,
         };
         let (note, at) = describe_counter(&block, Counter::SharedConflicts).unwrap();
         assert_eq!(at.line, 12);
@@ -198,6 +199,7 @@ mod tests {
                 line(4, "__shared__ float tile[32][32]; // \u{1b}[2J", 0.0),
                 line(9, "x = tile[threadIdx.x][0];", 10.0),
             ],
+            stalls_over_run: false,
         };
         let decl = shared_declaration(&block, &block.lines[1]).unwrap();
         assert!(!decl.text.contains('\u{1b}'), "{:?}", decl.text);

@@ -77,6 +77,9 @@ pub struct SourceBlock {
     pub function: String,
     /// Source lines with global traffic, worst first.
     pub lines: Vec<SourceLine>,
+    /// The lines' stall samples are the traced run's, over all the kernel's launches, not
+    /// those of the one launch a page shows.
+    pub stalls_over_run: bool,
 }
 
 /// The blocks of `kernel` among `blocks`, in page order: those under its full name where
@@ -172,6 +175,7 @@ mod tests {
             file: "template_phases.cu".into(),
             function: function.into(),
             lines: Vec::new(),
+            stalls_over_run: false,
         }
     }
 

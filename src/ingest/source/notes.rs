@@ -47,9 +47,11 @@ pub fn atomic_calls(block: &SourceBlock) -> Vec<&SourceLine> {
 
 /// The lines the warps' stall samples fall on, the most first, with each one's share and
 /// top reason: "where the warps wait: zoo.cu:98 (41% of the stall samples, mostly long
-/// scoreboard: ...)", and the line a finding belongs on: the most sampled one in the
-/// user's own files (an intrinsic inlined from a toolkit header waits for the user's
-/// load). `None` without sampling.
+/// scoreboard: ...)", over all the kernel's launches where the traced run sampled them
+/// (the finding's numbers are one profiled launch's, whose lines may differ: BFS's first
+/// launch waits elsewhere than its run), and the line a finding belongs on: the most
+/// sampled one in the user's own files (an intrinsic inlined from a toolkit header waits
+/// for the user's load). `None` without sampling.
 pub fn describe_stalls(block: &SourceBlock) -> Option<(String, &SourceLine)> {
     let total: f64 = block.lines.iter().map(|l| l.stall_samples).sum();
     if total <= 0.0 {
@@ -84,7 +86,15 @@ pub fn describe_stalls(block: &SourceBlock) -> Option<(String, &SourceLine)> {
         .iter()
         .find(|l| !toolkit_header(&l.file))
         .unwrap_or(&by_samples[0]);
-    Some((format!("where the warps wait: {}", parts.join("; ")), place))
+    let over = if block.stalls_over_run {
+        " over all its launches"
+    } else {
+        ""
+    };
+    Some((
+        format!("where the warps wait{over}: {}", parts.join("; ")),
+        place,
+    ))
 }
 
 /// A per-line counter that carries a finding's cause, and how a note names it.

@@ -180,6 +180,7 @@ pub fn parse(origin: &str, bytes: &[u8]) -> Result<Vec<SourceBlock>> {
                         file: file.clone(),
                         function: function.clone(),
                         lines: Vec::new(),
+                        stalls_over_run: false,
                     });
                 }
             }

@@ -84,6 +84,7 @@ pub fn add(
             l.top_stall =
                 (reasons.into_iter()).max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
         }
+        block.stalls_over_run = true;
         added += 1;
     }
     Ok(added)
@@ -172,6 +173,7 @@ mod tests {
             file: "/src/k.cu".into(),
             function: "tile()".into(),
             lines: vec![SourceLine::at("/src/k.cu", 11, "x[i] = y[i];".into())],
+            stalls_over_run: false,
         }
     }
 
@@ -246,6 +248,14 @@ mod tests {
         let perimeter = top("lud_perimeter");
         assert_eq!(perimeter[0], (52, "short_sb".to_string()));
         assert_eq!(perimeter[1].0, 48);
+        // The note says the samples are the run's, not the profiled launch's.
+        let internal = (blocks.iter())
+            .find(|b| b.function.starts_with("lud_internal"))
+            .unwrap();
+        let (note, line) = super::super::describe_stalls(internal).unwrap();
+        let over_run = "where the warps wait over all its launches: lud.cu:77";
+        assert!(note.starts_with(over_run), "{note}");
+        assert_eq!(line.line, 77);
     }
 
     /// A field that is not a whole number, or another file's header, is an error that says

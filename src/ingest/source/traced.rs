@@ -159,6 +159,7 @@ fn block(function: String, mut rows: Vec<Instruction>, texts: &mut SourceTexts) 
         file,
         function,
         lines,
+        stalls_over_run: false,
     }
 }
 
