@@ -205,7 +205,8 @@ fn restore_instrumented(rows: &mut [(usize, u64, Row)]) -> usize {
     for (_, _, r) in rows.iter_mut().filter(|(_, _, r)| r.instrumented != 0) {
         let nearest = (by_shape.iter_mut())
             .filter(|((name, b, _), _)| *name == r.name && *b == block(r))
-            .min_by_key(|((_, _, n), _)| n.abs_diff(blocks(r)));
+            // Ties (62 and 64 blocks for 63) go to the smaller grid, whatever the map's order.
+            .min_by_key(|((_, _, n), _)| (n.abs_diff(blocks(r)), *n));
         match nearest {
             Some((_, durations)) => {
                 durations.sort_unstable();
@@ -341,6 +342,27 @@ mod tests {
             "{:?}",
             profile.notes
         );
+    }
+
+    /// A counted launch as far from two grids' launches (63 blocks, between 62 and 64)
+    /// takes the smaller grid's time, whichever order the map holds them in: every read of
+    /// the same trace gives the same durations.
+    #[test]
+    fn an_instrumented_launch_between_two_grids_takes_the_smaller_ones_time() {
+        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
+            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name,\
+            launched_from,mangled,instrumented";
+        let text = format!(
+            "# gpulint launch trace 1, process 7, dropped records: 0\n{header}\n\
+             1,0,7,0,90000,63,1,1,256,1,1,32,0,\"wave(int)\",\"\",\"_Z4wavei\",1\n\
+             2,0,7,100000,101240,62,1,1,256,1,1,32,0,\"wave(int)\",\"\",\"\",0\n\
+             3,0,7,110000,111280,64,1,1,256,1,1,32,0,\"wave(int)\",\"\",\"\",0\n\
+             # end of process 7\n"
+        );
+        for _ in 0..20 {
+            let profile = read(&text, "t.csv").unwrap();
+            assert_eq!(profile.launches[0].metrics["duration_ns"], 1240.0);
+        }
     }
 
     /// A launcher whose two ranks each launch kernels writes two blocks (each closed by
