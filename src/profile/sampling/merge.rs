@@ -421,9 +421,6 @@ mod tests {
         ingest::Launch::of_shape(id, name.into(), [grid, 1, 1], [256, 1, 1], 1)
     }
 
-    /// Two instances of one template, named as the C++ runtime and ncu write them, and a
-    /// kernel the sample left out (`-k`): each instance pairs with its own, in launch
-    /// order; a sampled kernel whose first launch no traced kernel matches is returned.
     /// A traced launch timed with the SASS counting takes ncu's duration of the same
     /// launch; one ncu did not profile, and the others, keep theirs.
     #[test]
@@ -454,6 +451,9 @@ mod tests {
         assert!(!traced.launches[0].timed_instrumented && traced.launches[2].timed_instrumented);
     }
 
+    /// Two instances of one template, named as the C++ runtime and ncu write them, and a
+    /// kernel the sample left out (`-k`): each instance pairs with its own, in launch
+    /// order; a sampled kernel whose first launch no traced kernel matches is returned.
     #[test]
     fn traced_kernels_take_the_names_of_the_sampled_ones_they_pair_with() {
         let mut traced = vec![
