@@ -3,6 +3,8 @@
 //! duration-only pass. Shares of GPU time and the launch-shape rules then cover every
 //! launch, not only the sampled ones.
 
+use std::collections::HashMap;
+
 use super::EveryLaunch;
 use crate::error::Result;
 use crate::ingest;
@@ -137,12 +139,27 @@ fn read_trace(
     let file = format!("launch trace of {}", program[0]);
     let mut profile = ingest::trace::read(&traced.text, &file).map_err(|e| e.to_string())?;
     if let Some(counters) = &traced.source_counters {
-        profile.source_blocks = traced_source_lines(counters, &profile, program, verbose);
+        let names = mangled_names(&profile);
+        profile.source_blocks = traced_source_lines(counters, &names, program, verbose);
         if let Some(stalls) = &traced.stall_samples {
-            add_stall_samples(&mut profile, stalls, program, verbose);
+            add_stall_samples(&mut profile, stalls, &names, program, verbose);
         }
     }
     Ok((profile, traced.took, traced.text))
+}
+
+/// Each traced kernel's name by its mangled one, as the tracer's rows name kernels: read
+/// once per kernel, not per launch (a training loop's trace holds 100,000s of launches).
+fn mangled_names(trace: &ingest::Profile) -> HashMap<String, String> {
+    let mut names = HashMap::new();
+    for l in &trace.launches {
+        if let Some(m) = l.mangled.as_deref()
+            && !names.contains_key(m)
+        {
+            names.insert(m.to_string(), l.name.clone());
+        }
+    }
+    names
 }
 
 /// The source lines of `--source` from the traced run's SASS counters, one block per
@@ -150,15 +167,12 @@ fn read_trace(
 /// source counters then come from ncu).
 fn traced_source_lines(
     counters: &str,
-    trace: &ingest::Profile,
+    names: &HashMap<String, String>,
     program: &[String],
     verbose: bool,
 ) -> Vec<ingest::source::SourceBlock> {
-    let names: std::collections::HashMap<String, String> = (trace.launches.iter())
-        .filter_map(|l| Some((l.mangled.as_deref()?.to_string(), l.name.clone())))
-        .collect();
     let origin = format!("source counters of the traced run of {}", program[0]);
-    match ingest::source::traced::read(counters, &origin, &names) {
+    match ingest::source::traced::read(counters, &origin, names) {
         Ok(blocks) => {
             if verbose {
                 crate::note!(
@@ -181,14 +195,12 @@ fn traced_source_lines(
 fn add_stall_samples(
     profile: &mut ingest::Profile,
     stalls: &str,
+    names: &HashMap<String, String>,
     program: &[String],
     verbose: bool,
 ) {
-    let names: std::collections::HashMap<String, String> = (profile.launches.iter())
-        .filter_map(|l| Some((l.mangled.as_deref()?.to_string(), l.name.clone())))
-        .collect();
     let origin = format!("stall samples of the traced run of {}", program[0]);
-    match ingest::source::sampled::add(&mut profile.source_blocks, stalls, &origin, &names) {
+    match ingest::source::sampled::add(&mut profile.source_blocks, stalls, &origin, names) {
         Ok(kernels) if verbose => crate::note!(
             "--source: the traced run sampled the warps' stalls of {kernels} kernel(s) over \
              all their launches"
