@@ -46,7 +46,6 @@
 #include <string>
 #include <thread>
 #include <tuple>
-#include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
@@ -56,6 +55,13 @@ namespace {
 
 // CUPTI's C interface as cupti_activity.h declares it: the entry points used here and the
 // values they take (CUPTI_SUCCESS, CUPTI_ACTIVITY_KIND_KERNEL and _CONCURRENT_KERNEL).
+// Points `entry` at the symbol `name` of the loaded library `lib`; false where it has none.
+template <typename Entry>
+bool find_in(void* lib, Entry& entry, const char* name) {
+  entry = reinterpret_cast<Entry>(lib ? dlsym(lib, name) : nullptr);
+  return entry != nullptr;
+}
+
 namespace cupti {
 using Result = int;
 constexpr Result kSuccess = 0;
@@ -114,10 +120,7 @@ bool load(const char* path) {
   void* lib = path && *path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : nullptr;
   if (!lib) return false;
   library = lib;
-  auto find = [lib](auto& entry, const char* name) {
-    entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(dlsym(lib, name));
-    return entry != nullptr;
-  };
+  auto find = [lib](auto& entry, const char* name) { return find_in(lib, entry, name); };
   return find(register_callbacks, "cuptiActivityRegisterCallbacks") &&
          find(enable, "cuptiActivityEnable") &&
          find(next_record, "cuptiActivityGetNextRecord") &&
