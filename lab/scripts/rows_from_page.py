@@ -20,10 +20,10 @@ COLUMNS = [
 ]
 
 
-def main():
-    page, mangled = sys.argv[1], sys.argv[2]
-    out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(["function", "pc", "file", "line"] + [m for m, _ in COLUMNS])
+def sass_rows(page):
+    """Each distinct SASS row of the page's first function: (offset, file, line, header,
+    row), the offset its address less the function's first; also read by
+    stall_rows_from_page.py."""
     file = header = line = base = None
     seen = set()
     with open(page, newline="") as f:
@@ -41,14 +41,21 @@ def main():
             elif header and row[0] == "" and row[2].startswith("0x"):
                 address = int(row[2], 16)
                 base = address if base is None else base
-                if address in seen:
-                    continue
-                seen.add(address)
-                values = []
-                for _, label in COLUMNS:
-                    text = row[header.index(label)] if label in header else "0"
-                    values.append(int(float(text.replace(",", ""))) if text not in ("-", "") else 0)
-                out.writerow([mangled, address - base, file, line] + values)
+                if address not in seen:
+                    seen.add(address)
+                    yield address - base, file, line, header, row
+
+
+def main():
+    page, mangled = sys.argv[1], sys.argv[2]
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["function", "pc", "file", "line"] + [m for m, _ in COLUMNS])
+    for offset, file, line, header, row in sass_rows(page):
+        values = []
+        for _, label in COLUMNS:
+            text = row[header.index(label)] if label in header else "0"
+            values.append(int(float(text.replace(",", ""))) if text not in ("-", "") else 0)
+        out.writerow([mangled, offset, file, line] + values)
 
 
 if __name__ == "__main__":

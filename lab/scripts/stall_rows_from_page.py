@@ -12,6 +12,8 @@ usage: stall_rows_from_page.py PAGE.csv MANGLED > ROWS.csv   (the page's first f
 import csv
 import sys
 
+from rows_from_page import sass_rows
+
 # ncu's column suffix -> CUPTI's reason (smsp__pcsamp_warps_issue_stalled_*).
 CUPTI = {
     "long_sb": "long_scoreboard",
@@ -31,35 +33,16 @@ def main():
     page, mangled = sys.argv[1], sys.argv[2]
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow(["function", "pc", "file", "line", "reason", "samples"])
-    file = header = line = base = None
-    seen = set()
-    with open(page, newline="") as f:
-        for row in csv.reader(f):
-            if not row:
+    for offset, file, line, header, row in sass_rows(page):
+        for i, label in enumerate(header):
+            if not label.startswith("stall_") or "(" in label:
                 continue
-            if row[0] == "File Path":
-                file = row[1]
-            elif row[0] == "Function Name" and header is not None:
-                break
-            elif row[0] == "Line No":
-                header = row
-            elif header and row[0].isdigit():
-                line = int(row[0])
-            elif header and row[0] == "" and row[2].startswith("0x"):
-                address = int(row[2], 16)
-                base = address if base is None else base
-                if address in seen:
-                    continue
-                seen.add(address)
-                for i, label in enumerate(header):
-                    if not label.startswith("stall_") or "(" in label:
-                        continue
-                    text = row[i].replace(",", "")
-                    samples = int(float(text)) if text not in ("-", "") else 0
-                    if samples:
-                        reason = label[len("stall_"):]
-                        name = "smsp__pcsamp_warps_issue_stalled_" + CUPTI.get(reason, reason)
-                        out.writerow([mangled, address - base, file, line, name, samples])
+            text = row[i].replace(",", "")
+            samples = int(float(text)) if text not in ("-", "") else 0
+            if samples:
+                reason = label[len("stall_"):]
+                name = "smsp__pcsamp_warps_issue_stalled_" + CUPTI.get(reason, reason)
+                out.writerow([mangled, offset, file, line, name, samples])
 
 
 if __name__ == "__main__":
