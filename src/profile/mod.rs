@@ -14,10 +14,10 @@
 //!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
 //! 6. Remember whether a finding read the warps' stall samples, and which of the user's
 //!    kernels had a finding on a line, for the next `--source` run of the command
-//!    ([`sampling::source_memory`]). With `--source`, where steps 2 and
-//!    4 did not read them all, a pass for the source counters on the kernels whose
-//!    findings need them: what the traced run lacks (conversions, stall samples of kernels
-//!    it did not sample, kernels it did not count), the stall samples after a sample of more than 10
+//!    ([`sampling::source_memory`]). With `--source`, where steps 2 and 4 did not read
+//!    them all, a pass for the source counters on the kernels whose findings need them:
+//!    what the traced run lacks (conversions, stall samples of kernels it did not sample,
+//!    kernels it did not count), the stall samples after a sample of more than 10
 //!    launches (or of a command whose last run had no finding on them), every counter
 //!    after one mostly of library kernels ([`sampling::source_pass`], [`ncu::source_pass`]).
 //! 7. Say what was sampled: its notes, its coverage of the GPU time ([`Loaded::conclude`],
