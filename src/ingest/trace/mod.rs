@@ -242,6 +242,10 @@ fn merge_by_start(processes: Vec<Vec<(u64, Row)>>) -> Vec<(usize, u64, Row)> {
 mod tests {
     use super::*;
 
+    /// A trace's columns up to the kernel's name: an older tracer's whole header.
+    const SHAPE_COLUMNS: &str = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,\
+        grid_z,block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name";
+
     #[test]
     fn a_trace_reads_in_launch_order_with_durations() {
         let text = std::fs::read_to_string(concat!(
@@ -307,9 +311,7 @@ mod tests {
     /// is nearest; one with no other launch keeps its own, marked, and the trace says so.
     #[test]
     fn instrumented_launches_take_the_duration_of_their_uninstrumented_like() {
-        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
-            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name,\
-            launched_from,mangled,instrumented";
+        let header = format!("{SHAPE_COLUMNS},launched_from,mangled,instrumented");
         let text = format!(
             "# gpulint launch trace 1, process 7, dropped records: 0\n{header}\n\
              1,0,7,1000,41000,64,1,1,256,1,1,32,0,\"k(int)\",\"\",\"_Z1ki\",1\n\
@@ -349,9 +351,7 @@ mod tests {
     /// the same trace gives the same durations.
     #[test]
     fn an_instrumented_launch_between_two_grids_takes_the_smaller_ones_time() {
-        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
-            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name,\
-            launched_from,mangled,instrumented";
+        let header = format!("{SHAPE_COLUMNS},launched_from,mangled,instrumented");
         let text = format!(
             "# gpulint launch trace 1, process 7, dropped records: 0\n{header}\n\
              1,0,7,0,90000,63,1,1,256,1,1,32,0,\"wave(int)\",\"\",\"_Z4wavei\",1\n\
@@ -369,8 +369,7 @@ mod tests {
     /// its end line): their launches merge by start time, each rank in its own order.
     #[test]
     fn the_blocks_of_several_processes_merge_by_start_time() {
-        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
-            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name";
+        let header = SHAPE_COLUMNS;
         let text = format!(
             "# gpulint launch trace 1, process 7, dropped records: 0\n{header}\n\
              1,0,7,100,150,8,1,1,256,1,1,32,0,\"a()\"\n\
@@ -406,8 +405,7 @@ mod tests {
     /// its own. Rank 1 waits 8 us before each of its launches; rank 0 never does.
     #[test]
     fn ranks_on_one_ordinal_each_keep_their_name_and_their_waits() {
-        let header = "correlation,device,stream,start_ns,end_ns,grid_x,grid_y,grid_z,\
-            block_x,block_y,block_z,registers_per_thread,shared_memory_bytes,name";
+        let header = SHAPE_COLUMNS;
         let rows = |first: u64, every: u64| -> String {
             (0..10u64)
                 .map(|k| {
