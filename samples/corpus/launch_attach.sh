@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Issue #37, twenty-second session: can the profiled run start while the traced run runs?
+# ncu's `--mode launch` starts the program and suspends it at its first CUDA call, and
+# `--mode attach` profiles it from there with its own options. Started beside the traced
+# run, the profiled run's start (Python importing torch, building the model on the CPU)
+# would no longer follow the traced run but overlap it.
+# Stage `overlap`: the transformer (samples/apps/torch_transformer.py, 20 steps) plain;
+# `import torch` alone; gpulint's default run (--verbose: its profiled-run command); that
+# command as is against the same options split into a launch (in the background, waited
+# for until it says it waits) and an attach; then the launch started beside a plain run
+# (standing in for the traced run) and attached after it, against the plain run and the
+# command in sequence. Stage `small`: the same split on LU 1024 (a C++ program whose CUDA
+# starts at once), for what the handshake costs.
+# Expected before the call: the launch prints that it waits for a profiler (ncu's docs:
+# suspended before the first instrumented API call) 2-4 s after its start (torch's import);
+# the attach takes the profiling options (--metrics, --kernel-id, -o, --log-file) and
+# writes the same report, whose import has the same launches; the ==PROF== lines go to the
+# attach's output or log; the overlap saves the 2-4 s of the program's start against the
+# sequence; on LU the handshake costs under 0.5 s.
+#   usage: OUT=DIR samples/corpus/launch_attach.sh overlap small   (from the repository root)
+set -u
+. samples/corpus/common.sh "$OUT/x" target/release/gpulint
+. samples/corpus/staged.sh
+port=50123
+# Polls file $1 until it shows ncu's wait for a profiler (at most $2 s); prints the seconds.
+waited_for_attach() {
+  local t0; t0=$(now)
+  local i=0
+  while [ $i -lt $(($2 * 10)) ]; do
+    if grep -qi "waiting\|attach" "$1" 2>/dev/null; then break; fi
+    sleep 0.1; i=$((i + 1))
+  done
+  since "$t0"
+}
+# gpulint's profiled-run command for program "$@" from a verbose default run named $name,
+# split into `ncu_bin` and `prof_args` (the options without the program).
+profiled_command() {
+  local name=$1; shift
+  run_gl "$name" --verbose -- "$@"
+  logged_ncu_again "$r/$name.txt" "^gpulint: /.*/ncu " "$r/rep" "$r/log_$name.txt"
+  echo "${cmd[*]}" >> "$r/commands.txt"
+  local n=${#cmd[@]} k=$#
+  ncu_bin=${cmd[0]}
+  prof_args=("${cmd[@]:1:n-1-k}")
+}
+# One split run of program "$@", named $name: the launch in the background, the attach
+# once it waits; $r/$name.times gets the wait, the attach and the whole.
+split_run() {
+  local name=$1; shift
+  local t0; t0=$(now)
+  "$ncu_bin" --mode launch -p "$port" --max-connections 1 "$@" > "$r/${name}_launch.txt" 2>&1 &
+  local pid=$!
+  local waited; waited=$(waited_for_attach "$r/${name}_launch.txt" 60)
+  timed "${name}_attach" "$ncu_bin" --mode attach --hostname 127.0.0.1 -p "$port" \
+    --max-connections 1 "${prof_args[@]}"
+  timeout 120 tail --pid="$pid" -f /dev/null; kill "$pid" 2>/dev/null
+  wait "$pid"; local rc=$?
+  echo "$name waited $waited whole $(since "$t0") launch_exit=$rc" | tee -a "$table"
+  "$ncu_bin" --import "$r/rep.ncu-rep" --csv --page raw --print-units base \
+    > "$r/${name}_import.csv" 2>&1
+  echo "$name imported rows $(($(wc -l < "$r/${name}_import.csv") - 2))" | tee -a "$table"
+}
+# The launch beside program "$@" run plain (the traced run's stand-in), then the attach.
+beside_run() {
+  local name=$1; shift
+  local t0; t0=$(now)
+  "$ncu_bin" --mode launch -p "$port" --max-connections 1 "$@" > "$r/${name}_launch.txt" 2>&1 &
+  local pid=$!
+  timed "${name}_plain" "$@"
+  local waited; waited=$(waited_for_attach "$r/${name}_launch.txt" 60)
+  timed "${name}_attach" "$ncu_bin" --mode attach --hostname 127.0.0.1 -p "$port" \
+    --max-connections 1 "${prof_args[@]}"
+  timeout 120 tail --pid="$pid" -f /dev/null; kill "$pid" 2>/dev/null
+  wait "$pid"; local rc=$?
+  echo "$name waited_after_plain $waited whole $(since "$t0") launch_exit=$rc" | tee -a "$table"
+}
+overlap() {
+  local prog=(python3 samples/apps/torch_transformer.py)
+  ncu --help > "$r/help.txt" 2>&1
+  timed plain_0 "${prog[@]}"
+  timed import_torch python3 -c 'import torch'
+  profiled_command default "${prog[@]}"
+  for round in 1 2; do
+    timed "plain_$round" "${prog[@]}"
+    timed "as_is_$round" "${cmd[@]}"
+    "$ncu_bin" --import "$r/rep.ncu-rep" --csv --page raw --print-units base \
+      > "$r/as_is_import_$round.csv" 2>&1
+    echo "as_is_$round imported rows $(($(wc -l < "$r/as_is_import_$round.csv") - 2))" |
+      tee -a "$table"
+    split_run "split_$round" "${prog[@]}"
+    beside_run "beside_$round" "${prog[@]}"
+  done
+  rm -f "$r"/rep.ncu-rep
+}
+small() {
+  build_sample lud
+  local prog=("$build/lud" 1024)
+  profiled_command lud_default "${prog[@]}"
+  for round in 1 2; do
+    timed "lud_as_is_$round" "${cmd[@]}"
+    split_run "lud_split_$round" "${prog[@]}"
+  done
+  rm -f "$r"/rep.ncu-rep
+}
+for stage in "$@"; do "$stage"; done
