@@ -17,6 +17,13 @@
 # writes the same report, whose import has the same launches; the ==PROF== lines go to the
 # attach's output or log; the overlap saves the 2-4 s of the program's start against the
 # sequence; on LU the handshake costs under 0.5 s.
+# Call 1 (twenty-second session): the launch printed "Waiting for profiler to attach on
+# ports 50123-50123" at once, not at the first CUDA call, and every attach, even 8 s
+# later, found "No processes found on 127.0.0.1 (ports 50123-50123)" and exited 1.
+# Stage `probe`, for call 2: does the loopback work there; what does the suspended program
+# listen on (/proc/net/tcp, ss); does an attach with ncu's own ports (no -p), to 127.0.0.1,
+# to localhost, to the host's address, find it. Expected: the program listens only once
+# it reaches CUDA, on a port of ncu's range, and one of the attaches finds it.
 #   usage: OUT=DIR samples/corpus/launch_attach.sh overlap small   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
@@ -101,5 +108,36 @@ small() {
     split_run "lud_split_$round" "${prog[@]}"
   done
   rm -f "$r"/rep.ncu-rep
+}
+# One launch of the transformer with ports $1 (e.g. "-p 50123 --max-connections 1", or
+# nothing for ncu's own), then attaches to each host of $2.. until one profiles two launches.
+probe_one() {
+  local ports=$1; shift
+  local prog=(python3 samples/apps/torch_transformer.py 2)
+  # shellcheck disable=SC2086  # $ports is words
+  ncu --mode launch $ports "${prog[@]}" > "$r/probe_launch.txt" 2>&1 &
+  local pid=$!
+  sleep 10
+  { echo "ports: $ports"; ss -ltnp 2>&1 || cat /proc/net/tcp /proc/net/tcp6; } >> "$r/probe_listen.txt"
+  local host
+  for host in "$@"; do
+    # shellcheck disable=SC2086
+    timed "probe_attach_${host}" ncu --mode attach --hostname "$host" $ports --clock-control none \
+      --metrics gpu__time_duration.sum --launch-count 2 -f -o "$r/probe" &&
+      grep -q "exit=0" <(tail -1 "$table") && break
+  done
+  timeout 60 tail --pid="$pid" -f /dev/null; kill "$pid" 2>/dev/null; wait "$pid"
+  echo "probe launch exit=$? ports=$ports" | tee -a "$table"
+  cat "$r/probe_launch.txt" >> "$r/probe_launches.txt"
+}
+probe() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+c=socket.create_connection(s.getsockname(), timeout=2); print("loopback ok")' \
+    > "$r/loopback.txt" 2>&1
+  { hostname; hostname -I; ip addr 2>&1; } >> "$r/loopback.txt"
+  local me; me=$(hostname -I | awk '{print $1}')
+  probe_one "" 127.0.0.1 localhost "${me:-127.0.0.1}"
+  probe_one "-p 50123 --max-connections 1" 127.0.0.1 localhost "${me:-127.0.0.1}"
+  tar czf "$OUT/results.tar.gz" -C "$r" .
 }
 for stage in "$@"; do "$stage"; done
