@@ -24,6 +24,16 @@
 # listen on (/proc/net/tcp, ss); does an attach with ncu's own ports (no -p), to 127.0.0.1,
 # to localhost, to the host's address, find it. Expected: the program listens only once
 # it reaches CUDA, on a port of ncu's range, and one of the attaches finds it.
+# Call 2: the loopback works; with ncu's own ports the program listened on 49152 and the
+# attach to 127.0.0.1 profiled it (exit 0); with `-p 50123 --max-connections 1` it listened
+# on 50123 and no attach found it, to any host.
+# Stage `ports`, for call 3: `-p 50123 --max-connections 2`, then `-p 50123` alone, and when
+# the program starts to listen (polling /proc/net/tcp from its launch). Stage `beside2`:
+# with the first port form that worked, the launch beside a plain run, attached once the
+# plain run ends and the program listens, against the plain run and gpulint's profiled
+# command in sequence, two rounds. Expected: one of the forms works (the range of one port
+# is ncu's bug); the program listens once it reaches CUDA, about 3 s after its launch
+# (`import torch` alone took 2.9 s); beside saves about that against the sequence.
 #   usage: OUT=DIR samples/corpus/launch_attach.sh overlap small   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
@@ -139,5 +149,60 @@ c=socket.create_connection(s.getsockname(), timeout=2); print("loopback ok")' \
   probe_one "" 127.0.0.1 localhost "${me:-127.0.0.1}"
   probe_one "-p 50123 --max-connections 1" 127.0.0.1 localhost "${me:-127.0.0.1}"
   tar czf "$OUT/results.tar.gz" -C "$r" .
+}
+# Seconds from now until a socket listens on port $1 (hex in /proc/net/tcp), at most 60.
+listening_after() {
+  local hex; hex=$(printf '%04X' "$1")
+  local t0; t0=$(now)
+  local i=0
+  while [ $i -lt 600 ]; do
+    if awk -v p=":$hex" '$2 ~ p"$" && $4 == "0A" {f=1} END {exit !f}' /proc/net/tcp; then break; fi
+    sleep 0.1; i=$((i + 1))
+  done
+  since "$t0"
+}
+good_ports=""
+ports() {
+  local form
+  for form in "-p 50123 --max-connections 2" "-p 50123"; do
+    local prog=(python3 samples/apps/torch_transformer.py 2)
+    # shellcheck disable=SC2086  # $form is words
+    ncu --mode launch $form "${prog[@]}" > "$r/ports_launch.txt" 2>&1 &
+    local pid=$!
+    echo "listening after $(listening_after 50123) s, ports $form" | tee -a "$table"
+    # shellcheck disable=SC2086
+    timed "ports_attach" ncu --mode attach --hostname 127.0.0.1 $form --clock-control none \
+      --metrics gpu__time_duration.sum --launch-count 2 -f -o "$r/probe"
+    cat "$r/ports_attach.txt" >> "$r/ports_attaches.txt"
+    timeout 60 tail --pid="$pid" -f /dev/null; kill "$pid" 2>/dev/null; wait "$pid"
+    echo "ports launch exit=$? ports=$form" | tee -a "$table"
+    if tail -2 "$table" | grep -q "ports_attach.*exit=0"; then good_ports=$form; break; fi
+  done
+}
+beside2() {
+  local prog=(python3 samples/apps/torch_transformer.py)
+  profiled_command default "${prog[@]}"
+  local round
+  for round in 1 2; do
+    timed "b2_plain_$round" "${prog[@]}"
+    timed "b2_as_is_$round" "${cmd[@]}"
+    local t0; t0=$(now)
+    # shellcheck disable=SC2086  # $good_ports is words
+    "$ncu_bin" --mode launch $good_ports "${prog[@]}" > "$r/b2_launch_$round.txt" 2>&1 &
+    local pid=$!
+    timed "b2_beside_plain_$round" "${prog[@]}"
+    local port=49152; [ -z "$good_ports" ] || port=50123
+    echo "b2 listening $(listening_after "$port") s after the plain run" |
+      tee -a "$table"
+    # shellcheck disable=SC2086
+    timed "b2_attach_$round" "$ncu_bin" --mode attach --hostname 127.0.0.1 $good_ports \
+      "${prof_args[@]}"
+    timeout 120 tail --pid="$pid" -f /dev/null; kill "$pid" 2>/dev/null; wait "$pid"
+    echo "b2_whole_$round $(since "$t0") launch_exit=$?" | tee -a "$table"
+    "$ncu_bin" --import "$r/rep.ncu-rep" --csv --page raw --print-units base \
+      > "$r/b2_import_$round.csv" 2>&1
+    echo "b2 imported rows $(($(wc -l < "$r/b2_import_$round.csv") - 2))" | tee -a "$table"
+  done
+  rm -f "$r"/rep.ncu-rep
 }
 for stage in "$@"; do "$stage"; done
