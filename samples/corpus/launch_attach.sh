@@ -34,6 +34,17 @@
 # command in sequence, two rounds. Expected: one of the forms works (the range of one port
 # is ncu's bug); the program listens once it reaches CUDA, about 3 s after its launch
 # (`import torch` alone took 2.9 s); beside saves about that against the sequence.
+# Call 3 (twice; the first forgot to unpack gpulint): `-p 50123 --max-connections 2` works
+# (listening 3.2 s after the launch, attach exit 0). Beside a plain run, the attach took
+# 11.40 / 9.10 s against 14.39 / 12.19 s for the command as is.
+# Stage `gpulint`, for call 4, with gpulint's own overlap (ncu::early, this commit): the
+# transformer plain, then gpulint's default run and `--no-overlap`, alternating, three
+# rounds, as JSON; once --verbose for its stages; the CNN (torch_cnn.py, 30 steps) plain,
+# default and --no-overlap once; LU 1024 default and --no-overlap twice, and with --source
+# once each. Expected: the same warnings in both forms everywhere (and LU's lines with
+# --source); the transformer's default run 2-3 s under --no-overlap and within twice the
+# plain run before it plus 5 s in every round; the CNN some 3 s under; LU the same within
+# 0.3 s (its CUDA starts at once: nothing to overlap).
 #   usage: OUT=DIR samples/corpus/launch_attach.sh overlap small   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
@@ -204,5 +215,52 @@ beside2() {
     echo "b2 imported rows $(($(wc -l < "$r/b2_import_$round.csv") - 2))" | tee -a "$table"
   done
   rm -f "$r"/rep.ncu-rep
+}
+# Warnings (kernel, rule) of each JSON report given, one line each.
+warnings() {
+  python3 - "$@" <<'PY' | tee -a "$table"
+import json, sys
+for path in sys.argv[1:]:
+    try:
+        r = json.load(open(path))
+    except Exception as e:
+        print(path.split("/")[-1], "unreadable:", e); continue
+    w = sorted({(f["kernel"].split("(")[0][:60], f["rule"]) for f in r["findings"]
+                if f["severity"] != "info"})
+    lines = sorted({f"{f['rule']}@{f['source']['line']}"
+                    for f in r["findings"] if f.get("source")})
+    print(path.split("/")[-1], len(w), w, "lines:", lines[:8])
+PY
+}
+json_run() { # name, then gpulint run's options, --, the program
+  local name=$1; shift
+  run_gl "$name" --format json -o "$r/$name.json" "$@"
+}
+gpulint() {
+  local prog=(python3 samples/apps/torch_transformer.py)
+  timed t_plain_0 "${prog[@]}"
+  run_gl t_verbose --verbose -- "${prog[@]}"
+  grep "time:\|held\|attach" "$r/t_verbose.txt" | tee -a "$table"
+  local round
+  for round in 1 2 3; do
+    timed "t_plain_$round" "${prog[@]}"
+    json_run "t_default_$round" -- "${prog[@]}"
+    json_run "t_sequence_$round" --no-overlap -- "${prog[@]}"
+  done
+  warnings "$r"/t_default_*.json "$r"/t_sequence_*.json
+  build_sample lud
+  local lud=("$build/lud" 1024)
+  for round in 1 2; do
+    json_run "lud_default_$round" -- "${lud[@]}"
+    json_run "lud_sequence_$round" --no-overlap -- "${lud[@]}"
+  done
+  json_run lud_source --source -- "${lud[@]}"
+  json_run lud_source_sequence --source --no-overlap -- "${lud[@]}"
+  warnings "$r"/lud_*.json
+  local cnn=(python3 samples/apps/torch_cnn.py)
+  timed cnn_plain "${cnn[@]}"
+  json_run cnn_default -- "${cnn[@]}"
+  json_run cnn_sequence --no-overlap -- "${cnn[@]}"
+  warnings "$r"/cnn_*.json
 }
 for stage in "$@"; do "$stage"; done
