@@ -45,6 +45,16 @@
 # --source); the transformer's default run 2-3 s under --no-overlap and within twice the
 # plain run before it plus 5 s in every round; the CNN some 3 s under; LU the same within
 # 0.3 s (its CUDA starts at once: nothing to overlap).
+# Call 4: the transformer 18.72 / 21.12 / 21.30 s by default against 22.65 / 25.91 / 28.34
+# with --no-overlap (plain 9.78 / 8.94 / 8.90: within twice plain plus 5 s in all three
+# rounds, --no-overlap in one), the same warning in all six; LU the same time and
+# warnings. But the CNN took 126.83 s against 47.49: after its 16 launches ncu and the
+# program did nothing for 86 s until the watch stopped them. Its trace holds a block of a
+# torch.compile worker that started CUDA (fixtures/h200-by-time/default_cnn3.trace.csv):
+# a child the launch held at its first CUDA call, which nothing ever attached to, while
+# the script waited on it. Now the launch takes `--target-processes application-only`.
+# Stage `cnn_fix`, for call 5: the CNN at 10 steps, --verbose, at most 100 s. Expected:
+# no hang, the program held and attached, its three warnings.
 #   usage: OUT=DIR samples/corpus/launch_attach.sh overlap small   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
@@ -262,5 +272,12 @@ gpulint() {
   json_run cnn_default -- "${cnn[@]}"
   json_run cnn_sequence --no-overlap -- "${cnn[@]}"
   warnings "$r"/cnn_*.json
+}
+cnn_fix() {
+  local cnn=(python3 samples/apps/torch_cnn.py 10)
+  timed cnn_fix timeout 100 "$gl" run "${ncu_args[@]}" --exit-zero --verbose --format json \
+    -o "$r/cnn_fix.json" -- "${cnn[@]}"
+  grep "time:\|held\|attach\|did nothing\|killed\|exited" "$r/cnn_fix.txt" | tee -a "$table"
+  warnings "$r"/cnn_fix.json
 }
 for stage in "$@"; do "$stage"; done
