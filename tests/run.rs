@@ -1454,6 +1454,140 @@ fn ncu_is_told_when_the_sample_is_done_and_the_program_runs_on() {
     assert!(!stderr.contains("ncu will stop"), "{stderr}");
 }
 
+/// A traced run with ncu's run started beside it (`FAKE_NCU_HELD` as the stand-in reads
+/// it; `extra` more options before the program): the report, the launch's recorded
+/// arguments (empty when there was none), the stderr, and how many times the program ran.
+fn run_beside(held: Option<&str>, extra: &[&str]) -> (Run, Vec<String>, String, usize) {
+    let sample = stand_in("sample");
+    let scratch = common::scratch_dir("beside");
+    let (launch, ran) = (scratch.join("launch"), scratch.join("ran"));
+    let mut args = vec!["run", "--format", "json", "--exit-zero"];
+    args.extend(extra);
+    args.extend(["--", &sample]);
+    let traced = TracedRun::lud(&args);
+    let mut env = traced.env();
+    env.push(("FAKE_NCU_LAUNCH_RECORD", launch.to_str().unwrap()));
+    env.push(("FAKE_SAMPLE_RAN", ran.to_str().unwrap()));
+    if let Some(held) = held {
+        env.push(("FAKE_NCU_HELD", held));
+    }
+    let r = run_with("normal", &args, &env);
+    let launched = std::fs::read_to_string(&launch)
+        .unwrap_or_default()
+        .lines()
+        .take_while(|l| *l != "--END--")
+        .map(String::from)
+        .collect();
+    let stderr = String::from_utf8_lossy(&r.out.stderr).into_owned();
+    let runs = std::fs::read_to_string(&ran)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    (r, launched, stderr, runs)
+}
+
+/// ncu's run of the program starts beside the traced run, held at its first CUDA call
+/// (`ncu --mode launch`), and ncu attaches to it once the sample is planned, on the ports
+/// it was launched with: the program runs twice, the report is the one of the runs in
+/// sequence (`--no-overlap`), whose ncu runs the program itself.
+#[test]
+fn ncus_run_starts_beside_the_traced_run_and_attaches() {
+    let sample = stand_in("sample");
+    let (r, launched, stderr, runs) = run_beside(None, &[]);
+    assert_eq!(launched[..2], ["--mode", "launch"], "{launched:?}");
+    assert_eq!(launched[4], "--max-connections");
+    assert_eq!(&launched[6..], std::slice::from_ref(&sample));
+    let port = &launched[3];
+    let attach = [
+        "--mode",
+        "attach",
+        "--hostname",
+        "127.0.0.1",
+        "-p",
+        port,
+        "--max-connections",
+        "2",
+    ];
+    assert_eq!(
+        r.args[r.args.len() - attach.len()..],
+        attach,
+        "{:?}",
+        r.args
+    );
+    assert!(!r.args.contains(&sample), "{:?}", r.args);
+    assert_eq!(runs, 2, "{stderr}");
+    assert!(stderr.contains("held at its first CUDA call"), "{stderr}");
+    let (sequence, launched, _, runs) = run_beside(None, &["--no-overlap"]);
+    assert!(launched.is_empty(), "{launched:?}");
+    assert_eq!(sequence.args.last(), Some(&sample));
+    assert_eq!(runs, 2);
+    let report = json_report(&r.out);
+    assert_eq!(
+        warnings_of(&report),
+        warnings_of(&json_report(&sequence.out))
+    );
+    let every = check_json(&fixture("h200-corpus/all_lud.csv"));
+    assert_eq!(warnings_of(&report), warnings_of(&every));
+}
+
+/// A program that takes its time to reach CUDA is waited for; one that ends without
+/// reaching it (as one whose start fails beside the traced run would) runs again under
+/// ncu, and the report is whole either way.
+#[test]
+fn a_held_program_is_waited_for_and_one_never_held_runs_again() {
+    let sample = stand_in("sample");
+    let every = check_json(&fixture("h200-corpus/all_lud.csv"));
+    let (late, _, stderr, runs) = run_beside(Some("after 1.5"), &["--verbose"]);
+    assert!(late.args.contains(&"attach".to_string()), "{stderr}");
+    assert_eq!(runs, 2);
+    assert_eq!(warnings_of(&json_report(&late.out)), warnings_of(&every));
+    let (never, launched, stderr, runs) = run_beside(Some("never"), &["--verbose"]);
+    assert_eq!(launched[..2], ["--mode", "launch"]);
+    assert_eq!(never.args.last(), Some(&sample), "{:?}", never.args);
+    assert!(stderr.contains("runs again under ncu"), "{stderr}");
+    assert_eq!(runs, 2, "{stderr}");
+    assert_eq!(warnings_of(&json_report(&never.out)), warnings_of(&every));
+}
+
+/// Where the trace shows a second process that started CUDA (the CNN's torch.compile
+/// worker, which launches nothing), the held program is stopped and ncu runs it again,
+/// following its processes: held, the worker waited for an attach that never came, and the
+/// CNN hung 86 s on the H200 (lab/runs/2026-12-04-launch-attach.txt).
+#[test]
+fn a_program_of_two_cuda_processes_runs_again_under_ncu() {
+    let sample = stand_in("sample");
+    let scratch = common::scratch_dir("two-processes");
+    let launch = scratch.join("launch");
+    let args = ["run", "--format", "json", "--exit-zero", "--", &sample];
+    let traced = TracedRun::new(
+        "h200-by-time/default_cnn3.trace.csv",
+        "h200-by-time/all_cnn3.csv",
+        &args,
+    );
+    let mut env = traced.env();
+    env.push(("FAKE_NCU_LAUNCH_RECORD", launch.to_str().unwrap()));
+    let r = run_with("normal", &args, &env);
+    let launched = std::fs::read_to_string(&launch).unwrap_or_default();
+    assert!(launched.starts_with("--mode\nlaunch\n"), "{launched}");
+    assert_eq!(r.args.last(), Some(&sample), "{:?}", r.args);
+    assert!(!r.args.contains(&"attach".to_string()), "{:?}", r.args);
+    assert!(!warnings_of(&json_report(&r.out)).is_empty());
+}
+
+/// The program's exit status is the held program's, not the attach's.
+#[test]
+fn the_held_programs_exit_status_is_reported() {
+    let sample = stand_in("sample");
+    let args = ["run", "--format", "concise", "--exit-zero", "--", &sample];
+    let traced = TracedRun::lud(&args);
+    let mut env = traced.env();
+    env.push(("FAKE_SAMPLE_STATUS", "3"));
+    let r = run_with("normal", &args, &env);
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(r.args.contains(&"attach".to_string()), "{:?}", r.args);
+    assert!(stderr.contains("exited with status 3"), "{stderr}");
+}
+
 /// `--per-launch` shows the sampled launches as they are: nothing counts every launch
 /// first (the program runs once, under ncu), and each profiled launch is an entry of its
 /// own, unfolded.

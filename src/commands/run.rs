@@ -24,6 +24,7 @@ pub fn run_program(
         per_launch: report.per_launch,
         jobs: report.gate.read.jobs,
         rules_dir: report.gate.selection.rules.as_deref(),
+        overlap: !ncu.no_overlap,
     };
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
@@ -78,6 +79,8 @@ fn count_settings<'a>(
         save_trace: ncu.save_trace.as_deref(),
         save_csv: ncu.save_csv.as_deref(),
         jobs: report.gate.read.jobs,
+        // Set once ncu's run has started.
+        ncu_run_beside: false,
         verbose: report.gate.read.verbose,
     }
 }

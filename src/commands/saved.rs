@@ -28,6 +28,7 @@ pub fn report_saved_run(
     let mut every = EveryLaunch {
         profile: ingest::trace::read(&text, trace)?,
         program_time: None,
+        cuda_processes: ingest::trace::process_blocks(&text),
     };
     if report.gate.read.verbose {
         crate::note!("{csv}: read with the launch trace gpulint run kept beside it ({trace})");

@@ -54,6 +54,9 @@ pub(crate) struct Settings<'a> {
     pub jobs: Option<usize>,
     /// The user's rules folder, for the origins the source pass reads.
     pub rules_dir: Option<&'a str>,
+    /// Start ncu's run of the program beside the traced run, held at its first CUDA call
+    /// until the sample is planned (`ncu::early`), where it can be; off with `--no-overlap`.
+    pub overlap: bool,
 }
 
 /// What the stage gives the report: the sampled launches read and linted, the sample,
@@ -75,15 +78,23 @@ pub(crate) fn profile_program(
 ) -> Result<Profiled> {
     let Settings {
         ncu: mut opts,
-        count,
+        mut count,
         coverage,
         max_launches,
         per_launch,
         jobs,
         rules_dir,
+        overlap,
     } = settings;
     // ncu, the program and the chip are checked before anything runs the program.
     let prepared = ncu::prepare(&opts, program)?;
+    let early = start_early(
+        overlap && !per_launch,
+        &opts,
+        &mut count,
+        &prepared,
+        program,
+    );
     let (sample, mut every) = count_and_plan(
         &mut opts,
         (!per_launch).then_some(&count),
@@ -99,23 +110,15 @@ pub(crate) fn profile_program(
         rules_dir,
         program,
     )?;
-    let info = profile_sample(&opts, &prepared, rules, program)?;
+    let early = early.filter(|_| {
+        every
+            .as_ref()
+            .is_some_and(|e| e.traced() && e.of_one_process())
+    });
+    let info = profile_sample(&opts, &prepared, rules, program, early)?;
     let kernel_filter = opts.kernel_name.is_some();
-    let csv = info.csv.path().display().to_string();
-    let inputs = [(csv.as_str(), info.name.as_str())];
-    let mut loaded = match sample.clone().zip(every.as_mut()) {
-        Some((sample, every)) => {
-            let profiles = crate::load::load_as(&inputs, true, jobs, None)?;
-            Loaded::with_count(profiles, every, sample, kernel_filter, &mut |l| {
-                linter.add(&info.name, l);
-            })
-        }
-        None => Loaded {
-            profiles: crate::load::load_as(&inputs, per_launch, jobs, Some(&mut linter))?,
-            in_program_order: false,
-            sample: SampleInfo::default(),
-        },
-    };
+    let read = (per_launch, jobs, kernel_filter);
+    let mut loaded = load_sample(&info, sample.clone(), every.as_mut(), read, &mut linter)?;
     if let (Some(csv), Some(s), Some(e)) = (&opts.save_csv, &sample, &every)
         && e.traced()
     {
@@ -142,6 +145,33 @@ pub(crate) fn profile_program(
         sample,
         every,
         outcome,
+    })
+}
+
+/// Step 5: the profiled run's export read, each launch linted as it is read; with every
+/// launch counted, paired with the counted launches it stands for. `read` is `--per-launch`,
+/// the reading threads, and whether `-k` chose the kernels.
+fn load_sample(
+    info: &ncu::RunInfo,
+    sample: Option<Sample>,
+    every: Option<&mut EveryLaunch>,
+    (per_launch, jobs, kernel_filter): (bool, Option<usize>, bool),
+    linter: &mut rules::engine::Linter,
+) -> Result<Loaded> {
+    let csv = info.csv.path().display().to_string();
+    let inputs = [(csv.as_str(), info.name.as_str())];
+    Ok(match sample.zip(every) {
+        Some((sample, every)) => {
+            let profiles = crate::load::load_as(&inputs, true, jobs, None)?;
+            Loaded::with_count(profiles, every, sample, kernel_filter, &mut |l| {
+                linter.add(&info.name, l);
+            })
+        }
+        None => Loaded {
+            profiles: crate::load::load_as(&inputs, per_launch, jobs, Some(linter))?,
+            in_program_order: false,
+            sample: SampleInfo::default(),
+        },
     })
 }
 
@@ -259,13 +289,54 @@ fn memory_and_pass(
     Ok(())
 }
 
+/// Step 2's companion: ncu's run of the program started now, to wait at its first CUDA
+/// call while the traced run goes on, where `wanted` and it can be ([`ncu::early`]): on
+/// Linux, before a traced run and a sample, for one process, with a stdin no run reads (a
+/// terminal, or nothing), and no ncu option of the launch's own. `count` is told. Where
+/// no trace came after all, there is no plan to attach with, and where several processes
+/// started CUDA (a torch.compile worker too), the held one's children would be held with
+/// nothing to attach to them: the held program is then stopped, and ncu runs it again.
+fn start_early(
+    wanted: bool,
+    opts: &ncu::NcuOptions,
+    count: &mut sampling::CountSettings,
+    prepared: &ncu::Prepared,
+    program: &[String],
+) -> Option<ncu::early::WaitingRun> {
+    let shared_stdin = || matches!(ncu::tracer::input(), Ok(ncu::tracer::Input::Shared));
+    let can = wanted
+        && cfg!(target_os = "linux")
+        && opts.sample.is_some()
+        && count.declined.is_none()
+        && !opts.target_processes_all
+        && ncu::early::options_allow(&opts.extra_args)
+        && shared_stdin();
+    if !can {
+        return None;
+    }
+    match ncu::early::WaitingRun::start(&prepared.ncu, program, opts.program_output_to_stderr) {
+        Ok(waiting) => {
+            count.ncu_run_beside = true;
+            Some(waiting)
+        }
+        Err(e) => {
+            if opts.verbose {
+                crate::note!("ncu's run of the program starts after the traced run: {e}");
+            }
+            None
+        }
+    }
+}
+
 /// Step 4: ncu on the sampled launches (with the source counters, unless none of the
-/// kernels whose pages are read was sampled), and what the program's exit says.
+/// kernels whose pages are read was sampled), and what the program's exit says; ncu
+/// attaches to the program `early` holds, where it holds one.
 fn profile_sample(
     opts: &ncu::NcuOptions,
     prepared: &ncu::Prepared,
     rules: &[Rule],
     program: &[String],
+    early: Option<ncu::early::WaitingRun>,
 ) -> Result<ncu::RunInfo> {
     let main_pass = ncu::NcuOptions {
         source: opts.source && opts.source_pages_of.as_ref().is_none_or(|k| !k.is_empty()),
@@ -273,7 +344,7 @@ fn profile_sample(
     };
     let stopping = ncu::say_whether_it_stops(opts, &program[0]);
     let keys = rules::metric_keys(rules);
-    let info = ncu::profile(&main_pass, prepared, &keys, program)?;
+    let info = ncu::profile(&main_pass, prepared, &keys, program, early)?;
     if !stopping || info.program_status == Some(0) {
         ncu::say_program_status(info.program_status, &program[0]);
     }

@@ -18,6 +18,12 @@ pub fn is_trace(head: &[u8]) -> bool {
     head.starts_with(MAGIC.as_bytes())
 }
 
+/// How many processes wrote a block to the trace: those that started CUDA, with kernels or
+/// without.
+pub fn process_blocks(text: &str) -> usize {
+    blocks(text).len()
+}
+
 /// Reads a trace into launches numbered 0, 1, 2, ... in launch order (as ncu numbers
 /// them), with their duration, registers per thread and shared memory per block (static
 /// and dynamic) as metrics: with the block, what sets their occupancy limits. `file`

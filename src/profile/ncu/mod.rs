@@ -2,6 +2,7 @@
 //! back what it wrote.
 
 pub mod doctor;
+pub mod early;
 pub mod locate;
 pub mod tracer;
 
@@ -24,7 +25,7 @@ pub use source_pass::profile_sources;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -256,12 +257,15 @@ pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
 }
 
 /// Profiles `program` and checks what ncu wrote. The CSV is left on disk for the caller
-/// to stream: a run of 100,000 launches is never held in memory whole.
+/// to stream: a run of 100,000 launches is never held in memory whole. Where `early` holds
+/// the program at its first CUDA call (started beside the traced run), ncu attaches to it;
+/// where it is not held, or the attach fails, the program runs again under ncu.
 pub fn profile(
     opts: &NcuOptions,
     prepared: &Prepared,
     rule_keys: &[String],
     program: &[String],
+    early: Option<early::WaitingRun>,
 ) -> Result<RunInfo> {
     let (ncu, chip) = (prepared.ncu.clone(), prepared.chip());
     let first = &program[0];
@@ -278,37 +282,32 @@ pub fn profile(
     let report_dir = tempfile::tempdir()
         .map_err(|e| Error::new(format!("cannot create a temporary folder: {e}")))?;
     let report = report_dir.path().join("gpulint");
-    let (args, _folders) =
-        profiled_run_args(opts, &ncu, &plan.metrics, &report, log.path(), program);
-    if opts.verbose {
-        crate::note!("{} {}", ncu.display(), shell_words(&args));
-    }
-    let program_output = if opts.program_output_to_stderr {
-        ProgramOutput::Stderr
-    } else {
-        ProgramOutput::Inherit
-    };
-    let watch = opts
-        .expected_launches
-        .zip(opts.traced_run_time)
-        .map(|(launches, time)| {
-            let watch = HangWatch::new(launches, time);
-            if opts.prints_source_pages() {
-                watch.quiet_while_profiling()
-            } else {
-                watch
-            }
-        });
+    let held = early.and_then(|waiting| held_for_attach(waiting, opts));
     // Where the seconds go (`--verbose`): the profiled run, then the report's import.
     let started = std::time::Instant::now();
-    let status = run_ncu(
-        &ncu,
-        &args,
-        Some(log.path()),
-        program_output,
-        opts.expected_launches,
-        watch,
-    )?;
+    let run = ProfiledRun {
+        opts,
+        ncu: &ncu,
+        metrics: &plan.metrics,
+        report: &report,
+        log: log.path(),
+    };
+    let (status, program_status) = match held {
+        Some(waiting) => match run.attached(waiting)? {
+            Some(statuses) => statuses,
+            None => {
+                if opts.verbose {
+                    crate::note!("ncu's attach profiled nothing: the program runs again under ncu");
+                }
+                let status = run.launched(program)?;
+                (status, status)
+            }
+        },
+        None => {
+            let status = run.launched(program)?;
+            (status, status)
+        }
+    };
     let ran = started.elapsed();
     let source_blocks = from_report(&ncu, &report, log.path(), status.code(), opts)?;
     if opts.verbose {
@@ -328,11 +327,118 @@ pub fn profile(
         .unwrap_or_else(|| format!("ncu:{first}"));
     Ok(RunInfo {
         ncu,
-        program_status: status.code(),
+        program_status: program_status.code(),
         csv: log,
         name,
         source_blocks,
     })
+}
+
+/// The program started early, once it is held at its first CUDA call: it started with the
+/// traced run, so it gets as long as that run took, and 30 s more.
+fn held_for_attach(mut waiting: early::WaitingRun, opts: &NcuOptions) -> Option<early::WaitingRun> {
+    let limit = opts.traced_run_time.unwrap_or_default() + Duration::from_secs(30);
+    let held = waiting.wait_until_held(limit);
+    if opts.verbose {
+        match held {
+            true => crate::note!(
+                "time: the program ncu attaches to was started {:.2} s ago, beside the traced \
+                 run, and waits at its first CUDA call",
+                waiting.age().as_secs_f64()
+            ),
+            false => crate::note!(
+                "the program started beside the traced run ended or did not reach CUDA within \
+                 {} s: it runs again under ncu",
+                limit.as_secs()
+            ),
+        }
+    }
+    held.then_some(waiting)
+}
+
+/// What the profiled run's two forms share: ncu's options for the sample, its report and
+/// its log.
+struct ProfiledRun<'a> {
+    opts: &'a NcuOptions,
+    ncu: &'a Path,
+    metrics: &'a [&'a str],
+    report: &'a Path,
+    log: &'a Path,
+}
+
+impl ProfiledRun<'_> {
+    /// ncu runs `program` from its start (ncu's own mode: launch and attach). Returns
+    /// ncu's exit status, which is the program's.
+    fn launched(&self, program: &[String]) -> Result<ExitStatus> {
+        let (args, _folders) = self.args(program);
+        Ok(self.run(&args)?.0)
+    }
+
+    /// ncu attaches to the program `waiting` holds. Returns ncu's exit status and the
+    /// program's, or `None` where ncu wrote no report (the program is then stopped).
+    fn attached(&self, waiting: early::WaitingRun) -> Result<Option<(ExitStatus, ExitStatus)>> {
+        let (mut args, _folders) = self.args(&[]);
+        args.extend(waiting.attach_args());
+        let (status, stopped) = self.run(&args)?;
+        let rep = format!("{}.ncu-rep", self.report.display());
+        if !status.success() && !Path::new(&rep).exists() {
+            return Ok(None);
+        }
+        // A run stopped as hung stops its program; so does --stop-once-profiled, in case
+        // ncu's --kill does not reach a program it attached to. Otherwise the program runs
+        // to its end, watched as ncu's run is.
+        let stop = stopped || self.opts.stop_after().is_some();
+        let grace = self
+            .opts
+            .traced_run_time
+            .map(|t| HangWatch::new(0, t).grace);
+        Ok(Some((status, waiting.finish(stop, grace)?)))
+    }
+
+    fn args(&self, program: &[String]) -> (Vec<String>, Vec<tempfile::TempDir>) {
+        let (args, folders) = profiled_run_args(
+            self.opts,
+            self.ncu,
+            self.metrics,
+            self.report,
+            self.log,
+            program,
+        );
+        if self.opts.verbose {
+            crate::note!("{} {}", self.ncu.display(), shell_words(&args));
+        }
+        (args, folders)
+    }
+
+    /// Runs ncu with `args`, watched for a hang. Returns its status and whether it was
+    /// stopped as hung.
+    fn run(&self, args: &[String]) -> Result<(ExitStatus, bool)> {
+        let opts = self.opts;
+        let program_output = if opts.program_output_to_stderr {
+            ProgramOutput::Stderr
+        } else {
+            ProgramOutput::Inherit
+        };
+        let watch = opts
+            .expected_launches
+            .zip(opts.traced_run_time)
+            .map(|(launches, time)| {
+                let watch = HangWatch::new(launches, time);
+                if opts.prints_source_pages() {
+                    watch.quiet_while_profiling()
+                } else {
+                    watch
+                }
+            });
+        run_ncu(
+            self.ncu,
+            args,
+            Some(self.log),
+            program_output,
+            opts.expected_launches,
+            watch,
+        )
+    }
 }
 
 /// The profiled run's arguments, and the section folders they name, which must outlive
@@ -422,14 +528,14 @@ pub fn time_every_launch(
     if opts.verbose {
         crate::note!("timing pass: {} {}", ncu.display(), shell_words(&args));
     }
-    let status = run_ncu(ncu, &args, None, ProgramOutput::Discard, None, None)?;
+    let (status, _) = run_ncu(ncu, &args, None, ProgramOutput::Discard, None, None)?;
     check_log(log.path(), status.code())?;
     Ok(log)
 }
 
 /// Runs ncu with a progress line on a terminal. Ctrl-C reaches ncu and the program
 /// too; gpulint waits for them to stop, then cleans up instead of dying with the
-/// temporary file left behind.
+/// temporary file left behind. Returns ncu's status and whether it was stopped as hung.
 fn run_ncu(
     ncu: &Path,
     args: &[String],
@@ -437,7 +543,7 @@ fn run_ncu(
     program_output: ProgramOutput,
     expected_launches: Option<u64>,
     watch: Option<HangWatch>,
-) -> Result<std::process::ExitStatus> {
+) -> Result<(ExitStatus, bool)> {
     // Only the timing pass has no log to read progress from.
     let activity = match progress_log {
         Some(_) => Activity::Profiling,
@@ -488,7 +594,7 @@ fn run_ncu(
     if interrupted.load(Ordering::SeqCst) {
         return Err(Error::new("interrupted; ncu and the program were stopped"));
     }
-    Ok(status)
+    Ok((status, stopped))
 }
 
 #[cfg(test)]

@@ -75,7 +75,7 @@ pub fn profile_sources(
         crate::note!("source pass: {} {}", ncu.display(), shell_words(&args));
     }
     let started = std::time::Instant::now();
-    let status = run_ncu(
+    let (status, _) = run_ncu(
         &ncu,
         &args,
         Some(log.path()),

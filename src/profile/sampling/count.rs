@@ -25,6 +25,8 @@ pub struct CountSettings<'a> {
     pub save_csv: Option<&'a str>,
     /// Threads reading ncu's timing pass.
     pub jobs: Option<usize>,
+    /// ncu's run of the program started beside the traced run (`ncu::early`).
+    pub ncu_run_beside: bool,
     pub verbose: bool,
 }
 
@@ -52,12 +54,7 @@ pub fn count(
                     started.elapsed().as_secs_f64()
                 );
             }
-            crate::note!(
-                "{} runs twice: once under gpulint's launch tracer, which counts every \
-                 launch at the program's own speed, then under ncu (--no-launch-trace runs it \
-                 once)",
-                program[0]
-            );
+            say_it_runs_twice(&program[0], settings.ncu_run_beside);
             tracer::trace(
                 &t,
                 program,
@@ -82,6 +79,7 @@ pub fn count(
             return Ok(Some(EveryLaunch {
                 profile,
                 program_time: Some(time),
+                cuda_processes: ingest::trace::process_blocks(&text),
             }));
         }
         Err(why) => why,
@@ -105,7 +103,25 @@ pub fn count(
     Ok(Some(EveryLaunch {
         profile: timing_pass(opts, &prepared.ncu, program, settings.jobs)?,
         program_time: None,
+        cuda_processes: 0,
     }))
+}
+
+/// Tells the user, before the traced run, that the program runs twice, and how.
+fn say_it_runs_twice(program: &str, ncu_run_beside: bool) {
+    if ncu_run_beside {
+        crate::note!(
+            "{program} runs twice: under gpulint's launch tracer, which counts every launch at \
+             the program's own speed, and under ncu, started beside it and held at its first \
+             CUDA call until the sample is planned (--no-overlap starts it after; \
+             --no-launch-trace runs the program once)"
+        );
+    } else {
+        crate::note!(
+            "{program} runs twice: once under gpulint's launch tracer, which counts every launch \
+             at the program's own speed, then under ncu (--no-launch-trace runs it once)"
+        );
+    }
 }
 
 /// What the traced run collects for `--source`: the SASS counters of the first launch of

@@ -514,6 +514,7 @@ mod tests {
         let mut every = EveryLaunch {
             profile: ingest::trace::read(&trace, "t.csv").unwrap(),
             program_time: None,
+            cuda_processes: 1,
         };
         let mut profile = every.profile.clone();
         profile.page = ingest::Page::Raw;

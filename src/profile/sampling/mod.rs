@@ -29,6 +29,9 @@ pub struct EveryLaunch {
     pub profile: ingest::Profile,
     /// How long the program ran under the launch tracer.
     pub program_time: Option<std::time::Duration>,
+    /// The processes that started CUDA under the launch tracer (the trace's blocks, a
+    /// compile worker's without kernels too); 0 without a trace.
+    pub cuda_processes: usize,
 }
 
 impl EveryLaunch {
@@ -36,6 +39,14 @@ impl EveryLaunch {
     /// duration, registers and shared memory.
     pub fn traced(&self) -> bool {
         self.profile.page == ingest::Page::Trace
+    }
+
+    /// Whether one process alone started CUDA under the launch tracer: ncu's run held at
+    /// its first CUDA call (`ncu::early`) can follow no other. A torch.compile worker that
+    /// starts CUDA is held too, with nothing to attach to it, and the script waits on it
+    /// (the CNN hung 86 s: lab/runs/2026-12-04-launch-attach.txt).
+    pub fn of_one_process(&self) -> bool {
+        self.cuda_processes == 1
     }
 
     /// Keeps only the launches of kernels the sample profiled (when `-k` chose them).
@@ -166,6 +177,26 @@ fn taken_among(every: &mut dyn Iterator<Item = &ingest::Launch>, sample: &Sample
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The CNN's trace on the H200 holds two blocks, the script's and a torch.compile
+    /// worker's, which started CUDA and launched nothing: two processes, whose run ncu
+    /// does not hold. The transformer's holds one.
+    #[test]
+    fn a_compile_worker_counts_as_a_process_of_cuda() {
+        let trace = |fixture: &str| {
+            let path = format!("{}/fixtures/{fixture}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            EveryLaunch {
+                profile: ingest::trace::read(&text, &path).unwrap(),
+                program_time: None,
+                cuda_processes: ingest::trace::process_blocks(&text),
+            }
+        };
+        let cnn = trace("h200-by-time/default_cnn3.trace.csv");
+        assert_eq!(cnn.cuda_processes, 2);
+        assert!(!cnn.of_one_process());
+        assert!(trace("h200-by-time/default_transformer.trace.csv").of_one_process());
+    }
 
     /// A profile with every launch of a real H200 capture, one entry per launch, as the
     /// launch trace gives them.

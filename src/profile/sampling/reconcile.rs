@@ -218,6 +218,7 @@ mod tests {
         let timed = EveryLaunch {
             profile: timed,
             program_time: None,
+            cuda_processes: 0,
         };
         assert_eq!(
             in_program_order(&mut spread, &timed, &Sample::Spread),
