@@ -52,9 +52,13 @@
 # program did nothing for 86 s until the watch stopped them. Its trace holds a block of a
 # torch.compile worker that started CUDA (fixtures/h200-by-time/default_cnn3.trace.csv):
 # a child the launch held at its first CUDA call, which nothing ever attached to, while
-# the script waited on it. Now the launch takes `--target-processes application-only`.
-# Stage `cnn_fix`, for call 5: the CNN at 10 steps, --verbose, at most 100 s. Expected:
-# no hang, the program held and attached, its three warnings.
+# the script waited on it. First fix tried: the launch given `--target-processes
+# application-only`. Stage `cnn_fix`, for call 5: the CNN at 10 steps, --verbose, at most
+# 100 s. Expected: no hang, the program held and attached, its three warnings.
+# Call 5 was refused (no device time left). So the fix kept is the one that needs no new
+# ncu behaviour: a trace with more than one process that started CUDA stops the held
+# program, and ncu runs it again in sequence, as call 4's --no-overlap run did (47.49 s).
+# Results: lab/runs/2026-12-04-launch-attach.txt.
 #   usage: OUT=DIR samples/corpus/launch_attach.sh overlap small   (from the repository root)
 set -u
 . samples/corpus/common.sh "$OUT/x" target/release/gpulint
