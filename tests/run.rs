@@ -42,14 +42,19 @@ fn run_with(mode: &str, gpulint_args: &[&str], extra_env: &[(&str, &str)]) -> Ru
     }
     let out = cmd.output().unwrap();
     // The first ncu call's arguments (more calls follow with --source).
-    let args = std::fs::read_to_string(&record)
+    let args = first_call(&record);
+    let _ = std::fs::remove_file(record);
+    Run { out, args }
+}
+
+/// The arguments of the first call a stand-in record holds (none where it holds none).
+fn first_call(record: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(record)
         .unwrap_or_default()
         .lines()
         .take_while(|l| *l != "--END--")
         .map(String::from)
-        .collect();
-    let _ = std::fs::remove_file(record);
-    Run { out, args }
+        .collect()
 }
 
 /// A user who names sections, a set or a folder of their own gets ncu's folder, not
@@ -1472,12 +1477,7 @@ fn run_beside(held: Option<&str>, extra: &[&str]) -> (Run, Vec<String>, String, 
         env.push(("FAKE_NCU_HELD", held));
     }
     let r = run_with("normal", &args, &env);
-    let launched = std::fs::read_to_string(&launch)
-        .unwrap_or_default()
-        .lines()
-        .take_while(|l| *l != "--END--")
-        .map(String::from)
-        .collect();
+    let launched = first_call(&launch);
     let stderr = String::from_utf8_lossy(&r.out.stderr).into_owned();
     let runs = std::fs::read_to_string(&ran)
         .unwrap_or_default()
