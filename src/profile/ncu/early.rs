@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{gives_option, interrupted, process_tree, signal, wait_or_stop_when};
+use super::{gives_option, interrupted, signal_group, wait_or_stop_when};
 use crate::error::{Error, Result};
 
 /// ncu's options that belong to the program's launch, not to the profiling: given any of
@@ -160,32 +160,15 @@ impl Drop for WaitingRun {
         let Some(mut child) = self.child.take() else {
             return;
         };
-        // The group (its id is the launcher's), and any process of the tree that left it.
-        let group = [format!("-{}", child.id())];
-        let tree = process_tree(child.id());
-        signal_group(&group, "-TERM");
-        signal(&tree, "-TERM");
-        let asked = Instant::now();
-        while asked.elapsed() < Duration::from_secs(3) {
-            if child.try_wait().ok().flatten().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        signal_group(&group, "-KILL");
-        signal(&tree, "-KILL");
-        let _ = child.kill();
-        let _ = child.wait();
+        // The group first (its id is the launcher's): the launcher may not yet have
+        // started the program when the tree is read. Then the tree, as a hung run's, and
+        // whatever of the group outlived it.
+        let group = child.id();
+        signal_group(group, "-TERM");
+        let stop = Duration::from_secs(3);
+        let _ = wait_or_stop_when(&mut child, interrupted(), &mut || true, stop);
+        signal_group(group, "-KILL");
     }
-}
-
-/// `kill SIGNAL -- -PGID`: every process of a group.
-fn signal_group(group: &[String], signal: &str) {
-    let _ = Command::new("kill")
-        .args([signal, "--"])
-        .args(group)
-        .stderr(Stdio::null())
-        .status();
 }
 
 fn port_args(port: u16) -> [String; 4] {

@@ -120,14 +120,30 @@ pub(super) fn process_exists(pid: u32) -> bool {
 
 /// Sends `signal` (`-TERM`, `-KILL`) to each process of `pids`.
 pub(crate) fn signal(pids: &[u32], signal: &str) {
-    if pids.is_empty() {
-        return;
+    if !pids.is_empty() {
+        kill(signal, pids.iter().map(u32::to_string));
     }
+}
+
+/// Sends `signal` to every process of the group `pgid` (a child started as a group's
+/// leader), those its tree no longer holds too.
+pub(crate) fn signal_group(pgid: u32, signal: &str) {
+    kill(signal, [format!("-{pgid}")]);
+}
+
+/// `kill SIGNAL -- TARGETS`: after `--`, a negative target is a process group.
+fn kill(signal: &str, targets: impl IntoIterator<Item = String>) {
     let _ = Command::new("kill")
-        .arg(signal)
-        .args(pids.iter().map(u32::to_string))
+        .args([signal, "--"])
+        .args(targets)
         .stderr(std::process::Stdio::null())
         .status();
+}
+
+/// How long a run may do nothing before it is called hung: 20 s plus three times the whole
+/// traced run of the program (see [`HangWatch`]).
+pub(crate) fn hang_grace(traced_run_time: Duration) -> Duration {
+    Duration::from_secs(20) + traced_run_time * 3
 }
 
 /// Tells an ncu run that hangs: its log, where ncu writes a line as each chosen launch is
@@ -165,7 +181,7 @@ impl HangWatch {
         HangWatch {
             launches,
             traced_run_time,
-            grace: Duration::from_secs(20) + traced_run_time * 3,
+            grace: hang_grace(traced_run_time),
             log_len: std::cell::Cell::new(0),
             quiet_since: std::cell::Cell::new(None),
             first_done: std::cell::Cell::new(None),

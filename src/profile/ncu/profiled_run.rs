@@ -147,10 +147,7 @@ impl ProfiledRun<'_> {
         // ncu's --kill does not reach a program it attached to. Otherwise the program runs
         // to its end, watched as ncu's run is.
         let stop = stopped || self.opts.stop_after().is_some();
-        let grace = self
-            .opts
-            .traced_run_time
-            .map(|t| HangWatch::new(0, t).grace);
+        let grace = self.opts.traced_run_time.map(hang_grace);
         Ok(Some((status, waiting.finish(stop, grace)?)))
     }
 
