@@ -194,13 +194,10 @@ pub const STALL_OUT_ENV: &str = "GPULINT_STALL_OUT";
 /// Names the kernels (mangled, comma-separated) whose first launch the tracer counts.
 pub const SASS_KERNELS_ENV: &str = "GPULINT_SASS_KERNELS";
 
-/// A temporary CSV file for what the traced run writes, named `prefix...`.
+/// A temporary CSV file for what the traced run writes, named `prefix...`: ncu's own
+/// ([`super::temp_csv`]), its error as the traced run's reasons are.
 fn temporary(prefix: &str) -> Result<tempfile::NamedTempFile, String> {
-    tempfile::Builder::new()
-        .prefix(prefix)
-        .suffix(".csv")
-        .tempfile()
-        .map_err(|e| format!("a temporary file for the trace: {e}"))
+    super::temp_csv(prefix).map_err(|e| e.to_string())
 }
 
 /// The files the tracer writes `--source`'s rows to, as `source` asks, and the kernels it
