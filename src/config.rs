@@ -1,7 +1,9 @@
 //! `gpulint.toml`: which rules run, their thresholds and severities, and kernels to
 //! leave alone. Given with `--config`, or found as ruff finds its own: the nearest
 //! `gpulint.toml`, or `pyproject.toml` with a `[tool.gpulint]` table, in the working
-//! directory or a folder above it.
+//! directory or a folder above it, up to the repository's root. A config found that
+//! another user owns is passed over with a warning, as git refuses a repository another
+//! user owns: it could hide findings, or hand ncu a library to load into the program.
 
 use std::collections::BTreeMap;
 
@@ -111,26 +113,81 @@ pub enum Found {
     Pyproject(std::path::PathBuf),
 }
 
-/// The nearest config from `start` up: in each folder `gpulint.toml` first, then a
+/// What the search for a config found: the config, and the candidates passed over
+/// because another user owns them (path, owner's uid).
+#[derive(Debug, Default)]
+pub struct Search {
+    pub found: Option<Found>,
+    pub foreign: Vec<(std::path::PathBuf, u32)>,
+}
+
+/// The nearest config from `start` up to the repository's root (the first folder that
+/// holds `.git`; with none, up to `/`): in each folder `gpulint.toml` first, then a
 /// `pyproject.toml` that has `[tool.gpulint]` (one without it is passed over, as ruff
-/// passes over a `pyproject.toml` without `[tool.ruff]`).
-pub fn find(start: &std::path::Path) -> Option<Found> {
+/// passes over a `pyproject.toml` without `[tool.ruff]`). A candidate not owned by `me`
+/// is passed over and listed; where owners are unknown (`me` is `None`), none is.
+pub fn find(start: &std::path::Path, me: Option<u32>) -> Search {
+    let mut search = Search::default();
+    let foreign = |path: &std::path::Path| {
+        let owner = std::fs::metadata(path)
+            .ok()
+            .and_then(|m| crate::platform::owner(&m));
+        owner.filter(|&o| me.is_some_and(|me| o != me))
+    };
     for dir in start.ancestors() {
         let own = dir.join("gpulint.toml");
-        if own.is_file() {
-            return Some(Found::GpulintToml(own));
-        }
         let pyproject = dir.join("pyproject.toml");
-        if pyproject.is_file()
-            && std::fs::read_to_string(&pyproject)
-                .ok()
-                .and_then(|t| t.parse::<toml::Table>().ok())
-                .is_some_and(|t| t.get("tool").and_then(|t| t.get("gpulint")).is_some())
-        {
-            return Some(Found::Pyproject(pyproject));
+        let candidate = if own.is_file() {
+            Some(Found::GpulintToml(own))
+        } else if pyproject.is_file() && has_gpulint_table(&pyproject) {
+            Some(Found::Pyproject(pyproject))
+        } else {
+            None
+        };
+        if let Some(candidate) = candidate {
+            let (Found::GpulintToml(path) | Found::Pyproject(path)) = &candidate;
+            match foreign(path) {
+                Some(owner) => search.foreign.push((path.clone(), owner)),
+                None => {
+                    search.found = Some(candidate);
+                    return search;
+                }
+            }
+        }
+        if dir.join(".git").exists() {
+            break;
         }
     }
-    None
+    search
+}
+
+fn has_gpulint_table(pyproject: &std::path::Path) -> bool {
+    std::fs::read_to_string(pyproject)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .is_some_and(|t| t.get("tool").and_then(|t| t.get("gpulint")).is_some())
+}
+
+/// ncu's options that a config may not give: they load code into the program or into
+/// ncu (a library, an injection, section files with Python rules), or choose which files
+/// ncu reads its options from or writes to. The user gives them on the command line.
+const NCU_ARGS_COMMAND_LINE_ONLY: &[&str] = &[
+    "--preload-library",
+    "--injection-path-32",
+    "--injection-path-64",
+    "--section-folder",
+    "--section-folder-recursive",
+    "--config-file",
+    "--config-file-path",
+    "-o",
+    "--export",
+    "--log-file",
+    "--import",
+];
+
+fn command_line_only(arg: &str) -> bool {
+    let name = arg.split('=').next().unwrap_or(arg);
+    NCU_ARGS_COMMAND_LINE_ONLY.contains(&name) || (arg.starts_with("-o") && !arg.starts_with("--"))
 }
 
 /// Sets one `[params.RULE]` entry, refusing a name the rule lacks and one that follows
@@ -151,6 +208,9 @@ fn set_param(rule: &mut Rule, rule_name: &str, k: &str, v: f64, given: &Given) -
         };
         return Err(given.error(&field, what));
     }
+    if let Err(range) = crate::rules::check_param_value(k, v) {
+        return Err(given.error(&field, format!("{k} = {v} is not a number in {range}")));
+    }
     rule.params.insert(k.to_string(), v);
     Ok(())
 }
@@ -162,10 +222,24 @@ impl Config {
         let found = match path {
             Some(p) if p.ends_with("pyproject.toml") => Found::Pyproject(p.into()),
             Some(p) => Found::GpulintToml(p.into()),
-            None => match std::env::current_dir().ok().and_then(|d| find(&d)) {
-                Some(found) => found,
-                None => return Ok(Config::default()),
-            },
+            None => {
+                let Ok(cwd) = std::env::current_dir() else {
+                    return Ok(Config::default());
+                };
+                let search = find(&cwd, crate::platform::current_uid());
+                for (path, owner) in &search.foreign {
+                    crate::warning!(
+                        "{} is passed over: user {owner} owns it, not you; \
+                         `--config {}` uses it",
+                        crate::printable::path(path),
+                        crate::printable::path(path)
+                    );
+                }
+                match search.found {
+                    Some(found) => found,
+                    None => return Ok(Config::default()),
+                }
+            }
         };
         let (Found::GpulintToml(file) | Found::Pyproject(file)) = &found;
         let shown = file.display().to_string();
@@ -213,6 +287,17 @@ impl Config {
     }
 
     fn from_file(origin: &str, file: ConfigFile) -> Result<Config> {
+        if let Some(arg) = file.ncu_args.iter().find(|a| command_line_only(a)) {
+            return Err(Error::in_file(
+                origin,
+                format!(
+                    "field `ncu-args`: {arg:?} is taken from the command line only \
+                     (`--ncu-arg`): from a config, an option that loads a library into the \
+                     program or ncu, or names the files ncu reads its options from or \
+                     writes to, would act on whoever runs gpulint in this folder"
+                ),
+            ));
+        }
         let ignore_kernel = file
             .ignore_kernel
             .into_iter()

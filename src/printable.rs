@@ -33,6 +33,12 @@ pub fn printable(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A path made printable: a file name may hold a newline, or begin like a workflow
+/// command, as well as a kernel name can; bytes that are not UTF-8 show as U+FFFD.
+pub fn path(p: &std::path::Path) -> String {
+    printable(&p.to_string_lossy()).into_owned()
+}
+
 /// Replaces `s` with its printable form, in place.
 pub fn make_printable(s: &mut String) {
     if let Cow::Owned(clean) = printable(s) {

@@ -294,6 +294,138 @@ fn config_is_found_from_a_subdirectory_and_in_pyproject() {
     );
 }
 
+/// The search stops at the repository's root: a config planted in a folder above it (a
+/// shared `/tmp`, another user's home) is not read. Inside, a config another user owns
+/// is passed over with a warning, as git refuses a repository another user owns; given
+/// with `--config`, it is read.
+#[cfg(unix)]
+#[test]
+fn a_config_above_the_repository_or_of_another_user_is_passed_over() {
+    let zoo = common::fixture("h200-zoo/full_raw_base.csv");
+    let zoo = zoo.to_str().unwrap();
+    let run_in = |dir: &std::path::Path, extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+            .args(["check", zoo, "--format", "concise"])
+            .args(extra)
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .env("PATH", common::path_without_ncu())
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let root = common::scratch_dir("config-boundary");
+    let repo = root.join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    // Above the repository: it would hide every finding.
+    std::fs::write(
+        root.join("gpulint.toml"),
+        "[[ignore-kernel]]\npattern = \".*\"\n",
+    )
+    .unwrap();
+    let (text, _) = run_in(&repo.join("src"), &[]);
+    assert!(
+        text.contains("GL101"),
+        "the planted config was read:\n{text}"
+    );
+    // The same file given by name is the user's choice.
+    let planted = root.join("gpulint.toml");
+    let (text, _) = run_in(&repo, &["--config", planted.to_str().unwrap()]);
+    assert!(!text.contains("GL101"), "{text}");
+
+    // Inside the repository, another user's config is passed over, and said to be.
+    let inside = repo.join("gpulint.toml");
+    std::fs::write(&inside, "ignore = [\"GL101\"]\n").unwrap();
+    let (text, _) = run_in(&repo.join("src"), &[]);
+    assert!(
+        !text.contains("GL101"),
+        "the repository's own config: {text}"
+    );
+    if let Err(e) = std::os::unix::fs::chown(&inside, Some(54321), None) {
+        eprintln!("not root ({e}): the foreign-owned case needs chown, and is not run here");
+        return;
+    }
+    let (text, said) = run_in(&repo.join("src"), &[]);
+    assert!(
+        text.contains("GL101"),
+        "another user's config was read: {text}"
+    );
+    assert!(
+        said.contains(&format!(
+            "gpulint: warning: {} is passed over: user 54321 owns it, not you",
+            inside.display()
+        )),
+        "{said}"
+    );
+}
+
+/// A bar that is no number in its range is refused (exit 2) naming the parameter, from
+/// the command line and from a config: a NaN would turn its rule off without a word.
+#[test]
+fn a_parameter_out_of_its_range_is_refused() {
+    for (param, range) in [
+        ("uncoalesced-load.min_excess_share=nan", "0 to 1"),
+        ("uncoalesced-load.min_excess_share=1.5", "0 to 1"),
+        ("uncoalesced-load.min_memory_busy_pct=inf", "0 to 100"),
+        ("uncoalesced-load.min_memory_busy_pct=-5", "0 to 100"),
+        ("launch-bound.min_launches=-1", "0 or more"),
+    ] {
+        let out = gpulint(&["check", ZOO, "--param", param]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{param}: {err}");
+        assert!(
+            err.contains(&format!("--param {param}")) && err.contains(range),
+            "{param}: {err}"
+        );
+    }
+    let dir = common::scratch_dir("nan-config");
+    let config = dir.join("gpulint.toml");
+    std::fs::write(
+        &config,
+        "[params.uncoalesced-load]\nmin_excess_share = nan\n",
+    )
+    .unwrap();
+    let out = gpulint(&["check", ZOO, "--config", config.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("field `params.uncoalesced-load`: min_excess_share = NaN"),
+        "{err}"
+    );
+}
+
+/// A config may give ncu options that shape the measurement, not ones that load a library
+/// into the program or name the files ncu reads options from or writes to: those are the
+/// command line's (`--ncu-arg`).
+#[test]
+fn a_config_cannot_hand_ncu_a_library_or_a_file() {
+    let dir = common::scratch_dir("ncu-args-config");
+    let config = dir.join("gpulint.toml");
+    for args in [
+        r#"["--preload-library", "/tmp/x.so"]"#,
+        r#"["--injection-path-64=/tmp"]"#,
+        r#"["--section-folder", "/tmp/sections"]"#,
+        r#"["--log-file", "/home/me/.bashrc"]"#,
+        r#"["-o", "/tmp/report"]"#,
+    ] {
+        std::fs::write(&config, format!("ncu-args = {args}\n")).unwrap();
+        let out = gpulint(&["check", ZOO, "--config", config.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args}: {err}");
+        assert!(
+            err.contains("field `ncu-args`") && err.contains("command line only"),
+            "{args}: {err}"
+        );
+    }
+    std::fs::write(&config, "ncu-args = [\"--clock-control\", \"none\"]\n").unwrap();
+    let out = gpulint(&["check", ZOO, "--config", config.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+}
+
 #[test]
 fn rules_dir_overrides_a_builtin_rule() {
     let dir = common::scratch_dir("rules");

@@ -360,6 +360,25 @@ fn check_unique(rules: &[Rule]) -> Result<()> {
 
 /// " (did you mean `uncoalesced-load`?)" for a name near one rule's slug (at most a third
 /// of its letters off), or nothing.
+/// Whether `value` is a bar `name` can take: a finite number, a share (`*_share`) from
+/// 0 to 1, a percentage (`*_pct`) from 0 to 100, any other (counts, durations, ratios) 0
+/// or more. A NaN would turn its comparison, and so its rule, off without a word. The
+/// error is the range, as the message says it.
+pub fn check_param_value(name: &str, value: f64) -> std::result::Result<(), &'static str> {
+    let (low, high, range) = if name.ends_with("_share") {
+        (0.0, 1.0, "0 to 1 (a share)")
+    } else if name.ends_with("_pct") {
+        (0.0, 100.0, "0 to 100 (a percentage)")
+    } else {
+        (0.0, f64::MAX, "0 or more (finite)")
+    };
+    if value.is_finite() && (low..=high).contains(&value) {
+        Ok(())
+    } else {
+        Err(range)
+    }
+}
+
 pub fn did_you_mean(rules: &[Rule], name: &str) -> String {
     let name = name.to_ascii_lowercase();
     rules

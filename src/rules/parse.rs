@@ -168,6 +168,14 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
     let file = read_rule_file(origin, text)?;
     check_fields(origin, &file)?;
     let params = &file.params;
+    for (name, &value) in params {
+        if let Err(range) = super::check_param_value(name, value) {
+            return Err(Error::in_file(
+                origin,
+                format!("field `params.{name}`: {value} is not a number in {range}"),
+            ));
+        }
+    }
     let when = condition(origin, "when", &file.when, params)?;
     let stake = condition(origin, "stake", &file.stake, params)?;
     let info_when = file
