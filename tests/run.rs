@@ -1486,14 +1486,14 @@ fn run_beside(held: Option<&str>, extra: &[&str]) -> (Run, Vec<String>, String, 
     (r, launched, stderr, runs)
 }
 
-/// ncu's run of the program starts beside the traced run, held at its first CUDA call
-/// (`ncu --mode launch`), and ncu attaches to it once the sample is planned, on the ports
-/// it was launched with: the program runs twice, the report is the one of the runs in
-/// sequence (`--no-overlap`), whose ncu runs the program itself.
+/// With `--overlap`, ncu's run of the program starts beside the traced run, held at its
+/// first CUDA call (`ncu --mode launch`), and ncu attaches to it once the sample is
+/// planned, on the ports it was launched with: the program runs twice, the report is the
+/// one of the runs in sequence (the default), whose ncu runs the program itself.
 #[test]
 fn ncus_run_starts_beside_the_traced_run_and_attaches() {
     let sample = stand_in("sample");
-    let (r, launched, stderr, runs) = run_beside(None, &[]);
+    let (r, launched, stderr, runs) = run_beside(None, &["--overlap"]);
     assert_eq!(launched[..2], ["--mode", "launch"], "{launched:?}");
     assert_eq!(launched[4], "--max-connections");
     assert_eq!(&launched[6..], std::slice::from_ref(&sample));
@@ -1517,10 +1517,13 @@ fn ncus_run_starts_beside_the_traced_run_and_attaches() {
     assert!(!r.args.contains(&sample), "{:?}", r.args);
     assert_eq!(runs, 2, "{stderr}");
     assert!(stderr.contains("held at its first CUDA call"), "{stderr}");
-    let (sequence, launched, _, runs) = run_beside(None, &["--no-overlap"]);
+    let (sequence, launched, _, runs) = run_beside(None, &[]);
     assert!(launched.is_empty(), "{launched:?}");
     assert_eq!(sequence.args.last(), Some(&sample));
     assert_eq!(runs, 2);
+    // The option of earlier builds still runs, in sequence.
+    let (_, launched, _, _) = run_beside(None, &["--no-overlap"]);
+    assert!(launched.is_empty(), "{launched:?}");
     let report = json_report(&r.out);
     assert_eq!(
         warnings_of(&report),
@@ -1530,6 +1533,40 @@ fn ncus_run_starts_beside_the_traced_run_and_attaches() {
     assert_eq!(warnings_of(&report), warnings_of(&every));
 }
 
+/// No trace, no held run: with `GPULINT_LAUNCH_TRACER=off` the program runs once, under
+/// ncu, and no port is opened for an attach that could not come, `--overlap` or not.
+#[test]
+fn no_held_run_without_a_launch_trace() {
+    let sample = stand_in("sample");
+    let scratch = common::scratch_dir("no-trace-no-port");
+    let (launch, ran) = (scratch.join("launch"), scratch.join("ran"));
+    let r = run_with(
+        "normal",
+        &[
+            "run",
+            "--format",
+            "json",
+            "--exit-zero",
+            "--overlap",
+            "--",
+            &sample,
+        ],
+        &[
+            ("FAKE_NCU_LAUNCH_RECORD", launch.to_str().unwrap()),
+            ("FAKE_SAMPLE_RAN", ran.to_str().unwrap()),
+        ],
+    );
+    assert!(!launch.exists(), "{}", first_call(&launch).join(" "));
+    assert_eq!(r.args.last(), Some(&sample), "{:?}", r.args);
+    let runs = std::fs::read_to_string(&ran).unwrap_or_default();
+    assert_eq!(
+        runs.lines().count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&r.out.stderr)
+    );
+}
+
 /// A program that takes its time to reach CUDA is waited for; one that ends without
 /// reaching it (as one whose start fails beside the traced run would) runs again under
 /// ncu, and the report is whole either way.
@@ -1537,11 +1574,11 @@ fn ncus_run_starts_beside_the_traced_run_and_attaches() {
 fn a_held_program_is_waited_for_and_one_never_held_runs_again() {
     let sample = stand_in("sample");
     let every = check_json(&fixture("h200-corpus/all_lud.csv"));
-    let (late, _, stderr, runs) = run_beside(Some("after 1.5"), &["--verbose"]);
+    let (late, _, stderr, runs) = run_beside(Some("after 1.5"), &["--verbose", "--overlap"]);
     assert!(late.args.contains(&"attach".to_string()), "{stderr}");
     assert_eq!(runs, 2);
     assert_eq!(warnings_of(&json_report(&late.out)), warnings_of(&every));
-    let (never, launched, stderr, runs) = run_beside(Some("never"), &["--verbose"]);
+    let (never, launched, stderr, runs) = run_beside(Some("never"), &["--verbose", "--overlap"]);
     assert_eq!(launched[..2], ["--mode", "launch"]);
     assert_eq!(never.args.last(), Some(&sample), "{:?}", never.args);
     assert!(stderr.contains("runs again under ncu"), "{stderr}");
@@ -1558,7 +1595,15 @@ fn a_program_of_two_cuda_processes_runs_again_under_ncu() {
     let sample = stand_in("sample");
     let scratch = common::scratch_dir("two-processes");
     let launch = scratch.join("launch");
-    let args = ["run", "--format", "json", "--exit-zero", "--", &sample];
+    let args = [
+        "run",
+        "--format",
+        "json",
+        "--exit-zero",
+        "--overlap",
+        "--",
+        &sample,
+    ];
     let traced = TracedRun::new(
         "h200-by-time/default_cnn3.trace.csv",
         "h200-by-time/all_cnn3.csv",
@@ -1578,7 +1623,15 @@ fn a_program_of_two_cuda_processes_runs_again_under_ncu() {
 #[test]
 fn the_held_programs_exit_status_is_reported() {
     let sample = stand_in("sample");
-    let args = ["run", "--format", "concise", "--exit-zero", "--", &sample];
+    let args = [
+        "run",
+        "--format",
+        "concise",
+        "--exit-zero",
+        "--overlap",
+        "--",
+        &sample,
+    ];
     let traced = TracedRun::lud(&args);
     let mut env = traced.env();
     env.push(("FAKE_SAMPLE_STATUS", "3"));

@@ -66,13 +66,16 @@ pub struct NcuArgs {
     /// of the sampled launches.
     #[arg(long, conflicts_with = "time_all_launches")]
     pub no_launch_trace: bool,
-    /// Start ncu's run of the program only once the traced run has ended. By default it
-    /// starts beside the traced run and ncu holds it at its first CUDA call until the
-    /// sample is planned, so that the program's own start (a Python script importing its
-    /// libraries) runs once in the time: use this for a program whose start must not run
-    /// twice at once (one that binds a port or takes a lock before it starts CUDA). The
-    /// held program's stdin is empty.
+    /// Start ncu's run of the program beside the traced run, held by ncu at its first CUDA
+    /// call until the sample is planned, so that the program's own start (a Python script
+    /// importing its libraries) runs once in the time. While it waits, the held program
+    /// listens on two TCP ports on every interface (ncu's launch mode has no loopback-only
+    /// option), and its start runs twice at once: not for a program that binds a port or
+    /// takes a lock before it starts CUDA. The held program's stdin is empty.
     #[arg(long, conflicts_with = "no_launch_trace")]
+    pub overlap: bool,
+    /// The runs in sequence, the default: kept so that scripts that say so still run.
+    #[arg(long, hide = true, conflicts_with = "overlap")]
     pub no_overlap: bool,
     /// Keep the launch trace here: every launch's shape and duration, and the library or
     /// program that launched it. `gpulint check` reads it like an export.

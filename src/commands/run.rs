@@ -24,7 +24,7 @@ pub fn run_program(
         per_launch: report.per_launch,
         jobs: report.gate.read.jobs,
         rules_dir: report.gate.selection.rules.as_deref(),
-        overlap: !ncu.no_overlap,
+        overlap: ncu.overlap,
     };
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);

@@ -55,7 +55,8 @@ pub(crate) struct Settings<'a> {
     /// The user's rules folder, for the origins the source pass reads.
     pub rules_dir: Option<&'a str>,
     /// Start ncu's run of the program beside the traced run, held at its first CUDA call
-    /// until the sample is planned (`ncu::early`), where it can be; off with `--no-overlap`.
+    /// until the sample is planned (`ncu::early`), where it can be: `--overlap`, for the
+    /// held program listens on every interface while it waits.
     pub overlap: bool,
 }
 
@@ -308,6 +309,7 @@ fn start_early(
         && cfg!(target_os = "linux")
         && opts.sample.is_some()
         && count.declined.is_none()
+        && !ncu::tracer::switched_off()
         && !opts.target_processes_all
         && ncu::early::options_allow(&opts.extra_args)
         && shared_stdin();

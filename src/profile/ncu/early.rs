@@ -1,4 +1,6 @@
-//! The profiled run started beside the traced run. ncu's `--mode launch` runs the program up
+//! The profiled run started beside the traced run, with `--overlap` (the held program
+//! listens on every interface while it waits, so it is the user's choice). ncu's
+//! `--mode launch` runs the program up
 //! to its first CUDA call and holds it there, listening for a profiler; once the traced run
 //! has planned the sample, `--mode attach` profiles it with the sample's options. The
 //! program's own start (a PyTorch script importing torch and building its model: about 3 s
@@ -9,7 +11,7 @@
 //! `--target-processes all`), with a stdin both runs can share (the held program reads
 //! none), and where the user's ncu options are all of the profiling side: one that ncu
 //! takes at the launch (`--replay-mode application` relaunches the program) keeps the
-//! runs in sequence. `--no-overlap` does too. Where the trace shows a second process that
+//! runs in sequence. Where the trace shows a second process that
 //! started CUDA (a torch.compile worker), that child would be held with nothing to attach
 //! to it (the CNN hung 86 s): the held program is stopped, and ncu runs it again.
 

@@ -113,8 +113,8 @@ fn say_it_runs_twice(program: &str, ncu_run_beside: bool) {
         crate::note!(
             "{program} runs twice: under gpulint's launch tracer, which counts every launch at \
              the program's own speed, and under ncu, started beside it and held at its first \
-             CUDA call until the sample is planned (--no-overlap starts it after; \
-             --no-launch-trace runs the program once)"
+             CUDA call until the sample is planned (--overlap; it listens on every \
+             interface meanwhile); --no-launch-trace runs the program once"
         );
     } else {
         crate::note!(

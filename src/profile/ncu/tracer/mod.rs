@@ -72,12 +72,17 @@ pub struct Tracer {
     _built: Option<cache::Library>,
 }
 
+/// Whether `GPULINT_LAUNCH_TRACER=off` says the program is not to run under the tracer.
+pub fn switched_off() -> bool {
+    std::env::var_os(TRACER_ENV).is_some_and(|v| v == "off")
+}
+
 /// The tracer: `$GPULINT_LAUNCH_TRACER`, else the one built from this gpulint's source,
 /// building it the first time; and the CUPTI that suits `ncu` and the driver. `Err` says
 /// why there is none.
 pub fn prepare(ncu: &Path, verbose: bool) -> Result<Tracer, String> {
     let chosen = std::env::var_os(TRACER_ENV).filter(|v| !v.is_empty());
-    if chosen.as_deref() == Some(std::ffi::OsStr::new("off")) {
+    if switched_off() {
         return Err(format!("{TRACER_ENV}=off"));
     }
     // Found first: where there is no CUPTI, nothing is built.
