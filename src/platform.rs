@@ -1,14 +1,56 @@
 //! What differs between Unix and other systems: file modes and owners, special files, a
-//! duplicate of stdin. `check` needs none of it; `run`'s ncu search and launch tracer do.
+//! duplicate of stdin, signals. `check` needs none of it; `run`'s ncu search and launch tracer do.
 //! Elsewhere (Windows), a file's mode and owner are unknown, so the checks that read them
 //! pass, and no file is a pipe.
 
 use std::fs::{File, FileType, Metadata};
 use std::path::Path;
 
+/// How a process is asked to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    Term,
+    Kill,
+}
+
 #[cfg(unix)]
 mod imp {
     use super::*;
+    use nix::errno::Errno;
+    use nix::sys::signal::{Signal, kill, killpg};
+    use nix::unistd::Pid;
+
+    fn signal_of(stop: Stop) -> Signal {
+        match stop {
+            Stop::Term => Signal::SIGTERM,
+            Stop::Kill => Signal::SIGKILL,
+        }
+    }
+
+    /// Sends `stop` to process `pid`; one already gone is no error.
+    pub(crate) fn signal_process(pid: u32, stop: Stop) -> Result<(), String> {
+        let pid = i32::try_from(pid).map_err(|_| format!("no process {pid}"))?;
+        match kill(Pid::from_raw(pid), signal_of(stop)) {
+            Ok(()) | Err(Errno::ESRCH) => Ok(()),
+            Err(e) => Err(format!("process {pid}: {}", e.desc())),
+        }
+    }
+
+    /// Sends `stop` to every process of group `pgid`; a group already gone is no error.
+    pub(crate) fn signal_group(pgid: u32, stop: Stop) -> Result<(), String> {
+        let pgid = i32::try_from(pgid).map_err(|_| format!("no process group {pgid}"))?;
+        match killpg(Pid::from_raw(pgid), signal_of(stop)) {
+            Ok(()) | Err(Errno::ESRCH) => Ok(()),
+            Err(e) => Err(format!("process group {pgid}: {}", e.desc())),
+        }
+    }
+
+    /// Makes gpulint the parent of any orphan its children leave (Linux's child
+    /// subreaper), so that a program that daemonizes stays in the tree gpulint stops.
+    pub(crate) fn adopt_orphans() {
+        #[cfg(target_os = "linux")]
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    }
     use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 
     pub(crate) fn is_executable(meta: &Metadata) -> bool {
@@ -48,6 +90,16 @@ mod imp {
 #[cfg(not(unix))]
 mod imp {
     use super::*;
+
+    pub(crate) fn signal_process(pid: u32, _: Stop) -> Result<(), String> {
+        Err(format!("process {pid}: signals are Unix's"))
+    }
+
+    pub(crate) fn signal_group(pgid: u32, _: Stop) -> Result<(), String> {
+        Err(format!("process group {pgid}: signals are Unix's"))
+    }
+
+    pub(crate) fn adopt_orphans() {}
 
     pub(crate) fn is_executable(meta: &Metadata) -> bool {
         meta.is_file()

@@ -572,6 +572,66 @@ fn ctrl_c_cleans_up() {
     let _ = std::fs::remove_file(&record);
 }
 
+/// SIGTERM or SIGHUP sent to gpulint alone (a service manager, a closed terminal, CI's
+/// timeout) stop the run as Ctrl-C does: ncu and a program that ignores SIGTERM are
+/// stopped too (SIGKILL after 6 s), none outlives gpulint, and it exits 2 saying so.
+fn a_signal_to_gpulint_alone_stops_every_process(signal: &str) {
+    let scratch = common::scratch_dir("term");
+    let (record, pids) = (scratch.join("args"), scratch.join("pids"));
+    let ncu = stand_in("ncu");
+    let (child, start) = run_in_own_group(&[
+        ("NCU", ncu.as_ref()),
+        ("FAKE_NCU_RECORD", record.as_os_str()),
+        ("FAKE_NCU_MODE", "stubborn".as_ref()),
+        ("FAKE_STUBBORN_PIDS", pids.as_os_str()),
+    ]);
+    let two_pids = || {
+        std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse::<u32>().ok())
+            .collect::<Vec<_>>()
+    };
+    while two_pids().len() < 2 && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let stubborn = two_pids();
+    assert_eq!(stubborn.len(), 2, "the stand-in did not start its program");
+    let status = Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "SIG{signal}: {stderr}");
+    assert!(
+        stderr.contains("interrupted; ncu and the program were stopped"),
+        "SIG{signal}: {stderr}"
+    );
+    let alive = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+        })
+    };
+    let left: Vec<&u32> = stubborn.iter().filter(|p| alive(p)).collect();
+    for pid in &left {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(left.is_empty(), "SIG{signal} left {left:?} running");
+}
+
+#[test]
+fn sigterm_stops_ncu_and_a_program_that_ignores_it() {
+    a_signal_to_gpulint_alone_stops_every_process("TERM");
+}
+
+#[test]
+fn sighup_stops_ncu_and_a_program_that_ignores_it() {
+    a_signal_to_gpulint_alone_stops_every_process("HUP");
+}
+
 /// The argument after `flag` in a recorded ncu call.
 fn arg_after<'a>(args: &'a [String], flag: &str) -> &'a str {
     let i = args

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{gives_option, interrupted, signal_group, wait_or_stop_when};
+use super::{Stop, gives_option, interrupted, interrupted_error, signal_group, wait_or_stop_when};
 use crate::error::{Error, Result};
 
 /// ncu's options that belong to the program's launch, not to the profiling: given any of
@@ -137,14 +137,15 @@ impl WaitingRun {
         let mut child = self.child.take().expect("a program not yet finished");
         let waiting_since = Instant::now();
         let mut stop_now = || stop || grace.is_some_and(|g| waiting_since.elapsed() > g);
-        let (status, stopped) = wait_or_stop_when(
+        let waited = wait_or_stop_when(
             &mut child,
             interrupted(),
             &mut stop_now,
             Duration::from_secs(5),
         )?;
+        let (status, stopped) = (waited.status, waited.stopped_as_hung);
         if interrupted().load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(Error::new("interrupted; ncu and the program were stopped"));
+            return Err(interrupted_error("ncu and the program were", &waited.left));
         }
         if stopped && !stop {
             crate::note!(
@@ -166,10 +167,10 @@ impl Drop for WaitingRun {
         // started the program when the tree is read. Then the tree, as a hung run's, and
         // whatever of the group outlived it.
         let group = child.id();
-        signal_group(group, "-TERM");
+        signal_group(group, Stop::Term);
         let stop = Duration::from_secs(3);
         let _ = wait_or_stop_when(&mut child, interrupted(), &mut || true, stop);
-        signal_group(group, "-KILL");
+        signal_group(group, Stop::Kill);
     }
 }
 

@@ -345,8 +345,8 @@ fn run_ncu(
         _ => false,
     };
     // ncu, stopped as hung, writes its report before it exits: 15 s for that.
-    let (status, stopped) =
-        wait_or_stop_when(&mut child, interrupted, &mut hung, Duration::from_secs(15))?;
+    let waited = wait_or_stop_when(&mut child, interrupted, &mut hung, Duration::from_secs(15))?;
+    let (status, stopped) = (waited.status, waited.stopped_as_hung);
     if let Some(p) = progress {
         p.stop();
     }
@@ -364,7 +364,7 @@ fn run_ncu(
         );
     }
     if interrupted.load(Ordering::SeqCst) {
-        return Err(Error::new("interrupted; ncu and the program were stopped"));
+        return Err(interrupted_error("ncu and the program were", &waited.left));
     }
     Ok((status, stopped))
 }

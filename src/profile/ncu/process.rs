@@ -1,37 +1,51 @@
 //! Waiting on ncu and the program, and stopping them: Ctrl-C, a hung run, the process tree.
 
 use super::*;
+pub(crate) use crate::platform::Stop;
 
-/// Set by Ctrl-C, which reaches ncu and the program too (one process group). The handler is
-/// installed once per process: a second `ctrlc::set_handler` fails, and a run after the
-/// first (the traced run, then ncu) would never see the flag it made.
+/// Set by Ctrl-C, which reaches ncu and the program too (one process group), and by
+/// SIGTERM or SIGHUP, which reach gpulint alone. The handler is installed once per
+/// process: a second `ctrlc::set_handler` fails, and a run after the first (the traced
+/// run, then ncu) would never see the flag it made. gpulint also becomes the parent of
+/// the orphans its children leave (`platform::adopt_orphans`), so a stop finds them.
 pub(crate) fn interrupted() -> &'static AtomicBool {
     static INTERRUPTED: AtomicBool = AtomicBool::new(false);
     static HANDLER: std::sync::Once = std::sync::Once::new();
     HANDLER.call_once(|| {
         let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+        crate::platform::adopt_orphans();
     });
     &INTERRUPTED
 }
 
-/// Waits for ncu, or for the traced program. After Ctrl-C, the child normally stops by
-/// itself (the terminal signals the whole process group); if it has not within 3 s, it
-/// gets SIGTERM, then SIGKILL, so gpulint always gets to clean up. A child that `hung` says
-/// is hung gets SIGTERM at once (ncu then shuts its target down and writes the report of
-/// what it profiled), SIGKILL `kill_after_hung` later. Also says whether it was stopped as
-/// hung.
+/// How a waited-for child ended.
+pub(crate) struct Waited {
+    pub status: std::process::ExitStatus,
+    /// Stopped because `hung` said so.
+    pub stopped_as_hung: bool,
+    /// The processes of the stopped tree still alive after SIGKILL (a process in the
+    /// kernel's uninterruptible sleep): none where nothing was stopped.
+    pub left: Vec<u32>,
+}
+
+/// Waits for ncu, or for the traced program. After an interrupt, the child normally
+/// stops by itself (Ctrl-C reaches the terminal's whole process group); if it has not
+/// within 3 s, every process descended from gpulint gets SIGTERM (SIGTERM and SIGHUP reach
+/// gpulint alone), then SIGKILL at 6 s, and the wait lasts until all of them are gone. A
+/// child that `hung` says is hung gets SIGTERM at once, with its tree (ncu then shuts its
+/// target down and writes the report of what it profiled), SIGKILL `kill_after_hung` later.
 pub(crate) fn wait_or_stop_when(
     child: &mut std::process::Child,
     interrupted: &AtomicBool,
     hung: &mut dyn FnMut() -> bool,
     kill_after_hung: Duration,
-) -> Result<(std::process::ExitStatus, bool)> {
+) -> Result<Waited> {
     // When the stop began, and how long to wait before SIGTERM and then SIGKILL.
     let mut since: Option<(std::time::Instant, Duration, Duration)> = None;
-    // The processes signalled: the child's whole tree (ncu runs the program under
-    // launchers of its own), taken when the stop begins.
+    // The processes to stop, taken when the stop begins: the hung child's tree, or on an
+    // interrupt everything gpulint started (a held run beside this one too).
     let mut tree: Vec<u32> = Vec::new();
-    let mut termed = false;
+    let (mut termed, mut killed_at) = (false, None);
     let mut stopped_as_hung = false;
     let mut exited = None;
     loop {
@@ -40,15 +54,26 @@ pub(crate) fn wait_or_stop_when(
                 .try_wait()
                 .map_err(|e| Error::new(format!("waiting for ncu or the program: {e}")))?;
         }
-        // A hung tree is waited for whole: no process of it is left behind.
-        let tree_gone = !stopped_as_hung || tree.iter().all(|&p| !process_exists(p));
-        if let Some(status) = exited.filter(|_| tree_gone) {
-            return Ok((status, stopped_as_hung));
+        // A stopped tree is waited for whole: no process of it is left behind.
+        let left: Vec<u32> = tree
+            .iter()
+            .copied()
+            .filter(|&p| process_exists(p))
+            .collect();
+        let given_up =
+            killed_at.is_some_and(|t: std::time::Instant| t.elapsed() > Duration::from_secs(2));
+        if let Some(status) = exited.filter(|_| left.is_empty() || given_up) {
+            return Ok(Waited {
+                status,
+                stopped_as_hung,
+                left,
+            });
         }
         if since.is_none() {
             let now = std::time::Instant::now();
             if interrupted.load(Ordering::SeqCst) {
                 since = Some((now, Duration::from_secs(3), Duration::from_secs(6)));
+                tree = descendants_of_gpulint();
             } else if hung() {
                 since = Some((now, Duration::ZERO, kill_after_hung));
                 stopped_as_hung = true;
@@ -57,21 +82,36 @@ pub(crate) fn wait_or_stop_when(
         }
         if let Some((t, term_after, kill_after)) = since {
             if !termed && t.elapsed() >= term_after {
-                if tree.is_empty() {
-                    tree = process_tree(child.id());
-                }
-                signal(&tree, "-TERM");
+                signal(&left, Stop::Term);
                 termed = true;
-            } else if t.elapsed() > kill_after {
-                signal(&tree, "-KILL");
+            } else if killed_at.is_none() && t.elapsed() > kill_after {
+                signal(&left, Stop::Kill);
                 let _ = child.kill();
-                if let Some(status) = exited {
-                    return Ok((status, stopped_as_hung));
-                }
+                killed_at = Some(std::time::Instant::now());
             }
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Every process descended from gpulint, itself left out.
+fn descendants_of_gpulint() -> Vec<u32> {
+    let mut tree = process_tree(std::process::id());
+    tree.remove(0);
+    tree
+}
+
+/// "interrupted; WHAT stopped", or, where some survived SIGKILL, which: said as it is.
+pub(crate) fn interrupted_error(what: &str, left: &[u32]) -> Error {
+    if left.is_empty() {
+        return Error::new(format!("interrupted; {what} stopped"));
+    }
+    let pids: Vec<String> = left.iter().map(u32::to_string).collect();
+    Error::new(format!(
+        "interrupted; {what} sent SIGKILL, but process(es) {} outlived it (a process in \
+         the kernel's uninterruptible sleep ends when its call returns)",
+        pids.join(", ")
+    ))
 }
 
 /// `pid` and every process descended from it, from /proc (parents before children).
@@ -118,26 +158,27 @@ pub(super) fn process_exists(pid: u32) -> bool {
     })
 }
 
-/// Sends `signal` (`-TERM`, `-KILL`) to each process of `pids`.
-pub(crate) fn signal(pids: &[u32], signal: &str) {
-    if !pids.is_empty() {
-        kill(signal, pids.iter().map(u32::to_string));
+/// Sends `stop` to each process of `pids`; a failure other than a process already gone
+/// is said once per call.
+pub(crate) fn signal(pids: &[u32], stop: Stop) {
+    let failed: Vec<String> = pids
+        .iter()
+        .filter_map(|&p| crate::platform::signal_process(p, stop).err())
+        .collect();
+    if let Some(first) = failed.first() {
+        crate::warning!(
+            "could not signal {} process(es) to stop: {first}",
+            failed.len()
+        );
     }
 }
 
-/// Sends `signal` to every process of the group `pgid` (a child started as a group's
+/// Sends `stop` to every process of the group `pgid` (a child started as a group's
 /// leader), those its tree no longer holds too.
-pub(crate) fn signal_group(pgid: u32, signal: &str) {
-    kill(signal, [format!("-{pgid}")]);
-}
-
-/// `kill SIGNAL -- TARGETS`: after `--`, a negative target is a process group.
-fn kill(signal: &str, targets: impl IntoIterator<Item = String>) {
-    let _ = Command::new("kill")
-        .args([signal, "--"])
-        .args(targets)
-        .stderr(std::process::Stdio::null())
-        .status();
+pub(crate) fn signal_group(pgid: u32, stop: Stop) {
+    if let Err(e) = crate::platform::signal_group(pgid, stop) {
+        crate::warning!("could not signal a process group to stop: {e}");
+    }
 }
 
 /// How long a run may do nothing before it is called hung: 20 s plus three times the whole

@@ -85,8 +85,13 @@ pub fn count(
         Err(why) => why,
     };
     if crate::profile::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
+        // The traced run's own words where it was the one stopped (what outlived it).
         return Err(crate::error::Error::new(
-            "interrupted; the program was stopped",
+            if why_not.starts_with("interrupted") {
+                why_not
+            } else {
+                "interrupted; the program was stopped".to_string()
+            },
         ));
     }
     if verbose || settings.save_trace.is_some() {

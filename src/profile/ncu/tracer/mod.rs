@@ -299,7 +299,7 @@ pub fn trace(
     let ended = outcome?;
     let took = started.elapsed();
     if interrupted.load(Ordering::SeqCst) {
-        return Err("interrupted".into());
+        return Err(super::interrupted_error("the program was", &ended.left).to_string());
     }
     let text = std::fs::read_to_string(out.path()).unwrap_or_default();
     if text.is_empty() {
@@ -352,6 +352,8 @@ pub struct Ended {
     pub status: std::process::ExitStatus,
     /// The watchdog stopped it after its trace was written.
     pub stopped_after_cuda: bool,
+    /// What outlived a stop (see [`super::Waited::left`]).
+    pub left: Vec<u32>,
 }
 
 /// Waits for the traced program, through [`super::wait_or_stop_when`]: Ctrl-C stops it as
@@ -378,7 +380,7 @@ pub fn wait_with_watchdog(
         }
         done_since.is_some_and(|t| t.elapsed() >= grace)
     };
-    let (status, stopped) = super::wait_or_stop_when(
+    let waited = super::wait_or_stop_when(
         child,
         super::interrupted(),
         &mut hung,
@@ -386,8 +388,9 @@ pub fn wait_with_watchdog(
     )
     .map_err(|e| format!("waiting for the traced program: {e}"))?;
     Ok(Ended {
-        status,
-        stopped_after_cuda: stopped,
+        status: waited.status,
+        stopped_after_cuda: waited.stopped_as_hung,
+        left: waited.left,
     })
 }
 
