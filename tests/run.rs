@@ -290,6 +290,9 @@ fn save_csv_keeps_the_export_for_check() {
     std::fs::remove_file(saved).unwrap();
 }
 
+/// A program that fails under ncu is linted on the kernels it ran, and its status is the
+/// report's (JSON's `program_exit`, the human footer) and gpulint's: exit 3 whatever the
+/// findings, `--exit-zero` or not, so that a gate never passes on half a run.
 #[test]
 fn failing_program_with_kernels_is_linted_and_reported() {
     let sample = stand_in("sample");
@@ -300,7 +303,39 @@ fn failing_program_with_kernels_is_linted_and_reported() {
     );
     let stderr = String::from_utf8_lossy(&r.out.stderr);
     assert!(stderr.contains("exited with status 3"), "{stderr}");
-    assert_eq!(r.out.status.code(), Some(1));
+    assert_eq!(r.out.status.code(), Some(3), "{stderr}");
+    assert!(String::from_utf8_lossy(&r.out.stdout).contains("GL101"));
+
+    let json = |status: &str| {
+        let r = run_with(
+            "normal",
+            &["run", "--format", "json", "--exit-zero", "--", &sample],
+            &[("FAKE_SAMPLE_STATUS", status)],
+        );
+        (
+            json_report(&r.out)["sources"][0]["program_exit"].clone(),
+            r.out.status.code(),
+        )
+    };
+    let (failed, code) = json("3");
+    assert_eq!(code, Some(3));
+    assert_eq!(failed["status"], 3, "{failed}");
+    assert_eq!(failed["failed"], true, "{failed}");
+    let (clean, code) = json("0");
+    assert_eq!(code, Some(0));
+    assert_eq!(clean["status"], 0, "{clean}");
+    assert_eq!(clean["failed"], false, "{clean}");
+
+    let r = run_with(
+        "normal",
+        &["run", "--", &sample],
+        &[("FAKE_SAMPLE_STATUS", "3")],
+    );
+    let text = String::from_utf8_lossy(&r.out.stdout);
+    assert!(
+        text.contains("the program exited with status 3: only the kernels it ran before that were profiled (exit 3)"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@ pub use ncu_args::NcuArgs;
 
 /// Said at the end of each command's `--help`: what its exit status means.
 const EXIT_STATUS: &str = "Exit status: 0 clean, 1 findings at or above --fail-on (or fewer rules judged than --min-judged), 2 bad input or usage.";
+const EXIT_STATUS_RUN: &str = "Exit status: 0 clean, 1 findings at or above --fail-on (or fewer rules judged than --min-judged), 3 the program failed whatever the findings (a status other than 0, or a signal: the report is of the kernels it ran before that), 2 bad input or usage.";
 const EXIT_STATUS_DIFF: &str = "Exit status: 0 the gate passes, 1 it fails (a regression, a new finding, a gated metric the candidate lacks, or with --strict a kernel that appeared or vanished), 2 another device or rule selection under --strict, or bad input or usage.";
 const EXIT_STATUS_PLAIN: &str = "Exit status: 0 done, 2 bad input or usage.";
 const EXIT_STATUS_TESTS: &str =
@@ -19,7 +20,7 @@ const EXIT_STATUS_DOCTOR: &str =
     name = "gpulint",
     version,
     about = "Lint NVIDIA Nsight Compute profiles: what is wrong with each kernel, and how to fix it",
-    after_help = "Run `gpulint ./my_kernel [args]` to profile a program and lint it in one step.\n\nExit status: 0 clean, 1 findings at or above --fail-on (or a failed gate), 2 bad input or usage."
+    after_help = "Run `gpulint ./my_kernel [args]` to profile a program and lint it in one step.\n\nExit status: 0 clean, 1 findings at or above --fail-on (or a failed gate), 3 the profiled program failed, 2 bad input or usage."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -142,7 +143,7 @@ pub enum Command {
         rules: Option<String>,
     },
     /// Profile a program with ncu (fewest metrics the rules need), then lint it.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS_RUN)]
     Run {
         /// Write the report to FILE instead of stdout: atomically, never over an input.
         #[arg(short, long, value_name = "FILE")]

@@ -34,15 +34,22 @@ pub fn run_program(
         rules: &rules,
         ignored: &ignored,
     };
-    finish_report(
+    let failed = (profiled.loaded.sample.program_end).is_some_and(|e| e.failed());
+    let code = finish_report(
         profiled.loaded,
         profiled.sample,
         profiled.every.as_ref(),
         judged,
         report,
         out,
-    )
+    )?;
+    // A program that failed gave a report of part of its run: a gate must not pass on it.
+    Ok(if failed { PROGRAM_FAILED } else { code })
 }
+
+/// The exit status of a run whose program failed (a status other than 0, or a signal),
+/// whatever the findings: `--exit-zero` covers findings only.
+pub const PROGRAM_FAILED: u8 = 3;
 
 /// ncu's options: those from gpulint.toml first, so the command line can add to them.
 fn ncu_options(

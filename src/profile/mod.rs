@@ -116,10 +116,11 @@ pub(crate) fn profile_program(
             .as_ref()
             .is_some_and(|e| e.traced() && e.of_one_process())
     });
-    let info = profile_sample(&opts, &prepared, rules, program, early)?;
+    let (info, program_end) = profile_sample(&opts, &prepared, rules, program, early)?;
     let kernel_filter = opts.kernel_name.is_some();
     let read = (per_launch, jobs, kernel_filter);
     let mut loaded = load_sample(&info, sample.clone(), every.as_mut(), read, &mut linter)?;
+    loaded.sample.program_end = Some(program_end);
     if let (Some(csv), Some(s), Some(e)) = (&opts.save_csv, &sample, &every)
         && e.traced()
     {
@@ -339,7 +340,7 @@ fn profile_sample(
     rules: &[Rule],
     program: &[String],
     early: Option<ncu::early::WaitingRun>,
-) -> Result<ncu::RunInfo> {
+) -> Result<(ncu::RunInfo, sample::ProgramEnd)> {
     let main_pass = ncu::NcuOptions {
         source: opts.source && opts.source_pages_of.as_ref().is_none_or(|k| !k.is_empty()),
         ..opts.clone()
@@ -353,7 +354,8 @@ fn profile_sample(
     if opts.verbose {
         crate::note!("profiled with {}", info.ncu.display());
     }
-    Ok(info)
+    let end = sample::ProgramEnd::of(info.program_status, stopping);
+    Ok((info, end))
 }
 
 /// Steps 2 and 3: every launch counted (unless `count` is `None`), then the sample

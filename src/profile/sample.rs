@@ -154,10 +154,53 @@ impl Sample {
     }
 }
 
+/// How the profiled program ended, under ncu.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgramEnd {
+    /// Its own exit, with this status.
+    Exited(i32),
+    /// Killed by a signal it did not ask gpulint for (a crash, the OOM killer).
+    Signalled,
+    /// Ended by ncu once the sample was profiled, as `--stop-once-profiled` and
+    /// `--window` ask: its status says nothing of the program.
+    StoppedOnPurpose,
+}
+
+impl ProgramEnd {
+    /// From the profiled run's status (`None`: a signal), `stopped` where gpulint had
+    /// ncu end it.
+    pub fn of(status: Option<i32>, stopped: bool) -> ProgramEnd {
+        match status {
+            Some(code) if code == 0 || !stopped => ProgramEnd::Exited(code),
+            _ if stopped => ProgramEnd::StoppedOnPurpose,
+            _ => ProgramEnd::Signalled,
+        }
+    }
+
+    /// Whether the program failed: a status other than 0, or a signal. Its report is
+    /// then of the kernels it ran before that, and gpulint exits 3.
+    pub fn failed(self) -> bool {
+        matches!(self, ProgramEnd::Exited(c) if c != 0) || self == ProgramEnd::Signalled
+    }
+
+    /// The program's end in the report's words.
+    pub fn describe(self) -> String {
+        match self {
+            ProgramEnd::Exited(code) => format!("exited with status {code}"),
+            ProgramEnd::Signalled => "was killed by a signal".to_string(),
+            ProgramEnd::StoppedOnPurpose => {
+                "was ended by ncu once the sample was profiled".to_string()
+            }
+        }
+    }
+}
+
 /// What the reports say of a sampled run: which launches were profiled, and, when every
 /// launch was counted first (launch trace or timing pass), how many of them the sample took.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SampleInfo {
+    /// How the program ended under ncu: `gpulint run` only.
+    pub program_end: Option<ProgramEnd>,
     /// Which launches the sample profiled; times and shares are of those unless every
     /// launch was counted.
     pub sample: Option<Sample>,

@@ -484,6 +484,13 @@ fn closing(r: &Report, out: &mut String) {
             r.coverage.needs_launch_trace.join(", ")
         );
     }
+    if let Some(end) = r.sample.program_end.filter(|e| e.failed()) {
+        let _ = writeln!(
+            out,
+            "the program {}: only the kernels it ran before that were profiled (exit 3)",
+            end.describe()
+        );
+    }
     if let Some(summary) = r.coverage.summary() {
         let _ = writeln!(out, "{summary}{why}");
     } else if !r.skips.is_empty() {

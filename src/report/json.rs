@@ -39,6 +39,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             "counted_launches": s.counted_launches,
             "every_launch_counted_by": s.every_launch_counted_by,
             "profiled_share_of_gpu_time_pct": s.coverage.as_ref().map(|c| 100.0 * c.profiled_share),
+            "program_exit": s.program_end.map(program_exit),
             "not_profiled": s.coverage.as_ref().map(|c| c.left_out.iter().map(|l| json!({
                 "kernel": l.kernel,
                 "share_of_gpu_time_pct": 100.0 * l.share,
@@ -73,6 +74,18 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         Value::from(env!("CARGO_PKG_VERSION"))
     )?;
     out.write_all(b"}\n")
+}
+
+/// How the profiled program ended (`gpulint run`): its exit status (null when a signal
+/// ended it), whether a signal did, whether it failed (gpulint then exits 3).
+fn program_exit(end: crate::profile::sample::ProgramEnd) -> Value {
+    use crate::profile::sample::ProgramEnd;
+    json!({
+        "status": match end { ProgramEnd::Exited(c) => Some(c), _ => None },
+        "signalled": end == ProgramEnd::Signalled,
+        "stopped_once_profiled": end == ProgramEnd::StoppedOnPurpose,
+        "failed": end.failed(),
+    })
 }
 
 /// One kernel entry: a launch, or the launches folded into it.

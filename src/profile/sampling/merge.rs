@@ -154,6 +154,8 @@ pub fn stand_for_every_launch(
         counted_launches: Some(every.profile.launch_count()),
         coverage,
         unprofiled_ns,
+        // Set by the stage once ncu's run has ended.
+        program_end: None,
     };
     let in_order = renumbered.is_ok();
     profile.notes.extend(renumbered.err());
