@@ -55,7 +55,7 @@ pub fn run_command_line() -> std::process::ExitCode {
     match commands::run(cli.command) {
         Ok(code) => std::process::ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e}");
+            messages::to_stderr(format_args!("error: {e}\n"));
             std::process::ExitCode::from(2)
         }
     }

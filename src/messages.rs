@@ -14,13 +14,20 @@ pub fn set_quiet(quiet: bool) {
 /// Prints `gpulint: TEXT` on stderr, unless `--quiet`.
 pub fn note(text: std::fmt::Arguments) {
     if !QUIET.load(Ordering::Relaxed) {
-        eprintln!("gpulint: {text}");
+        to_stderr(format_args!("gpulint: {text}\n"));
     }
 }
 
 /// Prints `gpulint: warning: TEXT` on stderr, always.
 pub fn warning(text: std::fmt::Arguments) {
-    eprintln!("gpulint: warning: {text}");
+    to_stderr(format_args!("gpulint: warning: {text}\n"));
+}
+
+/// Writes to stderr, and goes on when it cannot: a closed pipe (`2>&1 | head` once head
+/// has exited) must cost neither the run nor its report, where `eprintln!` would panic.
+pub fn to_stderr(text: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_fmt(text);
 }
 
 /// `note!("...", args)`: `note()` with `format!`'s arguments.

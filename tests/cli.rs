@@ -363,6 +363,62 @@ fn a_config_above_the_repository_or_of_another_user_is_passed_over() {
     );
 }
 
+/// An argument that is not UTF-8 is a usage error (exit 2), never a panic (101).
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_a_usage_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"profile-\xff.csv");
+    for args in [
+        vec![std::ffi::OsStr::new("check"), name],
+        vec![
+            std::ffi::OsStr::new("check"),
+            std::ffi::OsStr::new(ZOO),
+            std::ffi::OsStr::new("-o"),
+            name,
+        ],
+        vec![name],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", common::path_without_ncu())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", transcript(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("error:"),
+            "{args:?}: {}",
+            transcript(&out)
+        );
+    }
+}
+
+/// stderr a closed pipe (`gpulint ... 2>&1 | head` once head has exited) costs neither the
+/// run nor its report: notes and warnings are dropped, the report is written, and the exit
+/// status is the report's.
+#[cfg(unix)]
+#[test]
+fn a_closed_stderr_never_costs_the_report() {
+    let dir = common::scratch_dir("closed-stderr");
+    let report = dir.join("report.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["check", ZOO, "--verbose", "--format", "json", "-o"])
+        .arg(&report)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PATH", common::path_without_ncu())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reading end closed before gpulint writes a word.
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{status}");
+    let text = std::fs::read_to_string(&report).expect("the report was written");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(json["findings"].as_array().is_some_and(|f| !f.is_empty()));
+}
+
 /// A bar that is no number in its range is refused (exit 2) naming the parameter, from
 /// the command line and from a config: a NaN would turn its rule off without a word.
 #[test]

@@ -290,6 +290,46 @@ fn save_csv_keeps_the_export_for_check() {
     std::fs::remove_file(saved).unwrap();
 }
 
+/// The program's own arguments reach it as the OS gave them: a file name that is not
+/// UTF-8 is passed to ncu, and so to the program, byte for byte.
+#[test]
+fn a_program_argument_that_is_not_utf8_reaches_the_program() {
+    use std::os::unix::ffi::OsStrExt;
+    let scratch = common::scratch_dir("non-utf8");
+    let record = scratch.join("args");
+    let sample = stand_in("sample");
+    let arg = std::ffi::OsStr::from_bytes(b"input-\xff.bin");
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["run", "--format", "concise", "--exit-zero", "--"])
+        .arg(&sample)
+        .arg(arg)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env(
+            "FAKE_NCU_REPLAY",
+            fixture("h200-zoo/min_raw_stdout_mixed.txt"),
+        )
+        .env("GPULINT_LAUNCH_TRACER", "off")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recorded = std::fs::read(&record).unwrap();
+    let wanted = [sample.as_bytes(), b"\n", arg.as_bytes(), b"\n--END--"].concat();
+    assert!(
+        recorded
+            .windows(wanted.len())
+            .any(|w| w == wanted.as_slice()),
+        "{}",
+        String::from_utf8_lossy(&recorded)
+    );
+}
+
 /// A program that fails under ncu is linted on the kernels it ran, and its status is the
 /// report's (JSON's `program_exit`, the human footer) and gpulint's: exit 3 whatever the
 /// findings, `--exit-zero` or not, so that a gate never passes on half a run.

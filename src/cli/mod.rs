@@ -1,5 +1,7 @@
 //! Command-line definitions (clap). The logic lives in [`crate::commands`].
 
+use std::ffi::OsString;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod ncu_args;
@@ -36,20 +38,25 @@ impl Cli {
     /// before any command (`gpulint --format json ./prog`) gets a hint where it goes:
     /// options belong to a command, and `gpulint ./prog` takes none before the program.
     pub fn parse_or_exit() -> Cli {
-        let args: Vec<String> = std::env::args().collect();
+        // As the OS gave them: an argument that is not UTF-8 is clap's to report.
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
         Cli::try_parse_from(&args).unwrap_or_else(|e| {
+            let args: Vec<String> = args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
             let misplaced = e.kind() == clap::error::ErrorKind::UnknownArgument
                 && args.get(1).is_some_and(|a| a.starts_with('-'));
             if misplaced {
                 let _ = e.print();
-                eprintln!(
+                crate::messages::to_stderr(format_args!(
                     "\nhint: options come after a command: `gpulint run [OPTIONS] -- PROG ARGS` \
-                     or `gpulint check [OPTIONS] FILE`"
-                );
+                     or `gpulint check [OPTIONS] FILE`\n"
+                ));
                 std::process::exit(2);
             }
             if let Some(text) = option_of_another_command(&e, &args) {
-                eprintln!("{text}");
+                crate::messages::to_stderr(format_args!("{text}\n"));
                 std::process::exit(2);
             }
             e.exit()
@@ -160,7 +167,7 @@ pub enum Command {
             allow_hyphen_values = true,
             value_name = "PROGRAM"
         )]
-        program: Vec<String>,
+        program: Vec<OsString>,
     },
     /// Write a baseline (gated metrics and findings per kernel) from CSV exports.
     #[command(after_help = EXIT_STATUS_PLAIN)]
@@ -263,7 +270,7 @@ pub enum Command {
     },
     /// `gpulint ./prog args`: the same as `gpulint run -- ./prog args`.
     #[command(external_subcommand)]
-    External(Vec<String>),
+    External(Vec<OsString>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

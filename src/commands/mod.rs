@@ -118,12 +118,12 @@ fn dispatch(command: Command, out: &mut Output) -> Result<u8> {
             ..
         } => machine::metrics(!no_roofline, chip.as_deref(), format, &selection, out),
         Command::External(program) => {
-            diagnose_first_word(&program[0])?;
+            diagnose_first_word(std::path::Path::new(&program[0]))?;
             // `gpulint ./prog args`: everything after the program is the program's.
             let cli = crate::cli::Cli::parse_from(
                 ["gpulint", "run", "--"]
                     .into_iter()
-                    .map(String::from)
+                    .map(std::ffi::OsString::from)
                     .chain(program),
             );
             dispatch(cli.command, out)
@@ -134,9 +134,9 @@ fn dispatch(command: Command, out: &mut Output) -> Result<u8> {
 
 /// `gpulint WORD ...` where WORD is no subcommand: run it if it is a program, else say
 /// what it more likely was (a typo of a command, or a profile meant for `check`).
-fn diagnose_first_word(word: &str) -> Result<()> {
-    let path = std::path::Path::new(word);
-    let runnable = if word.contains('/') {
+fn diagnose_first_word(path: &std::path::Path) -> Result<()> {
+    let word = &crate::printable::path(path);
+    let runnable = if path.to_string_lossy().contains('/') {
         path.is_file()
     } else {
         which::which(word).is_ok()

@@ -12,7 +12,7 @@ use crate::rules::{self, Rule};
 pub fn run_program(
     ncu: &NcuArgs,
     report: &ReportArgs,
-    program: &[String],
+    program: &[std::ffi::OsString],
     out: &mut Output,
 ) -> Result<u8> {
     let (rules, config) = gate_rules(&report.gate)?;

@@ -27,6 +27,24 @@
 //! what `run --save-csv` keeps beside the export for `check` to give the run's report.
 //! Reading a saved trace is `crate::ingest::trace`, one more export form.
 
+/// The program's first word as messages print it: lossy where it is not UTF-8, and
+/// printable.
+pub(crate) fn program_name(program: &[std::ffi::OsString]) -> String {
+    program
+        .first()
+        .map(|w| crate::printable::path(std::path::Path::new(w)))
+        .unwrap_or_default()
+}
+
+/// The program's words as messages print them, one space apart.
+pub(crate) fn command_line(program: &[std::ffi::OsString]) -> String {
+    let words: Vec<String> = program
+        .iter()
+        .map(|w| crate::printable::path(std::path::Path::new(w)))
+        .collect();
+    words.join(" ")
+}
+
 pub mod collectives;
 pub mod ncu;
 pub(crate) mod sample;
@@ -73,7 +91,7 @@ pub(crate) struct Profiled {
 /// by `linter` as they are read.
 pub(crate) fn profile_program(
     settings: Settings,
-    program: &[String],
+    program: &[std::ffi::OsString],
     rules: &[Rule],
     mut linter: rules::engine::Linter,
 ) -> Result<Profiled> {
@@ -188,7 +206,7 @@ fn place_source_counters(
     sample: Option<&Sample>,
     every: Option<&EveryLaunch>,
     rules_dir: Option<&str>,
-    program: &[String],
+    program: &[std::ffi::OsString],
 ) -> Result<Option<PassFor>> {
     use sampling::source_pass::SourceCounters;
     let (true, Some((k, numbers)), Some(e)) =
@@ -268,7 +286,7 @@ fn memory_and_pass(
     outcome: &rules::engine::Outcome,
     rules: &[Rule],
     rules_dir: Option<&str>,
-    remember: Option<(&[String], &EveryLaunch)>,
+    remember: Option<(&[std::ffi::OsString], &EveryLaunch)>,
     pass: Option<(SourcePass, &EveryLaunch)>,
     profiled: &mut ingest::Profile,
 ) -> Result<()> {
@@ -303,7 +321,7 @@ fn start_early(
     opts: &ncu::NcuOptions,
     count: &mut sampling::CountSettings,
     prepared: &ncu::Prepared,
-    program: &[String],
+    program: &[std::ffi::OsString],
 ) -> Option<ncu::early::WaitingRun> {
     let shared_stdin = || matches!(ncu::tracer::input(), Ok(ncu::tracer::Input::Shared));
     let can = wanted
@@ -338,18 +356,18 @@ fn profile_sample(
     opts: &ncu::NcuOptions,
     prepared: &ncu::Prepared,
     rules: &[Rule],
-    program: &[String],
+    program: &[std::ffi::OsString],
     early: Option<ncu::early::WaitingRun>,
 ) -> Result<(ncu::RunInfo, sample::ProgramEnd)> {
     let main_pass = ncu::NcuOptions {
         source: opts.source && opts.source_pages_of.as_ref().is_none_or(|k| !k.is_empty()),
         ..opts.clone()
     };
-    let stopping = ncu::say_whether_it_stops(opts, &program[0]);
+    let stopping = ncu::say_whether_it_stops(opts, &program_name(program));
     let keys = rules::metric_keys(rules);
     let info = ncu::profile(&main_pass, prepared, &keys, program, early)?;
     if !stopping || info.program_status == Some(0) {
-        ncu::say_program_status(info.program_status, &program[0]);
+        ncu::say_program_status(info.program_status, &program_name(program));
     }
     if opts.verbose {
         crate::note!("profiled with {}", info.ncu.display());
@@ -364,7 +382,7 @@ fn count_and_plan(
     opts: &mut ncu::NcuOptions,
     count: Option<&sampling::CountSettings>,
     prepared: &ncu::Prepared,
-    program: &[String],
+    program: &[std::ffi::OsString],
     coverage: f64,
     max_launches: Option<u64>,
 ) -> Result<(Option<Sample>, Option<EveryLaunch>)> {

@@ -94,8 +94,8 @@ pub fn build_args(
     metrics: &[&str],
     output: Output,
     log_file: &Path,
-    program: &[String],
-) -> Vec<String> {
+    program: &[std::ffi::OsString],
+) -> Vec<std::ffi::OsString> {
     let mut args = output.args();
     args.extend([
         "--metrics".into(),
@@ -157,6 +157,8 @@ pub fn build_args(
         args.extend(["--target-processes".into(), "all".into()]);
     }
     args.extend(opts.extra_args.iter().cloned());
+    // The program's words as the OS gave them: they need not be UTF-8.
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     args.extend(program.iter().cloned());
     args
 }
@@ -221,7 +223,7 @@ pub(super) const SECTION_ARGS: &[&str] = &[
 /// sections, a set or a folder of their own. Puts `--section-folder EMPTY` first in `args`
 /// and returns the folder, which must outlive the run.
 pub(super) fn leave_default_sections_out(
-    args: &mut Vec<String>,
+    args: &mut Vec<std::ffi::OsString>,
     extra_args: &[String],
 ) -> Option<tempfile::TempDir> {
     if gives_option(extra_args, SECTION_ARGS) {
@@ -235,7 +237,7 @@ pub(super) fn leave_default_sections_out(
         0..0,
         [
             "--section-folder".into(),
-            empty.path().display().to_string(),
+            empty.path().as_os_str().to_owned(),
         ],
     );
     Some(empty)
@@ -328,13 +330,14 @@ pub fn choose_sample(choice: &LaunchChoice, extra_args: &[String]) -> Option<Sam
 /// Launches per configuration when a `-k` pattern rules out the spread.
 pub(super) const DEFAULT_PER_CONFIG: u64 = 3;
 
-pub(super) fn shell_words(args: &[String]) -> String {
+pub(super) fn shell_words(args: &[std::ffi::OsString]) -> String {
     args.iter()
         .map(|a| {
+            let a = crate::printable::printable(&a.to_string_lossy()).into_owned();
             if a.chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
             {
-                a.clone()
+                a
             } else {
                 format!("'{}'", a.replace('\'', "'\\''"))
             }

@@ -64,7 +64,11 @@ pub struct WaitingRun {
 impl WaitingRun {
     /// Starts `program` under `ncu --mode launch` on two free local ports, its stdin empty
     /// and its stdout on gpulint's stderr when `output_to_stderr`.
-    pub fn start(ncu: &Path, program: &[String], output_to_stderr: bool) -> Result<WaitingRun> {
+    pub fn start(
+        ncu: &Path,
+        program: &[std::ffi::OsString],
+        output_to_stderr: bool,
+    ) -> Result<WaitingRun> {
         let port = free_ports()
             .ok_or_else(|| Error::new("no two free local ports for ncu's launch mode"))?;
         let mut command = Command::new(ncu);

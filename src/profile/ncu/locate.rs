@@ -96,21 +96,21 @@ pub(crate) fn version_parts(version: &str) -> Vec<u64> {
 }
 
 /// The program to profile: a path that must be an executable file, or a name on PATH.
-pub fn find_program(program: &str) -> Result<PathBuf> {
-    if program.contains('/') {
-        let p = Path::new(program);
-        if !p.exists() {
-            return Err(Error::new(format!("program {program}: no such file")));
+pub fn find_program(program: &Path) -> Result<PathBuf> {
+    let shown = crate::printable::path(program);
+    if program.components().count() > 1 || program.to_string_lossy().contains('/') {
+        if !program.exists() {
+            return Err(Error::new(format!("program {shown}: no such file")));
         }
-        return usable(p).ok_or_else(|| {
+        return usable(program).ok_or_else(|| {
             Error::new(format!(
-                "program {program}: not an executable file (chmod +x?)"
+                "program {shown}: not an executable file (chmod +x?)"
             ))
         });
     }
     which::which(program).map_err(|_| {
         Error::new(format!(
-            "program {program}: not found on PATH (use ./{program} for a file here)"
+            "program {shown}: not found on PATH (use ./{shown} for a file here)"
         ))
     })
 }

@@ -199,13 +199,13 @@ impl Prepared {
 }
 
 /// Checks ncu, the program and the chip, before anything runs the program.
-pub fn prepare(opts: &NcuOptions, program: &[String]) -> Result<Prepared> {
+pub fn prepare(opts: &NcuOptions, program: &[std::ffi::OsString]) -> Result<Prepared> {
     // The program first: a typo in its name is the user's to fix on any machine, with
     // or without ncu.
     let first = program
         .first()
         .ok_or_else(|| Error::new("no program given to profile"))?;
-    locate::find_program(first)?;
+    locate::find_program(std::path::Path::new(first))?;
     let ncu = locate::find_ncu(opts.ncu.as_deref())?;
     locate::check_is_ncu(&ncu)?;
     let chip = std::sync::OnceLock::new();
@@ -276,7 +276,7 @@ pub const MAX_TIMED_LAUNCHES: u64 = 10_000;
 pub fn time_every_launch(
     opts: &NcuOptions,
     ncu: &Path,
-    program: &[String],
+    program: &[std::ffi::OsString],
 ) -> Result<tempfile::NamedTempFile> {
     let log = temp_csv("gpulint-timing-")?;
     let mut extra_args = opts.extra_args.clone();
@@ -310,7 +310,7 @@ pub fn time_every_launch(
 /// temporary file left behind. Returns ncu's status and whether it was stopped as hung.
 fn run_ncu(
     ncu: &Path,
-    args: &[String],
+    args: &[std::ffi::OsString],
     progress_log: Option<&Path>,
     program_output: ProgramOutput,
     expected_launches: Option<u64>,

@@ -23,11 +23,10 @@ pub fn profile(
     opts: &NcuOptions,
     prepared: &Prepared,
     rule_keys: &[String],
-    program: &[String],
+    program: &[std::ffi::OsString],
     early: Option<early::WaitingRun>,
 ) -> Result<RunInfo> {
     let (ncu, chip) = (prepared.ncu.clone(), prepared.chip());
-    let first = &program[0];
     // Removed when dropped: on every return path, and after Ctrl-C below.
     let log = temp_csv("gpulint-ncu-")?;
     let plan = metric_plan(rule_keys, opts.roofline, chip);
@@ -83,7 +82,7 @@ pub fn profile(
     let name = opts
         .save_csv
         .clone()
-        .unwrap_or_else(|| format!("ncu:{first}"));
+        .unwrap_or_else(|| format!("ncu:{}", crate::profile::program_name(program)));
     Ok(RunInfo {
         ncu,
         program_status: program_status.code(),
@@ -128,7 +127,7 @@ struct ProfiledRun<'a> {
 impl ProfiledRun<'_> {
     /// ncu runs `program` from its start (ncu's own mode: launch and attach). Returns
     /// ncu's exit status, which is the program's.
-    fn launched(&self, program: &[String]) -> Result<ExitStatus> {
+    fn launched(&self, program: &[std::ffi::OsString]) -> Result<ExitStatus> {
         let (args, _folders) = self.args(program);
         Ok(self.run(&args)?.0)
     }
@@ -137,7 +136,7 @@ impl ProfiledRun<'_> {
     /// program's, or `None` where ncu wrote no report (the program is then stopped).
     fn attached(&self, waiting: early::WaitingRun) -> Result<Option<(ExitStatus, ExitStatus)>> {
         let (mut args, _folders) = self.args(&[]);
-        args.extend(waiting.attach_args());
+        args.extend(waiting.attach_args().into_iter().map(Into::into));
         let (status, stopped) = self.run(&args)?;
         let rep = format!("{}.ncu-rep", self.report.display());
         if !status.success() && !Path::new(&rep).exists() {
@@ -151,7 +150,10 @@ impl ProfiledRun<'_> {
         Ok(Some((status, waiting.finish(stop, grace)?)))
     }
 
-    fn args(&self, program: &[String]) -> (Vec<String>, Vec<tempfile::TempDir>) {
+    fn args(
+        &self,
+        program: &[std::ffi::OsString],
+    ) -> (Vec<std::ffi::OsString>, Vec<tempfile::TempDir>) {
         let (args, folders) = profiled_run_args(
             self.opts,
             self.ncu,
@@ -168,7 +170,7 @@ impl ProfiledRun<'_> {
 
     /// Runs ncu with `args`, watched for a hang. Returns its status and whether it was
     /// stopped as hung.
-    fn run(&self, args: &[String]) -> Result<(ExitStatus, bool)> {
+    fn run(&self, args: &[std::ffi::OsString]) -> Result<(ExitStatus, bool)> {
         let opts = self.opts;
         let program_output = if opts.program_output_to_stderr {
             ProgramOutput::Stderr
@@ -207,8 +209,8 @@ fn profiled_run_args(
     metrics: &[&str],
     report: &Path,
     log: &Path,
-    program: &[String],
-) -> (Vec<String>, Vec<tempfile::TempDir>) {
+    program: &[std::ffi::OsString],
+) -> (Vec<std::ffi::OsString>, Vec<tempfile::TempDir>) {
     let source_folder = opts
         .source
         .then(|| {

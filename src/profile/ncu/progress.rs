@@ -164,13 +164,13 @@ impl Progress {
                 // Quiet for the first second: most small programs are done by then.
                 if elapsed >= 1 {
                     let status = progress_line(activity, &seen, expected, elapsed, left);
-                    eprint!("\r\x1b[2Kgpulint: {status}");
+                    crate::messages::to_stderr(format_args!("\r\x1b[2Kgpulint: {status}"));
                     shown = true;
                 }
                 std::thread::sleep(Duration::from_millis(250));
             }
             if shown {
-                eprint!("\r\x1b[2K");
+                crate::messages::to_stderr(format_args!("\r\x1b[2K"));
             }
         });
         Progress { stop, handle }

@@ -39,7 +39,7 @@ pub fn profile_sources(
     opts: &NcuOptions,
     prepared: &Prepared,
     plan: &SourcePlan,
-    program: &[String],
+    program: &[std::ffi::OsString],
 ) -> Result<Vec<ingest::source::SourceBlock>> {
     let ncu = prepared.ncu.clone();
     let log = temp_csv("gpulint-source-")?;

@@ -38,7 +38,7 @@ pub fn count(
     settings: &CountSettings,
     opts: &NcuOptions,
     prepared: &crate::profile::ncu::Prepared,
-    program: &[String],
+    program: &[std::ffi::OsString],
 ) -> Result<Option<EveryLaunch>> {
     let verbose = settings.verbose;
     let started = std::time::Instant::now();
@@ -54,7 +54,10 @@ pub fn count(
                     started.elapsed().as_secs_f64()
                 );
             }
-            say_it_runs_twice(&program[0], settings.ncu_run_beside);
+            say_it_runs_twice(
+                &crate::profile::program_name(program),
+                settings.ncu_run_beside,
+            );
             tracer::trace(
                 &t,
                 program,
@@ -103,7 +106,7 @@ pub fn count(
     crate::note!(
         "{} runs twice: once under ncu's timing pass (--time-all-launches), which \
          counts every launch, then under ncu's sample",
-        program[0]
+        crate::profile::program_name(program)
     );
     Ok(Some(EveryLaunch {
         profile: timing_pass(opts, &prepared.ncu, program, settings.jobs)?,
@@ -137,7 +140,7 @@ fn say_it_runs_twice(program: &str, ncu_run_beside: bool) {
 /// lab/runs/2026-12-04-stall-lines.txt). The counted launches run instrumented, and the
 /// kernels one at a time: their traced durations are replaced by a like launch's
 /// (`ingest::trace`), so that the sample by time is the plain trace's.
-fn traced_source(opts: &NcuOptions, program: &[String]) -> Option<TracedSource> {
+fn traced_source(opts: &NcuOptions, program: &[std::ffi::OsString]) -> Option<TracedSource> {
     if !opts.source {
         return None;
     }
@@ -154,10 +157,10 @@ fn traced_source(opts: &NcuOptions, program: &[String]) -> Option<TracedSource> 
 /// give; how long the program ran; the trace's text.
 fn read_trace(
     traced: tracer::Traced,
-    program: &[String],
+    program: &[std::ffi::OsString],
     verbose: bool,
 ) -> std::result::Result<(ingest::Profile, std::time::Duration, String), String> {
-    let file = format!("launch trace of {}", program[0]);
+    let file = format!("launch trace of {}", crate::profile::program_name(program));
     let mut profile = ingest::trace::read(&traced.text, &file).map_err(|e| e.to_string())?;
     if let Some(counters) = &traced.source_counters {
         let names = mangled_names(&profile);
@@ -189,10 +192,13 @@ fn mangled_names(trace: &ingest::Profile) -> HashMap<String, String> {
 fn traced_source_lines(
     counters: &str,
     names: &HashMap<String, String>,
-    program: &[String],
+    program: &[std::ffi::OsString],
     verbose: bool,
 ) -> Vec<ingest::source::SourceBlock> {
-    let origin = format!("source counters of the traced run of {}", program[0]);
+    let origin = format!(
+        "source counters of the traced run of {}",
+        crate::profile::program_name(program)
+    );
     match ingest::source::traced::read(counters, &origin, names) {
         Ok(blocks) => {
             if verbose {
@@ -217,10 +223,13 @@ fn add_stall_samples(
     profile: &mut ingest::Profile,
     stalls: &str,
     names: &HashMap<String, String>,
-    program: &[String],
+    program: &[std::ffi::OsString],
     verbose: bool,
 ) {
-    let origin = format!("stall samples of the traced run of {}", program[0]);
+    let origin = format!(
+        "stall samples of the traced run of {}",
+        crate::profile::program_name(program)
+    );
     match ingest::source::sampled::add(&mut profile.source_blocks, stalls, &origin, names) {
         Ok(kernels) if verbose => crate::note!(
             "--source: the traced run sampled the warps' stalls of {kernels} kernel(s) over \
@@ -247,12 +256,15 @@ fn keep_trace(settings: &CountSettings, text: &str) -> Result<()> {
 fn timing_pass(
     opts: &NcuOptions,
     ncu: &std::path::Path,
-    program: &[String],
+    program: &[std::ffi::OsString],
     jobs: Option<usize>,
 ) -> Result<ingest::Profile> {
     let csv = crate::profile::ncu::time_every_launch(opts, ncu, program)?;
     let path = csv.path().display().to_string();
-    let name = format!("ncu:{} (timing pass)", program[0]);
+    let name = format!(
+        "ncu:{} (timing pass)",
+        crate::profile::program_name(program)
+    );
     let read = ingest::ReadOptions {
         jobs: jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))

@@ -17,10 +17,10 @@ use std::path::{Path, PathBuf};
 use crate::profile::ncu::tracer::cache::{cache_dir, fnv1a64, private_folder, untrusted};
 
 /// The memory's file for `program` (its command line), in `folder`.
-fn file_in(folder: &Path, program: &[String]) -> PathBuf {
-    let mut parts: Vec<String> = Vec::new();
+fn file_in(folder: &Path, program: &[std::ffi::OsString]) -> PathBuf {
+    let mut parts: Vec<Vec<u8>> = Vec::new();
     for word in program {
-        parts.push(word.clone());
+        parts.push(word.as_encoded_bytes().to_vec());
         let path = Path::new(word);
         if let (Ok(meta), Ok(full)) = (std::fs::metadata(path), path.canonicalize())
             && meta.is_file()
@@ -28,10 +28,10 @@ fn file_in(folder: &Path, program: &[String]) -> PathBuf {
             let modified = (meta.modified().ok())
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos());
-            parts.push(format!("{} {} {modified}", full.display(), meta.len()));
+            parts.push(format!("{} {} {modified}", full.display(), meta.len()).into_bytes());
         }
     }
-    let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
+    let bytes: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     folder.join(format!("stalls-{:016x}.txt", fnv1a64(&bytes)))
 }
 
@@ -47,11 +47,11 @@ pub struct Memory {
 
 /// What the last run of `program` found; `None` when no run of it is remembered (or the
 /// memory is not to be trusted).
-pub fn recall(program: &[String]) -> Option<Memory> {
+pub fn recall(program: &[std::ffi::OsString]) -> Option<Memory> {
     recall_in(&cache_dir()?, program)
 }
 
-fn recall_in(folder: &Path, program: &[String]) -> Option<Memory> {
+fn recall_in(folder: &Path, program: &[std::ffi::OsString]) -> Option<Memory> {
     let file = file_in(folder, program);
     if untrusted(&file, false).is_some() {
         return None;
@@ -74,13 +74,13 @@ fn recall_in(folder: &Path, program: &[String]) -> Option<Memory> {
 }
 
 /// Remembers what this run of `program` found; a cache that cannot be written is no error.
-pub fn remember(program: &[String], memory: &Memory) {
+pub fn remember(program: &[std::ffi::OsString], memory: &Memory) {
     if let Some(folder) = cache_dir() {
         remember_in(&folder, program, memory);
     }
 }
 
-fn remember_in(folder: &Path, program: &[String], memory: &Memory) {
+fn remember_in(folder: &Path, program: &[std::ffi::OsString], memory: &Memory) {
     if private_folder(folder).is_ok() {
         let mut said = String::from(if memory.stall_finding {
             "yes\n"
@@ -117,7 +117,9 @@ mod tests {
         let cache = dir.path().join("gpulint");
         let script = dir.path().join("train.py");
         std::fs::write(&script, "print(1)\n").unwrap();
-        let run = words(&["python", script.to_str().unwrap(), "--steps", "20"]);
+        let command =
+            |w: &[&str]| -> Vec<std::ffi::OsString> { w.iter().map(Into::into).collect() };
+        let run = command(&["python", script.to_str().unwrap(), "--steps", "20"]);
         assert_eq!(recall_in(&cache, &run), None);
         remember_in(&cache, &run, &memory(false, &[]));
         assert_eq!(recall_in(&cache, &run), Some(memory(false, &[])));
@@ -125,7 +127,7 @@ mod tests {
         remember_in(&cache, &run, &found);
         assert_eq!(recall_in(&cache, &run), Some(found));
         // Other arguments, another command.
-        let other = words(&["python", script.to_str().unwrap(), "--steps", "40"]);
+        let other = command(&["python", script.to_str().unwrap(), "--steps", "40"]);
         assert_eq!(recall_in(&cache, &other), None);
         // The script edited: forgotten.
         std::fs::write(&script, "print(2)  # longer\n").unwrap();

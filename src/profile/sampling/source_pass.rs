@@ -144,7 +144,7 @@ impl PassFor {
 pub struct SourcePass<'a> {
     opts: &'a crate::profile::ncu::NcuOptions,
     prepared: &'a crate::profile::ncu::Prepared,
-    program: &'a [String],
+    program: &'a [std::ffi::OsString],
     /// The findings whose lines it reads.
     pass_for: PassFor,
 }
@@ -153,7 +153,7 @@ impl<'a> SourcePass<'a> {
     pub fn new(
         opts: &'a crate::profile::ncu::NcuOptions,
         prepared: &'a crate::profile::ncu::Prepared,
-        program: &'a [String],
+        program: &'a [std::ffi::OsString],
         pass_for: PassFor,
     ) -> Self {
         SourcePass {
@@ -194,7 +194,7 @@ impl<'a> SourcePass<'a> {
              stops {} once they are profiled",
             plan.targets.len(),
             plan.launches,
-            self.program[0]
+            crate::profile::program_name(self.program)
         );
         match crate::profile::ncu::profile_sources(self.opts, self.prepared, &plan, self.program) {
             Ok(blocks) => blocks,

@@ -257,7 +257,7 @@ impl SourceFiles {
 /// with CUDA (hung in a teardown) is stopped, and its trace kept.
 pub fn trace(
     tracer: &Tracer,
-    program: &[String],
+    program: &[std::ffi::OsString],
     input: &mut Input,
     output_to_stderr: bool,
     window: Option<u64>,
@@ -286,14 +286,14 @@ pub fn trace(
             "counting every launch: CUDA_INJECTION64_PATH={} {CUPTI_ENV}={} {}",
             tracer.library.display(),
             tracer.cupti.path.display(),
-            program.join(" ")
+            crate::profile::command_line(program)
         );
     }
     let interrupted = super::interrupted();
     let started = Instant::now();
     let mut child = command
         .spawn()
-        .map_err(|e| format!("{}: {e}", program[0]))?;
+        .map_err(|e| format!("{}: {e}", crate::profile::program_name(program)))?;
     let outcome = wait_with_watchdog(&mut child, out.path(), EXIT_GRACE);
     input.rewind();
     let ended = outcome?;
@@ -313,13 +313,13 @@ pub fn trace(
         crate::note!(
             "the traced run of {} was stopped at the end of its {seconds} s window \
              (--window)",
-            program[0]
+            crate::profile::program_name(program)
         );
     } else if ended.stopped_after_cuda {
         crate::note!(
             "the traced run of {} was done with CUDA but had not exited {} s later; \
              it was stopped, and its trace kept",
-            program[0],
+            crate::profile::program_name(program),
             EXIT_GRACE.as_secs()
         );
     }
@@ -333,7 +333,12 @@ pub fn trace(
 }
 
 /// The program under the tracer, its trace to `out`, ended after `window` seconds if given.
-fn traced_command(tracer: &Tracer, program: &[String], out: &Path, window: Option<u64>) -> Command {
+fn traced_command(
+    tracer: &Tracer,
+    program: &[std::ffi::OsString],
+    out: &Path,
+    window: Option<u64>,
+) -> Command {
     let mut command = Command::new(&program[0]);
     command
         .args(&program[1..])
