@@ -131,3 +131,14 @@ mod imp {
 }
 
 pub(crate) use imp::*;
+
+/// A temporary folder only its owner can enter (0700 on Unix; tempfile's folders follow
+/// the umask, 0755 as a rule): ncu's report inside names the program's kernels, and a
+/// built library in it is loaded into the program.
+pub(crate) fn private_tempdir(prefix: &str) -> std::io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix);
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+    builder.tempdir()
+}

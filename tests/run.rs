@@ -627,6 +627,13 @@ fn ctrl_c_cleans_up() {
         std::path::Path::new(&log).exists(),
         "ncu's log should exist while it runs"
     );
+    // Its temporary folders are the user's alone: the report names the program's kernels.
+    use std::os::unix::fs::PermissionsExt;
+    let sections = std::path::PathBuf::from(arg_after(&args, "--section-folder"));
+    for dir in [&report_dir, &sections] {
+        let mode = std::fs::metadata(dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{} is {mode:o}", dir.display());
+    }
     let out = interrupt(child, start);
     assert_eq!(
         out.status.code(),

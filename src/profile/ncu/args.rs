@@ -229,10 +229,7 @@ pub(super) fn leave_default_sections_out(
     if gives_option(extra_args, SECTION_ARGS) {
         return None;
     }
-    let empty = tempfile::Builder::new()
-        .prefix("gpulint-no-sections-")
-        .tempdir()
-        .ok()?;
+    let empty = crate::platform::private_tempdir("gpulint-no-sections-").ok()?;
     args.splice(
         0..0,
         [

@@ -37,7 +37,7 @@ pub fn profile(
             plan.unavailable.join(", ")
         );
     }
-    let report_dir = tempfile::tempdir()
+    let report_dir = crate::platform::private_tempdir("gpulint-report-")
         .map_err(|e| Error::new(format!("cannot create a temporary folder: {e}")))?;
     let report = report_dir.path().join("gpulint");
     let held = early.and_then(|waiting| held_for_attach(waiting, opts));

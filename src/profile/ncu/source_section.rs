@@ -33,10 +33,7 @@ pub fn folder_for(ncu: &Path, sampling: bool) -> Option<tempfile::TempDir> {
             std::fs::read_to_string(dir.join("sections/SourceCounters.section")).ok()
         })?;
     let section = section(&text, sampling)?;
-    let dir = tempfile::Builder::new()
-        .prefix("gpulint-sections-")
-        .tempdir()
-        .ok()?;
+    let dir = crate::platform::private_tempdir("gpulint-sections-").ok()?;
     std::fs::write(dir.path().join(format!("{IDENTIFIER}.section")), section).ok()?;
     Some(dir)
 }

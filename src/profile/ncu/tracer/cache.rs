@@ -235,9 +235,7 @@ fn private_build(
     why: String,
     verbose: bool,
 ) -> Result<Library, String> {
-    let dir = tempfile::Builder::new()
-        .prefix("gpulint-tracer-")
-        .tempdir()
+    let dir = crate::platform::private_tempdir("gpulint-tracer-")
         .map_err(|e| format!("{why}, and no temporary folder for a private build: {e}"))?;
     let path = dir.path().join(format!("launch_tracer-{key}.so"));
     compile(toolchain, &path, verbose).map_err(|f| match f {
