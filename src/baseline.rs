@@ -85,6 +85,7 @@ pub fn build(
     profiles: &[Profile],
     findings: &[Finding],
     skips: &[Skip],
+    needs_launch_trace: &[String],
     rules: &[crate::rules::Rule],
     ncu_version: Option<String>,
 ) -> Baseline {
@@ -123,10 +124,12 @@ pub fn build(
         // Skips are kept per kernel name: a rule that could not judge one configuration
         // of a name counts as not judged on all of them, which errs towards "not
         // compared" rather than "fixed".
+        // So are the rules that judge only from a launch trace, where there was none.
         let mut not_judged: Vec<String> = skips
             .iter()
             .filter(|s| s.kernel == *name)
             .map(|s| s.rule.clone())
+            .chain(needs_launch_trace.iter().cloned())
             .collect();
         not_judged.sort();
         not_judged.dedup();
@@ -193,6 +196,31 @@ fn ran(rules: &[crate::rules::Rule]) -> Vec<String> {
         .collect();
     slugs.sort();
     slugs
+}
+
+/// Refuses a baseline that gates nothing: one that ran no rule, or holds no kernel, or a
+/// kernel with no gated metric (a hollowed file would pass any regression).
+pub fn check_gates_something(b: &Baseline, file: &str) -> Result<()> {
+    let why = if b.rules.as_ref().is_some_and(Vec::is_empty) {
+        Some("its `rules` is empty: it gates no finding".to_string())
+    } else if b.kernels.is_empty() {
+        Some("it holds no kernel".to_string())
+    } else {
+        b.kernels
+            .iter()
+            .find(|(_, k)| !k.metrics.keys().any(|m| GATED.contains(&m.as_str())))
+            .map(|(key, _)| format!("kernel {key} holds no gated metric"))
+    };
+    match why {
+        Some(why) => Err(Error::in_file(
+            file,
+            format!(
+                "this baseline gates nothing: {why}; write it again with `gpulint baseline` \
+                 from an export with the gated metrics"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Reads a saved baseline; a newer format is an error that says to upgrade.

@@ -87,6 +87,60 @@ fn no_baseline_passes_and_says_how_to_make_one() {
     assert_eq!(job.file("output"), "sarif=\n");
 }
 
+/// A profiling step that produced no candidate (missing, or empty) fails the gate with a
+/// `::error` annotation and a summary that says so, instead of an empty job summary.
+#[test]
+fn a_missing_or_empty_candidate_is_an_error_with_a_summary() {
+    let job = Job::new("no-candidate");
+    let bl = baseline_of(CAND, &job);
+    let empty = job.dir.join("empty.csv");
+    std::fs::write(&empty, "").unwrap();
+    let missing = job.dir.join("missing.csv");
+    for (candidate, what) in [(&missing, "does not exist"), (&empty, "is empty")] {
+        std::fs::write(job.dir.join("summary"), "").unwrap();
+        let out = job.gate_with(
+            &bl,
+            "",
+            &[("CANDIDATE", candidate.to_str().unwrap()), ("SARIF", "")],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+        assert!(
+            stdout.starts_with(&format!(
+                "::error title=gpulint::the candidate profile {} {what}",
+                candidate.display()
+            )),
+            "{}",
+            transcript(&out)
+        );
+        assert!(
+            job.file("summary").contains("**Not compared**"),
+            "{}",
+            job.file("summary")
+        );
+    }
+    // A candidate gpulint refuses to compare: the summary says so too.
+    std::fs::write(job.dir.join("summary"), "").unwrap();
+    let out = job.gate_with(
+        &bl,
+        "",
+        &[
+            ("CANDIDATE", "fixtures/h200-corpus/min_lud.csv"),
+            ("SARIF", ""),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("::error title=gpulint::gpulint diff could not compare")
+    );
+    assert!(
+        job.file("summary").contains("**Not compared**"),
+        "{}",
+        job.file("summary")
+    );
+}
+
 #[test]
 fn a_clean_candidate_passes_with_summary_and_sarif() {
     let job = Job::new("clean");

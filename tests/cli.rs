@@ -1167,15 +1167,16 @@ fn one_vocabulary_across_commands() {
     );
     assert!(
         text.ends_with(
-            "FAIL (2 of 3 baseline kernel(s) compared): 2 gated metric(s) regressed; 1 new \
-             finding(s)\n"
+            "FAIL (2 of 3 baseline kernel(s) compared, 80.8% of its GPU time): 2 gated \
+             metric(s) regressed; 1 new finding(s); only 80.8% of the baseline's GPU time was \
+             compared (2 of 3 kernel(s)), under --min-compared 90%\n"
         ),
         "{text}"
     );
     let same = gpulint(&["diff", base, base, "--format", "concise"]);
     assert_eq!(
         String::from_utf8(same.stdout).unwrap(),
-        "PASS (3 of 3 baseline kernel(s) compared)\n"
+        "PASS (3 of 3 baseline kernel(s) compared, 100.0% of its GPU time)\n"
     );
 }
 

@@ -551,9 +551,142 @@ fn a_thinner_candidate_fixes_nothing() {
     let not_compared = v["not_compared"].as_array().unwrap();
     assert!(fixed.is_empty(), "{fixed:?}");
     assert!(!not_compared.is_empty());
+    assert!(not_compared.iter().all(|n| n["why"]
+        == "the candidate's export was too thin for the rule to judge (or had no launch trace)"));
+}
+
+const ZOO_FULL: &str = "fixtures/h200-zoo/full_raw_base.csv";
+
+/// The zoo's baseline (27 kernel configurations) written to `dir`, as JSON.
+fn zoo_baseline(dir: &std::path::Path) -> (std::path::PathBuf, serde_json::Value) {
+    let path = dir.join("zoo-baseline.json");
+    let out = gpulint(&["baseline", ZOO_FULL, "-o", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    (path, json)
+}
+
+/// A candidate that kept 1 of the baseline's 27 kernels (a pull request that renamed
+/// the rest, or narrowed `-k`) fails the gate: too little of the baseline's GPU time was
+/// compared. `--min-compared` states the share a gate needs.
+#[test]
+fn a_candidate_that_kept_1_kernel_of_27_fails() {
+    let dir = common::scratch_dir("one-of-27");
+    let (baseline, json) = zoo_baseline(&dir);
+    assert_eq!(json["kernels"].as_object().unwrap().len(), 27);
+    // The export's two header lines and the row of one kernel launched once.
+    let text = std::fs::read_to_string(ZOO_FULL).unwrap();
+    let one: Vec<&str> = (text.lines().take(2))
+        .chain(text.lines().filter(|l| l.contains("\"matmul_naive(")))
+        .collect();
+    assert_eq!(one.len(), 3);
+    let candidate = dir.join("one.csv");
+    std::fs::write(&candidate, one.join("\n") + "\n").unwrap();
+    let (b, c) = (baseline.to_str().unwrap(), candidate.to_str().unwrap());
+    let out = gpulint(&["diff", b, c]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
     assert!(
-        not_compared
-            .iter()
-            .all(|n| n["why"] == "the candidate's export was too thin for the rule to judge")
+        text.starts_with("FAIL: "),
+        "the verdict comes first:\n{text}"
     );
+    assert!(
+        text.contains(
+            "of the baseline's GPU time was compared (1 of 27 kernel(s)), under --min-compared 90%"
+        ),
+        "{text}"
+    );
+    let out = gpulint(&["diff", b, c, "--min-compared", "0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    let out = gpulint(&["diff", b, c, "--min-compared", "150"]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+}
+
+/// A minimal-metrics baseline and a `--set full` candidate of the same binary: the
+/// findings of rules the baseline could not judge are "not compared", never new, and
+/// the gate passes. The human diff leads with the verdict and counts the unchanged rows;
+/// `--verbose` lists them.
+#[test]
+fn a_richer_export_of_the_same_binary_passes() {
+    let out = gpulint(&["diff", "fixtures/h200-zoo/min_raw_base.csv", ZOO_FULL]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    assert!(text.starts_with("PASS: "), "{text}");
+    assert!(text.contains("0 new finding(s)"), "{text}");
+    assert!(
+        text.contains(
+            "copy_strided: uncoalesced-load not compared: found in the candidate, but the \
+             baseline's export was too thin"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("162 unchanged metric row(s) not shown"),
+        "{text}"
+    );
+    assert!(!text.contains("  unchanged"), "{text}");
+    let out = gpulint(&[
+        "diff",
+        "fixtures/h200-zoo/min_raw_base.csv",
+        ZOO_FULL,
+        "--verbose",
+    ]);
+    let verbose = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(verbose.matches("  unchanged").count(), 162, "{verbose}");
+}
+
+/// A baseline must hold what it claims to gate: one hollowed out (`"rules": []`, a
+/// kernel's metrics emptied) is refused (exit 2), not passed with warnings.
+#[test]
+fn a_hollowed_baseline_is_refused() {
+    let dir = common::scratch_dir("hollow");
+    let (_, json) = zoo_baseline(&dir);
+    for (what, hollow) in [
+        ("rules", {
+            let mut j = json.clone();
+            j["rules"] = serde_json::json!([]);
+            j
+        }),
+        ("metrics", {
+            let mut j = json.clone();
+            for k in j["kernels"].as_object_mut().unwrap().values_mut() {
+                k["metrics"] = serde_json::json!({});
+            }
+            j
+        }),
+    ] {
+        let path = dir.join(format!("hollow-{what}.json"));
+        std::fs::write(&path, serde_json::to_string_pretty(&hollow).unwrap()).unwrap();
+        let out = gpulint(&["diff", path.to_str().unwrap(), CAND]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {}", transcript(&out));
+        assert!(err.contains("this baseline gates nothing"), "{what}: {err}");
+    }
+}
+
+/// Findings judged from a launch trace (launch-bound) are "not compared" against a
+/// candidate that has no trace, never "fixed": the candidate's rule could not judge.
+#[test]
+fn trace_findings_against_a_traceless_candidate_are_not_compared() {
+    let dir = common::scratch_dir("trace-gate");
+    let saved = "fixtures/h200-samples/torch_chain.csv";
+    let path = dir.join("traced.json");
+    let out = gpulint(&["baseline", saved, "-o", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    // As a traced run's baseline holds it: launch-bound found, and judged.
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for k in json["kernels"].as_object_mut().unwrap().values_mut() {
+        k["findings"] = serde_json::json!(["launch-bound"]);
+        let judged = k["not_judged"].as_array().unwrap().iter();
+        let rest: Vec<_> = judged.filter(|r| *r != "launch-bound").cloned().collect();
+        k["not_judged"] = serde_json::Value::Array(rest);
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let out = gpulint(&["diff", path.to_str().unwrap(), saved, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["fixed_findings"].as_array().unwrap().is_empty(), "{v}");
+    let not_compared = v["not_compared"].as_array().unwrap();
+    assert_eq!(not_compared.len(), 6, "{v}");
+    assert!(not_compared.iter().all(|n| n["rule"] == "launch-bound"));
 }

@@ -19,6 +19,17 @@ report_link() { # the summary's line for the HTML report, once it is written
     echo "html=" >> "$GITHUB_OUTPUT"
   fi
 }
+# A profiling step that produced nothing is a failure to say, not an empty summary.
+if [ ! -s "$CANDIDATE" ]; then
+  if [ -e "$CANDIDATE" ]; then what="is empty"; else what="does not exist"; fi
+  msg="the candidate profile $CANDIDATE $what: the profiling step before this one produced nothing to compare (did it fail, or write elsewhere?)"
+  echo "::error title=gpulint::$msg"
+  printf '## gpulint\n\n**Not compared**: %s\n' "$msg" >> "$GITHUB_STEP_SUMMARY"
+  echo "sarif=" >> "$GITHUB_OUTPUT"
+  echo "html=" >> "$GITHUB_OUTPUT"
+  exit 2
+fi
+
 if [ -n "${HTML:-}" ]; then
   gpulint check "$CANDIDATE" --format html --exit-zero -o "$HTML" ||
     echo "::warning title=gpulint::could not write the HTML report $HTML"
@@ -50,7 +61,13 @@ also=(--also-write "markdown=$summary")
 if [ -n "$SARIF" ]; then also+=(--also-write "sarif=$SARIF"); fi
 status=0
 gpulint diff "$BASELINE" "$CANDIDATE" "${extra[@]}" --format github "${also[@]}" || status=$?
-cat "$summary" >> "$GITHUB_STEP_SUMMARY"
+if [ -s "$summary" ]; then
+  cat "$summary" >> "$GITHUB_STEP_SUMMARY"
+else
+  # gpulint refused to compare (exit 2): its error is in the log above.
+  echo "::error title=gpulint::gpulint diff could not compare $CANDIDATE with $BASELINE (exit $status): see this step's log"
+  printf '## gpulint\n\n**Not compared**: gpulint diff exited %s before writing a report; see the log of this step.\n' "$status" >> "$GITHUB_STEP_SUMMARY"
+fi
 report_link
 if [ -n "$SARIF" ] && [ -s "$SARIF" ]; then
   echo "sarif=$SARIF" >> "$GITHUB_OUTPUT"

@@ -94,6 +94,48 @@ fn option_of_another_command(e: &clap::Error, args: &[String]) -> Option<String>
     ))
 }
 
+/// `gpulint diff`'s options.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Write the report to FILE instead of stdout: atomically, never over an input.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+    /// A saved baseline (.json) or a CSV export.
+    pub baseline: String,
+    /// A CSV export or a saved baseline.
+    pub candidate: String,
+    /// Fail when kernels appear or vanish, too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Band for one metric: METRIC=VALUE, absolute, or relative with `%` (e.g. sectors_per_request_ld=5%).
+    #[arg(long = "threshold", value_name = "METRIC=VALUE")]
+    pub thresholds: Vec<String>,
+    /// Also gate kernel duration (noisy: default band 20%).
+    #[arg(long)]
+    pub gate_duration: bool,
+    /// Fail unless the kernels compared hold at least PCT% of the baseline's GPU time
+    /// (of its kernels where it has no durations): a candidate that renamed or dropped
+    /// most kernels compares little, and must not pass on it.
+    #[arg(long, value_name = "PCT", default_value_t = crate::diff::DEFAULT_MIN_COMPARED_PCT)]
+    pub min_compared: f64,
+    /// How to print the diff: human, concise (one line each), json (with the verdict
+    /// and its reasons), markdown, github (workflow annotations) or sarif.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+    /// Also write the same comparison in another format: FORMAT=FILE, repeatable
+    /// (e.g. `--also-write markdown=summary.md --also-write sarif=gpulint.sarif`).
+    #[arg(long = "also-write", value_name = "FORMAT=FILE")]
+    pub also_write: Vec<String>,
+    /// Exit 0 even when the gate fails.
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub gate: GateArgs,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Lint ncu exports (raw or details page CSV, ncu's text output, or a CSV the Nsight
@@ -186,40 +228,7 @@ pub enum Command {
     },
     /// Compare a candidate with a baseline: exit 1 on a regression or a new finding.
     #[command(after_help = EXIT_STATUS_DIFF)]
-    Diff {
-        /// Write the report to FILE instead of stdout: atomically, never over an input.
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<String>,
-        /// A saved baseline (.json) or a CSV export.
-        baseline: String,
-        /// A CSV export or a saved baseline.
-        candidate: String,
-        /// Fail when kernels appear or vanish, too.
-        #[arg(long)]
-        strict: bool,
-        /// Band for one metric: METRIC=VALUE, absolute, or relative with `%` (e.g. sectors_per_request_ld=5%).
-        #[arg(long = "threshold", value_name = "METRIC=VALUE")]
-        thresholds: Vec<String>,
-        /// Also gate kernel duration (noisy: default band 20%).
-        #[arg(long)]
-        gate_duration: bool,
-        /// How to print the diff: human, concise (one line each), json (with the verdict
-        /// and its reasons), markdown, github (workflow annotations) or sarif.
-        #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
-        format: DiffFormat,
-        /// Also write the same comparison in another format: FORMAT=FILE, repeatable
-        /// (e.g. `--also-write markdown=summary.md --also-write sarif=gpulint.sarif`).
-        #[arg(long = "also-write", value_name = "FORMAT=FILE")]
-        also_write: Vec<String>,
-        /// Exit 0 even when the gate fails.
-        #[arg(long)]
-        exit_zero: bool,
-        /// Colour: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always, never.
-        #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-        color: ColorChoice,
-        #[command(flatten)]
-        gate: GateArgs,
-    },
+    Diff(DiffArgs),
     /// Roofline placement of every kernel: a line each, `--format csv` for the chart's
     /// coordinates, `--svg FILE` for the chart.
     #[command(after_help = EXIT_STATUS_PLAIN)]

@@ -3,7 +3,7 @@
 use super::Output;
 use super::shared::{gate_rules, use_color, write_output};
 use crate::analysis::analyze;
-use crate::cli::{ColorChoice, DiffFormat, GateArgs};
+use crate::cli::{DiffArgs, DiffFormat, GateArgs};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::load::load;
@@ -32,6 +32,7 @@ pub fn baseline(
         &profiles,
         &analysis.findings,
         &analysis.skips,
+        &analysis.coverage.needs_launch_trace,
         &rules,
         ncu_version,
     );
@@ -46,33 +47,14 @@ pub fn baseline(
     Ok(0)
 }
 
-/// What `gpulint diff` compares, and how it reports.
-pub struct DiffRequest<'a> {
-    pub baseline: &'a str,
-    pub candidate: &'a str,
-    pub strict: bool,
-    pub thresholds: &'a [String],
-    pub gate_duration: bool,
-    pub format: DiffFormat,
-    /// `--also-write FORMAT=FILE`: the same comparison in more formats.
-    pub also_write: &'a [String],
-    pub exit_zero: bool,
-    pub color: ColorChoice,
-    pub gate: &'a GateArgs,
-}
-
-pub fn diff_command(req: &DiffRequest, out: &mut Output) -> Result<u8> {
-    let DiffRequest {
-        baseline,
-        candidate,
-        strict,
-        thresholds,
-        gate_duration,
-        ..
-    } = *req;
-    let (rules, config) = gate_rules(req.gate)?;
-    let base = load_side(baseline, &rules, &config, req.gate)?;
-    let cand = load_side(candidate, &rules, &config, req.gate)?;
+/// `gpulint diff`: the candidate against the baseline, in the format asked for.
+pub fn diff_command(req: &DiffArgs, out: &mut Output) -> Result<u8> {
+    let (baseline, candidate) = (req.baseline.as_str(), req.candidate.as_str());
+    let (strict, thresholds, gate_duration) = (req.strict, &req.thresholds, req.gate_duration);
+    let (rules, config) = gate_rules(&req.gate)?;
+    let base = load_side(baseline, &rules, &config, &req.gate)?;
+    crate::baseline::check_gates_something(&base, baseline)?;
+    let cand = load_side(candidate, &rules, &config, &req.gate)?;
     let mut gates = crate::diff::default_gates(gate_duration || config.diff.gate_duration);
     let from_config: Vec<(String, String)> = config
         .diff
@@ -95,8 +77,14 @@ pub fn diff_command(req: &DiffRequest, out: &mut Output) -> Result<u8> {
         })
         .collect::<Result<Vec<_>>>()?;
     crate::diff::apply_thresholds(&mut gates, &from_cli, "--threshold")?;
-    let also = parse_also_write(req.also_write)?;
-    let d = crate::diff::diff(&base, &cand, &gates, strict);
+    let also = parse_also_write(&req.also_write)?;
+    if !(0.0..=100.0).contains(&req.min_compared) {
+        return Err(Error::new(format!(
+            "--min-compared {}: a percentage from 0 to 100",
+            req.min_compared
+        )));
+    }
+    let d = crate::diff::diff_with(&base, &cand, &gates, strict, req.min_compared);
     crate::diff::refuse_nothing_compared(&d, baseline, candidate)?;
     if strict && !d.caveats.is_empty() {
         return Err(Error::new(format!(
@@ -106,7 +94,7 @@ pub fn diff_command(req: &DiffRequest, out: &mut Output) -> Result<u8> {
     }
     let lines = |kernel: &str| cand.kernels.get(kernel).and_then(|k| k.source.clone());
     let write = |format: DiffFormat, color: bool, w: &mut dyn std::io::Write| match format {
-        DiffFormat::Human => report::human::write_diff(&d, color, w),
+        DiffFormat::Human => report::human::write_diff(&d, color, req.gate.read.verbose, w),
         DiffFormat::Concise => report::concise::write_diff(&d, &rules, candidate, &lines, w),
         DiffFormat::Markdown => report::markdown::write_diff(&d, w),
         DiffFormat::Github => report::github::write_diff(&d, candidate, &lines, w),
@@ -194,6 +182,7 @@ fn load_side(
         &profiles,
         &analysis.findings,
         &analysis.skips,
+        &analysis.coverage.needs_launch_trace,
         rules,
         None,
     ))

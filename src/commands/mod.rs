@@ -37,12 +37,12 @@ fn output_of(command: &Command) -> Option<(String, Vec<String>)> {
         Command::Check { output, files, .. } | Command::Roofline { output, files, .. } => {
             (output, files.clone())
         }
-        Command::Diff {
+        Command::Diff(crate::cli::DiffArgs {
             output,
             baseline,
             candidate,
             ..
-        } => (output, vec![baseline.clone(), candidate.clone()]),
+        }) => (output, vec![baseline.clone(), candidate.clone()]),
         Command::Run { output, .. }
         | Command::Rules { output, .. }
         | Command::Metrics { output, .. } => (output, Vec::new()),
@@ -76,33 +76,7 @@ fn dispatch(command: Command, out: &mut Output) -> Result<u8> {
             ncu_version,
             gate,
         } => gate::baseline(&files, output.as_deref(), ncu_version, &gate, out),
-        Command::Diff {
-            baseline,
-            candidate,
-            strict,
-            thresholds,
-            gate_duration,
-            format,
-            also_write,
-            exit_zero,
-            color,
-            gate,
-            ..
-        } => gate::diff_command(
-            &gate::DiffRequest {
-                baseline: &baseline,
-                candidate: &candidate,
-                strict,
-                thresholds: &thresholds,
-                gate_duration,
-                format,
-                also_write: &also_write,
-                exit_zero,
-                color,
-                gate: &gate,
-            },
-            out,
-        ),
+        Command::Diff(args) => gate::diff_command(&args, out),
         Command::Roofline {
             files,
             format,

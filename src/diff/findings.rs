@@ -51,8 +51,19 @@ pub(super) fn compare_findings(
     let mut out = FindingChanges::default();
     for (bk, ck) in pairs {
         let (b, c) = (&base.kernels[*bk], &cand.kernels[*ck]);
-        out.new
-            .extend(only_in(&c.findings, &b.findings, ck, &both_ran));
+        // A finding the baseline's rule could not judge there (a thinner export, no launch
+        // trace) is no news of the change.
+        for found in only_in(&c.findings, &b.findings, ck, &both_ran) {
+            if b.not_judged.contains(&found.rule) {
+                out.not_compared.push(NotCompared {
+                    kernel: found.kernel,
+                    rule: found.rule,
+                    why: NOT_JUDGED_IN_BASELINE,
+                });
+            } else {
+                out.new.push(found);
+            }
+        }
         // A baseline finding is fixed only where the candidate's rule could judge.
         for gone in only_in(&b.findings, &c.findings, ck, &both_ran) {
             if c.not_judged.contains(&gone.rule) {
@@ -88,19 +99,90 @@ pub(super) fn compare_findings(
     out
 }
 
-/// Why a baseline finding was not compared.
-pub const NOT_JUDGED: &str = "the candidate's export was too thin for the rule to judge";
+/// Why a finding was not compared.
+pub const NOT_JUDGED: &str =
+    "the candidate's export was too thin for the rule to judge (or had no launch trace)";
+pub const NOT_JUDGED_IN_BASELINE: &str = "found in the candidate, but the baseline's export was too thin for the rule to judge (or had no launch trace)";
 pub const NOT_IN_CANDIDATE: &str = "the kernel (or this configuration) is not in the candidate";
 
-/// How many kernels the two sides share.
+/// The share of the baseline a gate must have compared to pass, in percent of its GPU
+/// time: a pull request that renamed most kernels, or narrowed `-k`, compares little and
+/// must not pass on it.
+pub const DEFAULT_MIN_COMPARED_PCT: f64 = 90.0;
+
+/// How many kernels the two sides share, and how much of the baseline they hold.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Overlap {
     pub compared: usize,
     pub baseline_kernels: usize,
     pub candidate_kernels: usize,
+    /// Share (%) of the baseline compared: of its GPU time (each kernel's mean duration
+    /// times its launches) where every kernel has a duration, else of its kernels.
+    pub baseline_compared_pct: f64,
+    /// `gpu time` or `kernels`: what `baseline_compared_pct` is a share of.
+    pub compared_by: &'static str,
+    /// `--min-compared`: below it, the gate fails.
+    pub min_compared_pct: f64,
 }
 
 impl Overlap {
+    /// The share of `base` that the paired kernels (`paired`, baseline keys) hold.
+    pub(super) fn new(
+        base: &Baseline,
+        cand: &Baseline,
+        paired: &[&str],
+        min_compared_pct: f64,
+    ) -> Overlap {
+        let time = |k: &crate::baseline::KernelEntry| {
+            k.metrics
+                .get("duration_ns")
+                .map(|d| d.mean * k.launches as f64)
+        };
+        let times: Option<Vec<f64>> = base.kernels.values().map(time).collect();
+        let total: f64 = times.iter().flatten().sum();
+        let (pct, by) = match times {
+            Some(_) if total > 0.0 => {
+                let held: f64 = paired
+                    .iter()
+                    .filter_map(|k| base.kernels.get(*k).and_then(time))
+                    .sum();
+                (100.0 * held / total, "gpu time")
+            }
+            _ if base.kernels.is_empty() => (0.0, "kernels"),
+            _ => (
+                100.0 * paired.len() as f64 / base.kernels.len() as f64,
+                "kernels",
+            ),
+        };
+        Overlap {
+            compared: paired.len(),
+            baseline_kernels: base.kernels.len(),
+            candidate_kernels: cand.kernels.len(),
+            baseline_compared_pct: pct,
+            compared_by: by,
+            min_compared_pct,
+        }
+    }
+
+    /// Why the gate fails for what it compared: too little of the baseline.
+    pub fn too_little(&self) -> Option<String> {
+        (self.baseline_compared_pct < self.min_compared_pct).then(|| {
+            format!(
+                "only {:.1}% of the baseline's {} was compared ({} of {} kernel(s)), under \
+                 --min-compared {}%",
+                self.baseline_compared_pct,
+                if self.compared_by == "gpu time" {
+                    "GPU time"
+                } else {
+                    "kernels"
+                },
+                self.compared,
+                self.baseline_kernels,
+                self.min_compared_pct
+            )
+        })
+    }
+
     pub(super) fn share_of(&self, total: usize) -> f64 {
         if total == 0 {
             0.0
@@ -116,8 +198,12 @@ impl Overlap {
 
     /// The one wording of what was compared, for every summary.
     pub fn describe(&self) -> String {
+        let share = match self.compared_by {
+            "gpu time" => format!(", {:.1}% of its GPU time", self.baseline_compared_pct),
+            _ => String::new(),
+        };
         format!(
-            "{} of {} baseline kernel(s) compared",
+            "{} of {} baseline kernel(s) compared{share}",
             self.compared, self.baseline_kernels
         )
     }

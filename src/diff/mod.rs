@@ -8,7 +8,7 @@ use serde::Serialize;
 mod findings;
 
 use findings::compare_findings;
-pub use findings::{NotCompared, Overlap, refuse_nothing_compared};
+pub use findings::{DEFAULT_MIN_COMPARED_PCT, NotCompared, Overlap, refuse_nothing_compared};
 
 use crate::baseline::{Baseline, KernelEntry};
 use crate::error::{Error, Result};
@@ -241,6 +241,9 @@ impl DiffReport {
         if !self.new_findings.is_empty() {
             out.push(format!("{} new finding(s)", self.new_findings.len()));
         }
+        if let Some(why) = self.overlap.too_little() {
+            out.push(why);
+        }
         if !self.unmeasured.is_empty() {
             out.push(format!(
                 "{} gated metric(s) of the baseline not measured in the candidate ({})",
@@ -451,7 +454,21 @@ fn compare_metrics(
     }
 }
 
+/// Compares `cand` with `base`, failing where less than [`DEFAULT_MIN_COMPARED_PCT`] of
+/// the baseline was compared ([`diff_with`] takes another share).
+#[cfg(any(test, fuzzing))]
 pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> DiffReport {
+    diff_with(base, cand, gates, strict, DEFAULT_MIN_COMPARED_PCT)
+}
+
+/// [`diff`], failing where less than `min_compared_pct` of the baseline was compared.
+pub fn diff_with(
+    base: &Baseline,
+    cand: &Baseline,
+    gates: &[Gate],
+    strict: bool,
+    min_compared_pct: f64,
+) -> DiffReport {
     let (pairs, new, vanished) = match_kernels(base, cand);
     let mut rows = Vec::new();
     let mut config_changes = Vec::new();
@@ -468,11 +485,8 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
         compare_metrics(b, c, ck, gates, &mut rows, &mut unmeasured);
     }
     let findings = compare_findings(base, cand, &pairs, &new, &vanished);
-    let overlap = Overlap {
-        compared: pairs.len(),
-        baseline_kernels: base.kernels.len(),
-        candidate_kernels: cand.kernels.len(),
-    };
+    let paired: Vec<&str> = pairs.iter().map(|(b, _)| *b).collect();
+    let overlap = Overlap::new(base, cand, &paired, min_compared_pct);
     let mut caveats = caveats(base, cand);
     caveats.extend(missing_from_baseline(base, cand, gates));
     if overlap.compared > 0 && overlap.is_small() {

@@ -53,7 +53,8 @@ fn only_findings_the_candidate_judged_are_fixed() {
     let mut thin = entry("thin", 100, 4.0, &[]);
     thin.not_judged = vec!["bank-conflicts".into()];
     let c = baseline(vec![("k", entry("k", 100, 4.0, &[])), ("thin", thin)]);
-    let r = diff(&b, &c, &default_gates(false), false);
+    // Two of three kernels: what is compared is judged below the default share.
+    let r = diff_with(&b, &c, &default_gates(false), false, 50.0);
     let fixed: Vec<(&str, &str)> = r
         .fixed_findings
         .iter()
@@ -185,8 +186,9 @@ fn new_and_vanished_kernels_fail_only_when_strict() {
         ("new", entry("new", 1, 4.0, &[])),
         ("kept", entry("kept", 1, 4.0, &[])),
     ]);
-    assert!(!diff(&b, &c, &default_gates(false), false).failed());
-    let strict = diff(&b, &c, &default_gates(false), true);
+    // Half the baseline compared: the kernels' change alone fails only when strict.
+    assert!(!diff_with(&b, &c, &default_gates(false), false, 50.0).failed());
+    let strict = diff_with(&b, &c, &default_gates(false), true, 50.0);
     assert_eq!(strict.new_kernels, vec!["new"]);
     assert_eq!(strict.vanished_kernels, vec!["old"]);
     assert!(strict.failed());
@@ -230,4 +232,98 @@ fn bands_and_directions() {
     .unwrap();
     assert_eq!(judge(&g[0], 4.0, 5.0), Verdict::Unchanged);
     assert!(apply_thresholds(&mut g, &[("nope".into(), "1".into())], "--threshold").is_err());
+}
+
+/// A kernel entry with a mean duration, for the share of GPU time compared.
+fn timed(name: &str, duration_ns: f64, launches: u64) -> KernelEntry {
+    let mut e = entry(name, 1, 4.0, &[]);
+    e.launches = launches;
+    e.metrics.insert(
+        "duration_ns".into(),
+        Stat {
+            mean: duration_ns,
+            min: duration_ns,
+            max: duration_ns,
+        },
+    );
+    e
+}
+
+/// A candidate that kept 1 of the baseline's 27 kernels (a pull request that renamed the
+/// rest, or narrowed `-k`) fails the gate, whatever its one kernel says; one that kept
+/// the kernels holding 95% of the baseline's GPU time passes. The share is of GPU time
+/// (mean duration times launches), so many small kernels left out weigh little.
+#[test]
+fn too_little_of_the_baseline_compared_fails_the_gate() {
+    let names: Vec<String> = (0..27).map(|i| format!("k{i}")).collect();
+    let b = baseline(
+        names
+            .iter()
+            .map(|n| (n.as_str(), timed(n, 1000.0, 10)))
+            .collect(),
+    );
+    let one = baseline(vec![("k0", timed("k0", 1000.0, 10))]);
+    let r = diff(&b, &one, &default_gates(false), false);
+    assert!(r.failed());
+    assert_eq!(
+        r.reasons(),
+        [
+            "only 3.7% of the baseline's GPU time was compared (1 of 27 kernel(s)), under \
+          --min-compared 90%"
+        ]
+    );
+    assert!(!diff_with(&b, &one, &default_gates(false), false, 0.0).failed());
+
+    // One kernel of 95% of the time, and 26 small ones: keeping it is enough.
+    let mut entries = vec![("k0", timed("k0", 95_000.0, 10))];
+    entries.extend(names[1..].iter().map(|n| (n.as_str(), timed(n, 192.3, 10))));
+    let b = baseline(entries);
+    let big = baseline(vec![("k0", timed("k0", 95_000.0, 10))]);
+    let r = diff(&b, &big, &default_gates(false), false);
+    assert!(!r.failed(), "{:?}", r.reasons());
+    assert_eq!(r.overlap.compared_by, "gpu time");
+    assert!((r.overlap.baseline_compared_pct - 95.0).abs() < 0.01);
+
+    // Without durations, the share is of kernels.
+    let b = baseline(vec![
+        ("a", entry("a", 1, 4.0, &[])),
+        ("b", entry("b", 1, 4.0, &[])),
+    ]);
+    let half = baseline(vec![("a", entry("a", 1, 4.0, &[]))]);
+    let r = diff(&b, &half, &default_gates(false), false);
+    assert_eq!(r.overlap.compared_by, "kernels");
+    assert!(r.failed());
+}
+
+/// A finding the baseline's rule could not judge there (a thin export, or no launch
+/// trace) is not compared, never new: a richer candidate export of the same binary passes.
+#[test]
+fn a_finding_the_baseline_could_not_judge_is_not_new() {
+    let mut thin = entry("k", 1, 4.0, &[]);
+    thin.not_judged = vec!["divergent-warps".into(), "launch-bound".into()];
+    let b = baseline(vec![("k", thin)]);
+    let c = baseline(vec![(
+        "k",
+        entry(
+            "k",
+            1,
+            4.0,
+            &["divergent-warps", "launch-bound", "uncoalesced-load"],
+        ),
+    )]);
+    let r = diff(&b, &c, &default_gates(false), false);
+    let new: Vec<&str> = r.new_findings.iter().map(|f| f.rule.as_str()).collect();
+    assert_eq!(new, ["uncoalesced-load"]);
+    let not_compared: Vec<(&str, &str)> = r
+        .not_compared
+        .iter()
+        .map(|n| (n.rule.as_str(), n.why))
+        .collect();
+    assert_eq!(
+        not_compared,
+        [
+            ("divergent-warps", findings::NOT_JUDGED_IN_BASELINE),
+            ("launch-bound", findings::NOT_JUDGED_IN_BASELINE)
+        ]
+    );
 }

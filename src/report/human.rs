@@ -502,16 +502,45 @@ fn closing(r: &Report, out: &mut String) {
     }
 }
 
-/// The diff as a table: every kernel and gated metric, then what changed shape.
+/// The diff: the verdict and why first, then the rows that moved (every kernel and gated
+/// metric with `verbose`, else the unchanged ones counted), then what changed shape.
 pub fn write_diff(
     d: &crate::diff::DiffReport,
     color: bool,
+    verbose: bool,
     w: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     use crate::diff::Verdict;
     let mut out = String::new();
-    let rows: Vec<[String; 6]> = d
+    diff_verdict(d, color, &mut out);
+    out.push('\n');
+    let shown: Vec<&crate::diff::MetricDiff> = d
         .rows
+        .iter()
+        .filter(|r| verbose || r.verdict != Verdict::Unchanged)
+        .collect();
+    let hidden = d.rows.len() - shown.len();
+    out.push_str(&diff_table(&shown, color));
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "{hidden} unchanged metric row(s) not shown; --verbose shows them"
+        );
+    }
+    let mut changes = String::new();
+    diff_changes(d, &mut changes);
+    if !changes.is_empty() {
+        out.push('\n');
+        out.push_str(&changes);
+    }
+    super::flush(&mut out, w)
+}
+
+/// The metric rows as an aligned table, coloured by verdict; nothing when there are none.
+fn diff_table(shown: &[&crate::diff::MetricDiff], color: bool) -> String {
+    use crate::diff::Verdict;
+    let mut out = String::new();
+    let rows: Vec<[String; 6]> = shown
         .iter()
         .map(|r| {
             [
@@ -558,12 +587,14 @@ pub fn write_diff(
             .to_string()
     };
     let head: Vec<String> = header.iter().map(|s| s.to_string()).collect();
-    let _ = writeln!(
-        out,
-        "{}",
-        paint(&fmt_row(&head), Style::new().bold(), color)
-    );
-    for (row, r) in rows.iter().zip(&d.rows) {
+    if !rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}",
+            paint(&fmt_row(&head), Style::new().bold(), color)
+        );
+    }
+    for (row, r) in rows.iter().zip(shown) {
         let line = fmt_row(row);
         let style = match r.verdict {
             Verdict::Regressed => Style::new().red().bold(),
@@ -572,10 +603,7 @@ pub fn write_diff(
         };
         let _ = writeln!(out, "{}", paint(&line, style, color));
     }
-    out.push('\n');
-    diff_changes(d, &mut out);
-    diff_verdict(d, color, &mut out);
-    super::flush(&mut out, w)
+    out
 }
 
 /// What changed shape: new findings, launch configurations, new and vanished kernels.
