@@ -122,3 +122,55 @@ fn a_crafted_baseline_is_inert() {
         );
     }
 }
+
+/// A file name is data from elsewhere too (a profile saved by another tool, a checkout):
+/// one that holds a newline and a workflow command cannot start a line of its own in any
+/// format of `check` or `diff`.
+#[cfg(unix)]
+#[test]
+fn a_crafted_file_name_is_inert_in_every_format() {
+    let dir = scratch_dir("hostile-path");
+    let path = dir.join("run\n::error file=x::pwned.csv");
+    std::fs::copy(
+        common::fixture("h200-samples/pipeline_regressed.csv"),
+        &path,
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let base = common::fixture("h200-samples/pipeline_base.csv");
+    for format in FORMATS {
+        let out = gpulint(&["check", file, "--format", format, "--color", "never"]);
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", transcript(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for line in text.lines() {
+            assert!(
+                !line.starts_with("::error file=x"),
+                "check {format}: {line:?}"
+            );
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.lines().all(|l| !l.starts_with("::error file=x")),
+            "check {format}: {err}"
+        );
+        let out = gpulint(&[
+            "diff",
+            base.to_str().unwrap(),
+            file,
+            "--format",
+            format,
+            "--color",
+            "never",
+            "--min-compared",
+            "0",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", transcript(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for line in text.lines() {
+            assert!(
+                !line.starts_with("::error file=x"),
+                "diff {format}: {line:?}"
+            );
+        }
+    }
+}

@@ -65,7 +65,7 @@ pub fn lint_and_report(
     refuse_unjudged(profiles, &analysis.coverage, rules)?;
     for p in profiles {
         for w in p.warnings() {
-            crate::warning!("{}: {w}", p.file);
+            crate::warning!("{}: {w}", crate::printable::printable(&p.file));
         }
     }
     let gpu = gpu_override(args.gpu.as_deref())?;
@@ -314,13 +314,17 @@ fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
         let _ = writeln!(
             err,
             "gpulint: {}: {}, {} launch(es), {} kernel configuration(s)",
-            p.file,
+            crate::printable::printable(&p.file),
             p.page.describe(),
             p.launch_count(),
             p.configurations()
         );
         for note in p.notes.iter().filter(|n| !n.starts_with(ingest::WARNING)) {
-            let _ = writeln!(err, "gpulint: {}: {note}", p.file);
+            let _ = writeln!(
+                err,
+                "gpulint: {}: {note}",
+                crate::printable::printable(&p.file)
+            );
         }
     }
     // One line per rule and reason, so a 10,000-launch profile does not print 10,000

@@ -40,6 +40,7 @@ pub fn write_diff(
     let mut out = String::new();
     let mut line = |kernel: &str, code: &str, text: &str| {
         let (file, at) = loc(kernel);
+        let file = crate::printable::printable(&file);
         let _ = writeln!(out, "{file}:{at}: error[{code}] {text}");
     };
     for r in d.regressions() {

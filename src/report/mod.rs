@@ -61,19 +61,23 @@ impl Report<'_> {
     /// Where a reader finds a finding: its CUDA source line when known, else the row of
     /// the export; a `gpulint run` that kept no export (`--save-csv`) has no file to name,
     /// so the program that was profiled.
+    /// Made printable: a file name can hold a newline that would start a line of its
+    /// own (a `::error` workflow command, in a CI log).
     pub fn location(&self, f: &Finding) -> String {
-        if f.source.is_some() {
+        let place = if f.source.is_some() {
             let (file, line) = self.code_location(f);
-            return format!("{file}:{line}");
-        }
-        match profiled_program(&f.file) {
-            Some(program) => {
-                format!("{program} (profiled by gpulint run; --save-csv keeps the export)")
+            format!("{file}:{line}")
+        } else {
+            match profiled_program(&f.file) {
+                Some(program) => {
+                    format!("{program} (profiled by gpulint run; --save-csv keeps the export)")
+                }
+                // A kernel a sample left out has no row of its own.
+                None if f.line == 0 => f.file.clone(),
+                None => format!("{}:{}", f.file, f.line),
             }
-            // A kernel a sample left out has no row of its own.
-            None if f.line == 0 => f.file.clone(),
-            None => format!("{}:{}", f.file, f.line),
-        }
+        };
+        crate::printable::printable(&place).into_owned()
     }
 
     pub fn launches(&self) -> impl Iterator<Item = (&Profile, &Launch)> {
