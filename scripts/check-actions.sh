@@ -14,11 +14,12 @@ fi
 export PATH="$PWD/$venv/bin:$PATH"
 actionlint .github/workflows/*.yml
 echo "actionlint: .github/workflows/*.yml clean"
-# A self-hosted runner must never run a pull request's code by itself: such a job may
-# be triggered by a push, by hand, or by a pull request's `labeled` event alone (a
-# maintainer's act), never by pull_request_target or any other pull_request event.
+# A self-hosted runner must never run a pull request's code: such a job may be triggered
+# by a push, a merge queue or by hand, never by any pull_request or pull_request_target
+# event (a label set once ran every later commit of a fork's branch too). And every
+# action a workflow or the composite action uses is pinned to a commit, not a movable tag.
 "$venv/bin/python" - <<'PY'
-import glob, sys, yaml
+import glob, re, sys, yaml
 bad = []
 for path in sorted(glob.glob(".github/workflows/*.yml")):
     wf = yaml.safe_load(open(path))
@@ -29,17 +30,20 @@ for path in sorted(glob.glob(".github/workflows/*.yml")):
         labels = runs_on if isinstance(runs_on, list) else [runs_on]
         if "self-hosted" not in labels:
             continue
-        if "pull_request_target" in triggers:
-            bad.append(f"{path}: job {name} runs on a self-hosted runner on pull_request_target")
-        if "pull_request" in triggers:
-            types = (triggers["pull_request"] or {}).get("types")
-            if types != ["labeled"]:
-                bad.append(f"{path}: job {name} runs a pull request's code on a self-hosted runner (types {types}); allow only `types: [labeled]`")
+        for trigger in ("pull_request", "pull_request_target"):
+            if trigger in triggers:
+                bad.append(f"{path}: job {name} runs on a self-hosted runner on {trigger}; use push, merge_group or workflow_dispatch")
+pinned = re.compile(r"^[^@\s]+@[0-9a-f]{40}$")
+for path in sorted(glob.glob(".github/workflows/*.yml")) + ["action.yml"]:
+    for line in open(path):
+        m = re.match(r"^\s*(?:-\s*)?uses:\s*(\S+)", line)
+        if m and not m.group(1).startswith("./") and not pinned.match(m.group(1)):
+            bad.append(f"{path}: {m.group(1)} is not pinned to a commit (uses: OWNER/REPO@SHA # vX.Y.Z)")
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
 PY
-echo "workflows: no self-hosted job runs a pull request's code unasked"
+echo "workflows: no self-hosted job runs on a pull request; every action pinned to a commit"
 "$venv/bin/python" - <<'PY'
 import pathlib, re, subprocess, sys, tempfile, yaml
 action = yaml.safe_load(open("action.yml"))

@@ -2,6 +2,8 @@
 //! bash, the action's environment, and files for GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and
 //! GITHUB_PATH. The gate runs this build's gpulint on the real H200 pipeline pair; the
 //! installer runs with stand-ins for curl and cargo that record what they were asked.
+// Unix only: the action's steps are bash scripts.
+#![cfg(unix)]
 
 mod common;
 

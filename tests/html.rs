@@ -88,7 +88,8 @@ fn the_page_is_self_contained_small_and_complete() {
     }
 }
 
-/// The browser, where there is one; CI installs it, so there it must be found.
+/// The browser, where there is one; `.ci/run` installs it on Linux, so there it must be
+/// found (the hosted macOS and Windows jobs have none).
 fn browser() -> Option<&'static str> {
     ["chromium-headless-shell", "chromium"]
         .into_iter()
@@ -99,7 +100,7 @@ fn browser() -> Option<&'static str> {
 fn the_page_renders_in_a_browser_without_errors() {
     let Some(browser) = browser() else {
         assert!(
-            std::env::var_os("CI").is_none(),
+            std::env::var_os("CI").is_none() || !cfg!(target_os = "linux"),
             "CI must have chromium-headless-shell (.ci/run installs it)"
         );
         println!(

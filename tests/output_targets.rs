@@ -1,6 +1,8 @@
 //! `-o` writes into what it is given: a regular file (or a new path) is replaced whole; a
 //! symbolic link is followed and its target replaced; a FIFO, `/dev/null` and `/dev/stdout`
 //! are opened and written, never replaced; `-` is stdout.
+// Unix only: symlinks, FIFOs, /dev/stdout and file modes.
+#![cfg(unix)]
 
 mod common;
 

@@ -1,6 +1,8 @@
 //! `.ncu-rep` reports, read through the user's own ncu: with a stand-in ncu that answers
 //! `--import` with a real capture, `gpulint check x.ncu-rep` lints it; without ncu, it
 //! exits 2 and says how to export the report.
+// Unix only: the stand-in ncu that reads .ncu-rep reports is a bash script.
+#![cfg(unix)]
 
 mod common;
 

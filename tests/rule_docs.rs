@@ -16,6 +16,8 @@ fn rules_doc_table_is_generated() {
     );
 }
 
+// A clone's layout, made with a symlink to fixtures/: Unix's.
+#[cfg(unix)]
 #[test]
 fn the_worked_example_in_docs_rules_md_works() {
     let doc =
@@ -66,6 +68,8 @@ fn the_worked_example_in_docs_rules_md_works() {
     );
 }
 
+// A clone's layout, made with a symlink to fixtures/: Unix's.
+#[cfg(unix)]
 #[test]
 fn test_rules_reports_a_failing_case() {
     // A case that cannot hold: the stencil does not fire uncoalesced-load.

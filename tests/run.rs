@@ -1,5 +1,7 @@
 //! `gpulint run` and `gpulint ./prog` against a stand-in ncu that records its arguments
 //! and replays a real H200 capture.
+// Linux only: the stand-ins are bash scripts, and stopping a run reads /proc.
+#![cfg(target_os = "linux")]
 
 mod common;
 

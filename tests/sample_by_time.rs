@@ -4,6 +4,8 @@
 //! down to the launches gpulint asked for, as ncu's `--kernel-id :::N1|N2|...` takes
 //! them (each kernel's launches with those numbers, counted by demangled name). The
 //! cut is made here, from the arguments gpulint passed, not by gpulint's own code.
+// Linux only: `gpulint run` with the stand-in ncu, a bash script.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -2,6 +2,8 @@
 //! a stand-in CUDA driver loads it and calls InitializeInjection, and a stand-in CUPTI
 //! (tests/stand-in/cupti/) delivers kernel records as CUPTI lays them out. Needs a C and a
 //! C++ compiler (`cc`, `c++`), as gpulint's own build of the tracer does.
+// Linux only: the launch tracer is an LD_PRELOAD-style CUDA injection.
+#![cfg(target_os = "linux")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
