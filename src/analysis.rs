@@ -231,8 +231,9 @@ fn apply_origins(origins: &crate::origin::Origins, findings: &mut Vec<Finding>) 
     findings.retain_mut(|f| match origins.adjust(&f.kernel, &f.rule) {
         crate::origin::Adjustment::Drop => false,
         crate::origin::Adjustment::Keep { to_info, note, fix } => {
-            if to_info {
-                f.severity = f.severity.min(Severity::Info);
+            if to_info && f.severity > Severity::Info {
+                f.severity = Severity::Info;
+                f.info_because = Some("a library's kernel: the cure is a different call".into());
             }
             f.notes.extend(note);
             f.notes.extend(origins.evidence_note(&f.kernel));
@@ -289,6 +290,8 @@ fn one_warning_per_program_wide_fix(findings: &mut [Finding], rules: &[Rule]) {
             let rest_stake: f64 = rest.iter().map(|&i| stake(&findings[i])).sum();
             for &i in rest {
                 findings[i].severity = Severity::Info;
+                findings[i].info_because =
+                    Some(format!("the same fix as the {} warning", rule.code));
                 findings[i].notes.push(format!(
                     "the same program-wide fix as the {} warning on {lead}",
                     rule.code
@@ -361,6 +364,7 @@ fn apply_share_floors(
         }
         if let Some(floor) = floor.filter(|floor| covered < *floor) {
             f.severity = Severity::Info;
+            f.info_because = Some(format!("under {floor}% of the GPU time"));
             f.notes.push(if covered < share - 1e-9 {
                 format!(
                     "the {} launch(es) it covers take {covered:.2}% of the profile's GPU time \
@@ -374,6 +378,7 @@ fn apply_share_floors(
             });
         } else if min_share > 0.0 && share < min_share {
             f.severity = Severity::Info;
+            f.info_because = Some(format!("under --min-share {min_share}% of the GPU time"));
             f.notes.push(format!(
                 "this kernel takes {share:.2}% of the profile's GPU time, under --min-share {min_share}%"
             ));

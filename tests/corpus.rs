@@ -214,11 +214,20 @@ fn a_wavefront_report_fits_on_one_screen() {
         .filter(|l| l.contains("needle_cuda_shared_"))
         .count();
     assert!(findings <= 10, "{findings} findings:\n{text}");
-    // Per kernel: one summary line, its findings' locations, one table row, one roofline.
+    // Per kernel: one summary line, its findings' locations, one table row, one roofline;
+    // and a row of the info summary per rule and reason, which names a kernel.
+    let info_rows = text
+        .lines()
+        .skip_while(|l| !l.starts_with("info:"))
+        .skip(2)
+        .take_while(|l| !l.is_empty())
+        .count();
+    assert!(info_rows <= 2, "{text}");
     assert!(
-        rows <= 2 + findings + 2 + 2,
+        rows <= 2 + findings + 2 + 2 + info_rows,
         "{rows} lines name a kernel:\n{text}"
     );
+    assert!(text.lines().count() <= 70, "{text}");
     assert!(
         text.contains("32 configurations, grids of 1-32 blocks"),
         "{text}"

@@ -155,3 +155,47 @@ fn the_page_renders_in_a_browser_without_errors() {
         assert!(table.matches("<tr id=\"k-").count() >= 3, "{profile}");
     }
 }
+
+/// A PyTorch report's info findings are one table (rule, kernels, time at stake, why
+/// info) with their cards folded under it: the page opens on the warnings. `--verbose`
+/// shows every card whole, and JSON keeps each finding.
+#[test]
+fn info_findings_are_one_table_until_verbose() {
+    let dir = scratch_dir("html-info");
+    let file = "fixtures/h200-by-time/default_transformer.csv";
+    let page = |extra: &[&str]| {
+        let path = dir.join(format!("t{}.html", extra.len()));
+        let mut args = vec!["check", file, "--format", "html", "--exit-zero", "-o"];
+        args.push(path.to_str().unwrap());
+        args.extend(extra);
+        let out = gpulint(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let html = page(&[]);
+    let table = html.find("<table class=\"info\">").expect("the info table");
+    let folded = html
+        .find("<details><summary>the 26 info finding(s) in full")
+        .unwrap();
+    // No info card before the fold; every one inside it.
+    let cards = |s: &str| s.matches("<section class=\"finding info\"").count();
+    assert_eq!(cards(&html[..folded]), 0);
+    assert_eq!(cards(&html[folded..]), 26);
+    assert!(table < folded);
+    let rows = html[table..folded].matches("<tr><td>").count();
+    assert_eq!(rows, 4, "{}", &html[table..folded]);
+    assert!(html[table..folded].contains("the same fix as the GL601 warning"));
+    let verbose = page(&["--verbose"]);
+    assert!(!verbose.contains("<table class=\"info\">"));
+    assert_eq!(cards(&verbose), 26);
+    let json = gpulint(&["check", file, "--format", "json", "--exit-zero"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let info: Vec<_> = (v["findings"].as_array().unwrap().iter())
+        .filter(|f| f["severity"] == "info")
+        .collect();
+    assert_eq!(info.len(), 26);
+    assert!(
+        info.iter().all(|f| f["info_because"].is_string()),
+        "{info:?}"
+    );
+}

@@ -213,43 +213,54 @@ fn kernels(r: &Report, out: &mut String) {
     }
 }
 
-/// Warnings and errors in full; info findings on library kernels folded under one line,
-/// expanded on a click.
+/// Warnings and errors in full; info findings as one table (rule, kernels, time at stake,
+/// why info), with their cards folded under it, expanded on a click (in full with
+/// `--verbose`).
 fn findings(r: &Report, out: &mut String) {
     let _ = writeln!(out, "<h2>Findings</h2>");
     if r.findings.is_empty() {
         out.push_str("<p>No findings.</p>\n");
         return;
     }
-    let folded = |f: &Finding| {
-        f.severity == Severity::Info
-            && r.origins.describe(&f.kernel).kind == crate::origin::Kind::Library
-    };
+    let folded = |f: &Finding| !r.verbose && f.severity == Severity::Info;
     for (i, f) in r.findings.iter().enumerate().filter(|(_, f)| !folded(f)) {
         finding(r, i, f, out);
     }
-    let library_info: Vec<(usize, &Finding)> = r
+    let info: Vec<(usize, &Finding)> = r
         .findings
         .iter()
         .enumerate()
         .filter(|(_, f)| folded(f))
         .collect();
-    if !library_info.is_empty() {
-        let stake: f64 = library_info
-            .iter()
-            .filter_map(|(_, f)| f.time_at_stake_ns)
-            .sum();
+    if info.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<h3>Info: {} finding(s), worth knowing rather than acting on first</h3>\n<table class=\"info\"><tr><th>rule</th><th>kernels</th><th>at stake</th><th>why info</th></tr>",
+        info.len()
+    );
+    for g in super::info_groups(info.iter().map(|(_, f)| *f)) {
         let _ = writeln!(
             out,
-            "<details><summary>{} info finding(s) on library kernels, {} at stake: the cure is a different call, not an edit</summary>",
-            library_info.len(),
-            micros(stake)
+            "<tr><td>{}</td><td title=\"{}\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            esc(g.rule),
+            esc(&g.kernels.join("\n")),
+            esc(&g.kernels_cell()),
+            g.stake_ns.map_or("-".into(), micros),
+            esc(g.why)
         );
-        for (i, f) in library_info {
-            finding(r, i, f, out);
-        }
-        out.push_str("</details>\n");
     }
+    out.push_str("</table>\n");
+    let _ = writeln!(
+        out,
+        "<details><summary>the {} info finding(s) in full</summary>",
+        info.len()
+    );
+    for (i, f) in info {
+        finding(r, i, f, out);
+    }
+    out.push_str("</details>\n");
 }
 
 fn finding(r: &Report, i: usize, f: &Finding, out: &mut String) {

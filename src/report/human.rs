@@ -129,13 +129,9 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
     profile_summary(r, &mut out);
     super::flush(&mut out, w)?;
-    // Info findings on library kernels say "a different call, not an edit" many times
-    // over: one line per rule unless --verbose.
-    let folded = |f: &&crate::rules::engine::Finding| {
-        !r.verbose
-            && f.severity == Severity::Info
-            && r.origins.describe(&f.kernel).kind == crate::origin::Kind::Library
-    };
+    // Info findings are worth knowing, not acting on first: one table row per rule and
+    // reason unless --verbose, so that the warnings are what the page shows.
+    let folded = |f: &&crate::rules::engine::Finding| !r.verbose && f.severity == Severity::Info;
     let listed: Vec<_> = r.findings.iter().filter(|f| !folded(f)).collect();
     let shown = r.top.unwrap_or(usize::MAX);
     for f in listed.iter().take(shown) {
@@ -149,7 +145,7 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
             listed.len() - shown
         );
     }
-    library_info_summary(r, r.findings.iter().filter(folded), &mut out);
+    info_summary(r, r.findings.iter().filter(folded), &mut out);
     super::flush(&mut out, w)?;
     kernel_table(r, &mut out);
     super::flush(&mut out, w)?;
@@ -158,43 +154,56 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     super::flush(&mut out, w)
 }
 
-/// The folded info findings on library kernels: one line per rule, with how many and the
-/// time at stake in all, the most first.
-fn library_info_summary<'a>(
+/// The folded info findings, as [`super::info_groups`] groups them: a row per rule and
+/// reason, with the kernels, the time at stake in all and why it is info.
+fn info_summary<'a>(
     r: &Report,
     folded: impl Iterator<Item = &'a crate::rules::engine::Finding>,
     out: &mut String,
 ) {
-    let mut by_rule: Vec<(&str, usize, f64)> = Vec::new();
-    for f in folded {
-        let stake = f.time_at_stake_ns.unwrap_or(0.0);
-        match by_rule.iter_mut().find(|(rule, _, _)| *rule == f.rule) {
-            Some(g) => {
-                g.1 += 1;
-                g.2 += stake;
-            }
-            None => by_rule.push((&f.rule, 1, stake)),
-        }
-    }
-    if by_rule.is_empty() {
+    let groups = super::info_groups(folded);
+    if groups.is_empty() {
         return;
     }
-    // The most time at stake in all first; ties keep the findings' order.
-    by_rule.sort_by(|a, b| b.2.total_cmp(&a.2));
-    let n: usize = by_rule.iter().map(|g| g.1).sum();
+    let n: usize = groups.iter().map(|g| g.findings).sum();
     let _ = writeln!(
         out,
-        "{} {n} finding(s) on library kernels, where the cure is a different call, not an \
-         edit (--verbose lists them):",
+        "{} {n} finding(s), worth knowing rather than acting on first (--verbose lists them whole):",
         paint("info:", severity_style(Severity::Info), r.color)
     );
-    for (rule, count, stake) in by_rule {
-        let stake = if stake > 0.0 {
-            format!(", {} at stake", micros(stake))
-        } else {
-            String::new()
-        };
-        let _ = writeln!(out, "  {rule}: {count}x{stake}");
+    let rows: Vec<[String; 4]> = groups
+        .iter()
+        .map(|g| {
+            [
+                g.rule.to_string(),
+                g.kernels_cell(),
+                g.stake_ns.map_or("-".into(), micros),
+                g.why.to_string(),
+            ]
+        })
+        .collect();
+    let header = ["rule", "kernels", "at stake", "why info"].map(String::from);
+    let mut widths = [0usize; 4];
+    for row in std::iter::once(&header).chain(&rows) {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    for row in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                let pad = " ".repeat(w.saturating_sub(c.chars().count()));
+                if i == 2 {
+                    format!("{pad}{c}")
+                } else {
+                    format!("{c}{pad}")
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
     }
     out.push('\n');
 }

@@ -209,6 +209,83 @@ pub fn relative_to(path: &str, root: Option<&std::path::Path>) -> String {
         .map_or_else(|| path.to_string(), |rel| rel.display().to_string())
 }
 
+/// The info findings of one rule and one reason, for the summaries that fold them.
+pub struct InfoGroup<'a> {
+    pub rule: &'a str,
+    pub why: &'a str,
+    pub findings: usize,
+    /// The kernels, in the findings' order, each once.
+    pub kernels: Vec<&'a str>,
+    /// The time at stake in all, where any finding has one.
+    pub stake_ns: Option<f64>,
+}
+
+impl InfoGroup<'_> {
+    /// The kernels as a table shows them: the first by short name (clipped to 40
+    /// characters, with an ellipsis), and how many more.
+    pub fn kernels_cell(&self) -> String {
+        let first = self
+            .kernels
+            .first()
+            .map_or(String::new(), |k| clip(&short_name(k), 40));
+        match self.kernels.len() {
+            0 | 1 => first,
+            n => format!("{first} and {} more", n - 1),
+        }
+    }
+}
+
+/// Info findings grouped by rule and reason (`info_because`; an info rule's own findings
+/// have none), the most time at stake first; ties keep the findings' order.
+pub fn info_groups<'a>(findings: impl Iterator<Item = &'a Finding>) -> Vec<InfoGroup<'a>> {
+    let mut groups: Vec<InfoGroup> = Vec::new();
+    for f in findings {
+        let why = f
+            .info_because
+            .as_deref()
+            .unwrap_or("an info rule: a fact to know");
+        let g = match groups
+            .iter_mut()
+            .position(|g| g.rule == f.rule && g.why == why)
+        {
+            Some(i) => &mut groups[i],
+            None => {
+                groups.push(InfoGroup {
+                    rule: &f.rule,
+                    why,
+                    findings: 0,
+                    kernels: Vec::new(),
+                    stake_ns: None,
+                });
+                groups.last_mut().expect("just pushed")
+            }
+        };
+        g.findings += 1;
+        if !g.kernels.contains(&f.kernel.as_str()) {
+            g.kernels.push(&f.kernel);
+        }
+        if let Some(t) = f.time_at_stake_ns {
+            g.stake_ns = Some(g.stake_ns.unwrap_or(0.0) + t);
+        }
+    }
+    groups.sort_by(|a, b| {
+        b.stake_ns
+            .unwrap_or(0.0)
+            .total_cmp(&a.stake_ns.unwrap_or(0.0))
+    });
+    groups
+}
+
+/// `text` cut to at most `max` characters, its end replaced by `…` where it was cut, so
+/// that a cut never reads as the whole.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
 #[cfg(test)]
 mod tests {
     use super::short_name;

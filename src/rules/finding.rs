@@ -71,6 +71,11 @@ pub struct Finding {
     /// would be.
     #[serde(skip_serializing_if = "Option::is_none", rename = "suggested_edit")]
     pub edit: Option<Edit>,
+    /// Why a finding of a warning rule is info, in a few words (the summary of info
+    /// findings groups by it): the rule's own bar, a library kernel, a share of GPU time
+    /// under the floor, a fix another finding already names. Absent on the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info_because: Option<String>,
     /// Whose kernel it is (set after the rules ran, see `crate::origin`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<crate::origin::KernelOrigin>,
