@@ -214,7 +214,7 @@ pub fn analyze(
     );
     say_mean_waits(&mut findings, rules);
     one_warning_per_program_wide_fix(&mut findings, rules);
-    rank(&mut findings);
+    crate::rules::engine::rank(&mut findings);
     Ok(Analysis {
         findings,
         skips: outcome.skips,
@@ -384,17 +384,4 @@ fn apply_share_floors(
             ));
         }
     }
-}
-
-/// Errors, then warnings, then info; within each, the most time at stake first. A warning
-/// on a small kernel still comes before info on library kernels that take more time.
-fn rank(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
-        b.severity.cmp(&a.severity).then(
-            b.time_at_stake_ns
-                .unwrap_or(-1.0)
-                .partial_cmp(&a.time_at_stake_ns.unwrap_or(-1.0))
-                .unwrap_or(std::cmp::Ordering::Equal),
-        )
-    });
 }

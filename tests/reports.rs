@@ -193,7 +193,14 @@ fn a_pytorch_report_fits_on_a_screen() {
     );
     let long = common::gpulint(&["check", file, "--color", "never", "--verbose"]);
     let all = String::from_utf8_lossy(&long.stdout);
-    assert_eq!(all.matches("info[GL").count(), 21, "{all}");
+    // Whole, as cards: instantiations of one GEMM with one finding are one card.
+    assert_eq!(all.matches("info[GL").count(), 15, "{all}");
+    assert_eq!(
+        all.matches("the same on 6 more instantiation(s) of at::(anon)::multi_tensor_apply_kernel")
+            .count(),
+        1,
+        "{all}"
+    );
     assert!(all.contains("roofline (DRAM):"), "{all}");
 }
 
@@ -225,4 +232,97 @@ fn library_info_lines_come_by_their_time_at_stake_in_all() {
         stakes.windows(2).all(|w| w[0] >= w[1]),
         "{stakes:?}\n{text}"
     );
+}
+
+/// The zoo's export with `copy_gridstride` (8 blocks on 132 SMs: small-grid) as twelve
+/// instantiations of one template, `copy_gridstride<1>` to `<12>`: its row copied, each
+/// with a launch ID and template argument of its own, as a templated kernel's launches
+/// come in an export.
+fn twelve_instantiations(dir: &std::path::Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(common::fixture("h200-zoo/full_raw_base.csv")).unwrap();
+    let name = "\"copy_gridstride(const float *, float *, unsigned long)\"";
+    let row = text.lines().find(|l| l.contains(name)).unwrap();
+    let mut out: Vec<String> = text
+        .lines()
+        .filter(|l| !l.contains(name))
+        .map(String::from)
+        .collect();
+    for n in 1..=12 {
+        let id = format!("\"{}\"", 100 + n);
+        let renamed = row.replacen(
+            name,
+            &format!("\"void copy_gridstride<{n}>(const float *, float *, unsigned long)\""),
+            1,
+        );
+        let (_, rest) = renamed.split_once("\",").unwrap();
+        out.push(format!("{id},{rest}"));
+    }
+    let path = dir.join("twelve.csv");
+    std::fs::write(&path, out.join("\n") + "\n").unwrap();
+    path
+}
+
+/// Twelve template instantiations with the same finding are one card, with the other
+/// eleven named, in every format people read; the kernel table still marks each instance,
+/// and JSON and the baseline keep a finding per kernel.
+#[test]
+fn template_instantiations_fold_to_one_card() {
+    let dir = common::scratch_dir("twelve");
+    let file = twelve_instantiations(&dir);
+    let file = file.to_str().unwrap();
+    let out = common::gpulint(&["check", file, "--color", "never"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let cards = text
+        .lines()
+        .filter(|l| l.starts_with("warning[GL204]"))
+        .count();
+    assert_eq!(cards, 1, "{text}");
+    assert!(
+        text.contains(
+            "= note: the same on 11 more instantiation(s) of copy_gridstride: copy_gridstride<"
+        ),
+        "{text}"
+    );
+    let table_rows = text
+        .lines()
+        .filter(|l| l.contains("copy_gridstride<") && l.trim_end().ends_with("GL204"))
+        .count();
+    assert_eq!(table_rows, 12, "{text}");
+
+    // JSON, the machine contract, keeps a finding per kernel, each with its own stake.
+    let json = common::gpulint(&["check", file, "--format", "json", "--exit-zero"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let small: Vec<_> = (v["findings"].as_array().unwrap().iter())
+        .filter(|f| f["rule"] == "small-grid")
+        .collect();
+    assert_eq!(small.len(), 12, "{small:?}");
+    assert!(small.iter().all(|f| f.get("instances").is_none()));
+    for (format, card) in [
+        ("concise", "warning[GL204]"),
+        ("sarif", "\"ruleId\": \"GL204\""),
+        ("github", "::warning file="),
+        (
+            "markdown",
+            "copy_gridstride<1> and 11 more instantiation(s)",
+        ),
+    ] {
+        let out = common::gpulint(&["check", file, "--format", format, "--exit-zero"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let cards = text
+            .lines()
+            .filter(|l| l.contains(card) && l.contains("GL204"))
+            .count();
+        assert_eq!(cards, 1, "{format}:\n{text}");
+    }
+    let base = common::gpulint(&["baseline", file]);
+    let b: serde_json::Value = serde_json::from_slice(&base.stdout).unwrap();
+    let with_finding = (b["kernels"].as_object().unwrap().values())
+        .filter(|k| {
+            k["findings"]
+                .as_array()
+                .unwrap()
+                .contains(&"small-grid".into())
+        })
+        .count();
+    assert_eq!(with_finding, 12);
 }

@@ -58,7 +58,11 @@ pub fn lint_and_report(
         unprofiled_ns: sample.unprofiled_ns,
         ..super::shared::analysis_settings(&args.gate.selection, args.gate.min_share)
     };
-    let analysis = analyze(profiles, outcome, rules, &settings)?;
+    let mut analysis = analyze(profiles, outcome, rules, &settings)?;
+    // Cards are for readers: JSON, the machine contract, keeps a finding per kernel.
+    if args.format != Format::Json {
+        crate::report::cards::one_card_per_cause(&mut analysis.findings);
+    }
     if args.gate.read.verbose {
         print_verbose(profiles, &analysis.skips);
     }

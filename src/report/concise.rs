@@ -15,7 +15,7 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
             f.severity.as_str(),
             f.code,
             f.rule,
-            short_name(&f.kernel),
+            super::finding_kernel(f),
             launches,
             f.message
         );

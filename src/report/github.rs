@@ -42,7 +42,7 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
             Severity::Warning => "warning",
             Severity::Info => "notice",
         };
-        let title = format!("{} {} in {}", f.code, f.rule, super::short_name(&f.kernel));
+        let title = format!("{} {} in {}", f.code, f.rule, super::finding_kernel(f));
         let launches = super::concise::launch_list(f, r.kernel_launches(f));
         let message = format!("{}; {launches}\nhelp: {}", f.message, f.fix);
         let (file, line) = r.code_location(f);

@@ -140,7 +140,7 @@ fn headline(r: &Report, out: &mut String) {
 fn largest_stake(r: &Report, kernel: &str) -> f64 {
     r.findings
         .iter()
-        .filter(|f| f.kernel == kernel && f.severity >= Severity::Warning)
+        .filter(|f| f.is_on(kernel) && f.severity >= Severity::Warning)
         .filter_map(|f| f.time_at_stake_ns)
         .fold(0.0, f64::max)
 }
@@ -172,7 +172,7 @@ fn kernels(r: &Report, out: &mut String) {
             .findings
             .iter()
             .enumerate()
-            .filter(|(_, f)| f.file == v.file && f.kernel == l.name)
+            .filter(|(_, f)| f.file == v.file && f.is_on(&l.name))
             .filter(|(_, f)| !f.covered.is_empty() || f.launch == l.id)
             .map(|(i, f)| format!("<a href=\"#f-{i}\">{}</a>", esc(&f.code)))
             .collect();
@@ -235,12 +235,13 @@ fn findings(r: &Report, out: &mut String) {
     if info.is_empty() {
         return;
     }
+    let groups = super::info_groups(info.iter().map(|(_, f)| *f));
     let _ = writeln!(
         out,
         "<h3>Info: {} finding(s), worth knowing rather than acting on first</h3>\n<table class=\"info\"><tr><th>rule</th><th>kernels</th><th>at stake</th><th>why info</th></tr>",
-        info.len()
+        groups.iter().map(|g| g.findings).sum::<usize>()
     );
-    for g in super::info_groups(info.iter().map(|(_, f)| *f)) {
+    for g in groups {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td title=\"{}\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
@@ -254,7 +255,7 @@ fn findings(r: &Report, out: &mut String) {
     out.push_str("</table>\n");
     let _ = writeln!(
         out,
-        "<details><summary>the {} info finding(s) in full</summary>",
+        "<details><summary>the {} info card(s) in full</summary>",
         info.len()
     );
     for (i, f) in info {
@@ -276,7 +277,7 @@ fn finding(r: &Report, i: usize, f: &Finding, out: &mut String) {
     let _ = writeln!(
         out,
         "<p class=\"where\"><code>{}</code> ({}), {}, {}; {}</p>",
-        esc(&short_name(&f.kernel)),
+        esc(&super::finding_kernel(f)),
         esc(&r.origins.describe(&f.kernel).name),
         esc(&launches),
         esc(&super::configuration_text(f)),

@@ -77,7 +77,7 @@ fn profile_summary(r: &Report, out: &mut String) {
         let stake: f64 = r
             .findings
             .iter()
-            .filter(|f| f.kernel == *name && f.severity >= Severity::Warning)
+            .filter(|f| f.is_on(name) && f.severity >= Severity::Warning)
             .filter_map(|f| f.time_at_stake_ns)
             .fold(0.0, f64::max);
         let bound = roof.map_or("-", |x| x.label());
@@ -225,7 +225,7 @@ fn finding(r: &Report, f: &crate::rules::engine::Finding, out: &mut String) {
         "  {} {}  {}{}  {}, {}",
         paint("-->", Style::new().blue().bold(), c),
         r.location(f),
-        short_name(&f.kernel),
+        super::finding_kernel(f),
         origin_tag(r, &f.kernel),
         launches,
         super::configuration_text(f)
@@ -340,7 +340,7 @@ fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
         .findings
         .iter()
         // A merged finding is about the whole kernel; one per launch, its launch.
-        .filter(|f| f.file == v.file && f.kernel == l.name)
+        .filter(|f| f.file == v.file && f.is_on(&l.name))
         .filter(|f| !f.covered.is_empty() || f.launch == l.id)
         .map(|f| f.code.as_str())
         .collect();

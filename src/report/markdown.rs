@@ -67,7 +67,7 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
             f.severity.as_str(),
             f.code,
             f.rule,
-            code(&super::short_name(&f.kernel)),
+            code(&super::finding_kernel(f)),
             super::concise::launch_list(f, r.kernel_launches(f)),
             cell(&f.message),
             cell(&f.fix)

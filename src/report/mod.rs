@@ -1,5 +1,6 @@
 //! Report formats, one file each. A [`Report`] is everything a format may show.
 
+pub mod cards;
 pub mod concise;
 pub mod github;
 pub mod html;
@@ -99,7 +100,7 @@ impl Report<'_> {
         }
         let total: u64 = self
             .launches()
-            .filter(|(p, l)| p.file == f.file && l.name == f.kernel)
+            .filter(|(p, l)| p.file == f.file && f.is_on(&l.name))
             .map(|(_, l)| l.count)
             .sum();
         (total > 0).then_some(total)
@@ -209,10 +210,20 @@ pub fn relative_to(path: &str, root: Option<&std::path::Path>) -> String {
         .map_or_else(|| path.to_string(), |rel| rel.display().to_string())
 }
 
+/// The kernel a finding is about, as a line of any format names it: its short name, and
+/// for a card of several instantiations (`cards`), how many more it stands for.
+pub fn finding_kernel(f: &Finding) -> String {
+    match f.instances.len() {
+        0 => short_name(&f.kernel),
+        n => format!("{} and {n} more instantiation(s)", short_name(&f.kernel)),
+    }
+}
+
 /// The info findings of one rule and one reason, for the summaries that fold them.
 pub struct InfoGroup<'a> {
     pub rule: &'a str,
     pub why: &'a str,
+    /// Findings, a card's instances counted each.
     pub findings: usize,
     /// The kernels, in the findings' order, each once.
     pub kernels: Vec<&'a str>,
@@ -260,9 +271,11 @@ pub fn info_groups<'a>(findings: impl Iterator<Item = &'a Finding>) -> Vec<InfoG
                 groups.last_mut().expect("just pushed")
             }
         };
-        g.findings += 1;
-        if !g.kernels.contains(&f.kernel.as_str()) {
-            g.kernels.push(&f.kernel);
+        g.findings += 1 + f.instances.len();
+        for k in std::iter::once(&f.kernel).chain(&f.instances) {
+            if !g.kernels.contains(&k.as_str()) {
+                g.kernels.push(k);
+            }
         }
         if let Some(t) = f.time_at_stake_ns {
             g.stake_ns = Some(g.stake_ns.unwrap_or(0.0) + t);

@@ -158,7 +158,7 @@ pub fn write(r: &Report, rules: &[Rule], w: &mut dyn std::io::Write) -> std::io:
             let launches = super::concise::launch_list(f, r.kernel_launches(f));
             let mut text = format!(
                 "{}: {}; {launches}",
-                super::short_name(&f.kernel),
+                super::finding_kernel(f),
                 f.message
             );
             for n in &f.notes {

@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 use super::Rule;
-pub use super::finding::{Coverage, Edit, Finding, LISTED_LAUNCHES, Outcome, Skip, SourceLocation};
+pub use super::finding::{
+    Coverage, Edit, Finding, LISTED_LAUNCHES, Outcome, Skip, SourceLocation, rank,
+};
 use super::judge::judge;
 pub use super::judge::{Judgement, check_in_profile};
 use crate::ingest::{Launch, Profile};

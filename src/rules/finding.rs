@@ -76,6 +76,11 @@ pub struct Finding {
     /// under the floor, a fix another finding already names. Absent on the rest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub info_because: Option<String>,
+    /// The other kernels this card stands for: instantiations of the same function
+    /// (template arguments aside) with the same finding, folded into one card by the
+    /// reports (`crate::fold::one_card_per_cause`). Empty on the rest.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<String>,
     /// Whose kernel it is (set after the rules ran, see `crate::origin`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub origin: Option<crate::origin::KernelOrigin>,
@@ -134,7 +139,25 @@ pub type Configuration = (Option<[u64; 3]>, Option<[u64; 3]>);
 /// Launch IDs a merged finding lists; more are counted, not listed.
 pub const LISTED_LAUNCHES: usize = 8;
 
+/// Errors, then warnings, then info; within each, the most time at stake first. A warning
+/// on a small kernel still comes before info on library kernels that take more time.
+pub fn rank(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        b.severity.cmp(&a.severity).then(
+            b.time_at_stake_ns
+                .unwrap_or(-1.0)
+                .partial_cmp(&a.time_at_stake_ns.unwrap_or(-1.0))
+                .unwrap_or(std::cmp::Ordering::Equal),
+        )
+    });
+}
+
 impl Finding {
+    /// Whether this finding is on `kernel`: its own, or one of the instances it stands for.
+    pub fn is_on(&self, kernel: &str) -> bool {
+        self.kernel == kernel || self.instances.iter().any(|k| k == kernel)
+    }
+
     /// Whether this finding is about `launch` (a launch, or a folded entry of one
     /// kernel configuration). A merged finding covers every configuration of its kernel
     /// it held on; an unmerged one (`--per-launch`), its own launch.

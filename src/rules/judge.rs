@@ -133,6 +133,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
             .map(|d| d * launch.count as f64),
         source: None,
         edit: None,
+        instances: Vec::new(),
         info_because: (severity == Severity::Info && rule.severity > Severity::Info)
             .then(|| "under the rule's bar for a warning (its note says which)".to_string()),
         origin: None,
