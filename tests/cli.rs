@@ -1196,3 +1196,100 @@ fn gpus_prints_the_devices_the_library_knows() {
         assert_eq!(g.chip, chip, "{head}");
     }
 }
+
+/// `--top N` lists the N findings with the most time at stake in every format, and each
+/// says how many it left out.
+#[test]
+fn top_limits_every_format() {
+    let all = gpulint(&["check", ZOO, "--format", "json", "--exit-zero"]);
+    let v: serde_json::Value = serde_json::from_slice(&all.stdout).unwrap();
+    let total = v["findings"].as_array().unwrap().len();
+    assert!(total > 2);
+    let left = format!(
+        "{} more finding(s) with less time at stake (--top 2)",
+        total - 2
+    );
+    for format in ["concise", "markdown", "github", "html"] {
+        let out = gpulint(&[
+            "check",
+            ZOO,
+            "--top",
+            "2",
+            "--format",
+            format,
+            "--exit-zero",
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&left), "{format}:\n{text}");
+    }
+    // The human report counts the cards it would list: its info is one table anyway.
+    let out = gpulint(&["check", ZOO, "--top", "2", "--exit-zero"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let cards = text.lines().filter(|l| l.starts_with("warning[")).count();
+    assert_eq!(cards, 2, "{text}");
+    assert!(
+        text.contains("more finding(s) with less time at stake (--top 2)"),
+        "{text}"
+    );
+    let out = gpulint(&[
+        "check",
+        ZOO,
+        "--top",
+        "2",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["findings"].as_array().unwrap().len(), 2);
+    assert_eq!(v["findings_left_out_by_top"], total - 2);
+    let out = gpulint(&[
+        "check",
+        ZOO,
+        "--top",
+        "2",
+        "--format",
+        "sarif",
+        "--exit-zero",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["runs"][0]["results"].as_array().unwrap().len(), 2);
+}
+
+/// Several files are one report, and it says so (headline and stderr); a details page
+/// that left rules unjudged gets a one-line hint at the raw page, without --verbose.
+#[test]
+fn merged_files_and_a_details_page_are_said() {
+    let out = gpulint(&[
+        "check",
+        ZOO,
+        "fixtures/h200-samples/pipeline_base.csv",
+        "--exit-zero",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with(", in 2 files read together"),
+        "{text}"
+    );
+    assert!(err.contains("gpulint: 2 files are one report"), "{err}");
+    let one = gpulint(&["check", ZOO, "--exit-zero"]);
+    assert!(!String::from_utf8_lossy(&one.stderr).contains("files are one report"));
+    assert!(!String::from_utf8_lossy(&one.stdout).contains("hint: this is a details page"));
+
+    let out = gpulint(&["check", "fixtures/h200-zoo/full_details.csv", "--exit-zero"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.trim_end().lines().last().unwrap().starts_with(
+            "hint: this is a details page, which shows each section's headline values only"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("which the 12 rule(s) not judged may find there"),
+        "{text}"
+    );
+}

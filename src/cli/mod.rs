@@ -384,7 +384,8 @@ pub struct ReportArgs {
     /// Also write the roofline chart here (SVG).
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
-    /// Show only the N findings with the most time at stake (human format).
+    /// Show only the N findings with the most time at stake, in every format (each says
+    /// how many it left out; JSON as `findings_left_out_by_top`).
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
     /// One finding and one table row per launch, instead of one per kernel (name, grid

@@ -58,6 +58,13 @@ pub fn lint_and_report(
         unprofiled_ns: sample.unprofiled_ns,
         ..super::shared::analysis_settings(&args.gate.selection, args.gate.min_share)
     };
+    if profiles.len() > 1 {
+        crate::note!(
+            "{} files are one report: their launches are counted together, and each kernel's \
+             share of GPU time is of all of them (a file each: one command per file)",
+            profiles.len()
+        );
+    }
     let mut analysis = analyze(profiles, outcome, rules, &settings)?;
     // Cards are for readers: JSON, the machine contract, keeps a finding per kernel.
     if args.format != Format::Json {

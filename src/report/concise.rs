@@ -6,7 +6,7 @@ use super::{Report, short_name};
 
 pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
-    for f in r.findings {
+    for f in r.listed_findings() {
         let launches = launch_list(f, r.kernel_launches(f));
         let _ = writeln!(
             out,
@@ -20,6 +20,9 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
             f.message
         );
         super::flush(&mut out, w)?;
+    }
+    if let Some(left) = r.left_out_by_top() {
+        let _ = writeln!(out, "note: {left}");
     }
     if let Some(summary) = r.coverage.summary() {
         let _ = writeln!(out, "note: {summary}");

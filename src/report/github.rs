@@ -36,7 +36,7 @@ fn command(kind: &str, file: &str, line: u64, title: &str, message: &str) -> Str
 
 pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
-    for f in r.findings {
+    for f in r.listed_findings() {
         let kind = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -48,6 +48,9 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let (file, line) = r.code_location(f);
         out.push_str(&command(kind, &file, line, &title, &message));
         super::flush(&mut out, w)?;
+    }
+    if let Some(left) = r.left_out_by_top() {
+        out.push_str(&format!("::notice title=gpulint::{}\n", escape_data(&left)));
     }
     if let Some(summary) = r.coverage.summary() {
         out.push_str(&format!(

@@ -223,8 +223,12 @@ fn findings(r: &Report, out: &mut String) {
         return;
     }
     let folded = |f: &Finding| !r.verbose && f.severity == Severity::Info;
-    for (i, f) in r.findings.iter().enumerate().filter(|(_, f)| !folded(f)) {
+    let listed = r.listed_findings().len();
+    for (i, f) in (r.findings.iter().enumerate()).filter(|(i, f)| *i < listed && !folded(f)) {
         finding(r, i, f, out);
+    }
+    if let Some(left) = r.left_out_by_top() {
+        let _ = writeln!(out, "<p class=\"where\">{}</p>", esc(&left));
     }
     let info: Vec<(usize, &Finding)> = r
         .findings

@@ -298,7 +298,14 @@ fn kernel_table(r: &Report, out: &mut String) {
     let c = r.color;
     let rows: Vec<[String; 8]> = r.kernels.iter().map(|(v, _)| kernel_row(r, v)).collect();
     let header = [
-        "ID", "kernel", "n", "grid", "block", "duration", "occ.", "findings",
+        "ID",
+        "kernel",
+        "n",
+        "grid",
+        "block",
+        "mean time",
+        "occ.",
+        "findings",
     ];
     let mut widths = header.map(str::len);
     for row in &rows {
@@ -332,8 +339,8 @@ fn kernel_table(r: &Report, out: &mut String) {
     }
 }
 
-/// One row of the kernel table: ID, kernel, launches, grid, block, duration, occupancy,
-/// findings.
+/// One row of the kernel table: ID, kernel, launches, grid, block, mean duration a launch,
+/// occupancy, findings.
 fn kernel_row(r: &Report, v: &crate::fold::KernelView) -> [String; 8] {
     let l = &v.entry;
     let codes: Vec<&str> = r
@@ -509,6 +516,27 @@ fn closing(r: &Report, out: &mut String) {
             r.skips.iter().map(|s| s.launch_count).sum::<u64>()
         );
     }
+    if let Some(hint) = raw_page_hint(r) {
+        let _ = writeln!(out, "{hint}");
+    }
+}
+
+/// Where a details page left rules unjudged: the raw page of the same report holds every
+/// metric ncu collected, so it is the first thing to try (before a capture of its own).
+fn raw_page_hint(r: &Report) -> Option<String> {
+    let details = r
+        .profiles
+        .iter()
+        .any(|p| p.page == crate::ingest::Page::Details);
+    let unjudged = r.coverage.not_judged.len();
+    (details && unjudged > 0).then(|| {
+        format!(
+            "hint: this is a details page, which shows each section's headline values only; \
+             the raw page of the same report (`ncu --import REPORT.ncu-rep --csv --page raw`, \
+             or `gpulint check REPORT.ncu-rep`) holds every metric ncu collected, which the \
+             {unjudged} rule(s) not judged may find there"
+        )
+    })
 }
 
 /// The diff: the verdict and why first, then the rows that moved (every kernel and gated

@@ -62,7 +62,12 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     });
     let text = serde_json::to_string_pretty(&coverage).expect("plain data");
     writeln!(out, "  \"coverage\": {},", text.replace('\n', "\n  "))?;
-    array(out, "findings", r.findings.iter().map(plain))?;
+    array(out, "findings", r.listed_findings().iter().map(plain))?;
+    // Said only where --top left some out: the array is then not every finding.
+    let left_out = r.findings.len() - r.listed_findings().len();
+    if left_out > 0 {
+        writeln!(out, "  \"findings_left_out_by_top\": {left_out},")?;
+    }
     array(out, "helpers", helpers)?;
     array(out, "kernels", kernels)?;
     array(out, "skipped", r.skips.iter().map(plain))?;

@@ -60,7 +60,7 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     out.push_str(
         "| severity | rule | kernel | launch | finding | fix |\n|---|---|---|---|---|---|\n",
     );
-    for f in r.findings {
+    for f in r.listed_findings() {
         let _ = writeln!(
             out,
             "| {} | `{}` {} | `{}` | {} | {} | {} |",
@@ -73,6 +73,9 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
             cell(&f.fix)
         );
         super::flush(&mut out, w)?;
+    }
+    if let Some(left) = r.left_out_by_top() {
+        let _ = writeln!(out, "\n_{}_", cell(&left));
     }
     suggested_edits(r, &mut out);
     let count = |s: crate::rules::Severity| r.findings.iter().filter(|f| f.severity == s).count();

@@ -87,6 +87,23 @@ impl Report<'_> {
             .flat_map(|p| p.launches.iter().map(move |l| (p, l)))
     }
 
+    /// The findings a format lists: the first `--top N` (they come ranked, the most time
+    /// at stake first), all without it.
+    pub fn listed_findings(&self) -> &[Finding] {
+        &self.findings[..self.top.unwrap_or(usize::MAX).min(self.findings.len())]
+    }
+
+    /// "N more finding(s) with less time at stake (--top M)", when `--top` left some out.
+    pub fn left_out_by_top(&self) -> Option<String> {
+        let left = self.findings.len() - self.listed_findings().len();
+        (left > 0).then(|| {
+            format!(
+                "{left} more finding(s) with less time at stake (--top {})",
+                self.top.unwrap_or_default()
+            )
+        })
+    }
+
     /// Launches in the inputs, counting every launch a folded entry stands for.
     pub fn launch_total(&self) -> u64 {
         self.profiles.iter().map(Profile::launch_count).sum()
@@ -127,12 +144,17 @@ impl Report<'_> {
 /// launch(es) of the K kernel(s) profiled, T of GPU time over all M launches".
 pub fn headline_counts(r: &Report, launches: u64, kernels: usize) -> String {
     let time = micros(r.gpu_time_ns);
-    match r.sample.counted_launches {
+    let counts = match r.sample.counted_launches {
         Some(all) if r.sample.coverage.is_some() && all > launches => format!(
             "{launches} launch(es) of the {kernels} kernel(s) profiled, {time} of GPU time \
              over all {all} launches"
         ),
         _ => format!("{launches} launch(es) of {kernels} kernel(s), {time} of GPU time"),
+    };
+    // Several files are one report: say so, for shares are then of all of them.
+    match r.profiles.len() {
+        0 | 1 => counts,
+        n => format!("{counts}, in {n} files read together"),
     }
 }
 

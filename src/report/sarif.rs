@@ -151,7 +151,7 @@ fn write_document(
 
 pub fn write(r: &Report, rules: &[Rule], w: &mut dyn std::io::Write) -> std::io::Result<()> {
     let results = r
-        .findings
+        .listed_findings()
         .iter()
         .map(|f| {
             let index = rules.iter().position(|x| x.code == f.code);
