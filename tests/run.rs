@@ -1868,6 +1868,31 @@ fn check_on_a_saved_run_gives_the_runs_report() {
     std::fs::remove_file(scratch.join("lud.gpulint.json")).unwrap();
     let plain = check(saved_arg);
     assert!(plain["sources"][0]["launch_count"].as_u64().unwrap() < 190);
+
+    // `--save-trace` elsewhere: the record names where the trace went, and `check` on the
+    // export finds it there (it had looked for lud.trace.csv beside the export).
+    let elsewhere = common::scratch_dir("saved-trace");
+    let trace_file = elsewhere.join("kept.trace.csv");
+    let again = scratch.join("again.csv");
+    let args = [
+        "run",
+        "--format",
+        "json",
+        "--exit-zero",
+        "--save-csv",
+        again.to_str().unwrap(),
+        "--save-trace",
+        trace_file.to_str().unwrap(),
+        "--",
+        &sample,
+    ];
+    let r = run_with("normal", &args, &env);
+    let ran = json_report(&r.out);
+    assert!(trace_file.is_file());
+    assert!(!scratch.join("again.trace.csv").exists());
+    let checked = check(again.to_str().unwrap());
+    assert_eq!(warnings_of(&checked), warnings_of(&ran));
+    assert_eq!(checked["sources"][0]["launch_count"], 190);
 }
 
 /// The launch trace counts LU's 190 launches at the program's own speed, so the default

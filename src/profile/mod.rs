@@ -142,7 +142,7 @@ pub(crate) fn profile_program(
     if let (Some(csv), Some(s), Some(e)) = (&opts.save_csv, &sample, &every)
         && e.traced()
     {
-        saved_run::write(csv, s, kernel_filter)?;
+        saved_run::write(csv, count.save_trace, s, kernel_filter)?;
     }
     loaded.profiles[0].source_blocks = traced_lines_and_pages(every.as_ref(), info.source_blocks);
     let outcome = linter.finish();

@@ -16,7 +16,8 @@ use crate::profile::sample::Sample;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SavedRun {
     pub format: u32,
-    /// The launch trace's file, beside the record.
+    /// The launch trace's file: a name beside the record, or an absolute path where
+    /// `--save-trace` put it elsewhere.
     pub launch_trace: String,
     /// The sample ncu profiled ([`Sample::token`]).
     pub sample: String,
@@ -31,14 +32,30 @@ pub fn sidecars(csv: &str) -> (String, String) {
     (format!("{stem}.trace.csv"), format!("{stem}.gpulint.json"))
 }
 
-/// Writes the record beside the export.
-pub fn write(csv: &str, sample: &Sample, kernel_filter: bool) -> Result<()> {
-    let (trace, record) = sidecars(csv);
+/// Writes the record beside the export. The trace is `saved_trace` where `--save-trace`
+/// put it elsewhere, else the one beside the export: named by its file name when it is in
+/// the record's folder, else by its absolute path, so that `check` finds it either way.
+pub fn write(
+    csv: &str,
+    saved_trace: Option<&str>,
+    sample: &Sample,
+    kernel_filter: bool,
+) -> Result<()> {
+    let (beside, record) = sidecars(csv);
+    let trace = saved_trace.unwrap_or(&beside);
+    let folder = |p: &str| {
+        std::path::absolute(p)
+            .ok()
+            .and_then(|a| a.parent().map(std::path::Path::to_path_buf))
+    };
+    let launch_trace = match std::path::Path::new(trace).file_name() {
+        Some(name) if folder(trace) == folder(&record) => name.to_string_lossy().into_owned(),
+        _ => std::path::absolute(trace)
+            .map_or(trace.to_string(), |a| a.to_string_lossy().into_owned()),
+    };
     let saved = SavedRun {
         format: 1,
-        launch_trace: std::path::Path::new(&trace)
-            .file_name()
-            .map_or(trace.clone(), |n| n.to_string_lossy().into_owned()),
+        launch_trace,
         sample: sample.token(),
         kernel_filter,
     };

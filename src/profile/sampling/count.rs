@@ -241,7 +241,8 @@ fn add_stall_samples(
 }
 
 /// Writes the trace where `--save-trace` says, or beside a saved export, so that `gpulint
-/// check` on it gives this run's report (crate::profile::saved_run).
+/// check` on it gives this run's report (crate::profile::saved_run, whose record names
+/// where the trace went).
 fn keep_trace(settings: &CountSettings, text: &str) -> Result<()> {
     let beside_csv = settings
         .save_csv
