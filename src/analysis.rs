@@ -171,6 +171,9 @@ pub struct Settings {
     /// GPU time the launch trace counted of kernels a sample did not profile: part of the
     /// total that shares are of, in no kernel's share.
     pub unprofiled_ns: f64,
+    /// The launch trace's launching object of each kernel it counted, for the origins of
+    /// kernels the sample did not profile.
+    pub traced_objects: Vec<(String, std::sync::Arc<str>)>,
 }
 
 /// Findings after origins, shares and ranking: what every report and the baseline see.
@@ -194,7 +197,10 @@ pub fn analyze(
     settings: &Settings,
 ) -> Result<Analysis> {
     let mut origins = crate::origin::load(settings.rules_dir.as_deref())?;
-    origins.learn_launching_objects(profiles.iter().flat_map(|p| &p.launches));
+    origins.learn_launching_objects(
+        (profiles.iter().flat_map(|p| &p.launches)).map(|l| (&l.name, l.launched_from.as_ref())),
+    );
+    origins.learn_launching_objects(settings.traced_objects.iter().map(|(k, o)| (k, Some(o))));
     let mut findings = outcome.findings;
     apply_origins(&origins, &mut findings);
     attach_source_lines(profiles, rules, &mut findings);

@@ -227,14 +227,16 @@ pub fn load(extra_dir: Option<&str>) -> Result<Origins> {
 impl Origins {
     /// Takes the launch trace's evidence: which object launched each kernel. It outranks
     /// the name for every origin shipped as objects (`objects`).
+    /// `launches` is each launch's kernel name and launching object (none where the
+    /// input does not say); the first object a kernel has is kept.
     pub fn learn_launching_objects<'a>(
         &mut self,
-        launches: impl Iterator<Item = &'a crate::ingest::Launch>,
+        launches: impl Iterator<Item = (&'a String, Option<&'a std::sync::Arc<str>>)>,
     ) {
-        for l in launches {
-            if let Some(object) = &l.launched_from {
+        for (name, object) in launches {
+            if let Some(object) = object {
                 self.launched_from
-                    .entry(l.name.clone())
+                    .entry(name.clone())
                     .or_insert_with(|| object.clone());
             }
         }

@@ -479,3 +479,35 @@ fn a_real_torch_compile_trace_names_its_triton_kernel_generated() {
     assert_eq!(triton["origin"]["kind"], "generated", "{triton}");
     assert_eq!(triton["origin"]["evidence"], "name", "{triton}");
 }
+
+/// A finding judged from the launch trace alone, on a kernel the sample did not profile,
+/// has its origin from the same evidence as a profiled kernel's: the object that launched
+/// it. Without it, `cutlass::Kernel2` launched from libcublasLt was CUTLASS's in the
+/// findings and cuBLAS's in the kernel table, and `cg_scalars` cited no object.
+#[test]
+fn findings_judged_from_the_trace_keep_their_origin() {
+    for file in [
+        "fixtures/h200-by-time/default_cnn3.csv",
+        "fixtures/h200-by-time/default_transformer.csv",
+        "fixtures/h200-by-time/default_cg_solver.csv",
+        "fixtures/h200-by-time/default_lud.csv",
+    ] {
+        let out = common::gpulint(&["check", file, "--format", "json", "--exit-zero"]);
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let table: std::collections::HashMap<&str, &serde_json::Value> =
+            (r["kernels"].as_array().unwrap().iter())
+                .map(|k| (k["name"].as_str().unwrap(), &k["origin"]))
+                .collect();
+        for f in r["findings"].as_array().unwrap() {
+            let kernel = f["kernel"].as_str().unwrap();
+            // Every traced kernel names its launching object.
+            assert!(
+                f["origin"]["launched_from"].is_string(),
+                "{file}: {kernel}: {f}"
+            );
+            if let Some(origin) = table.get(kernel) {
+                assert_eq!(f["origin"]["name"], origin["name"], "{file}: {kernel}");
+            }
+        }
+    }
+}

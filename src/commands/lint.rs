@@ -56,6 +56,7 @@ pub fn lint_and_report(
 ) -> Result<u8> {
     let settings = crate::analysis::Settings {
         unprofiled_ns: sample.unprofiled_ns,
+        traced_objects: sample.traced_objects.clone(),
         ..super::shared::analysis_settings(&args.gate.selection, args.gate.min_share)
     };
     if profiles.len() > 1 {

@@ -138,5 +138,6 @@ pub(super) fn analysis_settings(rules: &RuleArgs, min_share: f64) -> crate::anal
         rules_dir: rules.rules.clone(),
         min_share,
         unprofiled_ns: 0.0,
+        traced_objects: Vec::new(),
     }
 }

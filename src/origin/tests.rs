@@ -36,7 +36,7 @@ fn the_launching_object_outranks_the_name() {
             "/home/me/train.py",
         ),
     ];
-    o.learn_launching_objects(launches.iter());
+    o.learn_launching_objects(launches.iter().map(|l| (&l.name, l.launched_from.as_ref())));
     let got = |i: usize| {
         let d = o.describe(&launches[i].name);
         (d.name, d.evidence)

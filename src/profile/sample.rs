@@ -201,6 +201,10 @@ impl ProgramEnd {
 pub struct SampleInfo {
     /// How the program ended under ncu: `gpulint run` only.
     pub program_end: Option<ProgramEnd>,
+    /// Which object launched each kernel the launch trace counted (kernel name, object):
+    /// the origin of a finding judged from the trace alone, on a kernel the sample did
+    /// not profile, rests on it as a profiled kernel's does.
+    pub traced_objects: Vec<(String, std::sync::Arc<str>)>,
     /// Which launches the sample profiled; times and shares are of those unless every
     /// launch was counted.
     pub sample: Option<Sample>,

@@ -156,10 +156,20 @@ pub fn stand_for_every_launch(
         unprofiled_ns,
         // Set by the stage once ncu's run has ended.
         program_end: None,
+        traced_objects: launching_objects(&every.profile),
     };
     let in_order = renumbered.is_ok();
     profile.notes.extend(renumbered.err());
     (info, in_order)
+}
+
+/// Each traced kernel's launching object, once per kernel.
+fn launching_objects(traced: &ingest::Profile) -> Vec<(String, std::sync::Arc<str>)> {
+    let mut seen = std::collections::HashSet::new();
+    (traced.launches.iter())
+        .filter_map(|l| Some((l.name.clone(), l.launched_from.clone()?)))
+        .filter(|(name, _)| seen.insert(name.clone()))
+        .collect()
 }
 
 /// With every launch counted, the launch-shape rules (block size, small grid, failed

@@ -255,7 +255,9 @@ impl UserKernels {
     /// `profiled`.
     pub fn load(rules_dir: Option<&str>, profiled: &ingest::Profile) -> crate::error::Result<Self> {
         let mut origins = crate::origin::load(rules_dir)?;
-        origins.learn_launching_objects(profiled.launches.iter());
+        origins.learn_launching_objects(
+            (profiled.launches.iter()).map(|l| (&l.name, l.launched_from.as_ref())),
+        );
         Ok(UserKernels(origins))
     }
 
