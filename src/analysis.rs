@@ -221,6 +221,7 @@ pub fn analyze(
     say_mean_waits(&mut findings, rules);
     one_warning_per_program_wide_fix(&mut findings, rules);
     crate::rules::engine::rank(&mut findings);
+    one_stake_per_cause(&mut findings);
     Ok(Analysis {
         findings,
         skips: outcome.skips,
@@ -229,6 +230,30 @@ pub fn analyze(
         coverage: outcome.coverage,
         gpu_time_ns,
     })
+}
+
+/// Two findings on the same launches with the same time at stake are capped by one bound
+/// (GL101 and GL102 on a strided copy: both by how busy the memory system is), and read
+/// as twice the gain: the one ranked lower says whose stake it shares.
+fn one_stake_per_cause(findings: &mut [Finding]) {
+    let same = |a: f64, b: f64| (a - b).abs() <= 1e-3 * a.abs().max(b.abs());
+    for i in 1..findings.len() {
+        let Some(t) = findings[i].time_at_stake_ns.filter(|t| *t > 0.0) else {
+            continue;
+        };
+        let (earlier, rest) = findings.split_at_mut(i);
+        let f = &mut rest[0];
+        let shared = earlier.iter().find(|e| {
+            e.file == f.file
+                && e.kernel == f.kernel
+                && e.launch == f.launch
+                && e.stake_shared_with.is_none()
+                && e.time_at_stake_ns.is_some_and(|s| same(s, t))
+        });
+        if let Some(e) = shared {
+            f.stake_shared_with = Some(e.code.clone());
+        }
+    }
 }
 
 /// Drops findings on helper kernels, turns library internals into info and names the

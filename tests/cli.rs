@@ -1293,3 +1293,39 @@ fn merged_files_and_a_details_page_are_said() {
         "{text}"
     );
 }
+
+/// GL101 and GL102 on the strided copy are both capped by how busy the memory system is:
+/// one time at stake, claimed once. The store's card says it shares the load's, so the
+/// two do not read as twice the gain.
+#[test]
+fn one_stake_is_claimed_once() {
+    let out = gpulint(&["check", ZOO, "--format", "json", "--exit-zero"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let on = |rule: &str| {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| {
+                f["rule"] == rule && f["kernel"].as_str().unwrap().starts_with("copy_strided")
+            })
+            .unwrap()
+            .clone()
+    };
+    let (load, store) = (on("uncoalesced-load"), on("uncoalesced-store"));
+    assert_eq!(load["time_at_stake_ns"], store["time_at_stake_ns"]);
+    assert!(load.get("stake_shared_with").is_none(), "{load}");
+    assert_eq!(store["stake_shared_with"], "GL101");
+    let text = String::from_utf8(gpulint(&["check", ZOO]).stdout).unwrap();
+    assert_eq!(
+        text.matches("at stake: up to 3,237.6 us, the same time as GL101's above")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("at stake: up to 3,237.6 us\n").count(),
+        1,
+        "{text}"
+    );
+}

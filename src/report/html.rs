@@ -288,7 +288,12 @@ fn finding(r: &Report, i: usize, f: &Finding, out: &mut String) {
         esc(&r.location(f))
     );
     if let Some(t) = f.time_at_stake_ns.filter(|t| *t > 0.0) {
-        let _ = writeln!(out, "<p class=\"stake\">at stake: up to {}</p>", micros(t));
+        let _ = writeln!(
+            out,
+            "<p class=\"stake\">at stake: up to {}{}</p>",
+            micros(t),
+            esc(&super::shared_stake_text(f))
+        );
     }
     if !f.evidence.is_empty() {
         out.push_str("<dl class=\"evidence\">");

@@ -233,9 +233,10 @@ fn finding(r: &Report, f: &crate::rules::engine::Finding, out: &mut String) {
     if let Some(t) = f.time_at_stake_ns.filter(|t| *t > 0.0) {
         let _ = writeln!(
             out,
-            "   {} at stake: up to {}",
+            "   {} at stake: up to {}{}",
             paint("=", Style::new().blue().bold(), c),
-            micros(t)
+            micros(t),
+            super::shared_stake_text(f)
         );
     }
     if !f.evidence.is_empty() {

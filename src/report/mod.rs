@@ -232,6 +232,14 @@ pub fn relative_to(path: &str, root: Option<&std::path::Path>) -> String {
         .map_or_else(|| path.to_string(), |rel| rel.display().to_string())
 }
 
+/// ", the same time as GL101's above: one fix saves it once", where another finding's
+/// stake is this one's (see `Finding::stake_shared_with`); empty otherwise.
+pub fn shared_stake_text(f: &Finding) -> String {
+    f.stake_shared_with.as_ref().map_or(String::new(), |code| {
+        format!(", the same time as {code}'s above, not more: one bound caps both")
+    })
+}
+
 /// The kernel a finding is about, as a line of any format names it: its short name, and
 /// for a card of several instantiations (`cards`), how many more it stands for.
 pub fn finding_kernel(f: &Finding) -> String {

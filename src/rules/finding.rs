@@ -76,6 +76,11 @@ pub struct Finding {
     /// under the floor, a fix another finding already names. Absent on the rest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub info_because: Option<String>,
+    /// The code of a finding ranked above on the same launches whose time at stake is
+    /// this one's too: one bound caps both (how busy the memory system is caps a load and
+    /// a store pattern alike), so fixing both saves it once, not twice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stake_shared_with: Option<String>,
     /// The other kernels this card stands for: instantiations of the same function
     /// (template arguments aside) with the same finding, folded into one card by the
     /// reports (`crate::fold::one_card_per_cause`). Empty on the rest.

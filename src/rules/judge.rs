@@ -64,6 +64,22 @@ impl Lookup for LaunchValues<'_> {
     }
 }
 
+/// The launch's duration times the share its rule's `stake` says a fix could save (at
+/// most all of it, unless the stake is waiting time); none without a duration.
+fn time_at_stake(rule: &Rule, launch: &Launch, lookup: &LaunchValues) -> Option<f64> {
+    match (
+        launch.metrics.get("duration_ns"),
+        rule.stake.expr.eval(lookup),
+    ) {
+        // A folded entry (a summary's kernel, a timed sample) stands for `count` launches.
+        (Some(d), Ok(share)) => {
+            let most = if rule.stake_is_waiting { f64::MAX } else { 1.0 };
+            Some((d * launch.count as f64 * share.clamp(0.0, most)).round())
+        }
+        _ => None,
+    }
+}
+
 /// Judges one launch of a kernel the rule applies to.
 pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
     let lookup = LaunchValues { rule, launch };
@@ -94,17 +110,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
                 .map(|v| (k.clone(), round(*v)))
         })
         .collect();
-    let time_at_stake_ns = match (
-        launch.metrics.get("duration_ns"),
-        rule.stake.expr.eval(&lookup),
-    ) {
-        // A folded entry (a summary's kernel, a timed sample) stands for `count` launches.
-        (Some(d), Ok(share)) => {
-            let most = if rule.stake_is_waiting { f64::MAX } else { 1.0 };
-            Some((d * launch.count as f64 * share.clamp(0.0, most)).round())
-        }
-        _ => None,
-    };
+    let time_at_stake_ns = time_at_stake(rule, launch, &lookup);
     Judgement::Fires(Box::new(Finding {
         rule: rule.slug.clone(),
         code: rule.code.clone(),
@@ -134,6 +140,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         source: None,
         edit: None,
         instances: Vec::new(),
+        stake_shared_with: None,
         info_because: (severity == Severity::Info && rule.severity > Severity::Info)
             .then(|| "under the rule's bar for a warning (its note says which)".to_string()),
         origin: None,
