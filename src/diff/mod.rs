@@ -461,7 +461,8 @@ pub fn diff(base: &Baseline, cand: &Baseline, gates: &[Gate], strict: bool) -> D
     diff_with(base, cand, gates, strict, DEFAULT_MIN_COMPARED_PCT)
 }
 
-/// [`diff`], failing where less than `min_compared_pct` of the baseline was compared.
+/// The comparison, failing where less than `min_compared_pct` of the baseline was
+/// compared (`diff` takes the default share, in tests and fuzzing).
 pub fn diff_with(
     base: &Baseline,
     cand: &Baseline,
