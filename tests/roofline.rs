@@ -648,3 +648,98 @@ fn tensor_core_kernels_get_no_intensity_from_the_fp_counters() {
         .collect();
     assert_eq!(plotted.len(), 8, "{plotted:?}");
 }
+
+/// Every CSV fixture `check` reads, with its JSON report.
+fn every_fixture_report() -> Vec<(String, serde_json::Value)> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(fixture("")).unwrap().flatten() {
+        let Ok(files) = std::fs::read_dir(dir.path()) else {
+            continue;
+        };
+        for f in files.flatten() {
+            let path = f.path();
+            let name = path.to_string_lossy().into_owned();
+            if !name.ends_with(".csv") || name.ends_with(".trace.csv") {
+                continue;
+            }
+            let run = common::gpulint(&["check", &name, "--format", "json", "--exit-zero"]);
+            if run.status.code() != Some(0) {
+                continue; // not an export check reads (a page of another kind)
+            }
+            out.push((name, serde_json::from_slice(&run.stdout).unwrap()));
+        }
+    }
+    assert!(out.len() > 50, "{} fixtures", out.len());
+    out
+}
+
+/// One judge of one verdict: the roofline tags a kernel latency-, load/store-, issue-,
+/// pipe- or atomics-bound exactly where the linter reports that rule on it (any
+/// severity), or a finding that is its cause (`explains`: a one-block step is
+/// latency-bound, and its finding is small-grid), over every fixture. Before, the tags
+/// re-ran each rule apart from the engine: the zoo's copy_gridstride, copy_coalesced,
+/// smem_heavy and reg_heavy<160> were latency-bound on the chart with no finding saying so.
+#[test]
+fn the_roofline_and_the_findings_never_disagree_on_a_bound() {
+    let tags = [
+        ("latency_bound", &["latency-bound", "serial-loads"][..]),
+        ("load_store_pipe_pct", &["load-store-bound"][..]),
+        ("issue_slots_pct", &["issue-bound"][..]),
+        ("pipe_pct", &["pipe-bound"][..]),
+        ("atomic_slice_pct", &["contended-atomics"][..]),
+    ];
+    let mut compared = 0;
+    for (file, report) in every_fixture_report() {
+        let findings = report["findings"].as_array().unwrap();
+        for k in report["kernels"].as_array().unwrap() {
+            let roof = &k["roofline"];
+            if roof.is_null() {
+                continue;
+            }
+            let name = k["name"].as_str().unwrap();
+            for (tag, rules) in tags {
+                let tagged = match &roof[tag] {
+                    serde_json::Value::Bool(b) => *b,
+                    v => !v.is_null(),
+                };
+                // Its own finding, or a finding whose cause it is (`explains`).
+                let reported = findings.iter().any(|f| {
+                    f["kernel"] == name
+                        && rules.iter().any(|r| {
+                            f["rule"] == *r
+                                || f["explains"]
+                                    .as_array()
+                                    .is_some_and(|e| e.contains(&(*r).into()))
+                        })
+                });
+                compared += 1;
+                if tagged {
+                    assert!(
+                        reported,
+                        "{file}: {name} is {tag} on the roofline, with no finding of {rules:?}"
+                    );
+                }
+                // A finding on some of a kernel's configurations tags those only; and the
+                // atomics roof, where it is the roof, stands for latency (its wait).
+                let atomics_roof = tag == "latency_bound" && !roof["atomic_slice_pct"].is_null();
+                if reported
+                    && !atomics_roof
+                    && k["launch_count"] == 1
+                    && report["kernels"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|o| o["name"] == name)
+                        .count()
+                        == 1
+                {
+                    assert!(
+                        tagged,
+                        "{file}: {name} has a {rules:?} finding, and the roofline no {tag}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}

@@ -67,10 +67,6 @@ pub fn lint_and_report(
         );
     }
     let mut analysis = analyze(profiles, outcome, rules, &settings)?;
-    // Cards are for readers: JSON, the machine contract, keeps a finding per kernel.
-    if args.format != Format::Json {
-        crate::report::cards::one_card_per_cause(&mut analysis.findings);
-    }
     if args.gate.read.verbose {
         print_verbose(profiles, &analysis.skips);
     }
@@ -82,24 +78,12 @@ pub fn lint_and_report(
     }
     let gpu = gpu_override(args.gpu.as_deref())?;
     super::shared::warn_gpu_mismatch(gpu, profiles);
-    let verdict = |slug: &str, l: &crate::ingest::Launch| rule_fires(rules, slug, l);
-    let bars = bars_of(rules, &verdict);
-    let rooflines: Vec<_> = profiles
-        .iter()
-        .flat_map(|p| p.launches.iter())
-        .map(|l| crate::roofline::place_with(l, gpu, &bars))
-        .collect();
-    if let Some(path) = &args.svg {
-        let placed: Vec<_> = profiles
-            .iter()
-            .flat_map(|p| &p.launches)
-            .zip(&rooflines)
-            .filter_map(|(l, r)| r.clone().map(|r| (l, r)))
-            .collect();
-        let inputs: Vec<String> = profiles.iter().map(|p| p.file.clone()).collect();
-        write_svg(path, &placed, &inputs)?;
+    let (rooflines, kernels) = roofline(profiles, args, gpu, rules, &analysis.findings)?;
+    // Cards are for readers: JSON, the machine contract, keeps a finding per kernel. After
+    // the roofline, which reads each kernel's own findings.
+    if args.format != Format::Json {
+        crate::report::cards::one_card_per_cause(&mut analysis.findings);
     }
-    let kernels = kernel_rows(profiles, args.per_launch, gpu, &bars);
     let report = Report {
         profiles,
         findings: &analysis.findings,
@@ -140,6 +124,36 @@ fn judged_too_little(coverage: &rules::engine::Coverage, min_pct: Option<f64>) -
     true
 }
 
+/// Each launch placed on the roofline (and the chart written, with `--svg`), and the
+/// kernel table's rows: their tags read the findings as the linter left them.
+fn roofline(
+    profiles: &[Profile],
+    args: &ReportArgs,
+    gpu: Option<&'static crate::roofline::gpus::GpuPeaks>,
+    rules: &[Rule],
+    findings: &[rules::engine::Finding],
+) -> Result<(Vec<Option<crate::roofline::Roofline>>, Vec<KernelRow>)> {
+    let found = reported(rules, findings, false);
+    let bars = bars_of(rules, &found);
+    let rooflines: Vec<_> = profiles
+        .iter()
+        .flat_map(|p| p.launches.iter())
+        .map(|l| crate::roofline::place_with(l, gpu, &bars))
+        .collect();
+    if let Some(path) = &args.svg {
+        let placed: Vec<_> = profiles
+            .iter()
+            .flat_map(|p| &p.launches)
+            .zip(&rooflines)
+            .filter_map(|(l, r)| r.clone().map(|r| (l, r)))
+            .collect();
+        let inputs: Vec<String> = profiles.iter().map(|p| p.file.clone()).collect();
+        write_svg(path, &placed, &inputs)?;
+    }
+    let kernels = kernel_rows(profiles, args.per_launch, gpu, rules, findings);
+    Ok((rooflines, kernels))
+}
+
 /// The roofline's bars from the enabled rules' parameters, and their verdicts.
 pub(super) fn bars_of<'a>(
     rules: &[Rule],
@@ -156,21 +170,33 @@ pub(super) fn bars_of<'a>(
     )
 }
 
-/// Whether the enabled rule of `slug` fires on `launch` by its own condition and
-/// parameters: what the roofline's tags say, so that the roofline and the rule judge one
-/// bound by one derivation. Deferral is the report's choice of what to fix first, not
-/// the bound: a one-block LU step is latency-bound, and the finding it gets is small-grid.
-/// `None` for a rule not enabled.
-pub(super) fn rule_fires(
-    rules: &[Rule],
-    slug: &str,
-    launch: &crate::ingest::Launch,
-) -> Option<bool> {
-    let rule = rules.iter().find(|r| r.slug == slug)?;
-    Some(matches!(
-        rules::engine::check_in_profile(rule, launch, std::slice::from_ref(launch), ""),
-        rules::engine::Judgement::Fires(_)
-    ))
+/// The roofline's verdict on the bounds rules name (latency, the load/store pipe, issue,
+/// the pipes, atomics): the linter's own findings, so that the chart and the findings
+/// never disagree (one judge of one verdict). A one-block LU step is latency-bound, and
+/// its finding is small-grid, which `explains` latency-bound: the engine judged both.
+/// `None` for a rule not enabled. A launch is matched by kernel and configuration (or launch, for
+/// a finding on one launch), whatever its file.
+/// With `whole_kernel`, the verdict on a view of a kernel's several configurations
+/// merged: a finding on any of them.
+pub(super) fn reported<'a>(
+    rules: &'a [Rule],
+    findings: &'a [rules::engine::Finding],
+    whole_kernel: bool,
+) -> impl Fn(&str, &crate::ingest::Launch) -> Option<bool> + 'a {
+    move |slug, l| {
+        rules.iter().any(|r| r.slug == slug).then(|| {
+            findings.iter().any(|f| {
+                (f.rule == slug || f.explains.iter().any(|r| r == slug))
+                    && f.kernel == l.name
+                    && (whole_kernel
+                        || if f.covered.is_empty() {
+                            f.launch == l.id
+                        } else {
+                            f.covered.contains(&(l.grid, l.block))
+                        })
+            })
+        })
+    }
 }
 
 /// Never a clean report for a file nothing could be judged on; and a selection of rules
@@ -273,14 +299,23 @@ fn sections_that_would_judge(profiles: &[Profile], rules: &[&Rule]) -> (Vec<&'st
     (sections, helped)
 }
 
+/// A kernel table's row: the kernel's launches merged, and its place on the roofline.
+pub(super) type KernelRow = (crate::fold::KernelView, Option<crate::roofline::Roofline>);
+
 /// One row per kernel over its configurations (per launch with `--per-launch`), with
-/// the roofline of the whole.
+/// the roofline of the whole, its tags from the kernel's findings (`reported`).
 pub(super) fn kernel_rows(
     profiles: &[Profile],
     per_launch: bool,
     gpu: Option<&'static crate::roofline::gpus::GpuPeaks>,
-    bars: &crate::roofline::Bars,
-) -> Vec<(crate::fold::KernelView, Option<crate::roofline::Roofline>)> {
+    rules: &[Rule],
+    findings: &[rules::engine::Finding],
+) -> Vec<KernelRow> {
+    let (one, whole) = (
+        reported(rules, findings, false),
+        reported(rules, findings, true),
+    );
+    let (bars_one, bars_whole) = (bars_of(rules, &one), bars_of(rules, &whole));
     crate::fold::kernel_views(
         profiles
             .iter()
@@ -289,6 +324,11 @@ pub(super) fn kernel_rows(
     )
     .into_iter()
     .map(|v| {
+        let bars = if v.configurations > 1 {
+            &bars_whole
+        } else {
+            &bars_one
+        };
         let roof = crate::roofline::place_with(&v.entry, gpu, bars);
         (v, roof)
     })

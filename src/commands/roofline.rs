@@ -18,18 +18,16 @@ pub fn roofline_command(
     gpu: Option<&str>,
     out: &mut Output,
 ) -> Result<u8> {
-    let profiles = load(files, false, None, None)?;
+    // The tags from the rules as gpulint.toml sets them, and their findings, as `check`'s.
+    let (rules, config) = super::shared::enabled_rules(&crate::cli::RuleArgs::default())?;
+    let ignored = |n: &str, r: &crate::rules::Rule| config.kernel_ignored(n, r);
+    let mut linter = crate::rules::engine::Linter::new(&rules, &ignored, true);
+    let profiles = load(files, false, None, Some(&mut linter))?;
     let gpu = gpu_override(gpu)?;
     super::shared::warn_gpu_mismatch(gpu, &profiles);
-    // The tags' bars from the rules as gpulint.toml sets them, as `check` would.
-    let (rules, _) = super::shared::enabled_rules(&crate::cli::RuleArgs::default())?;
-    let verdict = |slug: &str, l: &crate::ingest::Launch| super::lint::rule_fires(&rules, slug, l);
-    let rows = kernel_rows(
-        &profiles,
-        false,
-        gpu,
-        &super::lint::bars_of(&rules, &verdict),
-    );
+    let settings = super::shared::analysis_settings(&crate::cli::RuleArgs::default(), 0.0);
+    let analysis = crate::analysis::analyze(&profiles, linter.finish(), &rules, &settings)?;
+    let rows = kernel_rows(&profiles, false, gpu, &rules, &analysis.findings);
     let placed: Vec<Placed> = rows
         .iter()
         .filter_map(|(v, roof)| roof.clone().map(|r| (&v.entry, r)))

@@ -1,14 +1,15 @@
 //! The roofs a kernel hits besides DRAM and the FP units (latency, the load/store pipe, the
-//! issue slots, the ALU and XU pipes): each its rule's verdict where the rules are at hand,
-//! else the bars those rules set by default.
+//! issue slots, the ALU and XU pipes): each the linter's finding of its rule where the
+//! rules ran (one judge of one verdict), else the bars those rules set by default.
 
 use crate::ingest::Launch;
 
 use super::Bound;
 
-// The bars below judge only where no rules are at hand (the library's `place`); `check`,
-// `run` and `roofline` take each tag from its rule's verdict (`Bars::verdict`). A test
-// keeps them equal to the rules' defaults.
+// The bars below judge only where no rules ran (the library's `place`); `check`, `run` and
+// `roofline` take each tag from the linter's findings (`Bars::verdict`, which
+// tests/roofline.rs holds to them on every fixture). A test keeps the bars equal to the
+// rules' defaults.
 
 /// Below this share of peak in both compute and memory throughput, latency is not hidden.
 pub const LATENCY_BOUND_PCT: f64 = 40.0;
@@ -35,8 +36,8 @@ pub const ATOMIC_CONCENTRATION: f64 = 4.0;
 /// The bars the roofline's tags share with the rules that name the same bounds
 /// (latency-bound, load-store-bound, issue-bound, pipe-bound): their parameters, so that
 /// `--param latency-bound.max_busy_pct=30` moves the tag with the rule; and, where the
-/// rules are at hand, their own verdict on each launch, so that the roofline calls a
-/// kernel latency-bound exactly when latency-bound fires on it (one derivation).
+/// rules ran, whether the linter reported each on a launch, so that the roofline calls a
+/// kernel latency-bound exactly when the report has a latency-bound finding on it.
 #[derive(Clone, Copy)]
 pub struct Bars<'a> {
     pub latency_busy_pct: f64,
@@ -47,13 +48,13 @@ pub struct Bars<'a> {
     pub pipe_busy_pct: f64,
     pub atomic_slice_busy_pct: f64,
     pub atomic_concentration: f64,
-    /// Whether the rule of a slug fires on a launch; `None` for a rule not enabled. Without
+    /// Whether the linter reported the rule of a slug on a launch; `None` for a rule not enabled. Without
     /// it (the library's [`super::place`]), the bars above decide.
     pub verdict: Option<Verdict<'a>>,
 }
 
-/// A rule's verdict on a launch, by the rule's slug: `Some(true)` when it fires, `None`
-/// for a rule not enabled.
+/// A rule's verdict on a launch, by the rule's slug: `Some(true)` when the linter
+/// reported it there, `None` for a rule not enabled.
 pub type Verdict<'a> = &'a dyn Fn(&str, &Launch) -> Option<bool>;
 
 impl Default for Bars<'_> {
@@ -152,7 +153,7 @@ pub(super) fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
         (Some(alu), Some(xu)) => Some(alu.max(xu)),
         _ => None,
     };
-    // With the rules at hand, each tag is its rule's verdict; a rule not enabled gives none.
+    // Where the rules ran, each tag is their finding; a rule not enabled gives none.
     if let Some(verdict) = bars.verdict {
         let fires = |slug: &str| verdict(slug, launch) == Some(true);
         let atomic_slice_pct =

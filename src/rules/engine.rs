@@ -161,17 +161,21 @@ impl<'a> Linter<'a> {
         let nth = self.launches_of_base[base];
         self.launches_of_base[base] += 1;
 
-        let mut explained = false;
+        // The findings made on this launch: a rule that defers to them and holds too is
+        // recorded on them (`Finding::explains`), so that what the roofline calls the
+        // bound is the linter's own verdict.
+        let mut fired: Vec<usize> = Vec::new();
         // ncu records a launch that failed with grid and block (0,0,0) and no data.
         let failed = ["grid_blocks", "block_size"]
             .iter()
             .any(|k| launch.metrics.get(k) == Some(&0.0));
         for i in 0..self.rules.len() {
             let rule = self.rules[i];
-            if self.slots[slot].ignored[i]
-                || (rule.defer_to_other_findings && explained)
-                || rule.judges_failed_launches != failed
-            {
+            if self.slots[slot].ignored[i] || rule.judges_failed_launches != failed {
+                continue;
+            }
+            if rule.defer_to_other_findings && !fired.is_empty() {
+                self.note_explained(rule, launch, file, &fired);
                 continue;
             }
             if rule.context.is_some() {
@@ -185,9 +189,23 @@ impl<'a> Linter<'a> {
                 continue;
             }
             let judgement = judge(rule, launch, file);
-            explained |= self.record(i, slot, nth, launch, judgement);
+            fired.extend(self.record(i, slot, nth, launch, judgement));
         }
         self.count_context(file, launch);
+    }
+
+    /// A deferring rule on a launch other findings (`fired`) explain: where it holds too,
+    /// each of them says so. Its own finding is not made: the report names the cause.
+    fn note_explained(&mut self, rule: &Rule, launch: &Launch, file: &str, fired: &[usize]) {
+        if !matches!(judge(rule, launch, file), Judgement::Fires(_)) {
+            return;
+        }
+        for &i in fired {
+            let f = &mut self.outcome.findings[i];
+            if !f.explains.contains(&rule.slug) {
+                f.explains.push(rule.slug.clone());
+            }
+        }
     }
 
     /// Counts `launch` for the rules whose context kernels it is one of.
@@ -202,7 +220,7 @@ impl<'a> Linter<'a> {
         }
     }
 
-    /// Records what `rule` made of a launch; true when it fired.
+    /// Records what `rule` made of a launch; the finding's index when it fired.
     fn record(
         &mut self,
         rule: usize,
@@ -210,14 +228,13 @@ impl<'a> Linter<'a> {
         nth: usize,
         launch: &Launch,
         judgement: Judgement,
-    ) -> bool {
+    ) -> Option<usize> {
         self.note_coverage(rule, &judgement);
         match judgement {
             Judgement::Fires(mut f) => {
                 self.outcome.judged += 1;
                 f.nth_of_kernel = nth;
-                self.add_finding(slot, rule, *f);
-                return true;
+                return Some(self.add_finding(slot, rule, *f));
             }
             Judgement::Quiet { partial: None } => self.outcome.judged += 1,
             Judgement::Quiet {
@@ -230,7 +247,7 @@ impl<'a> Linter<'a> {
             // Said once in the coverage (`needs_launch_trace`), not per launch.
             Judgement::NotApplicable(_) => {}
         }
-        false
+        None
     }
 
     /// Judges the deferred launches with their profile's context.
@@ -250,6 +267,13 @@ impl<'a> Linter<'a> {
     pub fn finish(mut self) -> Outcome {
         self.judge_deferred();
         for f in &mut self.outcome.findings {
+            if !f.explains.is_empty() {
+                f.notes.push(format!(
+                    "the kernel is {} too, by that rule's own bar: this finding is the cause, \
+                     so the report names it instead",
+                    f.explains.join(" and ")
+                ));
+            }
             f.evidence_range.retain(|_, [lo, hi]| lo < hi);
             let grids = f.grid_blocks;
             let kept = std::mem::take(&mut f.grid_notes)
@@ -288,21 +312,26 @@ impl<'a> Linter<'a> {
         }
     }
 
-    fn add_finding(&mut self, slot: usize, rule: usize, f: Finding) {
+    /// Adds a finding, merged into its kernel's earlier one of the same rule; its index.
+    fn add_finding(&mut self, slot: usize, rule: usize, f: Finding) -> usize {
+        let next = self.outcome.findings.len();
         if !self.merge {
             self.outcome.findings.push(f);
-            return;
+            return next;
         }
-        let next = self.outcome.findings.len();
         let entry = &mut self.slots[slot].findings[rule];
         match *entry {
-            Some(i) => merge_into(&mut self.outcome.findings[i], f, &mut self.shown_stake[i]),
+            Some(i) => {
+                merge_into(&mut self.outcome.findings[i], f, &mut self.shown_stake[i]);
+                i
+            }
             None => {
                 *entry = Some(next);
                 self.shown_stake.push(f.time_at_stake_ns.unwrap_or(0.0));
                 let mut f = f;
                 f.covered.insert((f.grid, f.block));
                 self.outcome.findings.push(f);
+                next
             }
         }
     }

@@ -76,6 +76,11 @@ pub struct Finding {
     /// under the floor, a fix another finding already names. Absent on the rest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub info_because: Option<String>,
+    /// Rules that hold on its launches too and defer to it, their cause (a one-block step
+    /// is latency-bound because its grid is small): the linter's verdict on those bounds,
+    /// which the roofline's tags read, though their own findings are not made.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explains: Vec<String>,
     /// The code of a finding ranked above on the same launches whose time at stake is
     /// this one's too: one bound caps both (how busy the memory system is caps a load and
     /// a store pattern alike), so fixing both saves it once, not twice.

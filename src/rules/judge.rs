@@ -140,6 +140,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         source: None,
         edit: None,
         instances: Vec::new(),
+        explains: Vec::new(),
         stake_shared_with: None,
         info_because: (severity == Severity::Info && rule.severity > Severity::Info)
             .then(|| "under the rule's bar for a warning (its note says which)".to_string()),
