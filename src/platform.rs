@@ -15,7 +15,7 @@ pub(crate) enum Stop {
 
 #[cfg(unix)]
 mod imp {
-    use super::*;
+    use super::{File, FileType, Metadata, Path, Stop};
     use nix::errno::Errno;
     use nix::sys::signal::{Signal, kill, killpg};
     use nix::unistd::Pid;
@@ -89,7 +89,7 @@ mod imp {
 
 #[cfg(not(unix))]
 mod imp {
-    use super::*;
+    use super::{File, FileType, Metadata, Path, Stop};
 
     pub(crate) fn signal_process(pid: u32, _: Stop) -> Result<(), String> {
         Err(format!("process {pid}: signals are Unix's"))
@@ -130,7 +130,10 @@ mod imp {
     }
 }
 
-pub(crate) use imp::*;
+pub(crate) use imp::{
+    adopt_orphans, current_uid, is_executable, is_pipe, mode, owner, set_mode, signal_group,
+    signal_process, stdin_file,
+};
 
 /// A temporary folder only its owner can enter (0700 on Unix; tempfile's folders follow
 /// the umask, 0755 as a rule): ncu's report inside names the program's kernels, and a

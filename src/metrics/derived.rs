@@ -1,7 +1,7 @@
 //! Derived quantities, computed from the canonical keys a launch has: never from a
 //! missing one.
 
-use super::*;
+use super::{COMPUTE_PARTS, KeyId, MEMORY_PARTS, Metrics, STALL_KEYS};
 
 /// Sectors one warp-wide request needs at best for this many useful bytes: a kernel
 /// average, so a small tolerance keeps 4.02 from rounding up to 5.

@@ -13,13 +13,13 @@ mod map;
 mod plan;
 mod sections;
 
-pub use catalogue::*;
-use derived::*;
+pub use catalogue::{METRICS, MetricDef, STALL_KEYS};
 pub use derived::{Precision, flops};
-pub use derived_keys::*;
+use derived::{derive, derive_grid_fill, put};
+pub use derived_keys::DERIVED;
 pub use map::{KeyId, KeySet, Metrics};
-pub use plan::*;
-pub use sections::*;
+pub use plan::{COMPUTE_PARTS, MEMORY_PARTS, Plan, collection_plan};
+pub use sections::sections_giving;
 
 /// Whether a key is a count (sectors, requests, bytes, instructions, wavefronts, the
 /// duration) rather than a rate, share or ratio: ncu sums counters over the GPU
@@ -317,6 +317,7 @@ pub fn launch_shape_metrics(
 
 #[cfg(test)]
 mod tests {
+    use super::sections::SECTION_IDS;
     use super::*;
 
     /// LU's perimeter kernel as the GUI's Summary page gives it: 14 blocks of 32 threads,

@@ -1,7 +1,7 @@
 //! What `gpulint run` asks ncu for: the first collectable source of each key, on the chip
 //! that will be profiled, with cheaper sub-units in place of multi-pass composites.
 
-use super::*;
+use super::{DERIVED, def};
 
 /// ncu adds these on the raw page by itself, and derived__ values exist only in section
 /// output: none of them may be passed to `--metrics`. The others here cost several replay

@@ -1,6 +1,6 @@
 //! Which ncu sections give a key: for the advice on a details-page export that lacks it.
 
-use super::*;
+use super::{DERIVED, def};
 
 /// ncu's section identifiers (`--section NAME`) by the name the details page shows.
 pub(super) const SECTION_IDS: &[(&str, &str)] = &[

@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::*;
+use super::{
+    Condition, Context, Doc, Fallback, GridScope, LineCause, Note, Rule, Severity, Template, Tests,
+    expr, is_known_metric, slots,
+};
 use crate::error::{Error, Result};
 
 /// `context_kernels`: the kernels whose launches `context_launches` counts.

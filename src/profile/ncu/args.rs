@@ -1,6 +1,6 @@
 //! ncu's command line: the metrics, the sample's launch filter, the output, the program.
 
-use super::*;
+use super::{NcuOptions, Path, Sample};
 use crate::profile::collectives;
 use crate::profile::sample::Chosen;
 

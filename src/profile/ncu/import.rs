@@ -1,6 +1,9 @@
 //! `.ncu-rep` reports read through ncu: the raw page, and the source pages of `--source`.
 
-use super::*;
+use super::{
+    Command, Error, NcuOptions, Path, PathBuf, Result, Write, check_ncu_output, ingest, locate,
+    read_log, temp_csv,
+};
 
 /// Exports the raw page of the report to where the log was, to be streamed like any
 /// export; with `--source`, each kernel's source page too, by its full base name.

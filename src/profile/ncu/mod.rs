@@ -16,13 +16,20 @@ mod progress;
 pub mod source_pass;
 mod source_section;
 
-pub use args::*;
-pub use import::*;
+pub use args::{
+    LaunchChoice, Output, SourceSection, build_args, choose_sample, mangled_fits_kernel_id,
+};
+use args::{SECTION_ARGS, gives_option, leave_default_sections_out, shell_words};
+use import::from_report;
+pub use import::{import_report, is_report, source_pages};
 use log::{check_log, read_log};
 pub use log::{check_ncu_output, say_program_status};
-pub use process::*;
+pub use process::{HangWatch, SECONDS_PER_LAUNCH};
+pub(crate) use process::{
+    Stop, hang_grace, interrupted, interrupted_error, signal_group, wait_or_stop_when,
+};
 pub use profiled_run::{RunInfo, profile};
-use progress::*;
+use progress::{Activity, Progress, profiled_so_far};
 pub use source_pass::profile_sources;
 
 use std::io::{IsTerminal, Write};
@@ -371,6 +378,7 @@ fn run_ncu(
 
 #[cfg(test)]
 mod tests {
+    use super::progress::{Profiled, kernel_of_profiling_line, progress_line};
     use super::*;
 
     /// ncu writes no line per launch while it prints source pages (`--csv`): the watch

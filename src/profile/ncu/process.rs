@@ -1,6 +1,6 @@
 //! Waiting on ncu and the program, and stopping them: Ctrl-C, a hung run, the process tree.
 
-use super::*;
+use super::{AtomicBool, Duration, Error, Ordering, Path, Result, profiled_so_far};
 pub(crate) use crate::platform::Stop;
 
 /// Set by Ctrl-C, which reaches ncu and the program too (one process group), and by

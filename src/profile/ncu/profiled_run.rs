@@ -1,7 +1,12 @@
 //! The profiled run: ncu on the sample's launches, from the program's start or attached to
 //! the program held at its first CUDA call ([`super::early`]), and its report read back.
 
-use super::*;
+use super::{
+    Duration, Error, ExitStatus, HangWatch, NcuOptions, Output, Path, PathBuf, Prepared,
+    ProgramOutput, Result, SourceSection, build_args, check_log, early, from_report, hang_grace,
+    ingest, leave_default_sections_out, metric_plan, run_ncu, shell_words, source_section,
+    temp_csv,
+};
 
 /// What came back from a run.
 pub struct RunInfo {

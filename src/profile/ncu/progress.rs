@@ -1,6 +1,6 @@
 //! What ncu's log says while it runs: the launches profiled so far, for the progress line.
 
-use super::*;
+use super::{Arc, AtomicBool, Duration, Ordering, PathBuf};
 
 /// What ncu's log says it has profiled so far.
 #[derive(Debug, Default, PartialEq)]

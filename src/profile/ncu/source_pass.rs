@@ -3,7 +3,10 @@
 //! their source pages, and stops the program once they are profiled. Which
 //! launches: `crate::profile::sampling::source_pass`.
 
-use super::*;
+use super::{
+    Error, NcuOptions, Output, Prepared, ProgramOutput, Result, Sample, SourceSection, build_args,
+    check_ncu_output, ingest, read_log, run_ncu, shell_words, temp_csv,
+};
 use crate::profile::sample::Chosen;
 
 /// One kernel the source pass profiles.
