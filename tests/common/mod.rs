@@ -303,3 +303,49 @@ impl RuleCases {
         (p, launch)
     }
 }
+
+/// One `#[test]` per lint rule, named by its slug (`small_grid` for `small-grid`), each
+/// calling `$check(slug)`: `cargo test small_grid` runs that rule's cases in every suite
+/// that uses it, and `every_rule_has_a_test` (in the same suite) fails on a rule not listed.
+#[macro_export]
+macro_rules! test_per_rule {
+    ($check:path) => {
+        $crate::test_per_rule!(@each $check,
+            uncoalesced_load "uncoalesced-load", uncoalesced_store "uncoalesced-store",
+            misaligned_access "misaligned-access",
+            register_limited_occupancy "register-limited-occupancy",
+            shared_memory_limited_occupancy "shared-memory-limited-occupancy",
+            register_and_shared_memory_limited_occupancy "register-and-shared-memory-limited-occupancy",
+            block_size "block-size", small_grid "small-grid", failed_launch "failed-launch",
+            partial_wave "partial-wave", local_memory "local-memory",
+            bank_conflicts "bank-conflicts", latency_bound "latency-bound",
+            load_store_bound "load-store-bound", issue_bound "issue-bound",
+            pipe_bound "pipe-bound", divergent_warps "divergent-warps",
+            global_accumulator "global-accumulator", serial_loads "serial-loads",
+            contended_atomics "contended-atomics",
+            fp32_gemm_on_cuda_cores "fp32-gemm-on-cuda-cores",
+            manual_attention "manual-attention", launch_bound "launch-bound",
+            launch_burst "launch-burst", double_promotion "double-promotion"
+        );
+    };
+    (@each $check:path, $($name:ident $slug:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                $check($slug);
+            }
+        )*
+
+        #[test]
+        fn every_rule_has_a_test() {
+            let listed = [$($slug),*];
+            for rule in gpulint::load_rules(None).unwrap().iter().filter(|r| !r.diff_only) {
+                assert!(
+                    listed.contains(&rule.slug.as_str()),
+                    "{} has no test of its own: add it to test_per_rule! (tests/common/mod.rs)",
+                    rule.slug
+                );
+            }
+        }
+    };
+}
