@@ -423,7 +423,7 @@ fn also_write_gives_each_format_from_one_comparison() {
 }
 
 /// Six `gpulint run --save-csv` captures of each of seven programs on an H200
-/// (samples/corpus/gate_noise.sh): every later capture diffed against the first one's
+/// (lab/scripts/corpus/gate_noise.sh): every later capture diffed against the first one's
 /// baseline passes, and so does the zoo's pair of ncu runs of one binary, where the raw
 /// bank-conflict count of smem_heavy moved by 15%.
 #[test]

@@ -1021,7 +1021,7 @@ fn launches_are_sampled_per_kernel_by_default() {
 #[test]
 fn a_sample_that_cuts_one_kernel_short_says_so() {
     let sample = stand_in("sample");
-    // LU as the sample profiled it on the H200 (samples/corpus/timing_pass.sh).
+    // LU as the sample profiled it on the H200 (lab/scripts/corpus/timing_pass.sh).
     let lud = fixture("h200-corpus/sample_lud.csv");
     let per_config = [
         "run",
@@ -1073,7 +1073,7 @@ fn a_sample_that_cuts_one_kernel_short_says_so() {
 
 /// `--time-all-launches`: the sample, then one more run of the program timing every launch
 /// (duration only). LU's diagonal kernel, cut to 3 of its 64 launches by the sample, gets
-/// its share back. Real captures of both runs (samples/corpus/timing_pass.sh).
+/// its share back. Real captures of both runs (lab/scripts/corpus/timing_pass.sh).
 #[test]
 fn a_timing_pass_counts_every_launch_of_the_sample() {
     let sample = stand_in("sample");
@@ -1202,7 +1202,7 @@ fn shares_of_every_launch(csv: &std::path::Path) -> std::collections::BTreeMap<S
     kernel_shares(&check_json(csv))
 }
 
-/// The default spread on LU, as ncu profiled it on the H200 (samples/corpus/spread_default.sh):
+/// The default spread on LU, as ncu profiled it on the H200 (lab/scripts/corpus/spread_default.sh):
 /// 22 of its 190 launches, where the sample per configuration took 129. Shares are of the
 /// sampled launches, and the report names the kernels the spread profiled different numbers
 /// of times: 64 diagonal launches weigh as much as 32 of the others.

@@ -1,5 +1,5 @@
 //! ncu's text output (no `--csv`), captured on the H200 next to the CSV of the same report
-//! (samples/corpus/capture_text.sh, fixtures/h200-text/): both forms must read the same.
+//! (lab/scripts/corpus/capture_text.sh, fixtures/h200-text/): both forms must read the same.
 
 mod common;
 

@@ -2,7 +2,7 @@
 fp32 NCHW, then an MLP head compiled with torch.compile (Triton kernels). Issue #37's
 second cost case. Argument: steps (default 30).
 
-What an expert expects, written before profiling it (samples/corpus/cost_check.sh):
+What an expert expects, written before profiling it (lab/scripts/corpus/cost_check.sh):
 - cuDNN's convolutions (TF32 allowed by PyTorch for cuDNN) on tensor cores: quiet; any
   NCHW-to-NHWC conversion kernels cuDNN runs around them are the cost of the NCHW
   layout (channels_last is the fix);

@@ -3,7 +3,7 @@ fp32, nn.TransformerEncoder, AdamW. Issue #37's cost case: ~80 launch configurat
 each launched once a step. Arguments: steps (default 20); `--seconds S` runs steps until
 S seconds have passed instead (the 5-minute loop for `gpulint run --window`).
 
-What an expert expects, written before profiling it (samples/corpus/cost_check.sh):
+What an expert expects, written before profiling it (lab/scripts/corpus/cost_check.sh):
 - the linear layers' GEMMs run in fp32 on the CUDA cores (PyTorch leaves TF32 off for
   matmuls): fp32-gemm-on-cuda-cores, fixed by torch.set_float32_matmul_precision("high");
 - attention (fp32, so the memory-efficient kernel, not flash) and the softmax, layer

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The run-to-run spread of every gated metric in fixtures/h200-repeat (six captures of
-each program by samples/corpus/gate_noise.sh), as gpulint's baselines summarise them:
+each program by lab/scripts/corpus/gate_noise.sh), as gpulint's baselines summarise them:
 per metric, the largest change from the first capture, absolute and relative, and where.
    usage: python3 samples/corpus/gate_noise_table.py [GPULINT]   (from the repository root)
 """

@@ -3,7 +3,7 @@ head, eager (no torch.compile: its start would hide seconds), a few training ste
 Arguments: steps (default 3), then GiB of extra device memory to hold (default 0), to see
 whether ncu's save and restore of memory between replay passes grows with the footprint.
 
-Expected before any run (written with the probe, samples/corpus/launch_cost.sh):
+Expected before any run (written with the probe, lab/scripts/corpus/launch_cost.sh):
 - the elementwise, batch-norm and pooling kernels cost what a small kernel does under 10
   passes, some 0.3 s a launch, whatever the footprint;
 - cuDNN's and cuBLAS's kernels cost more: their code is large, and the instruction-level

@@ -2,7 +2,7 @@
 // hand for --source's SASS counters and stall samples
 // (src/profile/ncu/tracer/launch_tracer.cpp): each struct's size, the offset of every
 // field read or written, the sizes CUPTI is told, and the callback ids. It compiles only
-// where they agree (samples/corpus/sass_lines.sh).
+// where they agree (lab/scripts/corpus/sass_lines.sh).
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compares sass_lines_probe.cpp's rows with ncu's source page of the same launches, line by
-line (samples/corpus/sass_lines.sh): for each kernel and source line with a count in either,
+line (lab/scripts/corpus/sass_lines.sh): for each kernel and source line with a count in either,
 the page's value and the probe's, per counter, and how many lines agree exactly.
 
 usage: sass_lines_compare.py METRICS ROWS.csv PAGE.csv

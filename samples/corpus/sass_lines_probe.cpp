@@ -8,7 +8,7 @@
 // its source file and line (cuptiGetSassToSourceCorrelation on the module's cubin), then
 // each metric summed over the GPU. GPULINT_SASS_OFF=1 subscribes and keeps the cubins but
 // patches nothing (CUPTI's own cost); GPULINT_SASS_LIST=FILE writes the chip's metric list.
-// Built on the device against the toolkit's CUPTI (samples/corpus/sass_lines.sh):
+// Built on the device against the toolkit's CUPTI (lab/scripts/corpus/sass_lines.sh):
 //   g++ -shared -fPIC -O2 sass_lines_probe.cpp -I$CUPTI/include -L$CUPTI/lib64 -lcupti -lcuda
 #include <cuda.h>
 #include <cupti.h>

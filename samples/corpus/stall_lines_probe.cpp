@@ -10,7 +10,7 @@
 // reason's name, and its samples over the whole run. GPULINT_STALL_PERIOD=N samples every
 // 2^N cycles (CUPTI's default otherwise); GPULINT_STALL_OFF=1 subscribes but samples
 // nothing (CUPTI's own cost). Built on the device against the toolkit's CUPTI
-// (samples/corpus/sass_lines.sh, stage `stalls`):
+// (lab/scripts/corpus/sass_lines.sh, stage `stalls`):
 //   g++ -shared -fPIC -O2 stall_lines_probe.cpp -I$CUDA/include -L$CUDA/lib64 -lcupti -lcuda
 #include <cuda.h>
 #include <cupti.h>

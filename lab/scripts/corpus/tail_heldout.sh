@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# partial-wave's held-out pairs (nineteenth session): tail_heldout.cu (expectations in its
+# header, written before this ran) timed by its own medians, and every launch profiled by
+# gpulint run with the export saved.
+#   usage: OUT=DIR lab/scripts/corpus/tail_heldout.sh   (from the repository root)
+set -u
+. lab/scripts/corpus/common.sh "$OUT/x" target/release/gpulint
+. lab/scripts/corpus/staged.sh
+build_sample tail_heldout
+timed plain "$build/tail_heldout" 5
+timed plain_again "$build/tail_heldout" 5
+run_gl all_tail_heldout --all-launches --save-csv "$r/run_tail_heldout.csv" -- \
+  "$build/tail_heldout" 1
