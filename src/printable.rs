@@ -39,6 +39,16 @@ pub fn path(p: &std::path::Path) -> String {
     printable(&p.to_string_lossy()).into_owned()
 }
 
+/// `text` cut to at most `max` characters, its end replaced by `…` where it was cut, so
+/// that a cut never reads as the whole.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
 /// Replaces `s` with its printable form, in place.
 pub fn make_printable(s: &mut String) {
     if let Cow::Owned(clean) = printable(s) {
@@ -55,6 +65,14 @@ fn escaped(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clipped_text_ends_in_an_ellipsis_and_only_where_cut() {
+        assert_eq!(clip("out[i] += in[i] * k;", 40), "out[i] += in[i] * k;");
+        assert_eq!(clip("out[i] += in[i] * k;", 12), "out[i] += i…");
+        assert_eq!(clip("out[i] += in[i] * k;", 12).chars().count(), 12);
+        assert_eq!(clip("αβγδε", 3), "αβ…");
+    }
 
     #[test]
     fn real_names_are_untouched() {

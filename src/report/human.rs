@@ -154,6 +154,46 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     super::flush(&mut out, w)
 }
 
+/// A finding's evidence, each with its range across the launches where it varied, wrapped
+/// to [`EVIDENCE_WIDTH`] columns after "   = evidence: ".
+fn evidence_lines(f: &crate::rules::engine::Finding) -> Vec<String> {
+    let ev: Vec<String> = f
+        .evidence
+        .iter()
+        .map(|(k, v)| match f.evidence_range.get(k) {
+            Some([lo, hi]) => format!(
+                "{k} {} ({} to {} across the {} launches)",
+                format_number(*v, None),
+                format_number(*lo, None),
+                format_number(*hi, None),
+                f.launch_count
+            ),
+            None => format!("{k} {}", format_number(*v, None)),
+        })
+        .collect();
+    wrap_items(&ev, EVIDENCE_WIDTH - "   = evidence: ".len())
+}
+
+/// Evidence lines are wrapped to this many columns: a finding with a dozen pieces of
+/// evidence ran to 320 characters on one line.
+const EVIDENCE_WIDTH: usize = 100;
+
+/// `items` joined by ", " into lines of at most `width` characters where they fit (an item
+/// longer than that gets a line of its own); the separator ends each line but the last.
+fn wrap_items(items: &[String], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 2 + item.chars().count() <= width => {
+                line.push_str(", ");
+                line.push_str(item);
+            }
+            _ => lines.push(item.clone()),
+        }
+    }
+    lines
+}
+
 /// The folded info findings, as [`super::info_groups`] groups them: a row per rule and
 /// reason, with the kernels, the time at stake in all and why it is info.
 fn info_summary<'a>(
@@ -240,25 +280,11 @@ fn finding(r: &Report, f: &crate::rules::engine::Finding, out: &mut String) {
         );
     }
     if !f.evidence.is_empty() {
-        let ev: Vec<String> = f
-            .evidence
-            .iter()
-            .map(|(k, v)| match f.evidence_range.get(k) {
-                Some([lo, hi]) => format!(
-                    "{k} {} ({} to {} across the {} launches)",
-                    format_number(*v, None),
-                    format_number(*lo, None),
-                    format_number(*hi, None),
-                    f.launch_count
-                ),
-                None => format!("{k} {}", format_number(*v, None)),
-            })
-            .collect();
         let _ = writeln!(
             out,
             "   {} evidence: {}",
             paint("=", Style::new().blue().bold(), c),
-            ev.join(", ")
+            evidence_lines(f).join(&format!(",\n{}", " ".repeat("   = evidence: ".len())))
         );
     }
     for note in &f.notes {

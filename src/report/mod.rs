@@ -265,10 +265,9 @@ impl InfoGroup<'_> {
     /// The kernels as a table shows them: the first by short name (clipped to 40
     /// characters, with an ellipsis), and how many more.
     pub fn kernels_cell(&self) -> String {
-        let first = self
-            .kernels
-            .first()
-            .map_or(String::new(), |k| clip(&short_name(k), 40));
+        let first = self.kernels.first().map_or(String::new(), |k| {
+            crate::printable::clip(&short_name(k), 40)
+        });
         match self.kernels.len() {
             0 | 1 => first,
             n => format!("{first} and {} more", n - 1),
@@ -317,16 +316,6 @@ pub fn info_groups<'a>(findings: impl Iterator<Item = &'a Finding>) -> Vec<InfoG
             .total_cmp(&a.stake_ns.unwrap_or(0.0))
     });
     groups
-}
-
-/// `text` cut to at most `max` characters, its end replaced by `…` where it was cut, so
-/// that a cut never reads as the whole.
-pub fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{kept}…")
 }
 
 #[cfg(test)]

@@ -412,7 +412,7 @@ fn legend(s: &mut String, points: &[Point]) {
             break;
         }
         let color = bound_color(p.roof.bound);
-        let short: String = p.name.chars().take(24).collect();
+        let short = crate::printable::clip(&p.name, 24);
         let name = match p.roof.tensor_pipe_pct {
             _ if plottable(p.roof) => short,
             Some(t) => format!("{short}: tensor pipe {t:.0}%, FLOPs uncounted"),

@@ -4,14 +4,15 @@
 
 use super::{SourceBlock, SourceLine, file_name, toolkit_header};
 
-/// A line's text as a note quotes it, its first 60 characters after a space; nothing where
-/// the text is unknown (the traced run's counts name a file not on this disk).
+/// A line's text as a note quotes it, at most 60 characters after a space (cut with an
+/// ellipsis, so that `... += i` never reads as the whole of `+= in[i] * k;`); nothing
+/// where the text is unknown (the traced run's counts name a file not on this disk).
 pub fn snippet(text: &str) -> String {
     let text = text.trim();
     if text.is_empty() {
         return String::new();
     }
-    format!(" `{}`", text.chars().take(60).collect::<String>())
+    format!(" `{}`", crate::printable::clip(text, 60))
 }
 
 /// What ncu's stall reason names mean, for a note.
@@ -187,6 +188,9 @@ mod tests {
     fn a_snippet_quotes_known_text_only() {
         assert_eq!(snippet(""), "");
         assert_eq!(snippet("  x[i] = y;"), " `x[i] = y;`");
-        assert_eq!(snippet(&"a".repeat(70)).len(), 60 + 3);
+        // Cut to 60 characters, the last an ellipsis: never a cut that reads as whole code.
+        let long = snippet(&"a".repeat(70));
+        assert_eq!(long.chars().count(), 60 + 3);
+        assert!(long.ends_with("a…`"), "{long}");
     }
 }
