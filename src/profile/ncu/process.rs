@@ -48,6 +48,7 @@ pub(crate) fn wait_or_stop_when(
     let (mut termed, mut killed_at) = (false, None);
     let mut stopped_as_hung = false;
     let mut exited = None;
+    let mut signalled_at: Option<std::time::Instant> = None;
     loop {
         if exited.is_none() {
             exited = child
@@ -62,7 +63,17 @@ pub(crate) fn wait_or_stop_when(
             .collect();
         let given_up =
             killed_at.is_some_and(|t: std::time::Instant| t.elapsed() > Duration::from_secs(2));
-        if let Some(status) = exited.filter(|_| left.is_empty() || given_up) {
+        // A child that a stop signal ended (Ctrl-C reaches the whole group at once) may
+        // end before gpulint's own handler has set the flag: a moment for it, so that the
+        // run is told as interrupted, not as ncu's failure.
+        let signal_pending = since.is_none()
+            && exited.is_some_and(ended_by_stop_signal)
+            && signalled_at
+                .get_or_insert_with(std::time::Instant::now)
+                .elapsed()
+                < Duration::from_secs(1)
+            && !interrupted.load(Ordering::SeqCst);
+        if let Some(status) = exited.filter(|_| (left.is_empty() || given_up) && !signal_pending) {
             return Ok(Waited {
                 status,
                 stopped_as_hung,
@@ -91,6 +102,20 @@ pub(crate) fn wait_or_stop_when(
             }
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Whether a child ended by SIGINT, SIGTERM or SIGHUP (never elsewhere than on Unix).
+fn ended_by_stop_signal(status: std::process::ExitStatus) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        matches!(status.signal(), Some(1 | 2 | 15))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        false
     }
 }
 
