@@ -92,11 +92,19 @@ pub(crate) fn wait_or_stop_when(
             }
         }
         if let Some((t, term_after, kill_after)) = since {
+            // The tree as it is now: a stop may begin (and a hung run's SIGTERM is due) in
+            // the pass that took it.
+            let alive = || -> Vec<u32> {
+                tree.iter()
+                    .copied()
+                    .filter(|&p| process_exists(p))
+                    .collect()
+            };
             if !termed && t.elapsed() >= term_after {
-                signal(&left, Stop::Term);
+                signal(&alive(), Stop::Term);
                 termed = true;
             } else if killed_at.is_none() && t.elapsed() > kill_after {
-                signal(&left, Stop::Kill);
+                signal(&alive(), Stop::Kill);
                 let _ = child.kill();
                 killed_at = Some(std::time::Instant::now());
             }
@@ -311,5 +319,46 @@ impl HangWatch {
     /// Launches profiled so far, by the log.
     pub(super) fn profiled(&self, log: &Path) -> u64 {
         profiled_so_far(&std::fs::read_to_string(log).unwrap_or_default()).launches
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A run called hung gets SIGTERM at once, its whole tree, so that ncu can write the
+    /// report of what it profiled; SIGKILL comes only `kill_after_hung` later, to what
+    /// outlived it. (The stop begins in the pass that takes the tree: a SIGTERM sent to
+    /// the tree as the pass began went to nobody.)
+    #[test]
+    fn a_hung_run_gets_sigterm_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let termed = dir.path().join("termed");
+        let script = format!(
+            "trap 'echo yes > {}; exit 0' TERM; sleep 30 & wait",
+            termed.display()
+        );
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        let started = std::time::Instant::now();
+        let not_interrupted = AtomicBool::new(false);
+        let waited = wait_or_stop_when(
+            &mut child,
+            &not_interrupted,
+            &mut || true,
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        assert!(waited.stopped_as_hung);
+        assert!(termed.exists(), "the hung run never got SIGTERM");
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "stopped only by SIGKILL, after {:?}",
+            started.elapsed()
+        );
+        assert!(waited.left.is_empty(), "{:?}", waited.left);
     }
 }
