@@ -56,7 +56,7 @@ pub const MEMORY_PARTS: &[&str] = &[
     "dram_active_pct",
 ];
 
-/// Keys that [`derive()`] computes from others when an export lacks them: what
+/// Keys that [`derive()`](super::derived::derive) computes from others when an export lacks them: what
 /// `gpulint run` collects for them.
 pub(super) const COLLECT_INSTEAD: &[(&str, &[&str])] = &[
     ("sm_throughput_pct", COMPUTE_PARTS),

@@ -357,7 +357,7 @@ pub struct Ended {
     pub status: std::process::ExitStatus,
     /// The watchdog stopped it after its trace was written.
     pub stopped_after_cuda: bool,
-    /// What outlived a stop (see [`super::Waited::left`]).
+    /// What outlived a stop (see [`super::process::Waited::left`]).
     pub left: Vec<u32>,
 }
 
