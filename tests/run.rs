@@ -2653,6 +2653,43 @@ fn source_lines_from_the_traced_run_cost_the_sample_no_section() {
     );
     assert!(!takes_section(&calls), "{calls:?}");
     names_the_strided_copys_line(&r.out);
+    // What is recalled is said under --verbose; GPULINT_SOURCE_MEMORY=off goes without it,
+    // as if nothing were remembered, and keeps nothing.
+    let (r, _) = source_by_time_of(
+        &trace,
+        &page,
+        "uncoalesced-load",
+        &["--verbose"],
+        "12",
+        &env,
+    );
+    assert!(!asked_since(&mut seen));
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("--source: remembered from the last run of this command (")
+            && stderr.contains("no finding read the warps' stall samples, ")
+            && stderr.contains(" kernel(s) had a finding on a line"),
+        "{stderr}"
+    );
+    let mut off = env.to_vec();
+    off.push(("GPULINT_SOURCE_MEMORY", "off"));
+    let (r, _) = source_by_time_of(
+        &trace,
+        &page,
+        "uncoalesced-load",
+        &["--verbose"],
+        "12",
+        &off,
+    );
+    assert!(
+        asked_since(&mut seen),
+        "the memory was read though switched off"
+    );
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        stderr.contains("GPULINT_SOURCE_MEMORY=off: nothing"),
+        "{stderr}"
+    );
     let select = "uncoalesced-load,latency-bound";
     let (r, calls) = source_by_time_of(&trace, &page, select, &[], "12", &env);
     assert!(!asked_since(&mut seen));

@@ -145,12 +145,36 @@ fn traced_source(opts: &NcuOptions, program: &[std::ffi::OsString]) -> Option<Tr
         return None;
     }
     let memory = super::source_memory::recall(program);
+    if opts.verbose {
+        say_recalled(memory.as_ref(), program);
+    }
     Some(TracedSource {
         stalls: memory.as_ref().is_none_or(|m| m.stall_finding),
         kernels: memory
             .map(|m| m.line_kernels)
             .filter(|kernels| !kernels.is_empty()),
     })
+}
+
+/// `--verbose`: what `--source` recalls of the last run of the command, and where, or that
+/// the memory is switched off: a run that profiles otherwise than the last says why.
+fn say_recalled(memory: Option<&super::source_memory::Memory>, program: &[std::ffi::OsString]) {
+    use super::source_memory::{MEMORY_ENV, file_of, switched_off};
+    if switched_off() {
+        crate::note!("--source: {MEMORY_ENV}=off: nothing of the last run is recalled or kept");
+        return;
+    }
+    let (Some(m), Some(file)) = (memory, file_of(program)) else {
+        return;
+    };
+    crate::note!(
+        "--source: remembered from the last run of this command ({}): {} finding read the \
+         warps' stall samples, {} kernel(s) had a finding on a line; {MEMORY_ENV}=off goes \
+         without it",
+        crate::printable::path(&file),
+        if m.stall_finding { "a" } else { "no" },
+        m.line_kernels.len()
+    );
 }
 
 /// The traced run's trace read, with the source lines its SASS counters and stall samples

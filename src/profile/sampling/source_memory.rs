@@ -8,6 +8,8 @@
 //! whose findings say which way to go. A memory that is wrong costs time, never lines: a
 //! pass after the sample reads what a finding needs and the traced run did not give.
 //!
+//! `--verbose` says what was recalled, and `GPULINT_SOURCE_MEMORY=off` goes without it.
+//!
 //! One file per command in gpulint's cache folder (`stalls-KEY.txt`: `yes` or `no`, then
 //! one kernel's mangled name a line), the key over the command's words and, for each word
 //! that names a file (the program, a script), its path, size and modification time.
@@ -45,9 +47,26 @@ pub struct Memory {
     pub line_kernels: Vec<String>,
 }
 
+/// `GPULINT_SOURCE_MEMORY=off`: nothing is recalled or remembered, so that two identical
+/// commands profile alike (a bug report then needs no one's cache).
+pub const MEMORY_ENV: &str = "GPULINT_SOURCE_MEMORY";
+
+/// Whether `GPULINT_SOURCE_MEMORY=off` says to go without the memory.
+pub fn switched_off() -> bool {
+    std::env::var_os(MEMORY_ENV).is_some_and(|v| v == "off")
+}
+
+/// Where the memory of `program` is kept, for `--verbose` to say.
+pub fn file_of(program: &[std::ffi::OsString]) -> Option<PathBuf> {
+    Some(file_in(&cache_dir()?, program))
+}
+
 /// What the last run of `program` found; `None` when no run of it is remembered (or the
-/// memory is not to be trusted).
+/// memory is not to be trusted, or is switched off).
 pub fn recall(program: &[std::ffi::OsString]) -> Option<Memory> {
+    if switched_off() {
+        return None;
+    }
     recall_in(&cache_dir()?, program)
 }
 
@@ -75,6 +94,9 @@ fn recall_in(folder: &Path, program: &[std::ffi::OsString]) -> Option<Memory> {
 
 /// Remembers what this run of `program` found; a cache that cannot be written is no error.
 pub fn remember(program: &[std::ffi::OsString], memory: &Memory) {
+    if switched_off() {
+        return;
+    }
     if let Some(folder) = cache_dir() {
         remember_in(&folder, program, memory);
     }
