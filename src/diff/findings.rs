@@ -36,6 +36,28 @@ pub(super) struct FindingChanges {
     pub(super) not_compared: Vec<NotCompared>,
 }
 
+/// `changed` (findings one side has and the other lacks) into `kept` (new, or fixed), but
+/// those whose rule the other side could not judge (`not_judged`): not compared, `why`.
+fn sort_out(
+    changed: Vec<NewFinding>,
+    not_judged: &[String],
+    why: &'static str,
+    kept: &mut Vec<NewFinding>,
+    not_compared: &mut Vec<NotCompared>,
+) {
+    for f in changed {
+        if not_judged.contains(&f.rule) {
+            not_compared.push(NotCompared {
+                kernel: f.kernel,
+                rule: f.rule,
+                why,
+            });
+        } else {
+            kept.push(f);
+        }
+    }
+}
+
 pub(super) fn compare_findings(
     base: &Baseline,
     cand: &Baseline,
@@ -53,29 +75,23 @@ pub(super) fn compare_findings(
         let (b, c) = (&base.kernels[*bk], &cand.kernels[*ck]);
         // A finding the baseline's rule could not judge there (a thinner export, no launch
         // trace) is no news of the change.
-        for found in only_in(&c.findings, &b.findings, ck, &both_ran) {
-            if b.not_judged.contains(&found.rule) {
-                out.not_compared.push(NotCompared {
-                    kernel: found.kernel,
-                    rule: found.rule,
-                    why: NOT_JUDGED_IN_BASELINE,
-                });
-            } else {
-                out.new.push(found);
-            }
-        }
+        let found = only_in(&c.findings, &b.findings, ck, &both_ran);
+        sort_out(
+            found,
+            &b.not_judged,
+            NOT_JUDGED_IN_BASELINE,
+            &mut out.new,
+            &mut out.not_compared,
+        );
         // A baseline finding is fixed only where the candidate's rule could judge.
-        for gone in only_in(&b.findings, &c.findings, ck, &both_ran) {
-            if c.not_judged.contains(&gone.rule) {
-                out.not_compared.push(NotCompared {
-                    kernel: gone.kernel,
-                    rule: gone.rule,
-                    why: NOT_JUDGED,
-                });
-            } else {
-                out.fixed.push(gone);
-            }
-        }
+        let gone = only_in(&b.findings, &c.findings, ck, &both_ran);
+        sort_out(
+            gone,
+            &c.not_judged,
+            NOT_JUDGED,
+            &mut out.fixed,
+            &mut out.not_compared,
+        );
     }
     // A vanished kernel's findings were not compared: the candidate did not run it.
     for key in vanished {
