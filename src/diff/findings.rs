@@ -126,6 +126,26 @@ pub const NOT_IN_CANDIDATE: &str = "the kernel (or this configuration) is not in
 /// must not pass on it.
 pub const DEFAULT_MIN_COMPARED_PCT: f64 = 90.0;
 
+/// What the share of the baseline compared is a share of (JSON: `gpu time`, `kernels`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ComparedBy {
+    /// Each kernel's mean duration times its launches: every kernel has a duration.
+    #[serde(rename = "gpu time")]
+    GpuTime,
+    #[serde(rename = "kernels")]
+    Kernels,
+}
+
+impl ComparedBy {
+    /// As a sentence names it.
+    fn shown(self) -> &'static str {
+        match self {
+            ComparedBy::GpuTime => "GPU time",
+            ComparedBy::Kernels => "kernels",
+        }
+    }
+}
+
 /// How many kernels the two sides share, and how much of the baseline they hold.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Overlap {
@@ -135,8 +155,8 @@ pub struct Overlap {
     /// Share (%) of the baseline compared: of its GPU time (each kernel's mean duration
     /// times its launches) where every kernel has a duration, else of its kernels.
     pub baseline_compared_pct: f64,
-    /// `gpu time` or `kernels`: what `baseline_compared_pct` is a share of.
-    pub compared_by: &'static str,
+    /// What `baseline_compared_pct` is a share of.
+    pub compared_by: ComparedBy,
     /// `--min-compared`: below it, the gate fails.
     pub min_compared_pct: f64,
 }
@@ -162,12 +182,12 @@ impl Overlap {
                     .iter()
                     .filter_map(|k| base.kernels.get(*k).and_then(time))
                     .sum();
-                (100.0 * held / total, "gpu time")
+                (100.0 * held / total, ComparedBy::GpuTime)
             }
-            _ if base.kernels.is_empty() => (0.0, "kernels"),
+            _ if base.kernels.is_empty() => (0.0, ComparedBy::Kernels),
             _ => (
                 100.0 * paired.len() as f64 / base.kernels.len() as f64,
-                "kernels",
+                ComparedBy::Kernels,
             ),
         };
         Overlap {
@@ -187,11 +207,7 @@ impl Overlap {
                 "only {:.1}% of the baseline's {} was compared ({} of {} kernel(s)), under \
                  --min-compared {}%",
                 self.baseline_compared_pct,
-                if self.compared_by == "gpu time" {
-                    "GPU time"
-                } else {
-                    "kernels"
-                },
+                self.compared_by.shown(),
                 self.compared,
                 self.baseline_kernels,
                 self.min_compared_pct
@@ -215,8 +231,8 @@ impl Overlap {
     /// The one wording of what was compared, for every summary.
     pub fn describe(&self) -> String {
         let share = match self.compared_by {
-            "gpu time" => format!(", {:.1}% of its GPU time", self.baseline_compared_pct),
-            _ => String::new(),
+            ComparedBy::GpuTime => format!(", {:.1}% of its GPU time", self.baseline_compared_pct),
+            ComparedBy::Kernels => String::new(),
         };
         format!(
             "{} of {} baseline kernel(s) compared{share}",

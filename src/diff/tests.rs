@@ -281,7 +281,7 @@ fn too_little_of_the_baseline_compared_fails_the_gate() {
     let big = baseline(vec![("k0", timed("k0", 95_000.0, 10))]);
     let r = diff(&b, &big, &default_gates(false), false);
     assert!(!r.failed(), "{:?}", r.reasons());
-    assert_eq!(r.overlap.compared_by, "gpu time");
+    assert_eq!(r.overlap.compared_by, findings::ComparedBy::GpuTime);
     assert!((r.overlap.baseline_compared_pct - 95.0).abs() < 0.01);
 
     // Without durations, the share is of kernels.
@@ -291,7 +291,7 @@ fn too_little_of_the_baseline_compared_fails_the_gate() {
     ]);
     let half = baseline(vec![("a", entry("a", 1, 4.0, &[]))]);
     let r = diff(&b, &half, &default_gates(false), false);
-    assert_eq!(r.overlap.compared_by, "kernels");
+    assert_eq!(r.overlap.compared_by, findings::ComparedBy::Kernels);
     assert!(r.failed());
 }
 
