@@ -174,10 +174,9 @@ pub(super) fn bars_of<'a>(
 /// the pipes, atomics): the linter's own findings, so that the chart and the findings
 /// never disagree (one judge of one verdict). A one-block LU step is latency-bound, and
 /// its finding is small-grid, which `explains` latency-bound: the engine judged both.
-/// `None` for a rule not enabled. A launch is matched by kernel and configuration (or launch, for
-/// a finding on one launch), whatever its file.
-/// With `whole_kernel`, the verdict on a view of a kernel's several configurations
-/// merged: a finding on any of them.
+/// A launch is matched as [`rules::engine::Finding::covers_in_any_file`] matches it (a
+/// `Launch` does not carry its file); with `whole_kernel`, for a view of a kernel's
+/// configurations merged, a finding on any of them counts. `None` for a rule not enabled.
 pub(super) fn reported<'a>(
     rules: &'a [Rule],
     findings: &'a [rules::engine::Finding],
@@ -187,13 +186,11 @@ pub(super) fn reported<'a>(
         rules.iter().any(|r| r.slug == slug).then(|| {
             findings.iter().any(|f| {
                 (f.rule == slug || f.explains.iter().any(|r| r == slug))
-                    && f.kernel == l.name
-                    && (whole_kernel
-                        || if f.covered.is_empty() {
-                            f.launch == l.id
-                        } else {
-                            f.covered.contains(&(l.grid, l.block))
-                        })
+                    && if whole_kernel {
+                        f.kernel == l.name
+                    } else {
+                        f.covers_in_any_file(l)
+                    }
             })
         })
     }

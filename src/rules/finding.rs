@@ -172,8 +172,13 @@ impl Finding {
     /// kernel configuration). A merged finding covers every configuration of its kernel
     /// it held on; an unmerged one (`--per-launch`), its own launch.
     pub fn covers(&self, file: &str, launch: &Launch) -> bool {
-        self.file == file
-            && self.kernel == launch.name
+        self.file == file && self.covers_in_any_file(launch)
+    }
+
+    /// [`Finding::covers`] whatever the file: the same kernel, and the launch's
+    /// configuration among those it covers (its launch, for a finding on one launch).
+    pub fn covers_in_any_file(&self, launch: &Launch) -> bool {
+        self.kernel == launch.name
             && if self.covered.is_empty() {
                 self.launch == launch.id
             } else {
