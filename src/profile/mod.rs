@@ -366,13 +366,17 @@ fn profile_sample(
     let stopping = ncu::say_whether_it_stops(opts, &program_name(program));
     let keys = rules::metric_keys(rules);
     let info = ncu::profile(&main_pass, prepared, &keys, program, early)?;
-    if !stopping || info.program_status == Some(0) {
-        ncu::say_program_status(info.program_status, &program_name(program));
+    let end = sample::ProgramEnd::of(info.program_status, stopping);
+    if end.failed() {
+        crate::note!(
+            "{} {}; its kernels profiled before that are linted",
+            program_name(program),
+            end.describe()
+        );
     }
     if opts.verbose {
         crate::note!("profiled with {}", info.ncu.display());
     }
-    let end = sample::ProgramEnd::of(info.program_status, stopping);
     Ok((info, end))
 }
 

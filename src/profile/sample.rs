@@ -170,10 +170,11 @@ impl ProgramEnd {
     /// From the profiled run's status (`None`: a signal), `stopped` where gpulint had
     /// ncu end it.
     pub fn of(status: Option<i32>, stopped: bool) -> ProgramEnd {
-        match status {
-            Some(code) if code == 0 || !stopped => ProgramEnd::Exited(code),
-            _ if stopped => ProgramEnd::StoppedOnPurpose,
-            _ => ProgramEnd::Signalled,
+        match (status, stopped) {
+            (Some(0), _) => ProgramEnd::Exited(0),
+            (_, true) => ProgramEnd::StoppedOnPurpose,
+            (Some(code), false) => ProgramEnd::Exited(code),
+            (None, false) => ProgramEnd::Signalled,
         }
     }
 

@@ -87,19 +87,6 @@ pub fn check_ncu_output(log: &str, status: Option<i32>) -> Result<()> {
     )))
 }
 
-/// Says how the profiled program ended, when not with status 0.
-pub fn say_program_status(status: Option<i32>, program: &str) {
-    match status {
-        Some(0) => {}
-        Some(code) => crate::note!(
-            "{program} exited with status {code}; its kernels profiled before that are linted"
-        ),
-        None => crate::note!(
-            "{program} was killed by a signal; its kernels profiled before that are linted"
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,8 +22,8 @@ pub use args::{
 use args::{SECTION_ARGS, gives_option, leave_default_sections_out, shell_words};
 use import::from_report;
 pub use import::{import_report, is_report, source_pages};
+pub use log::check_ncu_output;
 use log::{check_log, read_log};
-pub use log::{check_ncu_output, say_program_status};
 pub use process::{HangWatch, SECONDS_PER_LAUNCH};
 pub(crate) use process::{
     Stop, hang_grace, interrupted, interrupted_error, signal_group, wait_or_stop_when,
