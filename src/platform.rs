@@ -29,19 +29,25 @@ mod imp {
 
     /// Sends `stop` to process `pid`; one already gone is no error.
     pub(crate) fn signal_process(pid: u32, stop: Stop) -> Result<(), String> {
-        let pid = i32::try_from(pid).map_err(|_| format!("no process {pid}"))?;
-        match kill(Pid::from_raw(pid), signal_of(stop)) {
-            Ok(()) | Err(Errno::ESRCH) => Ok(()),
-            Err(e) => Err(format!("process {pid}: {}", e.desc())),
-        }
+        send(kill, pid, stop, "process")
     }
 
     /// Sends `stop` to every process of group `pgid`; a group already gone is no error.
     pub(crate) fn signal_group(pgid: u32, stop: Stop) -> Result<(), String> {
-        let pgid = i32::try_from(pgid).map_err(|_| format!("no process group {pgid}"))?;
-        match killpg(Pid::from_raw(pgid), signal_of(stop)) {
+        send(killpg, pgid, stop, "process group")
+    }
+
+    /// `stop` sent to `id` by `how` (`kill` or `killpg`); an error names `what` and `id`.
+    fn send(
+        how: fn(Pid, Signal) -> nix::Result<()>,
+        id: u32,
+        stop: Stop,
+        what: &str,
+    ) -> Result<(), String> {
+        let raw = i32::try_from(id).map_err(|_| format!("no {what} {id}"))?;
+        match how(Pid::from_raw(raw), signal_of(stop)) {
             Ok(()) | Err(Errno::ESRCH) => Ok(()),
-            Err(e) => Err(format!("process group {pgid}: {}", e.desc())),
+            Err(e) => Err(format!("{what} {id}: {}", e.desc())),
         }
     }
 
