@@ -194,6 +194,35 @@ fn wrap_items(items: &[String], width: usize) -> Vec<String> {
     lines
 }
 
+/// `rows` laid out in columns two spaces apart, each as wide as its widest cell, right-
+/// aligned where `right` says (numbers), the end of each line trimmed: the kernel table,
+/// the diff's metric rows and the info summary.
+fn columns<'a, const N: usize>(
+    rows: impl Iterator<Item = &'a [String; N]> + Clone,
+    right: &[bool; N],
+) -> Vec<String> {
+    let mut widths = [0usize; N];
+    for row in rows.clone() {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    rows.map(|row| {
+        let cells: Vec<String> = (row.iter().zip(widths).zip(right))
+            .map(|((cell, w), &right)| {
+                let pad = " ".repeat(w.saturating_sub(cell.chars().count()));
+                if right {
+                    format!("{pad}{cell}")
+                } else {
+                    format!("{cell}{pad}")
+                }
+            })
+            .collect();
+        cells.join("  ").trim_end().to_string()
+    })
+    .collect()
+}
+
 /// The folded info findings, as [`super::info_groups`] groups them: a row per rule and
 /// reason, with the kernels, the time at stake in all and why it is info.
 fn info_summary<'a>(
@@ -223,27 +252,10 @@ fn info_summary<'a>(
         })
         .collect();
     let header = ["rule", "kernels", "at stake", "why info"].map(String::from);
-    let mut widths = [0usize; 4];
-    for row in std::iter::once(&header).chain(&rows) {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    for row in std::iter::once(&header).chain(&rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(|(i, (c, w))| {
-                let pad = " ".repeat(w.saturating_sub(c.chars().count()));
-                if i == 2 {
-                    format!("{pad}{c}")
-                } else {
-                    format!("{c}{pad}")
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
+    // The time at stake is a number: right-aligned.
+    let right = [false, false, true, false];
+    for line in columns(std::iter::once(&header).chain(&rows), &right) {
+        let _ = writeln!(out, "  {line}");
     }
     out.push('\n');
 }
@@ -334,35 +346,12 @@ fn kernel_table(r: &Report, out: &mut String) {
         "occ.",
         "findings",
     ];
-    let mut widths = header.map(str::len);
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let line = |cells: &[String]| {
-        let mut s = String::new();
-        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
-            let pad = w.saturating_sub(cell.chars().count());
-            if NUMERIC[i] {
-                s.push_str(&" ".repeat(pad));
-                s.push_str(cell);
-            } else {
-                s.push_str(cell);
-                if i + 1 < cells.len() {
-                    s.push_str(&" ".repeat(pad));
-                }
-            }
-            if i + 1 < cells.len() {
-                s.push_str("  ");
-            }
-        }
-        s
-    };
-    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
-    let _ = writeln!(out, "{}", paint(&line(&header), Style::new().bold(), c));
-    for row in &rows {
-        let _ = writeln!(out, "{}", line(row));
+    let header = header.map(String::from);
+    let mut lines = columns(std::iter::once(&header).chain(&rows), &NUMERIC).into_iter();
+    let head = lines.next().unwrap_or_default();
+    let _ = writeln!(out, "{}", paint(&head, Style::new().bold(), c));
+    for line in lines {
+        let _ = writeln!(out, "{line}");
     }
 }
 
@@ -625,41 +614,16 @@ fn diff_table(shown: &[&crate::diff::MetricDiff], color: bool) -> String {
         "candidate",
         "change",
         "verdict",
-    ];
-    let mut widths = header.map(str::len);
-    for row in &rows {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let fmt_row = |cells: &[String]| {
-        cells
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(|(i, (c, w))| {
-                let pad = " ".repeat(w.saturating_sub(c.chars().count()));
-                if (2..5).contains(&i) {
-                    format!("{pad}{c}")
-                } else {
-                    format!("{c}{pad}")
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("  ")
-            .trim_end()
-            .to_string()
-    };
-    let head: Vec<String> = header.iter().map(|s| s.to_string()).collect();
+    ]
+    .map(String::from);
+    // Baseline, candidate and change are numbers: right-aligned.
+    let right = [false, false, true, true, true, false];
+    let mut lines = columns(std::iter::once(&header).chain(&rows), &right).into_iter();
+    let head = lines.next().unwrap_or_default();
     if !rows.is_empty() {
-        let _ = writeln!(
-            out,
-            "{}",
-            paint(&fmt_row(&head), Style::new().bold(), color)
-        );
+        let _ = writeln!(out, "{}", paint(&head, Style::new().bold(), color));
     }
-    for (row, r) in rows.iter().zip(shown) {
-        let line = fmt_row(row);
+    for (line, r) in lines.zip(shown) {
         let style = match r.verdict {
             Verdict::Regressed => Style::new().red().bold(),
             Verdict::Improved => Style::new().green(),
