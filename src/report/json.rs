@@ -64,7 +64,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "  \"coverage\": {},", text.replace('\n', "\n  "))?;
     array(out, "findings", r.listed_findings().iter().map(plain))?;
     // Said only where --top left some out: the array is then not every finding.
-    let left_out = r.findings.len() - r.listed_findings().len();
+    let left_out = r.findings_left_out();
     if left_out > 0 {
         writeln!(out, "  \"findings_left_out_by_top\": {left_out},")?;
     }

@@ -93,9 +93,14 @@ impl Report<'_> {
         &self.findings[..self.top.unwrap_or(usize::MAX).min(self.findings.len())]
     }
 
+    /// How many findings `--top` left out of the list.
+    pub fn findings_left_out(&self) -> usize {
+        self.findings.len() - self.listed_findings().len()
+    }
+
     /// "N more finding(s) with less time at stake (--top M)", when `--top` left some out.
     pub fn left_out_by_top(&self) -> Option<String> {
-        let left = self.findings.len() - self.listed_findings().len();
+        let left = self.findings_left_out();
         (left > 0).then(|| {
             format!(
                 "{left} more finding(s) with less time at stake (--top {})",
