@@ -216,25 +216,31 @@ fn a_shared_threshold_moves_both_rules() {
     );
 }
 
+/// `gpulint check` of the zoo in `dir` (where the config search starts), concise, with
+/// `extra` options: its stdout and stderr.
+fn concise_check_in(dir: &std::path::Path, extra: &[&str]) -> (String, String) {
+    let zoo = common::fixture("h200-zoo/full_raw_base.csv");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(["check", zoo.to_str().unwrap(), "--format", "concise"])
+        .args(extra)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("PATH", common::path_without_ncu())
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
 /// As ruff finds its config: the nearest gpulint.toml, or pyproject.toml with
 /// [tool.gpulint], from the working directory up; --verbose names the file.
 #[test]
 fn config_is_found_from_a_subdirectory_and_in_pyproject() {
     let zoo = common::fixture("h200-zoo/full_raw_base.csv");
     let zoo = zoo.to_str().unwrap();
-    let run_in = |dir: &std::path::Path| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
-            .args(["check", zoo, "--format", "concise", "--verbose"])
-            .current_dir(dir)
-            .env("NO_COLOR", "1")
-            .env("PATH", common::path_without_ncu())
-            .output()
-            .unwrap();
-        (
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
+    let run_in = |dir: &std::path::Path| concise_check_in(dir, &["--verbose"]);
     let root = common::scratch_dir("config-up");
     let deep = root.join("src/kernels");
     std::fs::create_dir_all(&deep).unwrap();
@@ -301,22 +307,7 @@ fn config_is_found_from_a_subdirectory_and_in_pyproject() {
 #[cfg(unix)]
 #[test]
 fn a_config_above_the_repository_or_of_another_user_is_passed_over() {
-    let zoo = common::fixture("h200-zoo/full_raw_base.csv");
-    let zoo = zoo.to_str().unwrap();
-    let run_in = |dir: &std::path::Path, extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpulint"))
-            .args(["check", zoo, "--format", "concise"])
-            .args(extra)
-            .current_dir(dir)
-            .env("NO_COLOR", "1")
-            .env("PATH", common::path_without_ncu())
-            .output()
-            .unwrap();
-        (
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
+    let run_in = concise_check_in;
     let root = common::scratch_dir("config-boundary");
     let repo = root.join("repo");
     std::fs::create_dir_all(repo.join(".git")).unwrap();

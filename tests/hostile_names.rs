@@ -138,21 +138,16 @@ fn a_crafted_file_name_is_inert_in_every_format() {
     .unwrap();
     let file = path.to_str().unwrap();
     let base = common::fixture("h200-samples/pipeline_base.csv");
+    let no_injected_line = |what: &str, text: &[u8]| {
+        for line in String::from_utf8_lossy(text).lines() {
+            assert!(!line.starts_with("::error file=x"), "{what}: {line:?}");
+        }
+    };
     for format in FORMATS {
         let out = gpulint(&["check", file, "--format", format, "--color", "never"]);
         assert_eq!(out.status.code(), Some(1), "{format}: {}", transcript(&out));
-        let text = String::from_utf8_lossy(&out.stdout);
-        for line in text.lines() {
-            assert!(
-                !line.starts_with("::error file=x"),
-                "check {format}: {line:?}"
-            );
-        }
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.lines().all(|l| !l.starts_with("::error file=x")),
-            "check {format}: {err}"
-        );
+        no_injected_line(&format!("check {format}"), &out.stdout);
+        no_injected_line(&format!("check {format}, stderr"), &out.stderr);
         let out = gpulint(&[
             "diff",
             base.to_str().unwrap(),
@@ -165,12 +160,6 @@ fn a_crafted_file_name_is_inert_in_every_format() {
             "0",
         ]);
         assert_eq!(out.status.code(), Some(1), "{format}: {}", transcript(&out));
-        let text = String::from_utf8_lossy(&out.stdout);
-        for line in text.lines() {
-            assert!(
-                !line.starts_with("::error file=x"),
-                "diff {format}: {line:?}"
-            );
-        }
+        no_injected_line(&format!("diff {format}"), &out.stdout);
     }
 }

@@ -403,7 +403,9 @@ mod tests {
     /// count (told by its base name: ncu and the tracer spell signatures differently).
     #[test]
     fn a_pass_after_the_traced_counts_takes_what_they_lack() {
-        use crate::rules::LineCause::*;
+        use crate::rules::LineCause::{
+            DoubleConversions, ExcessSectors, LocalAccesses, SharedConflicts, StallSamples,
+        };
         let traced = PassFor::NotTraced {
             counted: vec!["tile<4>(float const*, float*, int)".into()],
             sampled: Vec::new(),
