@@ -410,6 +410,14 @@ fn a_closed_stderr_never_costs_the_report() {
     assert!(json["findings"].as_array().is_some_and(|f| !f.is_empty()));
 }
 
+/// `gpulint check` of the zoo with a config of `text`, given by `--config`.
+fn check_zoo_with_config(text: &str) -> std::process::Output {
+    let dir = common::scratch_dir("config-text");
+    let config = dir.join("gpulint.toml");
+    std::fs::write(&config, text).unwrap();
+    gpulint(&["check", ZOO, "--config", config.to_str().unwrap()])
+}
+
 /// A bar that is no number in its range is refused (exit 2) naming the parameter, from
 /// the command line and from a config: a NaN would turn its rule off without a word.
 #[test]
@@ -429,14 +437,7 @@ fn a_parameter_out_of_its_range_is_refused() {
             "{param}: {err}"
         );
     }
-    let dir = common::scratch_dir("nan-config");
-    let config = dir.join("gpulint.toml");
-    std::fs::write(
-        &config,
-        "[params.uncoalesced-load]\nmin_excess_share = nan\n",
-    )
-    .unwrap();
-    let out = gpulint(&["check", ZOO, "--config", config.to_str().unwrap()]);
+    let out = check_zoo_with_config("[params.uncoalesced-load]\nmin_excess_share = nan\n");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -450,8 +451,6 @@ fn a_parameter_out_of_its_range_is_refused() {
 /// command line's (`--ncu-arg`).
 #[test]
 fn a_config_cannot_hand_ncu_a_library_or_a_file() {
-    let dir = common::scratch_dir("ncu-args-config");
-    let config = dir.join("gpulint.toml");
     for args in [
         r#"["--preload-library", "/tmp/x.so"]"#,
         r#"["--injection-path-64=/tmp"]"#,
@@ -459,8 +458,7 @@ fn a_config_cannot_hand_ncu_a_library_or_a_file() {
         r#"["--log-file", "/home/me/.bashrc"]"#,
         r#"["-o", "/tmp/report"]"#,
     ] {
-        std::fs::write(&config, format!("ncu-args = {args}\n")).unwrap();
-        let out = gpulint(&["check", ZOO, "--config", config.to_str().unwrap()]);
+        let out = check_zoo_with_config(&format!("ncu-args = {args}\n"));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args}: {err}");
         assert!(
@@ -468,8 +466,7 @@ fn a_config_cannot_hand_ncu_a_library_or_a_file() {
             "{args}: {err}"
         );
     }
-    std::fs::write(&config, "ncu-args = [\"--clock-control\", \"none\"]\n").unwrap();
-    let out = gpulint(&["check", ZOO, "--config", config.to_str().unwrap()]);
+    let out = check_zoo_with_config("ncu-args = [\"--clock-control\", \"none\"]\n");
     assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
 }
 
