@@ -67,6 +67,50 @@ pub static METRICS: &[MetricDef] = &[
         [n("device__attribute_max_warps_per_multiprocessor")],
         []
     ),
+    // What sets the occupancy limits where ncu's are absent (a traced launch): see
+    // metrics::occupancy.
+    metric!(
+        "max_blocks_per_sm",
+        "resident blocks per SM at most, on the device",
+        [n("device__attribute_max_blocks_per_multiprocessor")],
+        []
+    ),
+    metric!(
+        "registers_per_sm",
+        "32-bit registers per SM on the device",
+        [n("device__attribute_max_registers_per_multiprocessor")],
+        []
+    ),
+    metric!(
+        "max_registers_per_block",
+        "32-bit registers one block may hold at most, on the device",
+        [n("device__attribute_max_registers_per_block")],
+        []
+    ),
+    metric!(
+        "schedulers_per_sm",
+        "warp schedulers per SM, which split the register file",
+        [n("device__attribute_num_schedulers_per_multiprocessor")],
+        []
+    ),
+    metric!(
+        "max_shared_mem_per_sm",
+        "the largest shared-memory carveout of an SM, bytes",
+        [n("device__attribute_max_shared_memory_per_multiprocessor")],
+        []
+    ),
+    metric!(
+        "reserved_shared_mem_per_block",
+        "shared memory the driver takes from every block, bytes",
+        [n("device__attribute_reserved_shared_memory_per_block")],
+        []
+    ),
+    metric!(
+        "shared_mem_config_bytes",
+        "the shared-memory carveout the driver chose for the launch, bytes",
+        [n("launch__shared_mem_config_size")],
+        ["Launch Statistics/Shared Memory Configuration Size"]
+    ),
     metric!(
         "grid_blocks",
         "blocks in the grid",
@@ -126,7 +170,7 @@ pub static METRICS: &[MetricDef] = &[
     ),
     metric!(
         "limit_shared_mem",
-        "blocks per SM allowed by shared memory",
+        "blocks per SM allowed by shared memory, at the carveout the driver chose (computed for a traced launch: at the largest, which the driver takes before shared memory binds)",
         [n("launch__occupancy_limit_shared_mem")],
         ["Occupancy/Block Limit Shared Mem"]
     ),

@@ -183,13 +183,20 @@ pub(super) fn derive_traffic_shares(m: &mut Metrics) {
     }
 }
 
-/// Warps per block, the lanes of a partial warp, shared memory per block, and the
-/// binding occupancy limit.
+/// Warps per block, the lanes of a partial warp, shared memory per block, the occupancy
+/// limits where ncu's are absent, and the binding one.
 pub(super) fn derive_launch_shape(m: &mut Metrics) {
     if let Some(b) = get(m, slot!("block_size")) {
         put(m, slot!("warps_per_block"), Some((b / 32.0).ceil()));
         put(m, slot!("partial_warp_lanes"), Some(b % 32.0));
     }
+    if let (Some(st), Some(dy)) = (
+        get(m, slot!("shared_mem_static_per_block")),
+        get(m, slot!("shared_mem_dynamic_per_block")),
+    ) {
+        put(m, slot!("shared_mem_per_block"), Some(st + dy));
+    }
+    derive_occupancy_limits(m);
     let limits: Option<Vec<f64>> = [
         "limit_warps",
         "limit_blocks",
@@ -204,12 +211,63 @@ pub(super) fn derive_launch_shape(m: &mut Metrics) {
         slot!("occupancy_limit_min"),
         limits.map(|l| l.into_iter().fold(f64::INFINITY, f64::min)),
     );
-    if let (Some(st), Some(dy)) = (
-        get(m, slot!("shared_mem_static_per_block")),
-        get(m, slot!("shared_mem_dynamic_per_block")),
-    ) {
-        put(m, slot!("shared_mem_per_block"), Some(st + dy));
+}
+
+/// The four occupancy limits and the theoretical occupancy of a launch whose export lacks
+/// ncu's (a traced launch), computed from its block, registers and shared memory and the
+/// device's attributes (`super::occupancy`); nothing where any of those is missing, and
+/// nothing where ncu gave any limit: its own numbers are never mixed with computed ones.
+fn derive_occupancy_limits(m: &mut Metrics) {
+    const LIMITS: [&str; 4] = [
+        "limit_blocks",
+        "limit_warps",
+        "limit_registers",
+        "limit_shared_mem",
+    ];
+    if LIMITS.iter().any(|k| get(m, k).is_some()) {
+        return;
     }
+    let Some((device, block)) = occupancy_inputs(m) else {
+        return;
+    };
+    let Some(limits) = super::occupancy::limits(&device, &block) else {
+        return;
+    };
+    let values = [
+        limits.blocks,
+        limits.warps,
+        limits.registers,
+        limits.shared_mem,
+    ];
+    for (k, v) in LIMITS.iter().zip(values) {
+        put(m, k, Some(v as f64));
+    }
+    let theoretical = super::occupancy::theoretical_pct(&device, &block, &limits);
+    put(m, slot!("theoretical_occupancy_pct"), Some(theoretical));
+}
+
+/// The device and block a launch's metrics give the occupancy calculator, where it has
+/// every one of them.
+pub(super) fn occupancy_inputs(
+    m: &Metrics,
+) -> Option<(super::occupancy::Device, super::occupancy::Block)> {
+    let whole = |k: KeyId| get(m, k).filter(|v| *v >= 0.0).map(|v| v as u64);
+    let device = super::occupancy::Device {
+        max_warps_per_sm: whole(slot!("max_warps_per_sm"))?,
+        max_blocks_per_sm: whole(slot!("max_blocks_per_sm"))?,
+        registers_per_sm: whole(slot!("registers_per_sm"))?,
+        max_registers_per_block: whole(slot!("max_registers_per_block"))?,
+        schedulers_per_sm: whole(slot!("schedulers_per_sm"))?,
+        max_shared_mem_per_sm: whole(slot!("max_shared_mem_per_sm"))?,
+        reserved_shared_mem_per_block: whole(slot!("reserved_shared_mem_per_block"))?,
+    };
+    let block = super::occupancy::Block {
+        threads: whole(slot!("block_size"))?,
+        registers_per_thread: whole(slot!("registers_per_thread"))?,
+        shared_mem_bytes: whole(slot!("shared_mem_per_block"))?,
+        shared_mem_config_bytes: whole(slot!("shared_mem_config_bytes")),
+    };
+    Some((device, block))
 }
 
 /// Local-memory traffic against global, and bank conflicts against shared wavefronts.

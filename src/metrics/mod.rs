@@ -10,6 +10,7 @@ mod catalogue;
 mod derived;
 mod derived_keys;
 mod map;
+pub mod occupancy;
 mod plan;
 mod sections;
 
@@ -250,8 +251,24 @@ pub fn fill_device_shape(
     filled
 }
 
-/// The device's shape: the same for every kernel that ran on it.
-pub const DEVICE_ATTRIBUTES: &[&str] = &["sm_count", "max_warps_per_sm"];
+/// The device's shape and what sets its occupancy limits: the same for every kernel that
+/// ran on it.
+pub const DEVICE_ATTRIBUTES: &[&str] = &[
+    "sm_count",
+    "max_warps_per_sm",
+    "max_blocks_per_sm",
+    "registers_per_sm",
+    "max_registers_per_block",
+    "schedulers_per_sm",
+    "max_shared_mem_per_sm",
+    "reserved_shared_mem_per_block",
+    "cc_major",
+    "cc_minor",
+];
+
+/// What a launch trace records of a launch's resources: with the block and the device's
+/// attributes, what its occupancy limits are computed from (`occupancy`).
+const TRACED_RESOURCES: &[&str] = &["registers_per_thread", "shared_mem_per_block"];
 
 /// Besides the device's shape, what a traced launch takes from any profiled launch of its
 /// kernel: the serial-code guard, a property of the kernel's code.
@@ -285,12 +302,14 @@ pub struct Likeness {
 }
 
 /// The metrics of a launch known only by its shape (one a launch trace saw and ncu did
-/// not profile), for the launch-shape rules: the attributes of a profiled launch `like`
-/// it, with its own grid, block and duration. The occupancy limits are `like`'s only with
-/// the same resources, its throughputs only in the same configuration; otherwise they are
-/// absent.
+/// not profile), for the rules judged from the trace: the attributes of a profiled launch
+/// `like` it, with its own grid, block, duration and resources (`own`: its registers and
+/// shared memory, where recorded). The occupancy limits are `like`'s with the same
+/// resources, else computed from its own; its throughputs are `like`'s only in the same
+/// configuration, else absent.
 pub fn launch_shape_metrics(
     like: &Metrics,
+    own: &Metrics,
     grid: [u64; 3],
     block: [u64; 3],
     duration_ns: Option<f64>,
@@ -311,6 +330,9 @@ pub fn launch_shape_metrics(
     put(&mut m, "block_size", Some(product(block)));
     put(&mut m, "block_dim_x", Some(block[0] as f64));
     put(&mut m, "duration_ns", duration_ns);
+    for k in TRACED_RESOURCES {
+        put(&mut m, k, own.get(k).copied());
+    }
     derive(&mut m);
     m
 }
@@ -363,7 +385,14 @@ mod tests {
             resources: true,
             configuration: false,
         };
-        let m = launch_shape_metrics(&profiled, [4, 4, 1], [16, 16, 1], Some(2500.0), alike);
+        let m = launch_shape_metrics(
+            &profiled,
+            &Metrics::default(),
+            [4, 4, 1],
+            [16, 16, 1],
+            Some(2500.0),
+            alike,
+        );
         assert_eq!(m["grid_blocks"], 16.0);
         assert_eq!(m["duration_ns"], 2500.0);
         assert_eq!(m["limit_warps"], 8.0);
@@ -377,7 +406,14 @@ mod tests {
             resources: false,
             configuration: false,
         };
-        let other = launch_shape_metrics(&profiled, [4, 4, 1], [32, 8, 1], None, unlike);
+        let other = launch_shape_metrics(
+            &profiled,
+            &Metrics::default(),
+            [4, 4, 1],
+            [32, 8, 1],
+            None,
+            unlike,
+        );
         for key in [
             "limit_warps",
             "occupancy_limit_min",
@@ -405,14 +441,28 @@ mod tests {
             resources: true,
             configuration: true,
         };
-        let m = launch_shape_metrics(&profiled, [128, 1, 1], [128, 1, 1], Some(1e5), same);
+        let m = launch_shape_metrics(
+            &profiled,
+            &Metrics::default(),
+            [128, 1, 1],
+            [128, 1, 1],
+            Some(1e5),
+            same,
+        );
         assert_eq!(m["busiest_throughput_pct"], 80.0);
         assert!((m["busiest_headroom"] - 0.2).abs() < 1e-9);
         let other_grid = Likeness {
             resources: true,
             configuration: false,
         };
-        let m = launch_shape_metrics(&profiled, [512, 1, 1], [128, 1, 1], Some(1e5), other_grid);
+        let m = launch_shape_metrics(
+            &profiled,
+            &Metrics::default(),
+            [512, 1, 1],
+            [128, 1, 1],
+            Some(1e5),
+            other_grid,
+        );
         assert!(!m.contains_key("sm_throughput_pct"));
         assert!(!m.contains_key("busiest_throughput_pct"));
         assert_eq!(m["busiest_headroom"], 1.0);

@@ -233,17 +233,21 @@ pub fn judge_launch_shapes_on_every_launch(
     }
 }
 
-/// The device's shape (SMs, warp slots) as a launch carrying only that, where every
-/// sampled launch that gives it gives the same: a kernel the sample left out ran on that
-/// device too. `None` where the sampled launches disagree (several kinds of GPU) or give
-/// none.
+/// The device's attributes (its shape, what sets its occupancy limits) as a launch
+/// carrying only those, where every sampled launch that gives them gives the same: a
+/// kernel the sample left out ran on that device too. `None` where the sampled launches
+/// disagree (several kinds of GPU) or give none. An attribute an older export lacks is
+/// left out.
 fn one_device_shape(sampled: &[ingest::Launch]) -> Option<ingest::Launch> {
-    let shape = |l: &ingest::Launch| -> Option<Vec<f64>> {
+    let shape = |l: &ingest::Launch| -> Vec<Option<f64>> {
         (crate::metrics::DEVICE_ATTRIBUTES.iter())
             .map(|k| l.metrics.get(k).copied())
             .collect()
     };
-    let mut shapes = sampled.iter().filter_map(shape);
+    let mut shapes = sampled
+        .iter()
+        .map(shape)
+        .filter(|s| s.iter().any(Option::is_some));
     let first = shapes.next()?;
     if shapes.any(|s| s != first) {
         return None;
@@ -252,7 +256,9 @@ fn one_device_shape(sampled: &[ingest::Launch]) -> Option<ingest::Launch> {
     launch.grid = None;
     launch.block = None;
     for (k, v) in crate::metrics::DEVICE_ATTRIBUTES.iter().zip(first) {
-        launch.metrics.insert(k, v);
+        if let Some(v) = v {
+            launch.metrics.insert(k, v);
+        }
     }
     Some(launch)
 }
@@ -412,6 +418,7 @@ pub fn traced_launch_metrics(
     };
     let mut metrics = crate::metrics::launch_shape_metrics(
         like_metrics,
+        &traced.metrics,
         traced.grid.unwrap_or([0; 3]),
         traced.block.unwrap_or([0; 3]),
         traced.metrics.get("duration_ns").copied(),
@@ -461,6 +468,46 @@ mod tests {
             .collect();
         assert_eq!(durations, [3_100.0, 3_000.0, 90_000.0]);
         assert!(!traced.launches[0].timed_instrumented && traced.launches[2].timed_instrumented);
+    }
+
+    /// LU on the H200: each traced kernel, judged as if the sample had left it out (the
+    /// device's attributes from the other kernels' profiled launches), gets the occupancy
+    /// limits ncu gave its own profiled launches, computed from the registers and shared
+    /// memory the trace recorded; shared memory's at the largest carveout, where ncu's is
+    /// at the one the driver chose, which binds no sooner.
+    #[test]
+    fn a_kernel_the_sample_left_out_gets_its_occupancy_limits_from_the_trace() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let text = std::fs::read_to_string(root.join("h200-corpus/trace_lud.csv")).unwrap();
+        let traced = ingest::trace::read(&text, "trace_lud.csv").unwrap();
+        let every =
+            ingest::read_path(root.join("h200-corpus/all_lud.csv").to_str().unwrap()).unwrap();
+        let keys = [
+            "limit_blocks",
+            "limit_warps",
+            "limit_registers",
+            "occupancy_limit_min",
+            "theoretical_occupancy_pct",
+        ];
+        let mut checked = std::collections::HashSet::new();
+        for t in &traced.launches {
+            let base = kernel::function_identifier(&t.name);
+            let profiled = (every.launches.iter())
+                .find(|l| kernel::function_identifier(&l.name) == base)
+                .unwrap();
+            let others: Vec<ingest::Launch> = (every.launches.iter())
+                .filter(|l| kernel::function_identifier(&l.name) != base)
+                .cloned()
+                .collect();
+            let device = one_device_shape(&others).unwrap();
+            let m = traced_launch_metrics(t, Some(&device));
+            for k in keys {
+                assert_eq!(m.get(k), profiled.metrics.get(k), "{} {k}", t.name);
+            }
+            assert!(m["limit_shared_mem"] >= profiled.metrics["limit_shared_mem"]);
+            checked.insert(base);
+        }
+        assert_eq!(checked.len(), 3);
     }
 
     /// Two instances of one template, named as the C++ runtime and ncu write them, and a

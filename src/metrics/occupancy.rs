@@ -1,0 +1,215 @@
+//! The occupancy limits of a launch computed from its block, registers and shared memory
+//! and the device's attributes, as ncu computes `launch__occupancy_limit_*` and the
+//! theoretical occupancy: what a launch trace gives for every launch, where ncu profiled
+//! a few. On every launch of the H200 captures under fixtures/ the four limits and the
+//! theoretical occupancy are ncu's (tests/occupancy.rs).
+
+/// What sets a device's occupancy limits (ncu's `device__attribute_*`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Device {
+    pub max_warps_per_sm: u64,
+    pub max_blocks_per_sm: u64,
+    pub registers_per_sm: u64,
+    pub max_registers_per_block: u64,
+    /// Warp schedulers per SM: the register file is split among them.
+    pub schedulers_per_sm: u64,
+    /// The largest shared-memory carveout an SM can be given.
+    pub max_shared_mem_per_sm: u64,
+    /// Shared memory the driver takes from every block (1 KiB from compute capability 8.0).
+    pub reserved_shared_mem_per_block: u64,
+}
+
+/// A launch's resources.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Block {
+    pub threads: u64,
+    pub registers_per_thread: u64,
+    /// Static and dynamic together.
+    pub shared_mem_bytes: u64,
+    /// The carveout the driver chose for the launch (ncu's `launch__shared_mem_config_size`);
+    /// `None` (a launch trace) takes the largest, which the driver moves up to whenever
+    /// shared memory would otherwise bind: the theoretical occupancy is the same.
+    pub shared_mem_config_bytes: Option<u64>,
+}
+
+/// Blocks per SM allowed by each limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub blocks: u64,
+    pub warps: u64,
+    pub registers: u64,
+    pub shared_mem: u64,
+}
+
+impl Limits {
+    /// The binding limit: blocks resident per SM.
+    pub fn min(&self) -> u64 {
+        self.blocks
+            .min(self.warps)
+            .min(self.registers)
+            .min(self.shared_mem)
+    }
+}
+
+/// Registers are given to a warp in units of 256 (8 per thread).
+const REGISTER_UNIT_PER_WARP: u64 = 256;
+/// Shared memory is given to a block in units of 128 bytes.
+const SHARED_MEM_UNIT: u64 = 128;
+
+/// The limits of `block` on `device`; `None` for a block of no thread.
+pub fn limits(device: &Device, block: &Block) -> Option<Limits> {
+    if block.threads == 0 || device.schedulers_per_sm == 0 {
+        return None;
+    }
+    let warps_per_block = block.threads.div_ceil(32);
+    let registers = {
+        let per_warp = (block.registers_per_thread * 32).next_multiple_of(REGISTER_UNIT_PER_WARP);
+        if per_warp == 0 {
+            device.max_blocks_per_sm
+        } else if per_warp * warps_per_block > device.max_registers_per_block {
+            0
+        } else {
+            // Each scheduler holds its share of the register file and of the warps.
+            let warps_per_scheduler = device.registers_per_sm / device.schedulers_per_sm / per_warp;
+            warps_per_scheduler * device.schedulers_per_sm / warps_per_block
+        }
+    };
+    let per_block = (block.shared_mem_bytes + device.reserved_shared_mem_per_block)
+        .next_multiple_of(SHARED_MEM_UNIT);
+    let carveout = block
+        .shared_mem_config_bytes
+        .unwrap_or(device.max_shared_mem_per_sm);
+    Some(Limits {
+        blocks: device.max_blocks_per_sm,
+        warps: device.max_warps_per_sm / warps_per_block,
+        registers,
+        shared_mem: carveout
+            .checked_div(per_block)
+            .unwrap_or(device.max_blocks_per_sm),
+    })
+}
+
+/// Resident warps over the SM's warp slots, in percent.
+pub fn theoretical_pct(device: &Device, block: &Block, limits: &Limits) -> f64 {
+    let warps = limits.min() * block.threads.div_ceil(32);
+    100.0 * warps as f64 / device.max_warps_per_sm.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H200: Device = Device {
+        max_warps_per_sm: 64,
+        max_blocks_per_sm: 32,
+        registers_per_sm: 65536,
+        max_registers_per_block: 65536,
+        schedulers_per_sm: 4,
+        max_shared_mem_per_sm: 233_472,
+        reserved_shared_mem_per_block: 1024,
+    };
+
+    fn block(threads: u64, registers: u64, shared: u64, config: Option<u64>) -> Block {
+        Block {
+            threads,
+            registers_per_thread: registers,
+            shared_mem_bytes: shared,
+            shared_mem_config_bytes: config,
+        }
+    }
+
+    /// Launches of the H200 captures, with ncu's limits: a GEMM of 255 registers, 128
+    /// threads and 33,792 bytes of dynamic shared memory (registers bind at 2 blocks),
+    /// and a block of 1,024 threads with 120 KiB (shared memory binds at 1).
+    #[test]
+    fn the_limits_of_captured_launches() {
+        let gemm = block(128, 255, 33_792, Some(135_168));
+        let l = limits(&H200, &gemm).unwrap();
+        assert_eq!(
+            (l.blocks, l.warps, l.registers, l.shared_mem),
+            (32, 16, 2, 3)
+        );
+        assert_eq!(theoretical_pct(&H200, &gemm, &l), 12.5);
+        let big = block(1024, 16, 122_880, None);
+        let l = limits(&H200, &big).unwrap();
+        assert_eq!((l.warps, l.registers, l.shared_mem), (2, 4, 1));
+        assert_eq!(theoretical_pct(&H200, &big, &l), 50.0);
+    }
+
+    #[test]
+    fn a_block_of_too_many_registers_cannot_run_and_one_of_no_thread_has_no_limits() {
+        let l = limits(&H200, &block(1024, 255, 0, None)).unwrap();
+        assert_eq!(l.registers, 0);
+        assert_eq!(l.min(), 0);
+        assert_eq!(limits(&H200, &block(0, 32, 0, None)), None);
+    }
+
+    /// Every launch of the H200's raw captures under fixtures/ whose export has ncu's
+    /// limits: the calculator gives the same four, with the carveout the driver chose, and
+    /// the same theoretical occupancy without it (as from a trace, at the largest carveout).
+    #[test]
+    fn every_captured_h200_launch_gets_ncus_limits() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut compared = 0;
+        for file in csv_files(&root) {
+            // --print-metric-instances prints shared memory in Kbyte to three digits
+            // (2.05 for 2,048 bytes): one block of those LU launches computes a limit of 20
+            // for ncu's 21.
+            if file
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("instances_")
+            {
+                continue;
+            }
+            let Ok(profile) = crate::ingest::read_path(file.to_str().unwrap()) else {
+                continue;
+            };
+            for l in &profile.launches {
+                let m = &l.metrics;
+                let Some((device, mut block)) = super::super::derived::occupancy_inputs(m) else {
+                    continue;
+                };
+                let ncu = [
+                    "limit_blocks",
+                    "limit_warps",
+                    "limit_registers",
+                    "limit_shared_mem",
+                ]
+                .map(|k| m.get(k).copied());
+                if device != H200 || ncu.contains(&None) || block.threads == 0 {
+                    continue;
+                }
+                let at = format!("{} launch {}", file.display(), l.id);
+                let ours = limits(&device, &block).unwrap();
+                let ours_values = [ours.blocks, ours.warps, ours.registers, ours.shared_mem];
+                assert_eq!(ncu, ours_values.map(|v| Some(v as f64)), "{at}");
+                block.shared_mem_config_bytes = None;
+                let at_largest = limits(&device, &block).unwrap();
+                let pct = theoretical_pct(&device, &block, &at_largest);
+                let ncu_pct = m["theoretical_occupancy_pct"];
+                assert!(
+                    (pct - ncu_pct).abs() < 0.01,
+                    "{at}: {pct} against {ncu_pct}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 4000, "{compared}");
+    }
+
+    fn csv_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                out.extend(csv_files(&path));
+            } else if path.extension().is_some_and(|e| e == "csv") {
+                out.push(path);
+            }
+        }
+        out
+    }
+}
