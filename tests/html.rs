@@ -168,7 +168,12 @@ fn info_findings_are_one_table_until_verbose() {
     let info: Vec<_> = (v["findings"].as_array().unwrap().iter())
         .filter(|f| f["severity"] == "info")
         .collect();
-    assert_eq!(info.len(), 26, "{info:?}");
+    // 30: among them four FP32 GEMMs the sample left out, judged from the launch trace.
+    assert_eq!(info.len(), 30, "{info:?}");
+    let not_profiled = (info.iter())
+        .filter(|f| f["profiled_launch_count"] == 0 && f["rule"] == "fp32-gemm-on-cuda-cores")
+        .count();
+    assert_eq!(not_profiled, 4, "{info:?}");
     assert!(
         info.iter().all(|f| f["info_because"].is_string()),
         "{info:?}"
@@ -184,20 +189,21 @@ fn info_findings_are_one_table_until_verbose() {
     };
     let html = page(&[]);
     let table = html.find("<table class=\"info\">").expect("the info table");
-    // 26 findings; instantiations of one GEMM with the same finding share a card.
-    assert!(html.contains("<h3>Info: 26 finding(s)"), "{html}");
+    // 30 findings; instantiations of one GEMM with the same finding share a card.
+    assert!(html.contains("<h3>Info: 30 finding(s)"), "{html}");
     let folded = html
-        .find("<details><summary>the 19 info card(s) in full")
+        .find("<details><summary>the 22 info card(s) in full")
         .unwrap();
     // No info card before the fold; every one inside it.
     let cards = |s: &str| s.matches("<section class=\"finding info\"").count();
     assert_eq!(cards(&html[..folded]), 0);
-    assert_eq!(cards(&html[folded..]), 19);
+    assert_eq!(cards(&html[folded..]), 22);
     assert!(table < folded);
     let rows = html[table..folded].matches("<tr><td>").count();
-    assert_eq!(rows, 4, "{}", &html[table..folded]);
+    // The left-out GEMM under 1% of the GPU time is a row of its own.
+    assert_eq!(rows, 5, "{}", &html[table..folded]);
     assert!(html[table..folded].contains("the same fix as the GL601 warning"));
     let verbose = page(&["--verbose"]);
     assert!(!verbose.contains("<table class=\"info\">"));
-    assert_eq!(cards(&verbose), 19);
+    assert_eq!(cards(&verbose), 22);
 }

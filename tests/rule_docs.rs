@@ -103,3 +103,34 @@ fn test_rules_reports_a_failing_case() {
     );
     assert!(text.contains("0 passed, 1 failed"), "{text}");
 }
+
+/// docs/launch-tracer.md's table names the rules judged on every launch and those judged
+/// on the sample as `gpulint rules` classes them.
+#[test]
+fn the_launch_tracer_doc_lists_the_rules_by_what_judges_them() {
+    let out = common::gpulint(&["rules", "--format", "json"]);
+    let rules: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/launch-tracer.md"
+    ))
+    .unwrap();
+    for (row_start, judged_on) in [
+        ("| every launch the trace counted |", "every launch"),
+        ("| the launches ncu profiled", "profiled launches"),
+    ] {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(row_start))
+            .unwrap_or_else(|| panic!("no row {row_start}"));
+        let mut named: Vec<&str> = row.split('`').skip(1).step_by(2).collect();
+        named.retain(|n| !n.contains('/'));
+        let mut expected: Vec<&str> = (rules.as_array().unwrap().iter())
+            .filter(|r| r["judged_on"] == judged_on)
+            .map(|r| r["slug"].as_str().unwrap())
+            .collect();
+        named.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(named, expected, "{row_start}");
+    }
+}

@@ -115,13 +115,16 @@ fn gpus_text() -> String {
 
 /// The rule table as Markdown, for docs/rules.md (a test keeps them equal).
 pub fn rules_markdown(rules: &[Rule]) -> String {
-    let mut s = String::from("| code | slug | severity | fires on |\n| --- | --- | --- | --- |\n");
+    let mut s = String::from(
+        "| code | slug | severity | judged on | fires on |\n| --- | --- | --- | --- | --- |\n",
+    );
     for r in rules {
         s.push_str(&format!(
-            "| {} | `{}` | {} | {} |\n",
+            "| {} | `{}` | {} | {} | {} |\n",
             r.code,
             r.slug,
             r.severity.as_str(),
+            r.judged_on().as_str(),
             r.summary
         ));
     }
@@ -163,7 +166,8 @@ pub fn rules_json(rules: &[Rule]) -> String {
         .map(|r| {
             serde_json::json!({
                 "code": r.code, "slug": r.slug, "category": r.category,
-                "severity": r.severity, "summary": r.summary, "reads": r.reads,
+                "severity": r.severity, "judged_on": r.judged_on().as_str(),
+                "summary": r.summary, "reads": r.reads,
                 "params": r.params, "fix": r.fix, "doc": r.doc,
             })
         })

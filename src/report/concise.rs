@@ -92,6 +92,7 @@ pub fn launch_list(f: &crate::rules::engine::Finding, kernel_launches: Option<u6
     };
     // With every launch counted, the launches a finding stands for and those profiled differ.
     let count = match f.profiled_count.filter(|&p| p < f.launch_count) {
+        Some(0) => format!("{count}, none profiled"),
         Some(p) => format!("{count}, {p} profiled"),
         None => count,
     };

@@ -200,6 +200,30 @@ pub struct Rule {
     pub origin: String,
 }
 
+/// What a run judges a rule on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JudgedOn {
+    /// Every launch the launch trace counted: the rule reads only what a traced launch
+    /// has (its shape, duration, resources and timeline, the device, and what derives
+    /// from them). A `launch` rule's findings replace the sample's; another's are added
+    /// for the kernels the sample left out.
+    EveryLaunch,
+    /// The launches ncu profiled, whose counters the rule reads.
+    ProfiledLaunches,
+    /// `gpulint diff` only.
+    Diff,
+}
+
+impl JudgedOn {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JudgedOn::EveryLaunch => "every launch",
+            JudgedOn::ProfiledLaunches => "profiled launches",
+            JudgedOn::Diff => "diff",
+        }
+    }
+}
+
 /// Every metric key the rules read, in any expression, template or evidence list: what
 /// `gpulint run` asks ncu for.
 pub fn metric_keys(rules: &[Rule]) -> Vec<String> {
@@ -213,6 +237,30 @@ impl Rule {
         crate::ingest::trace::TIMELINE_KEYS
             .into_iter()
             .find(|k| self.reads.iter().any(|r| r == k))
+    }
+
+    /// What a run judges the rule on (`gpulint run` with the launch trace or a timing
+    /// pass; `gpulint check` judges what the export holds).
+    pub fn judged_on(&self) -> JudgedOn {
+        if self.diff_only {
+            JudgedOn::Diff
+        } else if self.category == "launch" || self.judged_from_trace() {
+            JudgedOn::EveryLaunch
+        } else {
+            JudgedOn::ProfiledLaunches
+        }
+    }
+
+    /// Whether a launch trace gives everything the rule judges by (its `reads` and its
+    /// condition; a message, note, stake or evidence may go without): such a rule judges
+    /// every launch the trace counted, not only ncu's sample (`ingest::trace::gives`).
+    pub fn judged_from_trace(&self) -> bool {
+        let mut names = self.reads.clone();
+        self.when.expr.variables(&mut names);
+        names.retain(|n| !self.params.contains_key(n));
+        names.iter().all(|n| {
+            crate::ingest::trace::gives(n) || (n == "context_launches" && self.context.is_some())
+        })
     }
 
     /// Whether the rule applies to a kernel of this name (its `kernel_pattern`).

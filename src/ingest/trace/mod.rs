@@ -192,6 +192,49 @@ pub const TIMELINE_KEYS: [&str; 9] = [
     "burst_period_ns",
 ];
 
+/// Whether a traced launch has `key` once judged with the device's attributes from ncu's
+/// sample (`profile::sampling::traced_launch_metrics`): its own shape, duration, resources
+/// and timeline, the device's attributes, the occupancy limits computed from those, and
+/// what derives from them alone. What else a rule reads takes ncu's counters.
+pub fn gives(key: &str) -> bool {
+    static GIVEN: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    GIVEN
+        .get_or_init(|| {
+            let mut given: std::collections::HashSet<&'static str> = [
+                "duration_ns",
+                "grid_blocks",
+                "block_size",
+                "block_dim_x",
+                "registers_per_thread",
+                "shared_mem_per_block",
+                // Computed from the above with the device's attributes (metrics::occupancy).
+                "limit_blocks",
+                "limit_warps",
+                "limit_registers",
+                "limit_shared_mem",
+                "theoretical_occupancy_pct",
+            ]
+            .into_iter()
+            .chain(crate::metrics::DEVICE_ATTRIBUTES.iter().copied())
+            .chain(TIMELINE_KEYS)
+            .collect();
+            // Derived keys whose inputs are all given, to a fixed point.
+            loop {
+                let more: Vec<&'static str> = (crate::metrics::DERIVED.iter())
+                    .filter(|d| !given.contains(d.key))
+                    .filter(|d| d.inputs.iter().all(|i| given.contains(i)))
+                    .map(|d| d.key)
+                    .collect();
+                if more.is_empty() {
+                    break given;
+                }
+                given.extend(more);
+            }
+        })
+        .contains(key)
+}
+
 /// Gives each launch that ran with `--source`'s SASS counters the median duration of its
 /// kernel's launches of the same grid and block that ran without, else, where its grid
 /// changes from launch to launch (a wavefront, a shrinking matrix), the duration of its

@@ -172,12 +172,16 @@ fn launching_objects(traced: &ingest::Profile) -> Vec<(String, std::sync::Arc<st
         .collect()
 }
 
-/// With every launch counted, the launch-shape rules (block size, small grid, failed
-/// launch) judge every launch instead of the sampled ones: a spread misses LU's last, tiny
-/// grids, the count does not. A timing pass records each launch's attributes; a traced
-/// launch takes them from the sampled entry most like it. Their findings replace the
-/// sample's. They belong to the sample's report (the launch numbers
-/// are the program's in both), at the line of the sampled launch most like theirs.
+/// With every launch counted, the rules a launch trace gives what they judge by
+/// (`Rule::judged_from_trace`) judge every launch instead of the sampled ones only: a
+/// spread misses LU's last, tiny grids, the count does not; a softmax the sample left out
+/// still sits beside the batched GEMMs. A timing pass records each launch's attributes; a
+/// traced launch takes the device's from the sampled entry most like it, and its
+/// occupancy limits from that entry where its resources are the same, else from its own.
+/// The launch-shape rules' findings replace the sample's; the others' are added for the
+/// kernels the sample holds no launch of, the sampled ones keeping the judgement their
+/// counters informed (a stake, say). They belong to the sample's report (the launch
+/// numbers are the program's in both), at the line of the sampled launch most like theirs.
 pub fn judge_launch_shapes_on_every_launch(
     outcome: &mut rules::engine::Outcome,
     every: &EveryLaunch,
@@ -185,24 +189,30 @@ pub fn judge_launch_shapes_on_every_launch(
     rules: &[Rule],
     ignored: rules::engine::KernelFilter,
 ) {
-    let shape_rules: Vec<Rule> = rules
+    let is_shape_rule = |r: &Rule| r.category == "launch";
+    let trace_rules: Vec<Rule> = rules
         .iter()
-        .filter(|r| r.category == "launch")
+        .filter(|r| r.judged_on() == rules::JudgedOn::EveryLaunch)
         .cloned()
         .collect();
-    let mut linter = rules::engine::Linter::new(&shape_rules, ignored, true);
+    let mut linter = rules::engine::Linter::new(&trace_rules, ignored, true);
     let device = one_device_shape(&sampled.launches);
+    let profiled: std::collections::HashSet<&str> =
+        sampled.launches.iter().map(|l| l.name.as_str()).collect();
     for l in &every.profile.launches {
         let like = most_alike(&sampled.launches, l).map(|i| &sampled.launches[i]);
-        // A kernel the sample left out has no row in the export (line 0: none).
+        // A kernel the sample left out has no row in the export (line 0: none), and its
+        // findings say that none of its launches was profiled.
+        let left_out = !profiled.contains(l.name.as_str());
         let mut launch = ingest::Launch {
             line: like.map_or(0, |s| s.line),
+            profiled: if left_out { Some(0) } else { l.profiled },
             ..l.clone()
         };
-        // A traced launch has only its shape, duration and timeline: the rest comes from
-        // the sampled entry most like it. A kernel the sample left out has its own, with
-        // the device's shape where every sampled launch gives the same (small-grid judges
-        // its grid); the rules that need more of the kernel skip it.
+        // A traced launch has only its shape, resources, duration and timeline: the rest
+        // comes from the sampled entry most like it. A kernel the sample left out has its
+        // own, with the device's attributes where every sampled launch gives the same
+        // (small-grid judges its grid); the rules that need more of the kernel skip it.
         if every.traced() {
             launch.metrics = traced_launch_metrics(l, like.or(device.as_ref()));
         }
@@ -211,24 +221,44 @@ pub fn judge_launch_shapes_on_every_launch(
     let mut every = linter.finish();
     // A kernel the sample left out is listed as not profiled; what its launches lack is
     // what no trace gives, not a metric the export is missing, so it is no skip.
-    let profiled: std::collections::HashSet<&str> =
-        sampled.launches.iter().map(|l| l.name.as_str()).collect();
     every.skips.retain(|s| profiled.contains(s.kernel.as_str()));
-    let is_shape = |slug: &str| shape_rules.iter().any(|r| r.slug == slug);
-    outcome.findings.retain(|f| !is_shape(&f.rule));
+    let replaces = |slug: &str| (trace_rules.iter()).any(|r| r.slug == slug && is_shape_rule(r));
+    every
+        .findings
+        .retain(|f| replaces(&f.rule) || !profiled.contains(f.kernel.as_str()));
+    every.skips.retain(|s| replaces(&s.rule));
+    outcome.findings.retain(|f| !replaces(&f.rule));
     outcome.findings.extend(every.findings);
-    outcome.skips.retain(|s| !is_shape(&s.rule));
+    outcome.skips.retain(|s| !replaces(&s.rule));
     outcome.skips.extend(every.skips);
     // What judged the launch-shape rules is every launch now, not the sample: a rule that
-    // reads the trace's timeline could not judge the sampled launches, and did these.
+    // reads the trace's timeline could not judge the sampled launches, and did these. A
+    // rule the sample could not judge that judged a kernel it left out has judged too.
     let (to, from) = (&mut outcome.coverage, every.coverage);
+    let judged_now: Vec<String> = (from.judged.iter())
+        .filter(|slug| !replaces(slug))
+        .cloned()
+        .collect();
     for (list, more) in [
         (&mut to.judged, from.judged),
         (&mut to.not_judged, from.not_judged),
         (&mut to.needs_launch_trace, from.needs_launch_trace),
     ] {
-        list.retain(|slug| !is_shape(slug));
-        list.extend(more);
+        list.retain(|slug| !replaces(slug));
+        list.extend(more.into_iter().filter(|slug| replaces(slug)));
+    }
+    for slug in judged_now {
+        to.not_judged.retain(|s| *s != slug);
+        to.needs_launch_trace.retain(|s| *s != slug);
+        if !to.judged.contains(&slug) {
+            to.judged.push(slug);
+        }
+    }
+    for list in [
+        &mut to.judged,
+        &mut to.not_judged,
+        &mut to.needs_launch_trace,
+    ] {
         list.sort();
     }
 }
@@ -508,6 +538,82 @@ mod tests {
             checked.insert(base);
         }
         assert_eq!(checked.len(), 3);
+    }
+
+    /// torch_attention.py on the H200 (every launch profiled), its launches cut to what
+    /// the tracer records of them: a sample that left the softmax out still warns of the
+    /// attention written by hand, from the trace's softmax beside its batched GEMMs; the
+    /// sampled GEMMs' own findings stay the sample's.
+    #[test]
+    fn a_softmax_the_sample_left_out_is_judged_from_the_trace() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let every_launch = ingest::read_path(
+            root.join("h200-samples/torch_attention.csv")
+                .to_str()
+                .unwrap(),
+        )
+        .unwrap();
+        let is_softmax = |l: &ingest::Launch| l.name.contains("softmax");
+        let traced: Vec<ingest::Launch> = (every_launch.launches.iter())
+            .map(|l| {
+                let mut t = ingest::Launch::of_shape(
+                    l.id,
+                    l.name.clone(),
+                    l.grid.unwrap(),
+                    l.block.unwrap(),
+                    0,
+                );
+                for k in [
+                    "duration_ns",
+                    "registers_per_thread",
+                    "shared_mem_per_block",
+                ] {
+                    t.metrics.insert(k, l.metrics[k]);
+                }
+                t
+            })
+            .collect();
+        assert!(traced.iter().any(is_softmax));
+        let every = EveryLaunch {
+            profile: ingest::Profile {
+                launches: traced,
+                page: ingest::Page::Trace,
+                ..every_launch.clone()
+            },
+            program_time: None,
+            cuda_processes: 1,
+        };
+        let mut sampled = every_launch;
+        sampled.launches.retain(|l| !is_softmax(l));
+        let rules = crate::rules::load(None).unwrap();
+        let mut outcome = rules::engine::lint(std::slice::from_ref(&sampled), &rules);
+        let of = |o: &rules::engine::Outcome, rule: &str| -> Vec<String> {
+            (o.findings.iter())
+                .filter(|f| f.rule == rule)
+                .map(|f| f.kernel.clone())
+                .collect()
+        };
+        assert!(of(&outcome, "manual-attention").is_empty());
+        let gemm_findings = of(&outcome, "fp32-gemm-on-cuda-cores");
+        judge_launch_shapes_on_every_launch(
+            &mut outcome,
+            &every,
+            &sampled,
+            &rules,
+            &rules::engine::no_filter,
+        );
+        let attention = of(&outcome, "manual-attention");
+        assert!(
+            !attention.is_empty() && attention.iter().all(|k| k.contains("softmax")),
+            "{attention:?}"
+        );
+        assert_eq!(of(&outcome, "fp32-gemm-on-cuda-cores"), gemm_findings);
+        assert!(
+            outcome
+                .coverage
+                .judged
+                .contains(&"manual-attention".to_string())
+        );
     }
 
     /// Two instances of one template, named as the C++ runtime and ncu write them, and a
