@@ -15,7 +15,6 @@
 //! targets reach their parsers through `fuzzing`, built only under cargo-fuzz's
 //! `--cfg fuzzing`.
 
-pub(crate) mod analysis;
 pub(crate) mod atomic_file;
 pub(crate) mod baseline;
 pub(crate) mod chips;
@@ -31,6 +30,7 @@ pub(crate) mod load;
 pub(crate) mod messages;
 pub(crate) mod metrics;
 pub(crate) mod origin;
+pub(crate) mod pipeline;
 pub(crate) mod platform;
 pub(crate) mod printable;
 pub(crate) mod profile;

@@ -165,6 +165,19 @@ fn modules_are_acyclic_and_ingest_does_not_depend_on_report() {
     for later in ["report", "rules", "fold", "origin", "app"] {
         assert!(!ingest.contains(later), "ingest -> {ingest:?}");
     }
+    // The report's data flows down: commands -> pipeline -> rules, roofline, fold ->
+    // ingest, and nothing climbs back up to the commands.
+    for (module, later) in &graph {
+        if module != "commands" {
+            assert!(!later.contains("commands"), "{module} -> {later:?}");
+        }
+    }
+    for upper in ["commands", "cli", "profile", "report"] {
+        assert!(!graph["pipeline"].contains(upper), "pipeline -> {upper}");
+    }
+    for lower in ["rules", "roofline", "fold", "ingest", "report"] {
+        assert!(!graph[lower].contains("pipeline"), "{lower} -> pipeline");
+    }
     // The check itself finds a cycle where there is one.
     let mut looped = Graph::new();
     looped.entry("a".into()).or_default().insert("b".into());

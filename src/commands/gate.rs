@@ -2,11 +2,11 @@
 
 use super::Output;
 use super::shared::{gate_rules, use_color, write_output};
-use crate::analysis::analyze;
 use crate::cli::{DiffArgs, DiffFormat, GateArgs};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::load::load;
+use crate::pipeline::analyze;
 use crate::report;
 use crate::rules::{self, Rule};
 

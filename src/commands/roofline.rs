@@ -1,7 +1,7 @@
 //! `gpulint roofline`: placements as a list, CSV, or a chart.
 
 use super::Output;
-use super::lint::{kernel_rows, write_svg};
+use super::lint::write_svg;
 use super::shared::gpu_override;
 use crate::cli::RooflineFormat;
 use crate::error::{Error, Result};
@@ -24,10 +24,10 @@ pub fn roofline_command(
     let mut linter = crate::rules::engine::Linter::new(&rules, &ignored, true);
     let profiles = load(files, false, None, Some(&mut linter))?;
     let gpu = gpu_override(gpu)?;
-    super::shared::warn_gpu_mismatch(gpu, &profiles);
+    crate::pipeline::warn_gpu_mismatch(gpu, &profiles);
     let settings = super::shared::analysis_settings(&crate::cli::RuleArgs::default(), 0.0);
-    let analysis = crate::analysis::analyze(&profiles, linter.finish(), &rules, &settings)?;
-    let rows = kernel_rows(&profiles, false, gpu, &rules, &analysis.findings);
+    let analysis = crate::pipeline::analyze(&profiles, linter.finish(), &rules, &settings)?;
+    let rows = crate::pipeline::kernel_rows(&profiles, false, gpu, &rules, &analysis.findings);
     let placed: Vec<Placed> = rows
         .iter()
         .filter_map(|(v, roof)| roof.clone().map(|r| (&v.entry, r)))

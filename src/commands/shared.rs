@@ -3,7 +3,6 @@
 use crate::cli::{ColorChoice, RuleArgs};
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::ingest::Profile;
 use crate::rules::{self, Rule};
 
 /// The rules that the options and the config leave switched on.
@@ -39,32 +38,6 @@ pub(super) fn gate_rules(gate: &crate::cli::GateArgs) -> Result<(Vec<Rule>, Conf
         }
     }
     Ok((rules, config))
-}
-
-/// With `--gpu`, warns when the profile was made on another GPU than the one named: its
-/// kernels would be measured against the wrong roof.
-pub(super) fn warn_gpu_mismatch(
-    gpu: Option<&'static crate::roofline::gpus::GpuPeaks>,
-    profiles: &[Profile],
-) {
-    let Some(gpu) = gpu else { return };
-    let devices = profiles
-        .iter()
-        .flat_map(|p| &p.launches)
-        .filter_map(|l| l.device.as_deref());
-    let mut seen: Vec<&str> = Vec::new();
-    for d in devices {
-        if seen.contains(&d) {
-            continue;
-        }
-        seen.push(d);
-        if crate::roofline::gpus::lookup(d).is_some_and(|g| !std::ptr::eq(g, gpu)) {
-            crate::warning!(
-                "--gpu {:?}: the profile was made on {d}; its kernels are placed against another GPU's roof",
-                gpu.name
-            );
-        }
-    }
 }
 
 pub(super) fn gpu_override(
@@ -133,8 +106,8 @@ pub(super) fn use_color(choice: ColorChoice, out: &super::Output) -> bool {
 }
 
 /// The analysis stage's settings, taken from the command line once.
-pub(super) fn analysis_settings(rules: &RuleArgs, min_share: f64) -> crate::analysis::Settings {
-    crate::analysis::Settings {
+pub(super) fn analysis_settings(rules: &RuleArgs, min_share: f64) -> crate::pipeline::Settings {
+    crate::pipeline::Settings {
         rules_dir: rules.rules.clone(),
         min_share,
         unprofiled_ns: 0.0,
