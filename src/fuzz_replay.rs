@@ -50,7 +50,7 @@ fn rule_file_inputs() {
     for f in files {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
         let _ = crate::rules::parse_rule("fuzz.toml", &text);
-        let _ = crate::Config::parse("gpulint.toml", &text);
+        let _ = crate::config::Config::parse("gpulint.toml", &text);
         let _ = crate::rules::expr::parse(&text);
     }
 }

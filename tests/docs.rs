@@ -64,8 +64,8 @@ fn time_at_stake_doc_gives_each_rules_own_expression() {
     .unwrap();
     let rules = gpulint::load_rules(None).unwrap();
     let mut checked = 0;
-    for r in rules.iter().filter(|r| r.stake.source.trim() != "0") {
-        let stake = r.stake.source.trim();
+    for r in rules.iter().filter(|r| r.stake_source().trim() != "0") {
+        let stake = r.stake_source().trim();
         let row = doc
             .lines()
             .find(|l| l.starts_with(&format!("| `{}` |", r.slug)))

@@ -21,7 +21,7 @@ fn cases_of(slug: &str) {
         .find(|r| r.slug == slug)
         .unwrap_or_else(|| panic!("no rule {slug}"));
     let mut text = String::new();
-    for spec in &rule.tests.fires {
+    for spec in rule.test_cases().0 {
         let (p, launch) = cases.launch(spec);
         let judgement = gpulint::check_in_profile(&rule, launch, &p.launches, spec);
         let Judgement::Fires(f) = judgement else {
@@ -40,7 +40,7 @@ fn cases_of(slug: &str) {
         }
         let _ = writeln!(text, "  help: {}\n", f.fix);
     }
-    for spec in &rule.tests.clean {
+    for spec in rule.test_cases().1 {
         let (p, launch) = cases.launch(spec);
         let judgement = gpulint::check_in_profile(&rule, launch, &p.launches, spec);
         assert!(

@@ -46,11 +46,11 @@ fn bars_flip_at_the_launchs_value(slug: &str) {
         .find(|r| r.slug == slug)
         .unwrap_or_else(|| panic!("no rule {slug}"));
     let mut failed: Vec<String> = Vec::new();
-    let terms: Vec<_> = bars(&rule.when.source)
+    let terms: Vec<_> = bars(rule.when_source())
         .into_iter()
         .filter(|(_, _, param)| rule.params.contains_key(param))
         .collect();
-    for spec in &rule.tests.fires {
+    for spec in rule.test_cases().0 {
         let (p, launch) = cases.launch(spec);
         for (key, op, param) in &terms {
             let Some(&value) = launch.metrics.get(key.as_str()) else {
@@ -92,13 +92,13 @@ fn the_bars_checked_cover_the_rules_they_did() {
     for rule in gpulint::load_rules(None)
         .unwrap()
         .iter()
-        .filter(|r| !r.diff_only)
+        .filter(|r| !r.is_diff_only())
     {
-        let terms = bars(&rule.when.source)
+        let terms = bars(rule.when_source())
             .into_iter()
             .filter(|(_, _, param)| rule.params.contains_key(param))
             .count();
-        let n = terms * rule.tests.fires.len();
+        let n = terms * rule.test_cases().0.len();
         checked += n;
         rules += usize::from(n > 0);
     }

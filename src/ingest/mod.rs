@@ -92,7 +92,7 @@ pub struct Launch {
     pub line: u64,
     /// Canonical and derived metrics (see `crate::metrics`).
     pub metrics: metrics::Metrics,
-    pub nvidia_rules: Vec<NvidiaRule>,
+    pub(crate) nvidia_rules: Vec<NvidiaRule>,
     /// How many launches this entry stands for; its metrics are their means.
     pub count: u64,
     /// Of those, how many were profiled, when the count of every launch (launch trace or
@@ -204,7 +204,7 @@ pub struct Profile {
     /// those starting with `WARNING` are always shown.
     pub notes: Vec<String>,
     /// Per-source-line sectors from ncu's source page, when given (`--source`).
-    pub source_blocks: Vec<source::SourceBlock>,
+    pub(crate) source_blocks: Vec<source::SourceBlock>,
 }
 
 impl Profile {

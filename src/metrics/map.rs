@@ -114,7 +114,7 @@ impl Metrics {
         self.present[i / 64] & (1 << (i % 64)) != 0
     }
 
-    pub fn get_id(&self, id: KeyId) -> Option<f64> {
+    pub(crate) fn get_id(&self, id: KeyId) -> Option<f64> {
         self.has(id).then(|| self.values[id.0 as usize])
     }
 
@@ -127,12 +127,12 @@ impl Metrics {
         KeyId::of(key).is_some_and(|id| self.has(id))
     }
 
-    pub fn contains_id(&self, id: KeyId) -> bool {
+    pub(crate) fn contains_id(&self, id: KeyId) -> bool {
         self.has(id)
     }
 
     /// Sets a slot; returns what it held.
-    pub fn set(&mut self, id: KeyId, value: f64) -> Option<f64> {
+    pub(crate) fn set(&mut self, id: KeyId, value: f64) -> Option<f64> {
         let old = self.get_id(id);
         let i = id.0 as usize;
         self.present[i / 64] |= 1 << (i % 64);
@@ -153,7 +153,7 @@ impl Metrics {
         old
     }
 
-    pub fn key_set(&self) -> KeySet {
+    pub(crate) fn key_set(&self) -> KeySet {
         KeySet(self.present)
     }
 
@@ -176,7 +176,7 @@ impl Metrics {
 
     /// The slots held, in slot order (faster than [`Metrics::iter`] when order does not
     /// matter).
-    pub fn ids(&self) -> impl Iterator<Item = (KeyId, f64)> + '_ {
+    pub(crate) fn ids(&self) -> impl Iterator<Item = (KeyId, f64)> + '_ {
         self.present.iter().enumerate().flat_map(move |(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {

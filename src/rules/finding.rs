@@ -48,7 +48,7 @@ pub struct Finding {
     /// Notes that depend on the grids of every launch the finding covers, kept aside
     /// until the launches are folded (see `super::GridScope`).
     #[serde(skip)]
-    pub grid_notes: Vec<(super::GridScope, String)>,
+    pub(crate) grid_notes: Vec<(super::GridScope, String)>,
     /// What the rule read, on the launch the message describes.
     pub evidence: BTreeMap<String, f64>,
     /// Lowest and highest value of each piece of evidence that differed across the
@@ -93,7 +93,7 @@ pub struct Finding {
     pub instances: Vec<String>,
     /// Whose kernel it is (set after the rules ran, see `crate::origin`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub origin: Option<crate::origin::KernelOrigin>,
+    pub(crate) origin: Option<crate::origin::KernelOrigin>,
     pub file: String,
     pub line: u64,
     #[serde(skip)]

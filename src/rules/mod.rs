@@ -166,38 +166,38 @@ pub struct Rule {
     pub summary: String,
     pub reads: Vec<String>,
     /// The slot of each of `reads`, found when the rule is read.
-    pub read_slots: Vec<Option<crate::metrics::KeyId>>,
-    pub when: Condition,
-    pub info_when: Option<Condition>,
+    pub(crate) read_slots: Vec<Option<crate::metrics::KeyId>>,
+    pub(crate) when: Condition,
+    pub(crate) info_when: Option<Condition>,
     /// See `RuleFile::info_below_share_pct`.
-    pub info_below_share_pct: Option<f64>,
+    pub(crate) info_below_share_pct: Option<f64>,
     pub params: BTreeMap<String, f64>,
     /// See `RuleFile::params_from`: parameter -> (rule slug, its parameter).
-    pub params_from: BTreeMap<String, (String, String)>,
-    pub message: Template,
+    pub(crate) params_from: BTreeMap<String, (String, String)>,
+    pub(crate) message: Template,
     /// The share of the kernel's time the finding puts at stake, 0 to 1.
-    pub stake: Condition,
+    pub(crate) stake: Condition,
     /// See `RuleFile::stake_is_waiting`: the stake's share is not capped at 1.
-    pub stake_is_waiting: bool,
+    pub(crate) stake_is_waiting: bool,
     pub fix: String,
-    pub evidence: Vec<String>,
-    pub notes: Vec<Note>,
-    pub fallback: Option<Fallback>,
-    pub defer_to_other_findings: bool,
+    pub(crate) evidence: Vec<String>,
+    pub(crate) notes: Vec<Note>,
+    pub(crate) fallback: Option<Fallback>,
+    pub(crate) defer_to_other_findings: bool,
     /// See `RuleFile::catch_all`.
-    pub catch_all: bool,
-    pub program_wide_fix: bool,
-    pub context: Option<Context>,
-    pub judges_failed_launches: bool,
+    pub(crate) catch_all: bool,
+    pub(crate) program_wide_fix: bool,
+    pub(crate) context: Option<Context>,
+    pub(crate) judges_failed_launches: bool,
     /// The per-line counters that name the lines behind a finding, with a source page.
-    pub source_lines: Option<LineCause>,
-    pub diff_only: bool,
+    pub(crate) source_lines: Option<LineCause>,
+    pub(crate) diff_only: bool,
     /// The kernels the rule applies to, by name; every kernel when `None`.
-    pub kernel_pattern: Option<regex::Regex>,
-    pub doc: Doc,
-    pub tests: Tests,
+    pub(crate) kernel_pattern: Option<regex::Regex>,
+    pub(crate) doc: Doc,
+    pub(crate) tests: Tests,
     /// Where the rule came from: `rules/x.toml` (embedded) or a path under `--rules`.
-    pub origin: String,
+    pub(crate) origin: String,
 }
 
 /// What a run judges a rule on.
@@ -239,9 +239,30 @@ impl Rule {
             .find(|k| self.reads.iter().any(|r| r == k))
     }
 
+    /// Whether `gpulint diff` alone runs the rule (the regression gate).
+    pub fn is_diff_only(&self) -> bool {
+        self.diff_only
+    }
+
+    /// The condition under which it fires, as written in the rule file.
+    pub fn when_source(&self) -> &str {
+        &self.when.source
+    }
+
+    /// The share of a launch's time it puts at stake, as written in the rule file.
+    pub fn stake_source(&self) -> &str {
+        &self.stake.source
+    }
+
+    /// The rule file's `[tests]`: the launches (`FILE#N`, relative to the rule file) it
+    /// must fire on, and those it must stay quiet on.
+    pub fn test_cases(&self) -> (&[String], &[String]) {
+        (&self.tests.fires, &self.tests.clean)
+    }
+
     /// What a run judges the rule on (`gpulint run` with the launch trace or a timing
     /// pass; `gpulint check` judges what the export holds).
-    pub fn judged_on(&self) -> JudgedOn {
+    pub(crate) fn judged_on(&self) -> JudgedOn {
         if self.diff_only {
             JudgedOn::Diff
         } else if self.category == "launch" || self.judged_from_trace() {
@@ -254,7 +275,7 @@ impl Rule {
     /// Whether a launch trace gives everything the rule judges by (its `reads` and its
     /// condition; a message, note, stake or evidence may go without): such a rule judges
     /// every launch the trace counted, not only ncu's sample (`ingest::trace::gives`).
-    pub fn judged_from_trace(&self) -> bool {
+    pub(crate) fn judged_from_trace(&self) -> bool {
         let mut names = self.reads.clone();
         self.when.expr.variables(&mut names);
         names.retain(|n| !self.params.contains_key(n));
