@@ -150,9 +150,9 @@ pub(super) fn write_svg(
     placed: &[(&ingest::Launch, crate::roofline::Roofline)],
     inputs: &[String],
 ) -> Result<()> {
-    let points: Vec<crate::roofline::svg::Point> = placed
+    let points: Vec<crate::report::roofline_svg::Point> = placed
         .iter()
-        .map(|(l, r)| crate::roofline::svg::Point {
+        .map(|(l, r)| crate::report::roofline_svg::Point {
             name: report::short_name(&l.name),
             launch: l.id,
             roof: r,
@@ -160,7 +160,7 @@ pub(super) fn write_svg(
         .collect();
     write_output(
         path,
-        crate::roofline::svg::render(&points).as_bytes(),
+        crate::report::roofline_svg::render(&points).as_bytes(),
         inputs,
         "chart",
     )

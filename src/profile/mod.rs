@@ -19,7 +19,7 @@
 //!    what the traced run lacks (conversions, stall samples of kernels it did not sample,
 //!    kernels it did not count), the stall samples after a sample of more than 10
 //!    launches (or of a command whose last run had no finding on them), every counter
-//!    after one mostly of library kernels ([`sampling::source_pass`], [`ncu::source_pass`]).
+//!    after one mostly of library kernels ([`sampling::source_plan`], [`ncu::source_pass`]).
 //! 7. Say what was sampled: its notes, its coverage of the GPU time ([`Loaded::conclude`],
 //!    which the command calls before its report, as `check` does on a saved run).
 //!
@@ -45,6 +45,7 @@ pub(crate) fn command_line(program: &[std::ffi::OsString]) -> String {
     words.join(" ")
 }
 
+pub mod cache_folder;
 pub mod collectives;
 pub mod ncu;
 pub(crate) mod sample;
@@ -56,7 +57,7 @@ use crate::ingest;
 use crate::rules::{self, Rule};
 use sample::{Sample, SampleInfo};
 use sampling::EveryLaunch;
-use sampling::source_pass::{self, PassFor, SourcePass, UserKernels};
+use sampling::source_plan::{self, PassFor, SourcePass, UserKernels};
 
 /// How the stage runs, from the command's options.
 pub(crate) struct Settings<'a> {
@@ -196,7 +197,7 @@ fn load_sample(
 }
 
 /// With `--source` after a sample that names its kernels: where the source counters are
-/// read ([`sampling::source_pass::source_counters`]), in `opts`, and which findings the
+/// read ([`sampling::source_plan::source_counters`]), in `opts`, and which findings the
 /// pass after the sample is for. `None`: no pass; the sample's run reads what `--source`
 /// asks, if anything. Where the traced run counted the user's kernels' first launches (it
 /// does only after a run of the command that read no stall samples), the sample's run
@@ -208,7 +209,7 @@ fn place_source_counters(
     rules_dir: Option<&str>,
     program: &[std::ffi::OsString],
 ) -> Result<Option<PassFor>> {
-    use sampling::source_pass::SourceCounters;
+    use sampling::source_plan::SourceCounters;
     let (true, Some((k, numbers)), Some(e)) =
         (opts.source, sample.and_then(Sample::named_kernels), every)
     else {
@@ -236,12 +237,12 @@ fn place_source_counters(
             sampled,
         }));
     }
-    let placed = sampling::source_pass::source_counters(k, numbers, &e.profile, rules_dir)?;
+    let placed = sampling::source_plan::source_counters(k, numbers, &e.profile, rules_dir)?;
     match placed {
         SourceCounters::InSampleRun(kernels) => {
             opts.source_pages_of = Some(kernels);
             let launches = opts.expected_launches.unwrap_or(u64::MAX);
-            let small = sampling::source_pass::stall_samples_in_run(launches);
+            let small = sampling::source_plan::stall_samples_in_run(launches);
             // The last run of this command had no finding that reads them: a pass takes
             // them only if one comes.
             let none_last =
@@ -297,8 +298,8 @@ fn memory_and_pass(
     if let Some((program, every)) = remember {
         let findings = &outcome.findings;
         let memory = sampling::source_memory::Memory {
-            stall_finding: source_pass::reads_stall_samples(findings, rules, &users),
-            line_kernels: source_pass::line_cause_kernels(findings, rules, &every.profile, &users),
+            stall_finding: source_plan::reads_stall_samples(findings, rules, &users),
+            line_kernels: source_plan::line_cause_kernels(findings, rules, &every.profile, &users),
         };
         sampling::source_memory::remember(program, &memory);
     }

@@ -380,15 +380,16 @@ fn source_lines(r: &Report, f: &Finding, out: &mut String) {
 /// The roofline chart, inline: each kernel a point, its kernel and launch on hover, its
 /// row marked on a click.
 fn chart(r: &Report, out: &mut String) {
-    let points: Vec<crate::roofline::svg::Point> = r
+    let points: Vec<crate::report::roofline_svg::Point> = r
         .kernels
         .iter()
         .filter_map(|(v, roof)| {
-            roof.as_ref().map(|roof| crate::roofline::svg::Point {
-                name: short_name(&v.entry.name),
-                launch: v.entry.id,
-                roof,
-            })
+            roof.as_ref()
+                .map(|roof| crate::report::roofline_svg::Point {
+                    name: short_name(&v.entry.name),
+                    launch: v.entry.id,
+                    roof,
+                })
         })
         .collect();
     if points.is_empty() {
@@ -397,7 +398,7 @@ fn chart(r: &Report, out: &mut String) {
     let _ = writeln!(
         out,
         "<h2>Roofline</h2>\n<p class=\"where\">Hover a point for its kernel; click it to find the kernel in the table.</p>\n<div class=\"chart\">{}</div>",
-        crate::roofline::svg::render(&points)
+        crate::report::roofline_svg::render(&points)
     );
 }
 

@@ -7,6 +7,7 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod markdown;
+pub mod roofline_svg;
 pub mod sarif;
 
 use crate::ingest::{Launch, Profile};

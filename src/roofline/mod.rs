@@ -4,7 +4,6 @@
 mod describe;
 pub mod gpus;
 mod hierarchy;
-pub mod svg;
 mod tags;
 
 pub use describe::{FAR_BELOW_ROOF_PCT, si};

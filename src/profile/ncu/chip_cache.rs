@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::chips::Chip;
-use crate::profile::ncu::tracer::cache::{cache_dir, fnv1a64, private_folder, untrusted};
+use crate::profile::cache_folder::{cache_dir, fnv1a64, private_folder, untrusted};
 
 /// Where the driver lists the GPUs on Linux.
 const DRIVER_GPUS: &str = "/proc/driver/nvidia/gpus";

@@ -183,7 +183,7 @@ fn launch_tracer_checks(ncu: Option<&std::path::Path>) -> Vec<Check> {
 /// The tracer's cache folder: trusted, built, or holding a recorded failure.
 fn cache_check(toolchain: &super::tracer::cache::Toolchain) -> Check {
     use super::tracer::cache;
-    let Some(dir) = cache::cache_dir() else {
+    let Some(dir) = crate::profile::cache_folder::cache_dir() else {
         return Check {
             name: "tracer cache",
             status: Status::Warn,
@@ -198,14 +198,14 @@ fn cache_check(toolchain: &super::tracer::cache::Toolchain) -> Check {
             Status::Pass,
             format!("{} (created at the first run)", dir.display()),
         )
-    } else if let Some(why) = cache::untrusted(&dir, true) {
+    } else if let Some(why) = crate::profile::cache_folder::untrusted(&dir, true) {
         (
             Status::Warn,
             format!("{why}: not used; the tracer is built privately for each run"),
         )
     } else {
         match cache::cached_library(toolchain, &dir) {
-            Some(lib) => match cache::untrusted(&lib, false) {
+            Some(lib) => match crate::profile::cache_folder::untrusted(&lib, false) {
                 None => (Status::Pass, format!("{} (built)", lib.display())),
                 Some(why) => (Status::Warn, format!("{why}: not loaded; delete it")),
             },

@@ -68,7 +68,7 @@ pub struct NcuOptions {
     /// with the sampling.
     pub source_pages_of: Option<Vec<String>>,
     /// With `source_pages_of`: the warps' stall samples in the sample's run too, so that
-    /// no pass follows (a small sample: `sampling::source_pass::stall_samples_in_run`).
+    /// no pass follows (a small sample: `sampling::source_plan::stall_samples_in_run`).
     pub source_stall_samples: bool,
     /// The chip to plan the metrics for (`--chip`); asked of ncu when not given.
     pub chip: Option<String>,

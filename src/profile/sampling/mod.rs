@@ -2,7 +2,7 @@
 //! launch trace, or a timing pass: `count`), those that carry the GPU time (`by_time`); without,
 //! the spread of launch numbers. Then the sampled launches reconciled with the count
 //! (`reconcile`), and what the report says of the sample (`notes`). With `--source`, where
-//! the source counters are read (`source_pass`), and what the last run of the command
+//! the source counters are read (`source_plan`), and what the last run of the command
 //! found that the next `--source` run needs (`source_memory`).
 
 pub mod by_time;
@@ -11,7 +11,7 @@ mod merge;
 mod notes;
 mod reconcile;
 pub mod source_memory;
-pub mod source_pass;
+pub mod source_plan;
 
 pub use count::{CountSettings, count};
 pub use merge::{judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch};

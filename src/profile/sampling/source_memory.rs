@@ -16,7 +16,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::profile::ncu::tracer::cache::{cache_dir, fnv1a64, private_folder, untrusted};
+use crate::profile::cache_folder::{cache_dir, fnv1a64, private_folder, untrusted};
 
 /// The memory's file for `program` (its command line), in `folder`.
 fn file_in(folder: &Path, program: &[std::ffi::OsString]) -> PathBuf {

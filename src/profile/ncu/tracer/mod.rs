@@ -110,7 +110,11 @@ pub fn prepare(ncu: &Path, verbose: bool) -> Result<Tracer, String> {
     }
     let compiler = compiler().ok_or("no C++ compiler (c++, g++ or clang++) on PATH to build it")?;
     let toolchain = cache::Toolchain::probe(&compiler);
-    let built = cache::library(&toolchain, cache::cache_dir().as_deref(), verbose)?;
+    let built = cache::library(
+        &toolchain,
+        crate::profile::cache_folder::cache_dir().as_deref(),
+        verbose,
+    )?;
     if let (true, Some(why)) = (verbose, &built.cache_passed_over) {
         crate::note!(
             "the launch tracer's cache is not used ({why}); it was built privately for this run"

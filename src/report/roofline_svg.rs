@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{Bound, Roofline};
+use crate::roofline::{Bound, Roofline, si};
 
 pub struct Point<'a> {
     /// A short kernel name (see `report::short_name`).
@@ -168,7 +168,7 @@ fn instruction_chart(s: &mut String, points: &[Point]) {
             r##"<text x="{:.1}" y="{:.1}" fill="#c0392b" text-anchor="end">issue ceiling {} warp instructions/s, ridge {ridge:.1} per sector</text>"##,
             RIGHT - 6.0,
             sc.y(peak_ips) - 7.0,
-            super::si(peak_ips, "")
+            si(peak_ips, "")
         );
     }
     plot_points(s, &sc, points, instruction_coordinates);
@@ -275,7 +275,7 @@ fn hierarchy(s: &mut String, sc: &Scale, points: &[Point], peak_flops: f64) {
             r##"<text x="{:.1}" y="{:.1}" fill="#7f8c8d">{} {level}</text>"##,
             sc.x(start) + 4.0,
             sc.y(start * peak) - 6.0,
-            super::si(peak, "B/s")
+            si(peak, "B/s")
         );
     }
     for p in points {
@@ -335,7 +335,7 @@ fn roof(s: &mut String, sc: &Scale, peak_flops: f64, peak_bw: f64) {
             RIGHT - 6.0,
             // Above the ceiling: no kernel runs there, so no point is hidden.
             sc.y(peak_flops) - 7.0,
-            super::si(peak_flops, "FLOP/s"),
+            si(peak_flops, "FLOP/s"),
             ridge
         );
         let _ = writeln!(
@@ -345,7 +345,7 @@ fn roof(s: &mut String, sc: &Scale, peak_flops: f64, peak_bw: f64) {
             sc.y(start * 8.0 * peak_bw) - 8.0,
             sc.x(start * 8.0),
             sc.y(start * 8.0 * peak_bw) - 8.0,
-            super::si(peak_bw, "B/s")
+            si(peak_bw, "B/s")
         );
     }
 }
