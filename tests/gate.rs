@@ -335,7 +335,12 @@ fn a_diff_compares_findings_on_the_rules_both_sides_ran() {
         serde_json::from_str(&std::fs::read_to_string(&bl).unwrap()).unwrap();
     assert_eq!(
         v["rules"],
-        serde_json::json!(["misaligned-access", "uncoalesced-load", "uncoalesced-store"])
+        serde_json::json!([
+            "misaligned-access",
+            "split-load",
+            "uncoalesced-load",
+            "uncoalesced-store"
+        ])
     );
     // The full run finds more on the same capture (block size, grids, occupancy).
     let all = String::from_utf8(gpulint(&["baseline", zoo]).stdout).unwrap();
@@ -348,7 +353,7 @@ fn a_diff_compares_findings_on_the_rules_both_sides_ran() {
         d["caveats"][0]
             .as_str()
             .unwrap()
-            .contains("findings are compared on the 3 both ran"),
+            .contains("findings are compared on the 4 both ran"),
         "{d}"
     );
 }

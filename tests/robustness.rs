@@ -254,7 +254,7 @@ fn an_export_nothing_can_be_judged_on_is_an_error_not_a_clean_run() {
         "bare.csv",
         text.as_bytes(),
         "ncu's `--section LaunchStats --section MemoryWorkloadAnalysis --section Occupancy \
-         --section SpeedOfLight` would let 10 of the 23 rules judge",
+         --section SpeedOfLight` would let 10 of the 24 rules judge",
     );
 }
 

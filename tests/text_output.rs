@@ -213,7 +213,7 @@ fn one_section_exports_say_which_section_would_judge_the_rest() {
     assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("1 of 20 rules could judge; 19 could not for missing metrics: bank-conflicts, contended-atomics, divergent-warps, double-promotion, global-accumulator, issue-bound,"),
+            .contains("1 of 21 rules could judge; 20 could not for missing metrics: bank-conflicts, contended-atomics, divergent-warps, double-promotion, global-accumulator, issue-bound,"),
         "{}",
         transcript(&out)
     );
@@ -375,7 +375,7 @@ fn partial_text_exports_are_judged_with_what_they_hold() {
         r["coverage"]["judged"],
         serde_json::json!(["latency-bound"])
     );
-    assert_eq!(r["coverage"]["not_judged"].as_array().unwrap().len(), 19);
+    assert_eq!(r["coverage"]["not_judged"].as_array().unwrap().len(), 20);
     assert_eq!(
         r["findings"],
         serde_json::json!([]),

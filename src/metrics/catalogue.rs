@@ -485,6 +485,14 @@ pub static METRICS: &[MetricDef] = &[
         []
     ),
     metric!(
+        "l1_hit_sectors_ld",
+        "L1 sectors of global loads found in the L1 (a sibling load, or an earlier one, had fetched them)",
+        [n(
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
+        )],
+        []
+    ),
+    metric!(
         "sectors_st",
         "L1 sectors of global stores",
         [n("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")],

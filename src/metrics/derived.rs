@@ -59,6 +59,7 @@ pub(super) fn derive(m: &mut Metrics) {
     for keys in [&LOADS, &STORES] {
         derive_access(m, keys);
     }
+    derive_split_load(m);
     derive_traffic_shares(m);
     derive_launch_shape(m);
     derive_local_and_shared(m);
@@ -153,6 +154,52 @@ pub(super) fn derive_access(m: &mut Metrics, k: &AccessKeys) {
         const PURE: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 5.0, 9.0, 17.0];
         let pure = PURE.iter().any(|p| (spr - p).abs() <= 0.15);
         put(m, k.mixed_access, Some(if pure { 0.0 } else { 1.0 }));
+    }
+}
+
+/// Whether the loads read each element in several narrow pieces (a struct of 4-byte
+/// fields, bytes of a word, that the compiler could not load whole): the lanes' elements
+/// sit `S` bytes apart (a request of `S` sectors spans 32 lanes at `S` bytes, for `S`
+/// under 32), each load reads `w` of them, and the L1 serves each fetched sector to
+/// `1 / (1 - hit share)` loads. Where those pieces make up the element (`k * w = S`, all
+/// whole numbers), every fetched byte is read, by sibling loads: a split element, whose fix is one
+/// wide load, not a stride or an array of structs read in part (the zoo's
+/// bytes_interleaved: 4 loads of 1 byte, 75% hits; aos_read_x: 1 of 16 bytes, no hit).
+fn derive_split_load(m: &mut Metrics) {
+    let sectors = get(m, slot!("sectors_ld")).filter(|s| *s > 0.0);
+    let (Some(sectors), Some(hits)) = (sectors, get(m, slot!("l1_hit_sectors_ld"))) else {
+        return;
+    };
+    let hit_share = (hits / sectors).clamp(0.0, 1.0);
+    put(m, slot!("l1_hit_share_ld"), Some(hit_share));
+    let pieces = 1.0 / (1.0 - hit_share.min(0.99));
+    put(m, slot!("load_pieces_per_element"), Some(pieces));
+    let (Some(spr), Some(useful)) = (
+        get(m, slot!("sectors_per_request_ld")),
+        get(m, slot!("useful_bytes_per_request_ld")),
+    ) else {
+        return;
+    };
+    let piece = useful / 32.0;
+    put(m, slot!("load_piece_bytes"), Some(piece));
+    // One element's pieces, the same in every request: whole bytes, a whole number of
+    // pieces of whole bytes that make up the element. A loop over each thread's own
+    // consecutive elements whose lengths vary (the CG solver's CSR rows: 3.85 loads of 4
+    // bytes over 13.8 bytes) averages to fractions, and stays uncoalesced-load's.
+    let whole = |v: f64| (v - v.round()).abs() <= 0.1;
+    let (element, count, width) = (spr.round(), pieces.round(), piece.round());
+    let split = whole(spr)
+        && whole(pieces)
+        && whole(piece)
+        && width >= 1.0
+        && count >= 2.0
+        && element < 32.0
+        && count * width == element;
+    put(m, slot!("split_load"), Some(if split { 1.0 } else { 0.0 }));
+    if split {
+        put(m, slot!("load_element_bytes"), Some(element));
+        let wide = (element as u64).next_power_of_two().min(16);
+        put(m, slot!("wide_load_bytes"), Some(wide as f64));
     }
 }
 

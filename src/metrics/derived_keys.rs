@@ -74,6 +74,51 @@ pub static DERIVED: &[Derived] = &[
         ]
     ),
     derived!(
+        "l1_hit_share_ld",
+        "l1_hit_sectors_ld / sectors_ld: the share of load sectors the L1 already held",
+        ["l1_hit_sectors_ld", "sectors_ld"]
+    ),
+    derived!(
+        "load_piece_bytes",
+        "useful bytes per request / 32: the bytes each lane's load reads",
+        ["bytes_per_sector_ld", "sectors_per_request_ld"]
+    ),
+    derived!(
+        "load_pieces_per_element",
+        "1 / (1 - l1_hit_share_ld): how many loads share each fetched sector, where sibling loads read an element's pieces",
+        ["l1_hit_sectors_ld", "sectors_ld"]
+    ),
+    derived!(
+        "split_load",
+        "1 when each lane's element (sectors_per_request_ld bytes apart, under 32) is read whole in load_pieces_per_element narrow loads of load_piece_bytes each: a struct the compiler split, not a stride",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "l1_hit_sectors_ld",
+            "sectors_ld"
+        ]
+    ),
+    derived!(
+        "load_element_bytes",
+        "sectors_per_request_ld, where split_load: the bytes between consecutive lanes' elements",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "l1_hit_sectors_ld",
+            "sectors_ld"
+        ]
+    ),
+    derived!(
+        "wide_load_bytes",
+        "the one load that reads a split element whole: its size rounded up to a power of two, at most 16 bytes (the widest load)",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "l1_hit_sectors_ld",
+            "sectors_ld"
+        ]
+    ),
+    derived!(
         "excess_sector_share_st",
         "as for loads",
         [

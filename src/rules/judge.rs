@@ -127,7 +127,7 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         launches: Vec::new(),
         kernel: launch.name.clone(),
         message,
-        fix: rule.fix.clone(),
+        fix: rule.fix_template.render(&lookup),
         notes,
         grid_notes,
         evidence,

@@ -179,7 +179,10 @@ pub struct Rule {
     pub(crate) stake: Condition,
     /// See `RuleFile::stake_is_waiting`: the stake's share is not capped at 1.
     pub(crate) stake_is_waiting: bool,
+    /// The fix as the rule's docs give it: a value the finding fills in reads as `N`.
     pub fix: String,
+    /// The fix as a finding gives it, its holes filled from the launch (`__align__(16)`).
+    pub(crate) fix_template: Template,
     pub(crate) evidence: Vec<String>,
     pub(crate) notes: Vec<Note>,
     pub(crate) fallback: Option<Fallback>,
@@ -314,6 +317,7 @@ impl Rule {
             c.expr.variables(&mut names);
         }
         self.message.variables(&mut names);
+        self.fix_template.variables(&mut names);
         self.stake.expr.variables(&mut names);
         for n in &self.notes {
             n.when.expr.variables(&mut names);

@@ -189,6 +189,9 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
     let message = Template::parse(&file.message)
         .map_err(|e| Error::in_file(origin, format!("field `message`: {e}")))?;
     message.check(|e| check_names(origin, "message", e, params))?;
+    let fix_template = Template::parse(&file.fix)
+        .map_err(|e| Error::in_file(origin, format!("field `fix`: {e}")))?;
+    fix_template.check(|e| check_names(origin, "fix", e, params))?;
     let notes = notes(origin, &file.notes, params)?;
     let fallback = file
         .fallback
@@ -225,7 +228,8 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         message,
         stake,
         stake_is_waiting: file.stake_is_waiting,
-        fix: file.fix,
+        fix: fix_template.generic(),
+        fix_template,
         evidence: file.evidence,
         notes,
         fallback,

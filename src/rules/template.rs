@@ -61,6 +61,18 @@ impl Template {
         }
     }
 
+    /// The text with each hole as `N`: how the rule's docs show a value a finding fills in.
+    pub fn generic(&self) -> String {
+        let mut out = String::new();
+        for p in &self.pieces {
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Hole { .. } => out.push('N'),
+            }
+        }
+        out
+    }
+
     pub fn render(&self, lookup: &dyn super::expr::Lookup) -> String {
         let mut out = String::new();
         for p in &self.pieces {

@@ -312,7 +312,7 @@ macro_rules! test_per_rule {
     ($check:path) => {
         $crate::test_per_rule!(@each $check,
             uncoalesced_load "uncoalesced-load", uncoalesced_store "uncoalesced-store",
-            misaligned_access "misaligned-access",
+            misaligned_access "misaligned-access", split_load "split-load",
             register_limited_occupancy "register-limited-occupancy",
             shared_memory_limited_occupancy "shared-memory-limited-occupancy",
             register_and_shared_memory_limited_occupancy "register-and-shared-memory-limited-occupancy",
