@@ -51,6 +51,7 @@ pub mod ncu;
 pub(crate) mod sample;
 pub(crate) mod sampling;
 pub(crate) mod saved_run;
+pub(crate) mod visible_gpus;
 
 use crate::error::Result;
 use crate::ingest;
@@ -406,6 +407,7 @@ fn count_and_plan(
         max_launches: max_launches
             .unwrap_or_else(|| sampling::by_time::default_max_launches(counted.program_time)),
         leave_out_nccl: !opts.profile_nccl,
+        sm_count: visible_gpus::sm_count(),
     };
     let verbose = opts.verbose;
     let planned = sampling::plan_sample(opts, chosen, counted, budget, verbose);

@@ -13,6 +13,8 @@ pub(super) struct Counted {
     /// Per launch, in launch order: its kernel, its number among the kernel's launches
     /// (from 1), its configuration and its duration.
     pub(super) launches: Vec<(usize, u64, usize, f64)>,
+    /// Per launch, in launch order: the blocks of its grid.
+    pub(super) blocks: Vec<u64>,
     /// Per kernel: its name, how many times it was launched, and its mangled name.
     pub(super) kernels: Vec<(String, u64, Option<Arc<str>>)>,
     /// Per configuration: its kernel, its GPU time, and its launches (indices).
@@ -35,6 +37,7 @@ impl Counted {
         let mut configuration_at: HashMap<ConfigurationKey, usize> = HashMap::new();
         let mut counted = Counted {
             launches: Vec::with_capacity(every.launches.len()),
+            blocks: Vec::with_capacity(every.launches.len()),
             kernels: Vec::new(),
             configurations: Vec::new(),
             total: 0.0,
@@ -60,6 +63,7 @@ impl Counted {
             counted
                 .launches
                 .push((kernel, number, configuration, duration));
+            counted.blocks.push(blocks);
         }
         counted.by_name = (counted.kernels.iter()).all(|k| {
             k.2.as_deref()

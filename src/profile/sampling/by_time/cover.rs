@@ -54,10 +54,10 @@ impl Pick {
         (cost, gain)
     }
 
-    /// The weight of the needs met, of the kernels' own only when `whole_kernel`.
-    fn met_weight(&self, needs: &[Need], whole_kernel: bool) -> f64 {
+    /// The weight of the needs met that `counts`.
+    fn met_weight(&self, needs: &[Need], counts: impl Fn(&Need) -> bool) -> f64 {
         (needs.iter().zip(&self.met))
-            .filter(|(need, met)| **met && (need.whole_kernel || !whole_kernel))
+            .filter(|(need, met)| **met && counts(need))
             .map(|(need, _)| need.weight)
             .sum()
     }
@@ -69,7 +69,7 @@ impl Pick {
             *met =
                 self.kernels[need.kernel] && need.numbers.iter().any(|m| self.numbers.contains(m));
         }
-        self.gained = self.met_weight(needs, false);
+        self.gained = self.met_weight(needs, |_| true);
         self
     }
 
@@ -89,26 +89,39 @@ impl Pick {
     }
 }
 
-/// The best of three greedy covers (budgeted coverage): one that takes launches by need
+/// The best of four greedy covers (budgeted coverage): one that takes launches by need
 /// met per launch from the start; one that first takes the launch meeting the most need
 /// (the first alone can spend a small cap on cheap numbers, a GEMM launched twice a step,
-/// past the loop's other kernels, and never afford the step that serves all); and one that
-/// meets the kernels' own needs first. The best meets the most kernel need, then the most
-/// need: a kernel never profiled has findings no one reads, while one more configuration
-/// of a profiled kernel mostly judges as the first. Launch numbers are shared by every
-/// kernel asked for, so a kernel added after several numbers costs one launch each: with 8
+/// past the loop's other kernels, and never afford the step that serves all); one that
+/// meets the kernels' own needs first; and one that meets those, then the kinds of their
+/// grids ([`Need::grid_kind`]), then the rest. The best meets the most kernel need, then
+/// the most grid-kind need, then the most need: a kernel never profiled has findings no
+/// one reads, a grid under one wave judges unlike a big one, and one more configuration of
+/// a profiled kernel mostly judges as the first. Launch numbers are shared by every kernel
+/// asked for, so a kernel added after several numbers costs one launch each: with 8
 /// launches, LU's two cheap kernels at four numbers left out lud_internal, 13% of the time.
 pub(super) fn choose(counted: &Counted, needs: &[Need], max_launches: u64) -> Pick {
     let start = Pick::new(counted, needs);
     let by_ratio = greedy(counted, needs, max_launches, start.clone());
-    let kernels: Vec<Need> = (needs.iter())
-        .map(|n| Need {
-            numbers: n.numbers.clone(),
-            weight: if n.whole_kernel { n.weight } else { 0.0 },
-            ..*n
-        })
-        .collect();
+    let only = |counts: &dyn Fn(&Need) -> bool| -> Vec<Need> {
+        (needs.iter())
+            .map(|n| Need {
+                numbers: n.numbers.clone(),
+                weight: if counts(n) { n.weight } else { 0.0 },
+                ..*n
+            })
+            .collect()
+    };
+    let kernels = only(&|n| n.whole_kernel);
+    let kinds = only(&|n| n.whole_kernel || n.grid_kind);
     let kernels_first = greedy(counted, &kernels, max_launches, start.clone());
+    let kinds_second = greedy(
+        counted,
+        &kinds,
+        max_launches,
+        kernels_first.clone().rescored(&kinds),
+    );
+    let kinds_second = greedy(counted, needs, max_launches, kinds_second.rescored(needs));
     let kernels_first = greedy(counted, needs, max_launches, kernels_first.rescored(needs));
     let widest = moves(&start, counted, needs)
         .filter(|m| m.2 <= max_launches)
@@ -119,11 +132,20 @@ pub(super) fn choose(counted: &Counted, needs: &[Need], max_launches: u64) -> Pi
         greedy(counted, needs, max_launches, from_widest)
     });
     // Ties go to the cover listed first.
-    let key = |p: &Pick| (p.met_weight(needs, true), p.gained);
+    let key = |p: &Pick| {
+        (
+            p.met_weight(needs, |n| n.whole_kernel),
+            p.met_weight(needs, |n| n.grid_kind),
+            p.gained,
+        )
+    };
     let mut best = by_ratio;
-    for pick in std::iter::once(kernels_first).chain(from_widest) {
+    for pick in [kernels_first, kinds_second].into_iter().chain(from_widest) {
         let (a, b) = (key(&pick), key(&best));
-        if a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).is_gt() {
+        let order = (a.0.total_cmp(&b.0))
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.total_cmp(&b.2));
+        if order.is_gt() {
             best = pick;
         }
     }

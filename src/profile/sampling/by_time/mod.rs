@@ -2,7 +2,8 @@
 //! profiles. Configurations are ranked by their share of the GPU time and taken until
 //! they cover [`Budget::coverage`] of it, each by a launch near its median duration (and
 //! its longest too, where its launches differ), and every kernel with 1% of the time by
-//! one launch, within [`Budget::max_launches`]. ncu takes one set of launch numbers,
+//! one launch (one of each kind, where its grids are both under one wave and not), within
+//! [`Budget::max_launches`]. ncu takes one set of launch numbers,
 //! counted per kernel, for the kernels it is asked for (by mangled name, where the trace
 //! recorded them, else every kernel: `--kernel-id :::N1|N2|...`), so the numbers are
 //! chosen to serve several configurations at once: in a training loop, one step's
@@ -20,7 +21,7 @@ use crate::ingest;
 use crate::profile::ncu::SECONDS_PER_LAUNCH;
 use crate::profile::sample::{Chosen, Coverage, LeftOut, Sample};
 use counted::Counted;
-use needs::{Need, kernel_needs, needs_of};
+use needs::{Need, grid_kind_needs, kernel_needs, needs_of};
 
 /// What a sample by time may profile.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,6 +33,9 @@ pub struct Budget {
     /// Leave NCCL's kernels out (crate::profile::collectives): by default, since a
     /// collective under ncu's replay waits for ranks it has stopped.
     pub leave_out_nccl: bool,
+    /// The GPU's SMs, where known before ncu runs: a kernel whose grids are both under one
+    /// wave and not gets a launch of each kind.
+    pub sm_count: Option<u64>,
 }
 
 impl Default for Budget {
@@ -40,6 +44,7 @@ impl Default for Budget {
             coverage: DEFAULT_COVERAGE,
             max_launches: MOST_LAUNCHES,
             leave_out_nccl: true,
+            sm_count: None,
         }
     }
 }
@@ -102,6 +107,11 @@ pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
     by_time.retain(|&c| !left_out[counted.configurations[c].0]);
     let eligible: f64 = by_time.iter().map(|&c| counted.configurations[c].1).sum();
     let mut needs = kernel_needs(&counted, &by_time);
+    needs.extend(
+        grid_kind_needs(&counted, budget.sm_count)
+            .into_iter()
+            .filter(|n| !left_out[n.kernel]),
+    );
     let mut taken = 0.0;
     for configuration in by_time {
         if taken >= budget.coverage * eligible {

@@ -24,6 +24,9 @@ pub(super) struct Need {
     pub(super) weight: f64,
     /// A kernel's own need ([`kernel_needs`]): any launch of it, weighing as its time.
     pub(super) whole_kernel: bool,
+    /// A kind of a kernel's grids ([`grid_kind_needs`]): met after the kernels' own needs,
+    /// before the configurations'.
+    pub(super) grid_kind: bool,
 }
 
 /// The needs of one configuration: a launch near its median, and its longest where the
@@ -53,6 +56,7 @@ pub(super) fn needs_of(counted: &Counted, configuration: usize) -> Vec<Need> {
         numbers,
         weight: time.max(f64::MIN_POSITIVE),
         whole_kernel: false,
+        grid_kind: false,
     };
     let mut needs = vec![need(near(median))];
     let long_time: f64 = sorted
@@ -99,7 +103,49 @@ pub(super) fn kernel_needs(counted: &Counted, by_time: &[usize]) -> Vec<Need> {
             numbers,
             weight: time[kernel].max(f64::MIN_POSITIVE),
             whole_kernel: true,
+            grid_kind: false,
         });
+    }
+    needs
+}
+
+/// One need per kind of grid of each kernel with [`KERNEL_SHARE`] of the time whose grids
+/// are of both kinds, under one wave (fewer blocks than SMs) and not: any launch of that
+/// kind, weighing as the kind's time, met after every kernel's own need and before more
+/// configurations (the cover's second tier). What a grid under one
+/// wave makes of a kernel (latency where it hid it, a small grid) no launch of a big one
+/// shows: LU's trailing update shrinks from 3,969 blocks to 1, and a sample of its big grids
+/// alone lost its latency-bound finding. Without the SM count (`sm_count`), no such need.
+pub(super) fn grid_kind_needs(counted: &Counted, sm_count: Option<u64>) -> Vec<Need> {
+    let Some(sms) = sm_count.filter(|s| *s > 0) else {
+        return Vec::new();
+    };
+    let kernels = counted.kernels.len();
+    // Per kernel and kind (0: under one wave, 1: one or more): time and launch numbers.
+    let mut time = vec![[0.0f64; 2]; kernels];
+    let mut numbers: Vec<[Vec<u64>; 2]> = vec![[Vec::new(), Vec::new()]; kernels];
+    for (&(kernel, number, _, duration), &blocks) in counted.launches.iter().zip(&counted.blocks) {
+        let kind = usize::from(blocks >= sms);
+        time[kernel][kind] += duration;
+        if numbers[kernel][kind].len() < CANDIDATES {
+            numbers[kernel][kind].push(number);
+        }
+    }
+    let mut needs = Vec::new();
+    for (kernel, (time, numbers)) in time.into_iter().zip(numbers).enumerate() {
+        let both = numbers.iter().all(|n| !n.is_empty());
+        if !both || time[0] + time[1] < KERNEL_SHARE * counted.total {
+            continue;
+        }
+        for (kind_time, kind_numbers) in time.into_iter().zip(numbers.clone()) {
+            needs.push(Need {
+                kernel,
+                numbers: kind_numbers,
+                weight: kind_time.max(f64::MIN_POSITIVE),
+                whole_kernel: false,
+                grid_kind: true,
+            });
+        }
     }
     needs
 }

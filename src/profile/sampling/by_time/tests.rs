@@ -253,3 +253,77 @@ fn without_launches_counted_one_by_one_there_is_no_plan() {
     let untimed = ingest::Launch::of_shape(0, "k".into(), [64, 1, 1], [256, 1, 1], 1);
     assert_eq!(plan(&trace(vec![untimed]), Budget::default()), None);
 }
+
+/// LU at 1024 on the H200 (its launch trace): lud_internal's grid shrinks from 63x63
+/// blocks to 1, its last 11 launches under one wave of the 132 SMs. Its big grids alone
+/// were sampled, and profiling every launch found it latency-bound on the small ones
+/// (issue 58). With the SM count, 8 launches take one of each kind, and every kernel.
+#[test]
+fn a_kernel_whose_grids_shrink_under_one_wave_gets_a_launch_of_each_kind() {
+    let every = crate::ingest::read_path(&format!(
+        "{}/fixtures/h200-by-time/default_lud.trace.csv",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let internal_grids = |budget: Budget| -> Vec<u64> {
+        let plan = plan(&every, budget).unwrap();
+        assert!(plan.launches <= 8, "{plan:?}");
+        assert_eq!(
+            plan.chosen.kernels.as_ref().map(Vec::len),
+            Some(3),
+            "{plan:?}"
+        );
+        let taken = crate::profile::sampling::taken_launches(
+            &every.launches,
+            &Sample::ByTime(plan.chosen.clone()),
+        );
+        (every.launches.iter().zip(taken))
+            .filter(|(l, t)| *t && l.name.starts_with("lud_internal"))
+            .map(|(l, _)| l.grid.unwrap().iter().product())
+            .collect()
+    };
+    let eight = Budget {
+        max_launches: 8,
+        ..Budget::default()
+    };
+    assert!(internal_grids(eight).iter().all(|&b| b >= 132));
+    let known = internal_grids(Budget {
+        sm_count: Some(132),
+        ..eight
+    });
+    assert!(known.iter().any(|&b| b < 132), "{known:?}");
+    assert!(known.iter().any(|&b| b >= 132), "{known:?}");
+}
+
+/// A launch of each kind of grid comes after every kernel's own launch: on the H200's
+/// traces of fixtures/h200-by-time, 8 launches with the SM count known profile as many
+/// kernels as without it.
+#[test]
+fn grid_kinds_never_cost_a_kernel_its_launch() {
+    for trace in [
+        "default_bfs",
+        "default_cg_solver",
+        "default_cnn3",
+        "default_lud",
+        "default_nw",
+        "default_train_loop",
+        "default_transformer",
+    ] {
+        let every = crate::ingest::read_path(&format!(
+            "{}/fixtures/h200-by-time/{trace}.trace.csv",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let kernels = |sm_count| {
+            let budget = Budget {
+                max_launches: 8,
+                sm_count,
+                ..Budget::default()
+            };
+            let plan = plan(&every, budget).unwrap();
+            assert!(plan.launches <= 8, "{trace}: {plan:?}");
+            plan.chosen.kernels.map_or(0, |k| k.len())
+        };
+        assert_eq!(kernels(Some(132)), kernels(None), "{trace}");
+    }
+}
