@@ -406,3 +406,38 @@ fn small_grid_judges_the_kernels_the_sample_left_out() {
     ))));
     assert!(on_internal(&sampled), "{:#?}", sampled["findings"]);
 }
+
+/// Every format says which kernels the sample left out, with their share and why: the
+/// CNN's saved run (fixtures/h200-by-time/default_cnn3.csv) left out kernels past the
+/// launch cap, a configuration of a profiled kernel, and kernels under 1% of the time.
+/// JSON gives each one's why.
+#[test]
+fn every_format_says_what_was_left_out_and_why() {
+    let file = fixture("h200-by-time/default_cnn3.csv");
+    let file = file.to_str().unwrap();
+    let json = check_json(&fixture("h200-by-time/default_cnn3.csv"));
+    let left = json["sources"][0]["not_profiled"].as_array().unwrap();
+    let why = |l: &serde_json::Value| l["why"].as_str().unwrap().to_string();
+    let reasons: BTreeSet<String> = left.iter().map(why).collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    let top = &left[0];
+    assert!(why(top).starts_with("past the launch cap"), "{top}");
+    let name = gpulint::short_name(top["kernel"].as_str().unwrap());
+    for format in ["human", "concise", "markdown", "github", "sarif", "html"] {
+        let out = common::gpulint(&["check", file, "--format", format, "--exit-zero"]);
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", transcript(&out));
+        // GitHub's workflow commands escape `%` as `%25`, HTML `<` and `>`.
+        let text = (String::from_utf8_lossy(&out.stdout))
+            .replace("%25", "%")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
+        for said in [
+            "not profiled, past the launch cap",
+            "under 1% of the GPU time",
+            &name,
+        ] {
+            assert!(text.contains(said), "{format} lacks {said:?}: {text}");
+        }
+    }
+}

@@ -241,6 +241,36 @@ pub struct LeftOut {
     pub share: f64,
     pub configurations: u64,
     pub launches: u64,
+    pub because: LeftOutBecause,
+}
+
+/// Why a sample by time holds no launch of a kernel's configurations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftOutBecause {
+    /// NCCL's collectives, which hang under ncu's replay, are left out unless asked.
+    Nccl,
+    /// Other configurations of the kernel were profiled, and stand for these.
+    OtherConfigurationsProfiled,
+    /// The kernel has under [`KERNEL_SHARE_PCT`]% of the GPU time: no launch of its own.
+    SmallShare,
+    /// The cap on launches went to kernels with more of the time.
+    LaunchCap,
+}
+
+/// The share of the GPU time (%) from which a kernel gets a launch of its own.
+pub const KERNEL_SHARE_PCT: f64 = 1.0;
+
+impl LeftOutBecause {
+    pub fn describe(self) -> &'static str {
+        match self {
+            LeftOutBecause::Nccl => "NCCL's, which hang under ncu's replay (--profile-nccl)",
+            LeftOutBecause::OtherConfigurationsProfiled => {
+                "other configurations of the kernel were profiled"
+            }
+            LeftOutBecause::SmallShare => "under 1% of the GPU time: no launch of its own",
+            LeftOutBecause::LaunchCap => "past the launch cap (--max-launches profiles more)",
+        }
+    }
 }
 
 #[cfg(test)]

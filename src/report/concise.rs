@@ -24,6 +24,9 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     if let Some(left) = r.left_out_by_top() {
         let _ = writeln!(out, "note: {left}");
     }
+    if let Some(left) = super::left_out_text(r) {
+        let _ = writeln!(out, "note: {left}");
+    }
     if let Some(summary) = r.coverage.summary() {
         let _ = writeln!(out, "note: {summary}");
     }

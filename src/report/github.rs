@@ -52,6 +52,12 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     if let Some(left) = r.left_out_by_top() {
         out.push_str(&format!("::notice title=gpulint::{}\n", escape_data(&left)));
     }
+    if let Some(left) = super::left_out_text(r) {
+        out.push_str(&format!(
+            "::notice title=gpulint: not every kernel was profiled::{}\n",
+            escape_data(&left)
+        ));
+    }
     if let Some(summary) = r.coverage.summary() {
         out.push_str(&format!(
             "::notice title=gpulint: not every rule could judge::{}\n",

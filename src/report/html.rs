@@ -127,6 +127,9 @@ fn headline(r: &Report, out: &mut String) {
     if let Some(sample) = super::sample_text(r) {
         let _ = writeln!(out, "<p class=\"headline\">{}</p>", esc(&sample));
     }
+    if let Some(left) = super::left_out_text(r) {
+        let _ = writeln!(out, "<p class=\"headline\">{}</p>", esc(&left));
+    }
     let _ = writeln!(
         out,
         "<p class=\"counts\"><span>{} error(s)</span><span>{} warning(s)</span><span>{} info</span></p>",

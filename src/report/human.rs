@@ -412,6 +412,9 @@ fn sample_line(r: &Report, out: &mut String) {
     if let Some(text) = super::sample_text(r) {
         let _ = writeln!(out, "  {text}");
     }
+    if let Some(text) = super::left_out_text(r) {
+        let _ = writeln!(out, "  {text}");
+    }
 }
 
 /// Kernels above which the roofline lines wait for `--verbose`, so that the report of a

@@ -45,6 +45,7 @@ pub fn write(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
                 "share_of_gpu_time_pct": 100.0 * l.share,
                 "configurations": l.configurations,
                 "launches": l.launches,
+                "why": l.because.describe(),
             })).collect::<Vec<_>>()),
         })
     });

@@ -77,6 +77,9 @@ pub fn write(r: &Report, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     if let Some(left) = r.left_out_by_top() {
         let _ = writeln!(out, "\n_{}_", cell(&left));
     }
+    if let Some(left) = super::left_out_text(r) {
+        let _ = writeln!(out, "\n_{}_", cell(&left));
+    }
     suggested_edits(r, &mut out);
     let count = |s: crate::rules::Severity| r.findings.iter().filter(|f| f.severity == s).count();
     let _ = writeln!(

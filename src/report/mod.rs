@@ -201,6 +201,51 @@ pub fn sample_text(r: &Report) -> Option<String> {
     })
 }
 
+/// The kernels whose configurations a sample by time did not profile, by why, each reason
+/// with its kernels the most GPU time first ([`LEFT_OUT_LISTED`] named, the rest counted;
+/// JSON lists them all): "not profiled: past the launch cap (...): k1 7.4%, k2 6.8% and 9
+/// more, 12.0%; under 1% of the GPU time: ...". `None` where nothing was left out, or the
+/// run was no sample by time.
+pub fn left_out_text(r: &Report) -> Option<String> {
+    let coverage = r.sample.coverage.as_ref()?;
+    let left = &coverage.left_out;
+    let pct = |share: f64| {
+        let pct = 100.0 * share;
+        if pct > 0.0 && pct < 0.05 {
+            "<0.1%".to_string()
+        } else {
+            format!("{pct:.1}%")
+        }
+    };
+    let mut reasons: Vec<crate::profile::sample::LeftOutBecause> = Vec::new();
+    for l in left {
+        if !reasons.contains(&l.because) {
+            reasons.push(l.because);
+        }
+    }
+    let groups: Vec<String> = (reasons.iter())
+        .map(|&because| {
+            let of: Vec<_> = left.iter().filter(|l| l.because == because).collect();
+            let mut named: Vec<String> = (of.iter().take(LEFT_OUT_LISTED))
+                .map(|l| format!("{} {}", short_name(&l.kernel), pct(l.share)))
+                .collect();
+            if of.len() > LEFT_OUT_LISTED {
+                let rest: f64 = of[LEFT_OUT_LISTED..].iter().map(|l| l.share).sum();
+                named.push(format!(
+                    "{} more, {}",
+                    of.len() - LEFT_OUT_LISTED,
+                    pct(rest)
+                ));
+            }
+            format!("{}: {}", because.describe(), named.join(", "))
+        })
+        .collect();
+    (!groups.is_empty()).then(|| format!("not profiled, {}", groups.join("; ")))
+}
+
+/// Kernels [`left_out_text`] names for each reason before it counts the rest.
+pub const LEFT_OUT_LISTED: usize = 4;
+
 /// Where a finding's launches ran: "grid (8,1,1), block (256,1,1)", or for a kernel
 /// whose grid changed, "32 configurations, grids of 1-32 blocks, block (16,1,1)".
 pub fn configuration_text(f: &Finding) -> String {

@@ -199,6 +199,7 @@ pub fn write(r: &Report, rules: &[Rule], w: &mut dyn std::io::Write) -> std::io:
             }
             note
         })
+        .chain(super::left_out_text(r).map(|left| notification("note", &left)))
         .collect();
     write_document(
         rules.iter().map(rule_descriptor).collect(),

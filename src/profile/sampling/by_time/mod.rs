@@ -19,9 +19,9 @@ mod tests;
 
 use crate::ingest;
 use crate::profile::ncu::SECONDS_PER_LAUNCH;
-use crate::profile::sample::{Chosen, Coverage, LeftOut, Sample};
+use crate::profile::sample::{Chosen, Coverage, LeftOut, LeftOutBecause, Sample};
 use counted::Counted;
-use needs::{Need, grid_kind_needs, kernel_needs, needs_of};
+use needs::{KERNEL_SHARE, Need, grid_kind_needs, kernel_needs, needs_of};
 
 /// What a sample by time may profile.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -154,6 +154,23 @@ pub fn coverage(
         .map(|(t, l)| *t && profiled(&l.name))
         .collect();
     let covered = counted.covered(&taken);
+    let mut kernel_time = vec![0.0; counted.kernels.len()];
+    let mut kernel_profiled = vec![false; counted.kernels.len()];
+    for (c, &covered) in counted.configurations.iter().zip(&covered) {
+        kernel_time[c.0] += c.1;
+        kernel_profiled[c.0] |= covered;
+    }
+    let because = |kernel: usize| {
+        if crate::profile::collectives::is_nccl(&counted.kernels[kernel].0) {
+            LeftOutBecause::Nccl
+        } else if kernel_profiled[kernel] {
+            LeftOutBecause::OtherConfigurationsProfiled
+        } else if kernel_time[kernel] < KERNEL_SHARE * counted.total {
+            LeftOutBecause::SmallShare
+        } else {
+            LeftOutBecause::LaunchCap
+        }
+    };
     let mut left_out: Vec<LeftOut> = Vec::new();
     let mut at: HashMap<usize, usize> = HashMap::new();
     for (c, _) in (counted.configurations.iter().zip(&covered)).filter(|(_, c)| !**c) {
@@ -163,6 +180,7 @@ pub fn coverage(
                 share: 0.0,
                 configurations: 0,
                 launches: 0,
+                because: because(c.0),
             });
             left_out.len() - 1
         });

@@ -72,7 +72,7 @@ pub(super) fn needs_of(counted: &Counted, configuration: usize) -> Vec<Need> {
 /// A kernel with at least this share of the GPU time gets one launch, whatever its
 /// configurations' own shares: LU's trailing update spreads its 13% over 11 shrinking
 /// grids of about 1% each, none of which would win a place on its own.
-const KERNEL_SHARE: f64 = 0.01;
+pub(super) const KERNEL_SHARE: f64 = crate::profile::sample::KERNEL_SHARE_PCT / 100.0;
 
 /// One need per kernel with [`KERNEL_SHARE`] of the time: any launch of its busiest
 /// configuration, weighing as the whole kernel. Its counters are what its findings read;
