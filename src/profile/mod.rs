@@ -415,7 +415,7 @@ fn count_and_plan(
 }
 
 /// The sampled launches read, with what the reports say of the sample, and whether they
-/// carry the program's launch numbers (only then do launch-shape rules judge every
+/// carry the program's launch numbers (only then do the rules that need no counter judge every
 /// counted launch).
 pub(crate) struct Loaded {
     pub profiles: Vec<ingest::Profile>,
@@ -445,7 +445,7 @@ impl Loaded {
         }
     }
 
-    /// Step 7, and launch shapes judged on every counted launch: the sample's notes (and,
+    /// Step 7, and the rules that need no counter judged on every counted launch: the sample's notes (and,
     /// with `verbose`, each launch's replay passes), then what the report says of it.
     pub(crate) fn conclude(
         self,
@@ -466,13 +466,7 @@ impl Loaded {
             sampling::say_replay_passes(&profiles[0]);
         }
         if let Some(every) = every.filter(|_| in_program_order) {
-            sampling::judge_launch_shapes_on_every_launch(
-                outcome,
-                every,
-                &profiles[0],
-                rules,
-                ignored,
-            );
+            sampling::judge_on_every_launch(outcome, every, &profiles[0], rules, ignored);
         }
         // Without every launch counted, the report still says which launches the sample
         // took.

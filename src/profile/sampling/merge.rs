@@ -1,6 +1,6 @@
 //! The sample planned from the count of every launch, and merged with it: traced kernels
 //! named as ncu names them, sampled launches renumbered and weighted by the launches they
-//! stand for, and the launch-shape rules judged on every counted launch.
+//! stand for, and the rules that need no counter judged on every counted launch.
 
 use std::collections::HashMap;
 
@@ -82,7 +82,7 @@ fn say_plan(plan: &by_time::Plan, every: &EveryLaunch, verbose: bool) {
 /// count and mean duration, as `gpulint check` judges each launch of an export of every
 /// launch, then they fold by configuration, weighted by time, for the table. Returns what
 /// the reports say of the sample, and whether the launch numbers are the program's (only
-/// then do the launch-shape rules judge every counted launch).
+/// then do the rules that need no counter judge every counted launch).
 pub fn stand_for_every_launch(
     profile: &mut ingest::Profile,
     every: &mut EveryLaunch,
@@ -182,7 +182,7 @@ fn launching_objects(traced: &ingest::Profile) -> Vec<(String, std::sync::Arc<st
 /// kernels the sample holds no launch of, the sampled ones keeping the judgement their
 /// counters informed (a stake, say). They belong to the sample's report (the launch
 /// numbers are the program's in both), at the line of the sampled launch most like theirs.
-pub fn judge_launch_shapes_on_every_launch(
+pub fn judge_on_every_launch(
     outcome: &mut rules::engine::Outcome,
     every: &EveryLaunch,
     sampled: &ingest::Profile,
@@ -426,10 +426,11 @@ pub fn adopt_sampled_names(
     unpaired
 }
 
-/// The metrics a traced launch gets for the launch-shape rules: its grid, block and
-/// duration, with the launch attributes of the sampled entry `like` it, where there is
-/// one (the occupancy limits only when its block, registers and shared memory are the
-/// same, its throughputs only when its grid is the same too), and its timeline.
+/// The metrics a traced launch gets for the rules judged from the trace: its grid, block,
+/// duration, registers and shared memory, with the launch attributes of the sampled entry
+/// `like` it, where there is one (the occupancy limits only when its block, registers and
+/// shared memory are the same, else computed from its own; its throughputs only when its
+/// grid is the same too), and its timeline.
 pub fn traced_launch_metrics(
     traced: &ingest::Launch,
     like: Option<&ingest::Launch>,
@@ -595,7 +596,7 @@ mod tests {
         };
         assert!(of(&outcome, "manual-attention").is_empty());
         let gemm_findings = of(&outcome, "fp32-gemm-on-cuda-cores");
-        judge_launch_shapes_on_every_launch(
+        judge_on_every_launch(
             &mut outcome,
             &every,
             &sampled,

@@ -14,7 +14,7 @@ pub mod source_memory;
 pub mod source_plan;
 
 pub use count::{CountSettings, count};
-pub use merge::{judge_launch_shapes_on_every_launch, plan_sample, stand_for_every_launch};
+pub use merge::{judge_on_every_launch, plan_sample, stand_for_every_launch};
 pub use notes::{add_sample_notes, say_replay_passes};
 pub use reconcile::{apply_timing, in_program_order, most_alike};
 
