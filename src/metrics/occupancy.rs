@@ -56,9 +56,30 @@ const REGISTER_UNIT_PER_WARP: u64 = 256;
 /// Shared memory is given to a block in units of 128 bytes.
 const SHARED_MEM_UNIT: u64 = 128;
 
-/// The limits of `block` on `device`; `None` for a block of no thread.
+/// Inputs past these are no launch a GPU could run (an export's garbage, say): no limits
+/// are computed from them, and no arithmetic on them can overflow.
+const MOST_THREADS: u64 = 1 << 16;
+const MOST_REGISTERS_PER_THREAD: u64 = 1 << 12;
+const MOST_BYTES: u64 = 1 << 40;
+
+/// The limits of `block` on `device`; `None` for a block of no thread, or inputs no GPU has.
 pub fn limits(device: &Device, block: &Block) -> Option<Limits> {
-    if block.threads == 0 || device.schedulers_per_sm == 0 {
+    let sane = block.threads <= MOST_THREADS
+        && device.max_warps_per_sm <= MOST_THREADS
+        && device.max_blocks_per_sm <= MOST_THREADS
+        && device.schedulers_per_sm <= MOST_THREADS
+        && block.registers_per_thread <= MOST_REGISTERS_PER_THREAD
+        && [
+            block.shared_mem_bytes,
+            block.shared_mem_config_bytes.unwrap_or(0),
+            device.max_shared_mem_per_sm,
+            device.reserved_shared_mem_per_block,
+            device.registers_per_sm,
+            device.max_registers_per_block,
+        ]
+        .iter()
+        .all(|&v| v <= MOST_BYTES);
+    if !sane || block.threads == 0 || device.schedulers_per_sm == 0 {
         return None;
     }
     let warps_per_block = block.threads.div_ceil(32);
@@ -142,6 +163,30 @@ mod tests {
         assert_eq!(l.registers, 0);
         assert_eq!(l.min(), 0);
         assert_eq!(limits(&H200, &block(0, 32, 0, None)), None);
+    }
+
+    /// An export's impossible values (a register count of 10^19, read saturated) give no
+    /// limits, and no overflow.
+    #[test]
+    fn impossible_inputs_give_no_limits() {
+        assert_eq!(limits(&H200, &block(256, u64::MAX, 0, None)), None);
+        assert_eq!(limits(&H200, &block(u64::MAX, 32, 0, None)), None);
+        assert_eq!(
+            limits(&H200, &block(256, 32, u64::MAX, Some(u64::MAX))),
+            None
+        );
+        for huge in [
+            Device {
+                registers_per_sm: u64::MAX,
+                ..H200
+            },
+            Device {
+                max_blocks_per_sm: u64::MAX,
+                ..H200
+            },
+        ] {
+            assert_eq!(limits(&huge, &block(256, 32, 0, None)), None);
+        }
     }
 
     /// Every launch of the H200's raw captures under fixtures/ whose export has ncu's
