@@ -87,6 +87,7 @@ pub(super) fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| row_error(file, line, &headers, &record, &e))?;
+        refuse_impossible(&row, file, line)?;
         rows.push((line, row));
     }
     rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
@@ -102,6 +103,40 @@ pub(super) fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec
         }
     }
     Ok(rows)
+}
+
+/// Refuses a row whose shape no CUDA launch has (a grid of 2^31 blocks along x or 65,536
+/// along y or z, a block of more than 1,024 threads a side, more registers or shared memory than any GPU
+/// holds), naming the field: products of such values overflow, and a trace is read from a
+/// file that anyone may have written.
+fn refuse_impossible(row: &Row, file: &str, line: u64) -> Result<()> {
+    const GRID_X: u64 = (1 << 31) - 1;
+    const GRID_YZ: u64 = 65_535;
+    const BLOCK: u64 = 1024;
+    let fields = [
+        ("grid_x", row.grid_x, GRID_X),
+        ("grid_y", row.grid_y, GRID_YZ),
+        ("grid_z", row.grid_z, GRID_YZ),
+        ("block_x", row.block_x, BLOCK),
+        ("block_y", row.block_y, BLOCK),
+        ("block_z", row.block_z, BLOCK),
+        ("registers_per_thread", row.registers_per_thread, 1 << 16),
+        ("shared_memory_bytes", row.shared_memory_bytes, 1 << 32),
+    ];
+    for (field, value, most) in fields {
+        if value > most {
+            return Err(Error::at(
+                file,
+                line,
+                None,
+                format!(
+                    "launch trace field `{field}`: {value} is more than any CUDA launch has \
+                     (at most {most})"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The process a block's first line names (`# gpulint launch trace 1, process 4910, rank 1,

@@ -314,6 +314,29 @@ mod tests {
         assert_eq!(first.metrics["shared_mem_per_block"], 2048.0);
     }
 
+    /// A row with a shape no CUDA launch has (here 2^32 blocks a side, registers of
+    /// u64::MAX) is refused, naming its line and field: the grid's product overflowed, and a
+    /// release build called the wrapped grid a failed launch.
+    #[test]
+    fn an_impossible_launch_shape_is_refused_by_line_and_field() {
+        let text = format!(
+            "# gpulint launch trace 1, dropped records: 0\n{SHAPE_COLUMNS}\n\
+             1,0,7,100,200,8,1,1,256,1,1,32,0,\"k(int)\"\n\
+             2,0,7,300,400,1,4294967296,1,256,1,1,32,0,\"k(int)\"\n"
+        );
+        let err = read(&text, "t.csv").unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.csv:4: launch trace field `grid_y`"),
+            "{err}"
+        );
+        let regs = text.replace(
+            ",1,4294967296,1,256,1,1,32,",
+            ",1,1,1,256,1,1,18446744073709551615,",
+        );
+        let err = read(&regs, "t.csv").unwrap_err().to_string();
+        assert!(err.contains("`registers_per_thread`"), "{err}");
+    }
+
     /// The tracer writes a kernel's mangled name on its first row only; every launch of
     /// the kernel gets it, and a kernel written without one has none.
     #[test]
