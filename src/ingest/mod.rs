@@ -330,7 +330,10 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
         parts.next()?.ok()?,
         parts.next()?.ok()?,
     ];
-    parts.next().is_none().then_some(d)
+    // CUDA's limits on a grid (x under 2^31, y and z under 65,536), which bound a block
+    // too: past them the cell is no launch's, and the product of its sides could overflow.
+    let within = d[0] < 1 << 31 && d[1] <= 65_535 && d[2] <= 65_535;
+    (parts.next().is_none() && within).then_some(d)
 }
 
 /// Why no measurement can have value `v` in cell `name`, or `None` when it can. Every
@@ -457,6 +460,12 @@ mod tests {
         assert_eq!(parse_dim3("   15,   15,    1"), Some([15, 15, 1]));
         assert_eq!(parse_dim3("(15, 15, 1"), None);
         assert_eq!(parse_dim3("256"), None);
+        assert_eq!(
+            parse_dim3("(2147483647, 65535, 65535)"),
+            Some([2_147_483_647, 65_535, 65_535])
+        );
+        assert_eq!(parse_dim3("(4294967296, 4294967296, 1)"), None);
+        assert_eq!(parse_dim3("(1, 1, 65536)"), None);
     }
 
     /// ncu writes the pid alone, the GUI's pages `[pid] name`; anything else names none.
