@@ -56,8 +56,7 @@ pub struct Candidate {
 /// The CUDA version the installed driver supports, as `nvidia-smi` prints it
 /// ("CUDA Version: 13.0"); `None` without nvidia-smi.
 pub fn driver_cuda_version() -> Option<Version> {
-    let out = std::process::Command::new("nvidia-smi").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = crate::profile::visible_gpus::nvidia_smi(&[])?;
     let (_, after) = text.split_once("CUDA Version:")?;
     Version::parse(after.split_whitespace().next()?)
 }
