@@ -5,6 +5,8 @@ use std::io::Write;
 use crate::ingest::{self, Profile};
 use crate::rules::{self, COLLECT_HINT};
 
+/// On stderr: each input's page, launches and configurations, its notes, and each rule
+/// that skipped launches, a line per rule and reason.
 pub(super) fn print_verbose(profiles: &[Profile], skips: &[rules::engine::Skip]) {
     let mut err = std::io::stderr().lock();
     for p in profiles {
