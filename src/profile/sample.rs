@@ -257,6 +257,17 @@ pub enum LeftOutBecause {
     LaunchCap,
 }
 
+/// A share of 0 to 1 as a percentage with one decimal, "<0.1%" where it rounds to 0: how
+/// the reports and notes give a sample's shares of the GPU time.
+pub fn percent(share: f64) -> String {
+    let pct = 100.0 * share;
+    if pct > 0.0 && pct < 0.05 {
+        "<0.1%".into()
+    } else {
+        format!("{pct:.1}%")
+    }
+}
+
 /// The share of the GPU time (%) from which a kernel gets a launch of its own.
 pub const KERNEL_SHARE_PCT: f64 = 1.0;
 

@@ -209,14 +209,7 @@ pub fn sample_text(r: &Report) -> Option<String> {
 pub fn left_out_text(r: &Report) -> Option<String> {
     let coverage = r.sample.coverage.as_ref()?;
     let left = &coverage.left_out;
-    let pct = |share: f64| {
-        let pct = 100.0 * share;
-        if pct > 0.0 && pct < 0.05 {
-            "<0.1%".to_string()
-        } else {
-            format!("{pct:.1}%")
-        }
-    };
+    let pct = crate::profile::sample::percent;
     let mut reasons: Vec<crate::profile::sample::LeftOutBecause> = Vec::new();
     for l in left {
         if !reasons.contains(&l.because) {

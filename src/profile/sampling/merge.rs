@@ -10,7 +10,7 @@ use crate::ingest;
 use crate::kernel;
 use crate::profile::collectives;
 use crate::profile::ncu::NcuOptions;
-use crate::profile::sample::{Sample, SampleInfo};
+use crate::profile::sample::{Sample, SampleInfo, percent};
 use crate::rules::{self, Rule};
 
 /// The sample once every launch is counted (`crate::profile::sampling`), and what the progress
@@ -369,16 +369,6 @@ fn left_out_note(
         percent(share),
         kernels.join(", ")
     ))
-}
-
-/// A share of 0 to 1 as a percentage with one decimal, "<0.1%" where it rounds to 0.
-fn percent(share: f64) -> String {
-    let pct = 100.0 * share;
-    if pct > 0.0 && pct < 0.05 {
-        "<0.1%".into()
-    } else {
-        format!("{pct:.1}%")
-    }
 }
 
 /// Gives the traced launches the names ncu gave the sampled ones: the C++ runtime and ncu
