@@ -330,11 +330,15 @@ pub(crate) fn parse_dim3(s: &str) -> Option<[u64; 3]> {
         parts.next()?.ok()?,
         parts.next()?.ok()?,
     ];
-    // CUDA's limits on a grid (x under 2^31, y and z under 65,536), which bound a block
-    // too: past them the cell is no launch's, and the product of its sides could overflow.
-    let within = d[0] < 1 << 31 && d[1] <= 65_535 && d[2] <= 65_535;
+    // CUDA's limits on a grid bound a block too: past them the cell is no launch's, and
+    // the product of its sides could overflow.
+    let within = d.iter().zip(MOST_GRID_BLOCKS).all(|(v, most)| *v <= most);
     (parts.next().is_none() && within).then_some(d)
 }
+
+/// CUDA's limits on a grid's sides (x under 2^31, y and z under 65,536): a launch's shape
+/// never passes them, and within them the product of the sides fits a u64.
+pub(crate) const MOST_GRID_BLOCKS: [u64; 3] = [(1 << 31) - 1, 65_535, 65_535];
 
 /// Why no measurement can have value `v` in cell `name`, or `None` when it can. Every
 /// metric gpulint reads is a duration, a count, a size, a ratio or a percentage: none is

@@ -105,18 +105,17 @@ pub(super) fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec
     Ok(rows)
 }
 
-/// Refuses a row whose shape no CUDA launch has (a grid of 2^31 blocks along x or 65,536
-/// along y or z, a block of more than 1,024 threads a side, more registers or shared memory than any GPU
+/// Refuses a row whose shape no CUDA launch has (a grid past `ingest::MOST_GRID_BLOCKS`, a
+/// block of more than 1,024 threads a side, more registers or shared memory than any GPU
 /// holds), naming the field: products of such values overflow, and a trace is read from a
 /// file that anyone may have written.
 fn refuse_impossible(row: &Row, file: &str, line: u64) -> Result<()> {
-    const GRID_X: u64 = (1 << 31) - 1;
-    const GRID_YZ: u64 = 65_535;
     const BLOCK: u64 = 1024;
+    let [grid_x, grid_y, grid_z] = crate::ingest::MOST_GRID_BLOCKS;
     let fields = [
-        ("grid_x", row.grid_x, GRID_X),
-        ("grid_y", row.grid_y, GRID_YZ),
-        ("grid_z", row.grid_z, GRID_YZ),
+        ("grid_x", row.grid_x, grid_x),
+        ("grid_y", row.grid_y, grid_y),
+        ("grid_z", row.grid_z, grid_z),
         ("block_x", row.block_x, BLOCK),
         ("block_y", row.block_y, BLOCK),
         ("block_z", row.block_z, BLOCK),
