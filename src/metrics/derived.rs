@@ -244,15 +244,7 @@ pub(super) fn derive_launch_shape(m: &mut Metrics) {
         put(m, slot!("shared_mem_per_block"), Some(st + dy));
     }
     derive_occupancy_limits(m);
-    let limits: Option<Vec<f64>> = [
-        "limit_warps",
-        "limit_blocks",
-        "limit_registers",
-        "limit_shared_mem",
-    ]
-    .iter()
-    .map(|k| get(m, k))
-    .collect();
+    let limits: Option<Vec<f64>> = super::OCCUPANCY_LIMITS.iter().map(|k| get(m, k)).collect();
     put(
         m,
         slot!("occupancy_limit_min"),
@@ -265,13 +257,8 @@ pub(super) fn derive_launch_shape(m: &mut Metrics) {
 /// device's attributes (`super::occupancy`); nothing where any of those is missing, and
 /// nothing where ncu gave any limit: its own numbers are never mixed with computed ones.
 fn derive_occupancy_limits(m: &mut Metrics) {
-    const LIMITS: [&str; 4] = [
-        "limit_blocks",
-        "limit_warps",
-        "limit_registers",
-        "limit_shared_mem",
-    ];
-    if LIMITS.iter().any(|k| get(m, k).is_some()) {
+    use super::OCCUPANCY_LIMITS;
+    if OCCUPANCY_LIMITS.iter().any(|k| get(m, k).is_some()) {
         return;
     }
     let Some((device, block)) = occupancy_inputs(m) else {
@@ -286,7 +273,7 @@ fn derive_occupancy_limits(m: &mut Metrics) {
         limits.registers,
         limits.shared_mem,
     ];
-    for (k, v) in LIMITS.iter().zip(values) {
+    for (k, v) in OCCUPANCY_LIMITS.iter().zip(values) {
         put(m, k, Some(v as f64));
     }
     let theoretical = super::occupancy::theoretical_pct(&device, &block, &limits);

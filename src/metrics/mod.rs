@@ -251,6 +251,15 @@ pub fn fill_device_shape(
     filled
 }
 
+/// The four occupancy limits, blocks per SM allowed by each, in the order
+/// `occupancy::Limits` gives them: ncu's, or computed where an export lacks them.
+pub const OCCUPANCY_LIMITS: [&str; 4] = [
+    "limit_blocks",
+    "limit_warps",
+    "limit_registers",
+    "limit_shared_mem",
+];
+
 /// The device's shape and what sets its occupancy limits: the same for every kernel that
 /// ran on it.
 pub const DEVICE_ATTRIBUTES: &[&str] = &[

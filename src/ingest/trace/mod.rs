@@ -209,13 +209,10 @@ pub fn gives(key: &str) -> bool {
                 "registers_per_thread",
                 "shared_mem_per_block",
                 // Computed from the above with the device's attributes (metrics::occupancy).
-                "limit_blocks",
-                "limit_warps",
-                "limit_registers",
-                "limit_shared_mem",
                 "theoretical_occupancy_pct",
             ]
             .into_iter()
+            .chain(crate::metrics::OCCUPANCY_LIMITS)
             .chain(crate::metrics::DEVICE_ATTRIBUTES.iter().copied())
             .chain(TIMELINE_KEYS)
             .collect();

@@ -137,7 +137,7 @@ pub(super) fn grid_kind_needs(counted: &Counted, sm_count: Option<u64>) -> Vec<N
         if !both || time[0] + time[1] < KERNEL_SHARE * counted.total {
             continue;
         }
-        for (kind_time, kind_numbers) in time.into_iter().zip(numbers.clone()) {
+        for (kind_time, kind_numbers) in time.into_iter().zip(numbers) {
             needs.push(Need {
                 kernel,
                 numbers: kind_numbers,
