@@ -193,7 +193,7 @@ pub const TIMELINE_KEYS: [&str; 9] = [
 ];
 
 /// Whether a traced launch has `key` once judged with the device's attributes from ncu's
-/// sample (`profile::sampling::traced_launch_metrics`): its own shape, duration, resources
+/// sample (`profile::sampling::every_launch::traced_launch_metrics`): its own shape, duration, resources
 /// and timeline, the device's attributes, the occupancy limits computed from those, and
 /// what derives from them alone. What else a rule reads takes ncu's counters.
 pub fn gives(key: &str) -> bool {

@@ -7,6 +7,7 @@
 
 pub mod by_time;
 mod count;
+mod every_launch;
 mod merge;
 mod notes;
 mod reconcile;
@@ -14,7 +15,8 @@ pub mod source_memory;
 pub mod source_plan;
 
 pub use count::{CountSettings, count};
-pub use merge::{judge_on_every_launch, plan_sample, stand_for_every_launch};
+pub use every_launch::judge_on_every_launch;
+pub use merge::{plan_sample, stand_for_every_launch};
 pub use notes::{add_sample_notes, say_replay_passes};
 pub use reconcile::{apply_timing, in_program_order, most_alike};
 
