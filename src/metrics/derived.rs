@@ -9,14 +9,6 @@ pub(super) fn ideal_sectors(useful_bytes: f64) -> f64 {
     (useful_bytes / 32.0 - 0.05).ceil().max(1.0)
 }
 
-/// A key's slot, found once per call site (the lookups by name were a tenth of deriving).
-macro_rules! slot {
-    ($name:literal) => {{
-        static ID: std::sync::OnceLock<KeyId> = std::sync::OnceLock::new();
-        *ID.get_or_init(|| KeyId::known($name))
-    }};
-}
-
 /// A key by its slot, or by a name held in a table.
 pub(super) trait Slot: Copy {
     fn slot(self) -> KeyId;
@@ -243,65 +235,13 @@ pub(super) fn derive_launch_shape(m: &mut Metrics) {
     ) {
         put(m, slot!("shared_mem_per_block"), Some(st + dy));
     }
-    derive_occupancy_limits(m);
+    super::occupancy::derive_limits(m);
     let limits: Option<Vec<f64>> = super::OCCUPANCY_LIMITS.iter().map(|k| get(m, k)).collect();
     put(
         m,
         slot!("occupancy_limit_min"),
         limits.map(|l| l.into_iter().fold(f64::INFINITY, f64::min)),
     );
-}
-
-/// The four occupancy limits and the theoretical occupancy of a launch whose export lacks
-/// ncu's (a traced launch), computed from its block, registers and shared memory and the
-/// device's attributes (`super::occupancy`); nothing where any of those is missing, and
-/// nothing where ncu gave any limit: its own numbers are never mixed with computed ones.
-fn derive_occupancy_limits(m: &mut Metrics) {
-    use super::OCCUPANCY_LIMITS;
-    if OCCUPANCY_LIMITS.iter().any(|k| get(m, k).is_some()) {
-        return;
-    }
-    let Some((device, block)) = occupancy_inputs(m) else {
-        return;
-    };
-    let Some(limits) = super::occupancy::limits(&device, &block) else {
-        return;
-    };
-    let values = [
-        limits.blocks,
-        limits.warps,
-        limits.registers,
-        limits.shared_mem,
-    ];
-    for (k, v) in OCCUPANCY_LIMITS.iter().zip(values) {
-        put(m, k, Some(v as f64));
-    }
-    let theoretical = super::occupancy::theoretical_pct(&device, &block, &limits);
-    put(m, slot!("theoretical_occupancy_pct"), Some(theoretical));
-}
-
-/// The device and block a launch's metrics give the occupancy calculator, where it has
-/// every one of them.
-pub(super) fn occupancy_inputs(
-    m: &Metrics,
-) -> Option<(super::occupancy::Device, super::occupancy::Block)> {
-    let whole = |k: KeyId| get(m, k).filter(|v| *v >= 0.0).map(|v| v as u64);
-    let device = super::occupancy::Device {
-        max_warps_per_sm: whole(slot!("max_warps_per_sm"))?,
-        max_blocks_per_sm: whole(slot!("max_blocks_per_sm"))?,
-        registers_per_sm: whole(slot!("registers_per_sm"))?,
-        max_registers_per_block: whole(slot!("max_registers_per_block"))?,
-        schedulers_per_sm: whole(slot!("schedulers_per_sm"))?,
-        max_shared_mem_per_sm: whole(slot!("max_shared_mem_per_sm"))?,
-        reserved_shared_mem_per_block: whole(slot!("reserved_shared_mem_per_block"))?,
-    };
-    let block = super::occupancy::Block {
-        threads: whole(slot!("block_size"))?,
-        registers_per_thread: whole(slot!("registers_per_thread"))?,
-        shared_mem_bytes: whole(slot!("shared_mem_per_block"))?,
-        shared_mem_config_bytes: whole(slot!("shared_mem_config_bytes")),
-    };
-    Some((device, block))
 }
 
 /// Local-memory traffic against global, and bank conflicts against shared wavefronts.

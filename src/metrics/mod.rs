@@ -6,6 +6,15 @@
 //! the binding occupancy limit) exist only when all their inputs do: a missing input is
 //! never read as zero.
 
+/// A key's slot, found once per call site (the lookups by name were a tenth of deriving):
+/// for the derivations (`derived`, `occupancy`), which run on every launch.
+macro_rules! slot {
+    ($name:literal) => {{
+        static ID: std::sync::OnceLock<$crate::metrics::KeyId> = std::sync::OnceLock::new();
+        *ID.get_or_init(|| $crate::metrics::KeyId::known($name))
+    }};
+}
+
 mod catalogue;
 mod derived;
 mod derived_keys;

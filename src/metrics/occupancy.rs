@@ -1,8 +1,12 @@
 //! The occupancy limits of a launch computed from its block, registers and shared memory
 //! and the device's attributes, as ncu computes `launch__occupancy_limit_*` and the
 //! theoretical occupancy: what a launch trace gives for every launch, where ncu profiled
-//! a few. On every launch of the H200 captures under fixtures/ the four limits and the
-//! theoretical occupancy are ncu's (tests/occupancy.rs).
+//! a few ([`derive_limits`], where an export lacks ncu's). On every launch of the H200
+//! captures under fixtures/ the four limits and the theoretical occupancy are ncu's
+//! (`every_captured_h200_launch_gets_ncus_limits`, below).
+
+use super::derived::{get, put};
+use super::{KeyId, Metrics, OCCUPANCY_LIMITS};
 
 /// What sets a device's occupancy limits (ncu's `device__attribute_*`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -116,6 +120,55 @@ pub fn theoretical_pct(device: &Device, block: &Block, limits: &Limits) -> f64 {
     100.0 * warps as f64 / device.max_warps_per_sm.max(1) as f64
 }
 
+/// The four occupancy limits and the theoretical occupancy of a launch whose export lacks
+/// ncu's (a traced launch), computed from its block, registers and shared memory and the
+/// device's attributes (`limits`); nothing where any of those is missing, and
+/// nothing where ncu gave any limit: its own numbers are never mixed with computed ones.
+pub(super) fn derive_limits(m: &mut Metrics) {
+    if OCCUPANCY_LIMITS.iter().any(|k| get(m, k).is_some()) {
+        return;
+    }
+    let Some((device, block)) = occupancy_inputs(m) else {
+        return;
+    };
+    let Some(limits) = limits(&device, &block) else {
+        return;
+    };
+    let values = [
+        limits.blocks,
+        limits.warps,
+        limits.registers,
+        limits.shared_mem,
+    ];
+    for (k, v) in OCCUPANCY_LIMITS.iter().zip(values) {
+        put(m, k, Some(v as f64));
+    }
+    let theoretical = theoretical_pct(&device, &block, &limits);
+    put(m, slot!("theoretical_occupancy_pct"), Some(theoretical));
+}
+
+/// The device and block a launch's metrics give the occupancy calculator, where it has
+/// every one of them.
+fn occupancy_inputs(m: &Metrics) -> Option<(Device, Block)> {
+    let whole = |k: KeyId| get(m, k).filter(|v| *v >= 0.0).map(|v| v as u64);
+    let device = Device {
+        max_warps_per_sm: whole(slot!("max_warps_per_sm"))?,
+        max_blocks_per_sm: whole(slot!("max_blocks_per_sm"))?,
+        registers_per_sm: whole(slot!("registers_per_sm"))?,
+        max_registers_per_block: whole(slot!("max_registers_per_block"))?,
+        schedulers_per_sm: whole(slot!("schedulers_per_sm"))?,
+        max_shared_mem_per_sm: whole(slot!("max_shared_mem_per_sm"))?,
+        reserved_shared_mem_per_block: whole(slot!("reserved_shared_mem_per_block"))?,
+    };
+    let block = Block {
+        threads: whole(slot!("block_size"))?,
+        registers_per_thread: whole(slot!("registers_per_thread"))?,
+        shared_mem_bytes: whole(slot!("shared_mem_per_block"))?,
+        shared_mem_config_bytes: whole(slot!("shared_mem_config_bytes")),
+    };
+    Some((device, block))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,7 +267,7 @@ mod tests {
             };
             for l in &profile.launches {
                 let m = &l.metrics;
-                let Some((device, mut block)) = super::super::derived::occupancy_inputs(m) else {
+                let Some((device, mut block)) = super::occupancy_inputs(m) else {
                     continue;
                 };
                 let ncu = [
