@@ -203,7 +203,7 @@ pub fn sample_text(r: &Report) -> Option<String> {
 
 /// The kernels whose configurations a sample by time did not profile, by why, each reason
 /// with its kernels the most GPU time first ([`LEFT_OUT_LISTED`] named, the rest counted;
-/// JSON lists them all): "not profiled: past the launch cap (...): k1 7.4%, k2 6.8% and 9
+/// JSON lists them all): "not profiled, past the launch cap (...): k1 7.4%, k2 6.8%, 9
 /// more, 12.0%; under 1% of the GPU time: ...". `None` where nothing was left out, or the
 /// run was no sample by time.
 pub fn left_out_text(r: &Report) -> Option<String> {
