@@ -168,7 +168,7 @@ pub fn rules_json(rules: &[Rule]) -> String {
                 "code": r.code, "slug": r.slug, "category": r.category,
                 "severity": r.severity, "judged_on": r.judged_on().as_str(),
                 "summary": r.summary, "reads": r.reads,
-                "params": r.params, "fix": r.fix, "doc": r.doc,
+                "params": r.params, "fix": r.fix(), "doc": r.doc,
             })
         })
         .collect();

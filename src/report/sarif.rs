@@ -36,7 +36,7 @@ fn rule_descriptor(r: &Rule) -> Value {
         "shortDescription": { "text": r.summary },
         "fullDescription": { "text": r.doc.what.trim() },
         "help": {
-            "text": r.fix,
+            "text": r.fix(),
             "markdown": format!("**Why:** {}\n\n**Fix:** {}", r.doc.why.trim(), r.doc.fix.trim()),
         },
         "defaultConfiguration": { "level": level(r.severity) },

@@ -179,9 +179,8 @@ pub struct Rule {
     pub(crate) stake: Condition,
     /// See `RuleFile::stake_is_waiting`: the stake's share is not capped at 1.
     pub(crate) stake_is_waiting: bool,
-    /// The fix as the rule's docs give it: a value the finding fills in reads as `N`.
-    pub fix: String,
-    /// The fix as a finding gives it, its holes filled from the launch (`__align__(16)`).
+    /// The fix as a finding gives it, its holes filled from the launch (`__align__(16)`);
+    /// [`Rule::fix`] as the rule's docs give it.
     pub(crate) fix_template: Template,
     pub(crate) evidence: Vec<String>,
     pub(crate) notes: Vec<Note>,
@@ -240,6 +239,11 @@ impl Rule {
         crate::ingest::trace::TIMELINE_KEYS
             .into_iter()
             .find(|k| self.reads.iter().any(|r| r == k))
+    }
+
+    /// The fix as the rule's docs give it: a value a finding fills in reads as `N`.
+    pub fn fix(&self) -> String {
+        self.fix_template.generic()
     }
 
     /// Whether `gpulint diff` alone runs the rule (the regression gate).

@@ -228,7 +228,6 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         message,
         stake,
         stake_is_waiting: file.stake_is_waiting,
-        fix: fix_template.generic(),
         fix_template,
         evidence: file.evidence,
         notes,
