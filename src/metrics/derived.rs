@@ -1,49 +1,13 @@
 //! Derived quantities, computed from the canonical keys a launch has: never from a
 //! missing one.
 
-use super::{COMPUTE_PARTS, KeyId, MEMORY_PARTS, Metrics, STALL_KEYS};
+use super::map::{get, put};
+use super::{COMPUTE_PARTS, MEMORY_PARTS, Metrics, STALL_KEYS};
 
 /// Sectors one warp-wide request needs at best for this many useful bytes: a kernel
 /// average, so a small tolerance keeps 4.02 from rounding up to 5.
 pub(super) fn ideal_sectors(useful_bytes: f64) -> f64 {
     (useful_bytes / 32.0 - 0.05).ceil().max(1.0)
-}
-
-/// A key by its slot, or by a name held in a table.
-pub(super) trait Slot: Copy {
-    fn slot(self) -> KeyId;
-}
-
-impl Slot for KeyId {
-    fn slot(self) -> KeyId {
-        self
-    }
-}
-
-impl Slot for &str {
-    fn slot(self) -> KeyId {
-        KeyId::known(self)
-    }
-}
-
-impl Slot for &&str {
-    fn slot(self) -> KeyId {
-        KeyId::known(self)
-    }
-}
-
-pub(super) fn get(m: &Metrics, k: impl Slot) -> Option<f64> {
-    m.get_id(k.slot())
-}
-
-/// Sets a derived key unless the export had it; a non-finite value is no value.
-pub(super) fn put(m: &mut Metrics, k: impl Slot, v: Option<f64>) {
-    if let Some(v) = v.filter(|v| v.is_finite()) {
-        let k = k.slot();
-        if !m.contains_id(k) {
-            m.set(k, v);
-        }
-    }
 }
 
 /// Adds every derived quantity whose inputs the launch has, in dependency order.

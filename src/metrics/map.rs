@@ -261,6 +261,46 @@ impl serde::Serialize for Metrics {
     }
 }
 
+// Reading and writing the derived keys (`derived`, `occupancy`), by slot.
+
+/// A key by its slot, or by a name held in a table.
+pub(super) trait Slot: Copy {
+    fn slot(self) -> KeyId;
+}
+
+impl Slot for KeyId {
+    fn slot(self) -> KeyId {
+        self
+    }
+}
+
+impl Slot for &str {
+    fn slot(self) -> KeyId {
+        KeyId::known(self)
+    }
+}
+
+impl Slot for &&str {
+    fn slot(self) -> KeyId {
+        KeyId::known(self)
+    }
+}
+
+/// A key's value, by its slot or its name.
+pub(super) fn get(m: &Metrics, k: impl Slot) -> Option<f64> {
+    m.get_id(k.slot())
+}
+
+/// Sets a derived key unless the export had it; a non-finite value is no value.
+pub(super) fn put(m: &mut Metrics, k: impl Slot, v: Option<f64>) {
+    if let Some(v) = v.filter(|v| v.is_finite()) {
+        let k = k.slot();
+        if !m.contains_id(k) {
+            m.set(k, v);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,8 +25,9 @@ mod sections;
 
 pub use catalogue::{METRICS, MetricDef, STALL_KEYS};
 pub use derived::{Precision, flops};
-use derived::{derive, derive_grid_fill, put};
+use derived::{derive, derive_grid_fill};
 pub use derived_keys::DERIVED;
+use map::put;
 pub use map::{KeyId, KeySet, Metrics};
 pub use plan::{COMPUTE_PARTS, MEMORY_PARTS, Plan, collection_plan};
 pub use sections::sections_giving;

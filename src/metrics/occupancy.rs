@@ -5,7 +5,7 @@
 //! captures under fixtures/ the four limits and the theoretical occupancy are ncu's
 //! (`every_captured_h200_launch_gets_ncus_limits`, below).
 
-use super::derived::{get, put};
+use super::map::{get, put};
 use super::{KeyId, Metrics, OCCUPANCY_LIMITS};
 
 /// What sets a device's occupancy limits (ncu's `device__attribute_*`).
