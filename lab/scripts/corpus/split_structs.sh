@@ -5,7 +5,7 @@
 # count of the metric list with and without the L1's load hits, which split-load added.
 #   usage: OUT=DIR lab/scripts/corpus/split_structs.sh   (from the repository root)
 set -u
-. lab/scripts/corpus/common.sh "$OUT/x" target/release/gpulint
+. lab/scripts/corpus/common.sh "$OUT/x" "${GL:-.device-carry/gpulint}"
 . lab/scripts/corpus/staged.sh
 build_sample split_structs
 timed plain "$build/split_structs" 5

@@ -41,11 +41,11 @@ logged_ncu_again() {
     if [ "${cmd[$i]}" = --section-folder ]; then cmd[i+1]="$r/empty"; fi
   done
 }
-# Runs "$@" (at most 240 s) with output to $r/$name.txt; appends "name seconds exit=rc".
+# Runs "$@" (at most TIMED_LIMIT s, 240 unless set) with output to $r/$name.txt; appends "name seconds exit=rc".
 timed() {
   local name=$1; shift
   local t0; t0=$(now)
-  timeout 240 "$@" > "$r/$name.txt" 2>&1
+  timeout "${TIMED_LIMIT:-240}" "$@" > "$r/$name.txt" 2>&1
   local rc=$?
   echo "$name $(since "$t0") exit=$rc" | tee -a "$table"
   tar czf "$OUT/results.tar.gz" -C "$r" .

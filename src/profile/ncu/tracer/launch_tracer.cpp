@@ -231,8 +231,24 @@ void append_to(const char* path, char* text, size_t size) {
 
 #include "launch_tracer_stalls.inc"
 
+#include "launch_tracer_pick.inc"
+
+// Set between a runtime launch call's entry and exit on this thread: the driver launch
+// call inside it is the same launch. The runtime call's correlation id is the launch's.
+thread_local bool in_runtime_launch = false;
+thread_local uint32_t runtime_correlation = 0;
+
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
+  if (domain == cupti::kDomainDriver && pick::profiler_start) {
+    const auto* call = static_cast<const cupti::CallbackData*>(data);
+    if (call->callback_site != cupti::kApiEnter) {
+      pick::after_launch(cbid);
+    } else if (call->symbol_name) {
+      pick::before_launch(cbid, call,
+                          in_runtime_launch ? runtime_correlation : call->correlation_id);
+    }
+  }
   std::lock_guard<std::mutex> guard(objects_lock);
   if (domain == cupti::kDomainResource) {
     if (cbid == cupti::kModuleLoaded && sass::active) sass::keep_cubin(data);
@@ -241,13 +257,15 @@ void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   }
   const auto* call = static_cast<const cupti::CallbackData*>(data);
   // A runtime launch calls the driver's: one launch, two calls, decided at the first.
-  thread_local bool in_runtime_launch = false;
   if (call->callback_site != cupti::kApiEnter) {
     if (domain == cupti::kDomainRuntime) in_runtime_launch = false;
     return;
   }
   bool nested = domain == cupti::kDomainDriver && in_runtime_launch;
-  if (domain == cupti::kDomainRuntime) in_runtime_launch = true;
+  if (domain == cupti::kDomainRuntime) {
+    in_runtime_launch = true;
+    runtime_correlation = call->correlation_id;
+  }
   if (!call->symbol_name) {
     // A graph's kernels are not first launches: the counters' range closes before them.
     if (sass::active && !nested && sass::graph_launch_calls.count(sass::call_key(domain, cbid)))
@@ -403,8 +421,12 @@ void write_trace() {
     // The mangled name on a kernel's first row only: the reader carries it to the rest
     // (a PyTorch kernel's runs to hundreds of bytes, over 100,000 launches a minute).
     write_quoted(out, named.insert(l.mangled).second ? *l.mangled : std::string());
-    // A launch that ran with --source's SASS counters: its duration is not its own.
-    fprintf(out, ",%d\n", sass::instrumented.count(l.correlation_id) ? 1 : 0);
+    // A launch that ran with --source's SASS counters (1) or that ncu profiled (2): its
+    // duration is not its own.
+    int instrumented = sass::instrumented.count(l.correlation_id) ? 1
+                       : pick::picked.count(l.correlation_id)     ? 2
+                                                                  : 0;
+    fprintf(out, ",%d\n", instrumented);
   }
   if (window_ended) fprintf(out, "# stopped at the end of its window\n");
   // gpulint's watchdog reads this: the process is done with CUDA, whatever it does next.
@@ -417,6 +439,14 @@ void write_trace() {
 // Called by the CUDA driver when it loads the library; returning 1 says it succeeded.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   traced_pid = getpid();
+  // Loaded in ncu's place (one run): ncu's own injection starts first, as if the driver
+  // had loaded it.
+  if (const char* ncu = getenv("GPULINT_NCU_INJECTION"); ncu && *ncu) {
+    int (*ncu_start)() = nullptr;
+    if (!find_in(dlopen(ncu, RTLD_NOW | RTLD_GLOBAL), ncu_start, "InitializeInjection") ||
+        ncu_start() != 1)
+      fprintf(stderr, "gpulint's launch tracer: ncu's injection %s did not start\n", ncu);
+  }
   if (!cupti::load(getenv("GPULINT_CUPTI"))) return 0;
   if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
   sass::start();
@@ -425,6 +455,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   // H200 with CUDA 13.0): with them, kernels run one at a time.
   uint32_t kind = sass::active ? cupti::kKindKernel : cupti::kKindConcurrentKernel;
   if (cupti::enable(kind) != cupti::kSuccess) return 0;
+  pick::start();
   watch_launch_calls();
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.
