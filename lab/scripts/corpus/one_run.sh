@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # One run of the program (#58 step 4), written 2026-12-05 before its first call.
-# ncu starts the program with --profile-from-start off; gpulint's launch tracer is loaded in
-# ncu's place (CUDA_INJECTION64_PATH, ncu's own library chained through
-# GPULINT_NCU_INJECTION) and opens ncu's range (cuProfilerStart/Stop) around the first
-# launch of each kernel function and grid kind, so one run both traces every launch and
-# profiles the picked ones.
+# ncu starts the program with --profile-from-start off; gpulint's launch tracer is preloaded
+# (LD_PRELOAD, GPULINT_TRACE_PRELOAD=1: call 1 found that ncu sets no CUDA_INJECTION64_PATH
+# and refuses to start a program that has one) and opens ncu's range (cuProfilerStart/Stop)
+# around the first launch of each kernel function and grid kind, so one run both traces
+# every launch and profiles the picked ones.
 # Expected before the call:
 # - ncu sets CUDA_INJECTION64_PATH in the program's environment, and a shell between ncu and
 #   the program can replace it (unknown: ncu may set it again at exec);
@@ -14,6 +14,8 @@
 #   rows; the trace still holds 190 launches, the picked ones marked 2;
 # - the transformer's one run costs its plain run plus about 0.45 s a picked launch, unless
 #   ncu slows every launch while it may still profile one (seen with --kernel-id before).
+# Call 2 (preloaded), expected: CUPTI's activity and callbacks start beside ncu's injection
+# (unknown: ncu may refuse a second CUPTI client); the rest as above.
 #   usage: OUT=DIR lab/scripts/corpus/one_run.sh STAGE...  (from the repository root)
 #   stages: probe (LU, the transformer), structs (split_structs.sh), cnn
 set -u
@@ -21,8 +23,8 @@ set -u
 . lab/scripts/corpus/staged.sh
 mkdir -p "$r/empty"
 # The program's own command under ncu: the shell puts the tracer in ncu's place.
-chain=(/bin/sh -c 'export GPULINT_NCU_INJECTION="$CUDA_INJECTION64_PATH"
-export CUDA_INJECTION64_PATH="$GPULINT_TRACER"; exec "$@"' sh)
+chain=(/bin/sh -c 'export LD_PRELOAD="$GPULINT_TRACER${LD_PRELOAD:+:$LD_PRELOAD}"
+export GPULINT_TRACE_PRELOAD=1; exec "$@"' sh)
 # ncu profiling what the tracer picks: name, pick cap, metrics, then the program.
 one_run() {
   local name=$1 cap=$2 metrics=$3; shift 3
@@ -59,6 +61,7 @@ for stage in "$@"; do
     structs) OUT="$r/structs" bash lab/scripts/corpus/split_structs.sh ;;
     cnn)
       timed plain_cnn python3 samples/apps/torch_cnn.py 3
+      timed gl_cnn "$gl" run "${ncu_args[@]}" --exit-zero -v -- python3 samples/apps/torch_cnn.py 3
       one_run one_pick_cnn 40 "$("$gl" metrics)" python3 samples/apps/torch_cnn.py 3
       ;;
   esac

@@ -233,6 +233,20 @@ void append_to(const char* path, char* text, size_t size) {
 
 #include "launch_tracer_pick.inc"
 
+void write_trace();
+
+// Set where the tracer was preloaded (see start_if_driver_loaded).
+bool preloaded() {
+  const char* flag = getenv("GPULINT_TRACE_PRELOAD");
+  return flag && *flag == '1';
+}
+
+// Registers write_trace as an exit handler, once.
+void exit_handler_once() {
+  static std::once_flag registered;
+  std::call_once(registered, [] { atexit(write_trace); });
+}
+
 // Set between a runtime launch call's entry and exit on this thread: the driver launch
 // call inside it is the same launch. The runtime call's correlation id is the launch's.
 thread_local bool in_runtime_launch = false;
@@ -240,6 +254,7 @@ thread_local uint32_t runtime_correlation = 0;
 
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
+  if (preloaded()) exit_handler_once();
   if (domain == cupti::kDomainDriver && pick::profiler_start) {
     const auto* call = static_cast<const cupti::CallbackData*>(data);
     if (call->callback_site != cupti::kApiEnter) {
@@ -376,6 +391,22 @@ long launcher_rank() {
   return -1;
 }
 
+}  // namespace
+
+// Preloaded (LD_PRELOAD, with GPULINT_TRACE_PRELOAD=1) rather than loaded by the driver:
+// ncu refuses to start a program whose CUDA_INJECTION64_PATH is set, so in one run under
+// ncu the tracer starts when the process loads the CUDA driver, by dlopen (the runtime's
+// way) or at its own start (a program linked to it).
+extern "C" int InitializeInjection(void);
+
+namespace {
+std::atomic<bool> preload_started{false};
+void start_if_driver_loaded(void* handle, const char* file) {
+  if (handle && file && strstr(file, "libcuda.so") && preloaded() &&
+      !preload_started.exchange(true))
+    InitializeInjection();
+}
+
 // Set once the trace is written: at exit, or at the end of the window, not both.
 std::atomic<bool> trace_written{false};
 // Set when the window ended the process: the trace says so.
@@ -439,14 +470,6 @@ void write_trace() {
 // Called by the CUDA driver when it loads the library; returning 1 says it succeeded.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   traced_pid = getpid();
-  // Loaded in ncu's place (one run): ncu's own injection starts first, as if the driver
-  // had loaded it.
-  if (const char* ncu = getenv("GPULINT_NCU_INJECTION"); ncu && *ncu) {
-    int (*ncu_start)() = nullptr;
-    if (!find_in(dlopen(ncu, RTLD_NOW | RTLD_GLOBAL), ncu_start, "InitializeInjection") ||
-        ncu_start() != 1)
-      fprintf(stderr, "gpulint's launch tracer: ncu's injection %s did not start\n", ncu);
-  }
   if (!cupti::load(getenv("GPULINT_CUPTI"))) return 0;
   if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
   sass::start();
@@ -459,7 +482,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   watch_launch_calls();
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.
-  atexit(write_trace);
+  // Preloaded, the tracer starts as the driver loads, before that handler: it registers
+  // its own at the first launch instead.
+  if (!preloaded()) exit_handler_once();
   const char* window = getenv("GPULINT_TRACE_WINDOW_S");
   long seconds = window ? strtol(window, nullptr, 10) : 0;
   if (seconds > 0) {
@@ -473,4 +498,16 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     }).detach();
   }
   return 1;
+}
+
+extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file, int mode) {
+  using Open = void* (*)(const char*, int);
+  static Open real_dlopen = reinterpret_cast<Open>(dlsym(RTLD_NEXT, "dlopen"));
+  void* handle = real_dlopen(file, mode);
+  start_if_driver_loaded(handle, file);
+  return handle;
+}
+
+__attribute__((constructor)) static void start_if_linked_to_the_driver() {
+  if (preloaded()) start_if_driver_loaded(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD), "libcuda.so.1");
 }
