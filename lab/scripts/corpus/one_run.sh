@@ -14,7 +14,11 @@
 #   rows; the trace still holds 190 launches, the picked ones marked 2;
 # - the transformer's one run costs its plain run plus about 0.45 s a picked launch, unless
 #   ncu slows every launch while it may still profile one (seen with --kernel-id before).
-# Call 2 (preloaded), expected: CUPTI's activity and callbacks start beside ncu's injection
+# Call 2 (preloaded, starting at the driver's dlopen): ncu "failed to connect to the CUDA
+# driver" on every program. Call 3, expected: a pass-through dlopen preloaded alone breaks
+# ncu the same way (dlopen wrapped changes whose RUNPATH a library is looked up by); the
+# tracer started by its constructor in the program's executable does not.
+# Call 2, expected: CUPTI's activity and callbacks start beside ncu's injection
 # (unknown: ncu may refuse a second CUPTI client); the rest as above.
 #   usage: OUT=DIR lab/scripts/corpus/one_run.sh STAGE...  (from the repository root)
 #   stages: probe (LU, the transformer), structs (split_structs.sh), cnn
@@ -29,7 +33,8 @@ export GPULINT_TRACE_PRELOAD=1; exec "$@"' sh)
 one_run() {
   local name=$1 cap=$2 metrics=$3; shift 3
   rm -f "$r/$name.trace.csv"
-  GPULINT_TRACE_OUT="$r/$name.trace.csv" GPULINT_PICK_LAUNCHES=$cap GPULINT_SM_COUNT=132 \
+  GPULINT_TRACE_EXE=$(realpath "$(command -v "$1")") \
+    GPULINT_TRACE_OUT="$r/$name.trace.csv" GPULINT_PICK_LAUNCHES=$cap GPULINT_SM_COUNT=132 \
     timed "$name" ncu --clock-control none --profile-from-start off --section-folder "$r/empty" \
     --csv --page raw --print-units base --metrics "$metrics" --log-file "$r/$name.csv" \
     "${chain[@]}" "$@"
@@ -51,6 +56,12 @@ for stage in "$@"; do
       ncu --clock-control none --profile-from-start off /bin/sh -c \
         'env | grep -E "INJECTION|PRELOAD|NV_"' > "$r/ncu_env.txt" 2>&1
       timed plain_lud "$build/lud" 1024
+      printf '%s\n' '#include <dlfcn.h>' 'extern "C" void* dlopen(const char* f, int m) {' \
+        '  static auto real = (void* (*)(const char*, int))dlsym(RTLD_NEXT, "dlopen");' \
+        '  return real(f, m); }' > "$r/hook.cpp"
+      c++ -shared -fPIC -O2 "$r/hook.cpp" -ldl -o "$r/hook.so"
+      timed dlopen_hook_lud ncu --clock-control none -c 1 --metrics gpu__time_duration.sum \
+        /bin/sh -c 'LD_PRELOAD="$0" exec "$@"' "$r/hook.so" "$build/lud" 1024
       one_run one_off_lud 0 gpu__time_duration.sum "$build/lud" 1024
       one_run one_pick_lud 40 "$("$gl" metrics)" "$build/lud" 1024
       timed plain_tf python3 samples/apps/torch_transformer.py

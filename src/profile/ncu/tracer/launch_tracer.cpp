@@ -255,7 +255,7 @@ thread_local uint32_t runtime_correlation = 0;
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
   if (preloaded()) exit_handler_once();
-  if (domain == cupti::kDomainDriver && pick::profiler_start) {
+  if (domain == cupti::kDomainDriver && pick::most > 0) {
     const auto* call = static_cast<const cupti::CallbackData*>(data);
     if (call->callback_site != cupti::kApiEnter) {
       pick::after_launch(cbid);
@@ -395,16 +395,18 @@ long launcher_rank() {
 
 // Preloaded (LD_PRELOAD, with GPULINT_TRACE_PRELOAD=1) rather than loaded by the driver:
 // ncu refuses to start a program whose CUDA_INJECTION64_PATH is set, so in one run under
-// ncu the tracer starts when the process loads the CUDA driver, by dlopen (the runtime's
-// way) or at its own start (a program linked to it).
+// ncu the tracer starts with the process, CUPTI first (it may be enabled before CUDA
+// starts). Only in the program's own executable (GPULINT_TRACE_EXE, where set): the shells
+// and compilers a program starts need no CUPTI.
 extern "C" int InitializeInjection(void);
 
 namespace {
-std::atomic<bool> preload_started{false};
-void start_if_driver_loaded(void* handle, const char* file) {
-  if (handle && file && strstr(file, "libcuda.so") && preloaded() &&
-      !preload_started.exchange(true))
-    InitializeInjection();
+bool is_traced_executable() {
+  const char* wanted = getenv("GPULINT_TRACE_EXE");
+  if (!wanted || !*wanted) return true;
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  return n > 0 && std::string(self, n) == wanted;
 }
 
 // Set once the trace is written: at exit, or at the end of the window, not both.
@@ -500,14 +502,6 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   return 1;
 }
 
-extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file, int mode) {
-  using Open = void* (*)(const char*, int);
-  static Open real_dlopen = reinterpret_cast<Open>(dlsym(RTLD_NEXT, "dlopen"));
-  void* handle = real_dlopen(file, mode);
-  start_if_driver_loaded(handle, file);
-  return handle;
-}
-
-__attribute__((constructor)) static void start_if_linked_to_the_driver() {
-  if (preloaded()) start_if_driver_loaded(dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD), "libcuda.so.1");
+__attribute__((constructor)) static void start_if_preloaded() {
+  if (preloaded() && is_traced_executable()) InitializeInjection();
 }
