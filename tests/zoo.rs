@@ -24,9 +24,10 @@ fn expected_full() -> Vec<(u64, &'static str)> {
         (12, "small-grid"),
         (13, "block-size"),
         (15, "uncoalesced-load"),
-        // "uncoalesced ... fix is one 4-byte load": four 1-byte loads of each 4-byte word,
-        // the uncoalesced case whose fix is that wide load (split-load).
-        (16, "split-load"),
+        // 16, "uncoalesced ... fix is one 4-byte load": four 1-byte loads of each 4-byte
+        // word. split-load names that fix (split_bytes_are_told_to_load_the_word_whole) as
+        // info: the L1 merges the pieces and its pipe (27% busy) is not the bound beside
+        // DRAM (53%); the zoo's copy of the same bytes by 4-byte loads took 2.6% less.
         (18, "uncoalesced-store"),
         (19, "bank-conflicts"),
         (21, "register-limited-occupancy"),
@@ -70,6 +71,7 @@ fn split_bytes_are_told_to_load_the_word_whole() {
         .iter()
         .find(|f| f.launch == 16 && f.rule == "split-load")
         .expect("a split-load finding on launch 16");
+    assert_eq!(split.severity, gpulint::Severity::Info);
     assert!(split.fix.contains("one 4-byte access"), "{}", split.fix);
     assert!(split.fix.contains("__align__(4)"), "{}", split.fix);
     assert!(

@@ -17,6 +17,7 @@ pub(super) fn derive(m: &mut Metrics) {
     }
     derive_split_load(m);
     derive_traffic_shares(m);
+    derive_split_excess(m);
     derive_launch_shape(m);
     derive_local_and_shared(m);
     derive_throughput(m);
@@ -157,6 +158,46 @@ fn derive_split_load(m: &mut Metrics) {
         let wide = (element as u64).next_power_of_two().min(16);
         put(m, slot!("wide_load_bytes"), Some(wide as f64));
     }
+    // A store has no L1 hits to tell a split element from a stride, but stores whose lanes
+    // sit as far apart as the split loads' elements, each writing a whole part of one,
+    // store the same type the same way (an element copied, out[i] = in[i]).
+    let store_split = |m: &Metrics| {
+        let spr = get(m, slot!("sectors_per_request_st"))?;
+        let piece = get(m, slot!("useful_bytes_per_request_st"))? / 32.0;
+        let count = element / piece.round();
+        Some(
+            whole(spr)
+                && spr.round() == element
+                && whole(piece)
+                && piece >= 1.0
+                && whole(count)
+                && count >= 2.0,
+        )
+    };
+    let split_store = split && store_split(m).unwrap_or(false);
+    put(
+        m,
+        slot!("split_store"),
+        Some(if split_store { 1.0 } else { 0.0 }),
+    );
+}
+
+/// The share of the global sectors a split element's pieces add: its loads', and its
+/// stores' where they are split too (split_store).
+fn derive_split_excess(m: &mut Metrics) {
+    if get(m, slot!("split_load")) != Some(1.0) {
+        return;
+    }
+    let part = |m: &Metrics, excess, share| Some(get(m, excess)? * get(m, share)?);
+    let Some(loads) = part(m, slot!("excess_sector_share_ld"), slot!("global_share_ld")) else {
+        return;
+    };
+    let stores = if get(m, slot!("split_store")) == Some(1.0) {
+        part(m, slot!("excess_sector_share_st"), slot!("global_share_st")).unwrap_or(0.0)
+    } else {
+        0.0
+    };
+    put(m, slot!("split_excess_share"), Some(loads + stores));
 }
 
 /// The shares of the kernel's global sectors that are loads and stores.

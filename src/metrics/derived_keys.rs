@@ -89,6 +89,31 @@ pub static DERIVED: &[Derived] = &[
         ["l1_hit_sectors_ld", "sectors_ld"]
     ),
     derived!(
+        "split_excess_share",
+        "excess_sector_share_ld * global_share_ld, plus the stores' own where split_store: the share of global sectors a split element's pieces add",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "l1_hit_sectors_ld",
+            "sectors_ld",
+            "bytes_per_sector_st",
+            "sectors_per_request_st",
+            "sectors_st"
+        ]
+    ),
+    derived!(
+        "split_store",
+        "1 where the loads are split (split_load) and the stores' lanes sit as far apart as the loads' elements, each writing a whole part of one: the same type stored in the same pieces",
+        [
+            "bytes_per_sector_ld",
+            "sectors_per_request_ld",
+            "l1_hit_sectors_ld",
+            "sectors_ld",
+            "bytes_per_sector_st",
+            "sectors_per_request_st"
+        ]
+    ),
+    derived!(
         "split_load",
         "1 when each lane's element (sectors_per_request_ld bytes apart, under 32) is read whole in load_pieces_per_element narrow loads of load_piece_bytes each: a struct the compiler split, not a stride",
         [
