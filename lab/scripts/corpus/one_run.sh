@@ -21,7 +21,9 @@
 # Call 2, expected: CUPTI's activity and callbacks start beside ncu's injection
 # (unknown: ncu may refuse a second CUPTI client); the rest as above.
 #   usage: OUT=DIR lab/scripts/corpus/one_run.sh STAGE...  (from the repository root)
-#   stages: probe (LU, the transformer), structs (split_structs.sh), cnn
+#   stages: probe (LU, the transformer), structs (split_structs.sh), structs_source (its
+#   source page and raw page from one ncu report, for split-load's suggested edit: the
+#   page should hold each struct's declaration line), cnn
 set -u
 . lab/scripts/corpus/common.sh "$OUT/x" .device-carry/gpulint
 . lab/scripts/corpus/staged.sh
@@ -70,6 +72,15 @@ for stage in "$@"; do
       one_run one_pick_tf 40 "$("$gl" metrics)" python3 samples/apps/torch_transformer.py
       ;;
     structs) OUT="$r/structs" bash lab/scripts/corpus/split_structs.sh ;;
+    structs_source)
+      build_sample split_structs
+      timed split_report ncu --clock-control none --section SourceCounters \
+        --metrics "$("$gl" metrics)" -f -o "$r/split" "$build/split_structs" 1
+      timed split_pages bash -c "ncu --import '$r/split.ncu-rep' --csv --page source \
+        --print-source cuda,sass > '$r/source_split_structs.csv'; ncu --import \
+        '$r/split.ncu-rep' --csv --page raw --print-units base > '$r/raw_split_structs.csv'"
+      rm -f "$r/split.ncu-rep"
+      ;;
     cnn)
       timed plain_cnn python3 samples/apps/torch_cnn.py 3
       timed gl_cnn "$gl" run "${ncu_args[@]}" --exit-zero -v -- python3 samples/apps/torch_cnn.py 3
