@@ -61,6 +61,11 @@ fn lines_behind<'a>(
         // On the worst line in the user's own files: an inlined toolkit header's line
         // (wmma's load in mma.hpp) is not one to change.
         LineCause::ExcessSectors => counted(Counter::ExcessSectors, &mut f.notes),
+        LineCause::SplitElements => {
+            let line = counted(Counter::ExcessSectors, &mut f.notes)?;
+            aligned_type(block, line, f);
+            Some(line)
+        }
         LineCause::StallSamples => source::describe_stalls(block).map(|(text, top)| {
             f.notes.push(text);
             top
@@ -109,6 +114,29 @@ fn padded_array(
             decl.name
         ));
     }
+}
+
+/// The declaration of the struct a split-load finding's `line` splits, as a note, and the
+/// type `__align__`ed to the fix's width as the suggested edit.
+fn aligned_type(
+    block: &ingest::source::SourceBlock,
+    line: &ingest::source::SourceLine,
+    f: &mut Finding,
+) {
+    use ingest::source::{self, element_type};
+    let width = regex::Regex::new(r"__align__\((\d+)\)").expect("valid");
+    let Some(bytes) = (width.captures(&f.fix)).and_then(|c| c[1].parse::<u64>().ok()) else {
+        return;
+    };
+    let types = element_type::named_types(&f.kernel);
+    let Some(decl) = element_type::unaligned_declaration(block, line, &types) else {
+        return;
+    };
+    let name = source::file_name(&decl.file);
+    f.notes
+        .push(format!("the type: {name}:{} `{}`", decl.line, decl.text));
+    f.edit = element_type::aligned_declaration(&decl, bytes)
+        .map(|after| edit_on_line(&decl.file, decl.line, &decl.text, after));
 }
 
 /// Where global atomics belong: their `line`, unless the page put them on the line of

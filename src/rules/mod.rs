@@ -42,6 +42,9 @@ pub enum Severity {
 pub enum LineCause {
     /// L2 sectors fetched beyond the ideal (coalescing, alignment).
     ExcessSectors,
+    /// The excess sectors of an element split into narrow accesses, and the element type's
+    /// declaration (split-load): its alignment is the edit.
+    SplitElements,
     /// The warps' stall samples, with each line's top reason (waiting).
     StallSamples,
     /// Shared-memory bank conflicts.

@@ -5,6 +5,7 @@
 //! with its padded form; in [`literals`], a line's double literals with the `f` suffix.
 
 pub mod declaration;
+pub mod element_type;
 pub mod literals;
 pub mod notes;
 pub mod page;
