@@ -83,7 +83,6 @@ for stage in "$@"; do
       ;;
     cnn)
       timed plain_cnn python3 samples/apps/torch_cnn.py 3
-      timed gl_cnn "$gl" run "${ncu_args[@]}" --exit-zero -v -- python3 samples/apps/torch_cnn.py 3
       one_run one_pick_cnn 40 "$("$gl" metrics)" python3 samples/apps/torch_cnn.py 3
       ;;
   esac
