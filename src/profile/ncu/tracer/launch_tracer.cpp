@@ -235,10 +235,14 @@ void append_to(const char* path, char* text, size_t size) {
 
 void write_trace();
 
-// Set where the tracer was preloaded (see start_if_driver_loaded).
+// Set where the tracer was preloaded (see start_if_preloaded); read once, as every launch
+// asks.
 bool preloaded() {
-  const char* flag = getenv("GPULINT_TRACE_PRELOAD");
-  return flag && *flag == '1';
+  static const bool flag = [] {
+    const char* value = getenv("GPULINT_TRACE_PRELOAD");
+    return value && *value == '1';
+  }();
+  return flag;
 }
 
 // Registers write_trace as an exit handler, once.
