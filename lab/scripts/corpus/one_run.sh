@@ -20,6 +20,10 @@
 # tracer started by its constructor in the program's executable does not.
 # Call 2, expected: CUPTI's activity and callbacks start beside ncu's injection
 # (unknown: ncu may refuse a second CUPTI client); the rest as above.
+# Call 3 (the tracer started by its constructor): ncu connected and the programs ran at
+# their own speed, but no trace was written and ncu profiled nothing. Call 4 (stage
+# beside), expected: cupti_beside_ncu.cpp says which CUPTI step fails under ncu; without
+# ncu, every step succeeds and the preloaded tracer writes LU's trace.
 #   usage: OUT=DIR lab/scripts/corpus/one_run.sh STAGE...  (from the repository root)
 #   stages: probe (LU, the transformer), structs (split_structs.sh), structs_source (its
 #   source page and raw page from one ncu report, for split-load's suggested edit: the
@@ -80,6 +84,27 @@ for stage in "$@"; do
         --print-source cuda,sass > '$r/source_split_structs.csv'; ncu --import \
         '$r/split.ncu-rep' --csv --page raw --print-units base > '$r/raw_split_structs.csv'"
       rm -f "$r/split.ncu-rep"
+      ;;
+    beside)
+      build_sample lud
+      timed gl_lud_small "$gl" run "${ncu_args[@]}" --exit-zero -v -- "$build/lud" 256
+      line=$(grep -m1 'counting every launch' "$r/gl_lud_small.txt")
+      tracer=$(echo "$line" | sed 's/.*CUDA_INJECTION64_PATH=\([^ ]*\).*/\1/')
+      cupti=$(echo "$line" | sed 's/.*GPULINT_CUPTI=\([^ ]*\).*/\1/')
+      c++ -shared -fPIC -O2 -std=c++17 lab/scripts/corpus/cupti_beside_ncu.cpp -ldl \
+        -o "$r/cbn.so"
+      with=(env LD_PRELOAD="$r/cbn.so" CUPTI_PATH="$cupti")
+      ncu_off=(ncu --clock-control none --profile-from-start off --metrics gpu__time_duration.sum)
+      timed beside_plain "${with[@]}" "$build/lud" 256
+      timed beside_off "${ncu_off[@]}" "${with[@]}" "$build/lud" 256
+      timed beside_range "${ncu_off[@]}" "${with[@]}" OPEN_RANGE=1 "$build/lud" 256
+      timed beside_on ncu --clock-control none -c 1 --metrics gpu__time_duration.sum \
+        "${with[@]}" "$build/lud" 256
+      timed tracer_preloaded env LD_PRELOAD="$tracer" GPULINT_TRACE_PRELOAD=1 \
+        GPULINT_CUPTI="$cupti" GPULINT_TRACE_OUT="$r/preloaded.trace.csv" \
+        GPULINT_PICK_LAUNCHES=0 "$build/lud" 256
+      echo "preloaded trace rows: $(grep -vc '^#\|^correlation' "$r/preloaded.trace.csv")" |
+        tee -a "$r/summary.txt"
       ;;
     cnn)
       timed plain_cnn python3 samples/apps/torch_cnn.py 3
