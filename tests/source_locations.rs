@@ -439,3 +439,74 @@ fn contended_atomics_sit_on_the_kernels_own_atomic_call() {
         assert!(notes.contains(call) && notes.contains(header), "{notes}");
     }
 }
+
+/// samples/corpus/split_structs.cu on the H200 (ncu's SourceCounters with gpulint's
+/// metrics, its raw and source pages from one report, lab/runs/2026-12-05-one-run.txt):
+/// each split struct's copy sits on its load line, and its declaration, found by the
+/// kernel's template argument, is the suggested edit with the alignment of one wide load;
+/// a SARIF fix on the declaration's text (its columns read from the file on disk). The
+/// aligned types get no finding, so no edit.
+#[test]
+fn a_split_struct_is_declared_aligned_as_the_suggested_edit() {
+    let run = |format: &str| {
+        let out = common::gpulint(&[
+            "check",
+            "fixtures/h200-split-structs/source_run_raw.csv",
+            "--source-page",
+            "fixtures/h200-split-structs/source_run_pages.csv",
+            "--select",
+            "split-load",
+            "--source-root",
+            "/work/main",
+            "--exit-zero",
+            "--format",
+            format,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let report: Value = serde_json::from_str(&run("json")).unwrap();
+    let edits: Vec<(String, u64, String, String)> = (report["findings"].as_array().unwrap())
+        .iter()
+        .map(|f| {
+            let e = &f["suggested_edit"];
+            assert_eq!(f["source"]["line"], 48, "out[i] = in[i]: {f:#?}");
+            (
+                f["kernel"].as_str().unwrap().to_string(),
+                e["line"].as_u64().unwrap(),
+                e["before"].as_str().unwrap().to_string(),
+                e["after"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("Rgb8", 34, "struct Rgb8 { uint8_t r, g, b; };", 4),
+        ("Rgba8", 36, "struct Rgba8 { uint8_t r, g, b, a; };", 4),
+        ("Half2", 38, "struct Half2 { short a, b; };", 4),
+        ("Pair", 40, "struct Pair { float x, y; };", 8),
+        ("Vec3", 42, "struct Vec3 { float x, y, z; };", 16),
+    ];
+    assert_eq!(edits.len(), expected.len(), "{edits:#?}");
+    for (kernel, line, before, bytes) in expected {
+        let edit = (edits.iter())
+            .find(|e| e.0.contains(&format!("<{kernel}>")))
+            .unwrap_or_else(|| panic!("no edit for {kernel}: {edits:#?}"));
+        let after = before.replacen("struct ", &format!("struct __align__({bytes}) "), 1);
+        assert_eq!(
+            (edit.1, edit.2.as_str(), edit.3.as_str()),
+            (line, before, after.as_str())
+        );
+    }
+    let doc: Value = serde_json::from_str(&run("sarif")).unwrap();
+    let fixes: Vec<&Value> = (doc["runs"][0]["results"].as_array().unwrap())
+        .iter()
+        .filter_map(|r| r.get("fixes"))
+        .collect();
+    assert_eq!(fixes.len(), 5);
+    let change = &fixes[0][0]["artifactChanges"][0];
+    assert_eq!(
+        change["artifactLocation"]["uri"],
+        "samples/corpus/split_structs.cu"
+    );
+    assert_eq!(change["replacements"][0]["deletedRegion"]["startColumn"], 1);
+}
