@@ -444,8 +444,8 @@ fn contended_atomics_sit_on_the_kernels_own_atomic_call() {
 /// metrics, its raw and source pages from one report, lab/runs/2026-12-05-one-run.txt):
 /// each split struct's copy sits on its load line, and its declaration, found by the
 /// kernel's template argument, is the suggested edit with the alignment of one wide load;
-/// a SARIF fix on the declaration's text (its columns read from the file on disk). The
-/// aligned types get no finding, so no edit.
+/// a SARIF fix on the declaration's text (its columns read from the file on disk) and on
+/// the HTML page. The aligned types get no finding, so no edit.
 #[test]
 fn a_split_struct_is_declared_aligned_as_the_suggested_edit() {
     let run = |format: &str| {
@@ -509,4 +509,6 @@ fn a_split_struct_is_declared_aligned_as_the_suggested_edit() {
         "samples/corpus/split_structs.cu"
     );
     assert_eq!(change["replacements"][0]["deletedRegion"]["startColumn"], 1);
+    // The HTML page shows the edit too.
+    assert!(run("html").contains("struct __align__(16) Vec3 { float x, y, z; };"));
 }
