@@ -265,52 +265,6 @@ fn a_forked_child_leaves_the_trace_to_its_parent() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// One run under ncu: preloaded (no injection path, which ncu refuses), the tracer starts
-/// in the program's own executable only, opens ncu's range (the stand-in libcuda's
-/// cuProfilerStart and cuProfilerStop) around the first launch of each kernel function and
-/// grid kind, up to its cap, and marks the launches it picked with a 2 in the trace's last
-/// column.
-#[test]
-fn a_preloaded_tracer_picks_each_kernels_first_launch_for_ncu() {
-    let Some((dir, tracer, cupti, driver)) = build() else {
-        return;
-    };
-    let driver_exe = std::fs::canonicalize(&driver).unwrap();
-    let run = |cap: &str, exe: &Path, out: &Path| {
-        let mut command = traced(&driver, &tracer, Some(&cupti), out);
-        command
-            .env_remove("CUDA_INJECTION64_PATH")
-            .env("LD_PRELOAD", &tracer)
-            .env("GPULINT_TRACE_PRELOAD", "1")
-            .env("GPULINT_TRACE_EXE", exe)
-            .env("GPULINT_PICK_LAUNCHES", cap)
-            .env("GPULINT_SM_COUNT", "132")
-            .env("FAKE_LIBCUDA", dir.join("libcuda.so.1"));
-        let output = command.output().unwrap();
-        assert!(output.status.success(), "{output:?}");
-        String::from_utf8_lossy(&output.stderr).into_owned()
-    };
-    // scale (1024 blocks), axpy (4096) twice, step (8, under one wave): three picks.
-    let out = dir.join("picked.csv");
-    let ranges = run("5", &driver_exe, &out);
-    assert_eq!(ranges, "start\nstop\n".repeat(3));
-    let text = std::fs::read_to_string(&out).unwrap();
-    let last: Vec<&str> = (text.lines().skip(2))
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.rsplit(',').next().unwrap())
-        .collect();
-    // Records by correlation id: scale's (4) and axpy's (8, which step's record shares)
-    // were picked; the kernel whose launch call the tracer never saw was not.
-    assert_eq!(last, ["2", "2", "2", "0"], "{text}");
-    // The cap holds.
-    assert_eq!(run("1", &driver_exe, &dir.join("one.csv")), "start\nstop\n");
-    // Another executable (a shell the program starts) is left alone: no trace, no range.
-    let other = dir.join("other.csv");
-    assert_eq!(run("5", Path::new("/bin/sh"), &other), "");
-    assert!(!other.exists());
-    let _ = std::fs::remove_dir_all(dir);
-}
-
 /// With a window, the tracer ends a program that would run on: the trace is written, it
 /// says the window ended the run, and the program exits at once with status 0, its own
 /// exit (status 7, 30 s later) never reached.

@@ -166,15 +166,7 @@ int fake_launch(const char *symbol) {
     uint32_t correlation = strcmp(symbol, "_Z5scaleILi4EEvPffi") == 0 ? 4
                            : strcmp(symbol, "_Z4axpyPKfPffi") == 0    ? 8
                                                                       : ++other;
-    /* cuLaunchKernel's parameters as cuda.h lays them out: the function, then the grid;
-     * the grids of the kernel records below. */
-    struct { void *function; unsigned grid[3], block[3]; } params = {
-        NULL,
-        {strcmp(symbol, "_Z5scaleILi4EEvPffi") == 0 ? 1024u
-         : strcmp(symbol, "_Z4axpyPKfPffi") == 0    ? 4096u
-                                                    : 8u, 1, 1},
-        {256, 1, 1}};
-    struct CallbackData data = {0, "cuLaunchKernel", &params, NULL, symbol, &context, 1, NULL,
+    struct CallbackData data = {0, "cuLaunchKernel", NULL, NULL, symbol, &context, 1, NULL,
                                 correlation};
     fake_sampled_launch(symbol);
     for (uint32_t cbid = 1; cbid <= 3; ++cbid) {

@@ -6,8 +6,7 @@
  * first forks a child that leaves through exit(), which runs those handlers in the child
  * too, as a program that forks after starting CUDA does. With FAKE_DRIVER_SLEEP it then
  * sleeps that many seconds and exits with status 7, as a long run would go on. With
- * FAKE_LIBCUDA it first loads that stand-in libcuda.so.1. Without CUDA_INJECTION64_PATH it
- * loads no library: one preloaded (LD_PRELOAD) has started itself. */
+ * FAKE_LIBCUDA it first loads that stand-in libcuda.so.1. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +18,15 @@ int main(void) {
         fprintf(stderr, "%s\n", dlerror());
         return 2;
     }
-    if (getenv("CUDA_INJECTION64_PATH")) {
-        void *library = dlopen(getenv("CUDA_INJECTION64_PATH"), RTLD_NOW);
-        if (!library) {
-            fprintf(stderr, "%s\n", dlerror());
-            return 2;
-        }
-        int (*initialize)(void) = (int (*)(void))dlsym(library, "InitializeInjection");
-        if (!initialize || initialize() != 1) {
-            fprintf(stderr, "InitializeInjection failed\n");
-            return 3;
-        }
+    void *library = dlopen(getenv("CUDA_INJECTION64_PATH"), RTLD_NOW);
+    if (!library) {
+        fprintf(stderr, "%s\n", dlerror());
+        return 2;
+    }
+    int (*initialize)(void) = (int (*)(void))dlsym(library, "InitializeInjection");
+    if (!initialize || initialize() != 1) {
+        fprintf(stderr, "InitializeInjection failed\n");
+        return 3;
     }
     void *cupti = getenv("GPULINT_CUPTI") ? dlopen(getenv("GPULINT_CUPTI"), RTLD_NOW) : NULL;
     int (*launch)(const char *) = cupti ? (int (*)(const char *))dlsym(cupti, "fake_launch") : NULL;

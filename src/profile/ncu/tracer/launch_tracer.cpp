@@ -231,43 +231,8 @@ void append_to(const char* path, char* text, size_t size) {
 
 #include "launch_tracer_stalls.inc"
 
-#include "launch_tracer_pick.inc"
-
-void write_trace();
-
-// Set where the tracer was preloaded (see start_if_preloaded); read once, as every launch
-// asks.
-bool preloaded() {
-  static const bool flag = [] {
-    const char* value = getenv("GPULINT_TRACE_PRELOAD");
-    return value && *value == '1';
-  }();
-  return flag;
-}
-
-// Registers write_trace as an exit handler, once.
-void exit_handler_once() {
-  static std::once_flag registered;
-  std::call_once(registered, [] { atexit(write_trace); });
-}
-
-// Set between a runtime launch call's entry and exit on this thread: the driver launch
-// call inside it is the same launch. The runtime call's correlation id is the launch's.
-thread_local bool in_runtime_launch = false;
-thread_local uint32_t runtime_correlation = 0;
-
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
-  if (preloaded()) exit_handler_once();
-  if (domain == cupti::kDomainDriver && pick::most > 0) {
-    const auto* call = static_cast<const cupti::CallbackData*>(data);
-    if (call->callback_site != cupti::kApiEnter) {
-      pick::after_launch(cbid);
-    } else if (call->symbol_name) {
-      pick::before_launch(cbid, call,
-                          in_runtime_launch ? runtime_correlation : call->correlation_id);
-    }
-  }
   std::lock_guard<std::mutex> guard(objects_lock);
   if (domain == cupti::kDomainResource) {
     if (cbid == cupti::kModuleLoaded && sass::active) sass::keep_cubin(data);
@@ -276,15 +241,13 @@ void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   }
   const auto* call = static_cast<const cupti::CallbackData*>(data);
   // A runtime launch calls the driver's: one launch, two calls, decided at the first.
+  thread_local bool in_runtime_launch = false;
   if (call->callback_site != cupti::kApiEnter) {
     if (domain == cupti::kDomainRuntime) in_runtime_launch = false;
     return;
   }
   bool nested = domain == cupti::kDomainDriver && in_runtime_launch;
-  if (domain == cupti::kDomainRuntime) {
-    in_runtime_launch = true;
-    runtime_correlation = call->correlation_id;
-  }
+  if (domain == cupti::kDomainRuntime) in_runtime_launch = true;
   if (!call->symbol_name) {
     // A graph's kernels are not first launches: the counters' range closes before them.
     if (sass::active && !nested && sass::graph_launch_calls.count(sass::call_key(domain, cbid)))
@@ -395,24 +358,6 @@ long launcher_rank() {
   return -1;
 }
 
-}  // namespace
-
-// Preloaded (LD_PRELOAD, with GPULINT_TRACE_PRELOAD=1) rather than loaded by the driver:
-// ncu refuses to start a program whose CUDA_INJECTION64_PATH is set, so in one run under
-// ncu the tracer starts with the process, CUPTI first (it may be enabled before CUDA
-// starts). Only in the program's own executable (GPULINT_TRACE_EXE, where set): the shells
-// and compilers a program starts need no CUPTI.
-extern "C" int InitializeInjection(void);
-
-namespace {
-bool is_traced_executable() {
-  const char* wanted = getenv("GPULINT_TRACE_EXE");
-  if (!wanted || !*wanted) return true;
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  return n > 0 && std::string(self, n) == wanted;
-}
-
 // Set once the trace is written: at exit, or at the end of the window, not both.
 std::atomic<bool> trace_written{false};
 // Set when the window ended the process: the trace says so.
@@ -458,12 +403,8 @@ void write_trace() {
     // The mangled name on a kernel's first row only: the reader carries it to the rest
     // (a PyTorch kernel's runs to hundreds of bytes, over 100,000 launches a minute).
     write_quoted(out, named.insert(l.mangled).second ? *l.mangled : std::string());
-    // A launch that ran with --source's SASS counters (1) or that ncu profiled (2): its
-    // duration is not its own.
-    int instrumented = sass::instrumented.count(l.correlation_id) ? 1
-                       : pick::picked.count(l.correlation_id)     ? 2
-                                                                  : 0;
-    fprintf(out, ",%d\n", instrumented);
+    // A launch that ran with --source's SASS counters: its duration is not its own.
+    fprintf(out, ",%d\n", sass::instrumented.count(l.correlation_id) ? 1 : 0);
   }
   if (window_ended) fprintf(out, "# stopped at the end of its window\n");
   // gpulint's watchdog reads this: the process is done with CUDA, whatever it does next.
@@ -484,13 +425,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   // H200 with CUDA 13.0): with them, kernels run one at a time.
   uint32_t kind = sass::active ? cupti::kKindKernel : cupti::kKindConcurrentKernel;
   if (cupti::enable(kind) != cupti::kSuccess) return 0;
-  pick::start();
   watch_launch_calls();
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.
-  // Preloaded, the tracer starts as the driver loads, before that handler: it registers
-  // its own at the first launch instead.
-  if (!preloaded()) exit_handler_once();
+  atexit(write_trace);
   const char* window = getenv("GPULINT_TRACE_WINDOW_S");
   long seconds = window ? strtol(window, nullptr, 10) : 0;
   if (seconds > 0) {
@@ -504,8 +442,4 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     }).detach();
   }
   return 1;
-}
-
-__attribute__((constructor)) static void start_if_preloaded() {
-  if (preloaded() && is_traced_executable()) InitializeInjection();
 }
