@@ -404,8 +404,9 @@ fn count_and_plan(
     };
     let budget = sampling::by_time::Budget {
         coverage,
-        max_launches: max_launches
-            .unwrap_or_else(|| sampling::by_time::default_max_launches(counted.program_time)),
+        max_launches: max_launches.unwrap_or_else(|| {
+            sampling::by_time::default_max_launches(counted.program_time, Some(&counted.profile))
+        }),
         leave_out_nccl: !opts.profile_nccl,
         sm_count: visible_gpus::sm_count(),
     };

@@ -68,14 +68,40 @@ const LEAST_PROFILING_S: f64 = 2.7;
 const FEWEST_LAUNCHES: u64 = 8;
 const MOST_LAUNCHES: u64 = 40;
 
+/// A kernel with this share of the counted GPU time or more is never left out of the
+/// default sample: the cap rises to give each its own launch. No more than 20 kernels can
+/// hold 5% each. split_structs.cu's ten copies (7-19% each, a 0.5 s program) lost one
+/// kernel's warning to the floor of 8 (lab/runs/2026-12-05-one-run.txt, call 5); the
+/// transformer's 6 and the CNN's 3 such kernels fit under it.
+pub const ALWAYS_PROFILED_SHARE: f64 = 0.05;
+
 /// The default cap on profiled launches, for a program that ran `run` under the launch
-/// tracer (unknown: the most).
-pub fn default_max_launches(run: Option<std::time::Duration>) -> u64 {
+/// tracer (unknown: the most), whose counted launches are `every` (none: not counted):
+/// at least one launch for each kernel with [`ALWAYS_PROFILED_SHARE`] of the time.
+pub fn default_max_launches(
+    run: Option<std::time::Duration>,
+    every: Option<&ingest::Profile>,
+) -> u64 {
     let Some(run) = run else {
         return MOST_LAUNCHES;
     };
     let seconds = (PROFILING_SHARE_OF_RUN * run.as_secs_f64()).max(LEAST_PROFILING_S);
-    ((seconds / SECONDS_PER_LAUNCH) as u64).clamp(FEWEST_LAUNCHES, MOST_LAUNCHES)
+    let by_time = ((seconds / SECONDS_PER_LAUNCH) as u64).clamp(FEWEST_LAUNCHES, MOST_LAUNCHES);
+    by_time.max(every.map_or(0, heavy_kernels))
+}
+
+/// How many kernels hold [`ALWAYS_PROFILED_SHARE`] of the counted GPU time or more.
+fn heavy_kernels(every: &ingest::Profile) -> u64 {
+    let Some(counted) = Counted::of(every) else {
+        return 0;
+    };
+    let mut time = vec![0.0; counted.kernels.len()];
+    for &(kernel, _, _, duration) in &counted.launches {
+        time[kernel] += duration;
+    }
+    (time.iter())
+        .filter(|t| **t >= ALWAYS_PROFILED_SHARE * counted.total)
+        .count() as u64
 }
 
 /// Which launches to profile, and what they will cover.
