@@ -57,19 +57,24 @@ pub fn unaligned_declaration(
     line: &SourceLine,
     types: &[String],
 ) -> Option<Declaration> {
-    let found = |file: &str, n: u64, text: &str| {
-        types.iter().find_map(|name| {
+    // Compiled once per type: the file on disk may be read line by line.
+    let declarations: Vec<(&String, regex::Regex)> = (types.iter())
+        .filter_map(|name| {
             let declares = regex::Regex::new(&format!(
                 r"\b(?:struct|class)\s+((?:__align__\s*\(\s*\d+\s*\)|alignas\s*\(\s*\d+\s*\))\s+)?{}\b\s*(?:\{{|$)",
                 regex::escape(name)
-            ))
-            .ok()?;
+            ));
+            Some((name, declares.ok()?))
+        })
+        .collect();
+    let found = |file: &str, n: u64, text: &str| {
+        declarations.iter().find_map(|(name, declares)| {
             let c = declares.captures(text)?;
             c.get(1).is_none().then(|| Declaration {
                 file: file.to_string(),
                 line: n,
                 text: crate::printable::printable(text.trim()).into(),
-                name: name.clone(),
+                name: (*name).clone(),
             })
         })
     };

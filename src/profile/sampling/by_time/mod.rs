@@ -73,7 +73,7 @@ const MOST_LAUNCHES: u64 = 40;
 /// hold 5% each. split_structs.cu's ten copies (7-19% each, a 0.5 s program) lost one
 /// kernel's warning to the floor of 8 (lab/runs/2026-12-05-one-run.txt, call 5); the
 /// transformer's 6 and the CNN's 3 such kernels fit under it.
-pub const ALWAYS_PROFILED_SHARE: f64 = 0.05;
+const ALWAYS_PROFILED_SHARE: f64 = 0.05;
 
 /// The default cap on profiled launches, for a program that ran `run` under the launch
 /// tracer (unknown: the most), whose counted launches are `every` (none: not counted):
