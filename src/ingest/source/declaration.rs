@@ -31,9 +31,18 @@ pub fn shared_declaration(block: &SourceBlock, line: &SourceLine) -> Option<Decl
             name,
         })
     };
-    let in_page = block
-        .lines
-        .iter()
+    first_in_file(block, line, found)
+}
+
+/// What `found` (file, line number, text) gives for the first line of `line`'s file that
+/// gives something: among the page's lines of that file, else in the file itself when it
+/// is on disk (a page may list only the lines with instructions).
+pub fn first_in_file<T>(
+    block: &SourceBlock,
+    line: &SourceLine,
+    found: impl Fn(&str, u64, &str) -> Option<T>,
+) -> Option<T> {
+    let in_page = (block.lines.iter())
         .filter(|l| l.file == line.file)
         .find_map(|l| found(&l.file, l.line, &l.text));
     in_page.or_else(|| {

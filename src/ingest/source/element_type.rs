@@ -2,7 +2,7 @@
 //! kernel's template arguments and parameter types, and the fix as an edit: the type
 //! declared `__align__(N)`.
 
-use super::declaration::{Declaration, on_disk};
+use super::declaration::{Declaration, first_in_file};
 use super::{SourceBlock, SourceLine};
 
 /// Words of a kernel's signature that name no user type.
@@ -78,15 +78,7 @@ pub fn unaligned_declaration(
             })
         })
     };
-    let in_page = (block.lines.iter())
-        .filter(|l| l.file == line.file)
-        .find_map(|l| found(&l.file, l.line, &l.text));
-    in_page.or_else(|| {
-        let text = std::fs::read_to_string(on_disk(&line.file)?).ok()?;
-        text.lines()
-            .enumerate()
-            .find_map(|(i, t)| found(&line.file, i as u64 + 1, t))
-    })
+    first_in_file(block, line, found)
 }
 
 /// The declaration with `__align__(bytes)` before the type's name.
