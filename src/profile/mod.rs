@@ -408,7 +408,7 @@ fn count_and_plan(
             sampling::by_time::default_max_launches(counted.program_time, Some(&counted.profile))
         }),
         leave_out_nccl: !opts.profile_nccl,
-        sm_count: visible_gpus::sm_count(),
+        gpu: visible_gpus::shape(),
     };
     let verbose = opts.verbose;
     let planned = sampling::plan_sample(opts, chosen, counted, budget, verbose);

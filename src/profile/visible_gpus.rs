@@ -1,12 +1,19 @@
 //! The GPUs the driver lists (`nvidia-smi --query-gpu=name`), for what the sample's plan
-//! must know of them before ncu runs: their SM count, which tells a grid under one wave
-//! from one of several.
+//! must know of them before ncu runs: their SM count and warp slots per SM, which tell a
+//! grid under one block per SM, under one wave of resident blocks, and of whole waves.
 
-/// The SMs of every GPU the driver lists, where all are GPUs of gpulint's table with the
-/// same count; `None` without nvidia-smi, or where a GPU is unknown or they differ (the
+/// What the sample's plan knows of the GPU before ncu runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub sms: u64,
+    pub max_warps_per_sm: u64,
+}
+
+/// The shape of every GPU the driver lists, where all are GPUs of gpulint's table with the
+/// same shape; `None` without nvidia-smi, or where a GPU is unknown or they differ (the
 /// program's GPU cannot be told from the list: CUDA numbers them its own way).
-pub fn sm_count() -> Option<u64> {
-    sm_count_of(&nvidia_smi(&["--query-gpu=name", "--format=csv,noheader"])?)
+pub fn shape() -> Option<Shape> {
+    shape_of(&nvidia_smi(&["--query-gpu=name", "--format=csv,noheader"])?)
 }
 
 /// How long nvidia-smi may take: a driver in trouble can hang it, and the run must not.
@@ -58,22 +65,25 @@ fn output_within(
     status.success().then_some(text)
 }
 
-/// [`sm_count`] of nvidia-smi's list, one name a line.
-fn sm_count_of(listing: &str) -> Option<u64> {
-    let mut counts = (listing.lines().map(str::trim))
+/// [`shape`] of nvidia-smi's list, one name a line.
+fn shape_of(listing: &str) -> Option<Shape> {
+    let mut shapes = (listing.lines().map(str::trim))
         .filter(|name| !name.is_empty())
         .map(|name| {
             crate::roofline::gpus::lookup(name)
                 .and_then(|g| g.shape.as_ref())
-                .map(|s| u64::from(s.sms))
+                .map(|s| Shape {
+                    sms: u64::from(s.sms),
+                    max_warps_per_sm: u64::from(s.max_warps_per_sm),
+                })
         });
-    let first = counts.next()??;
-    counts.all(|c| c == Some(first)).then_some(first)
+    let first = shapes.next()??;
+    shapes.all(|c| c == Some(first)).then_some(first)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::sm_count_of;
+    use super::{Shape, shape_of};
 
     /// A program that never ends is stopped and gives nothing, as does one that ends
     /// leaving a child that holds its output open; one that ends gives what it printed.
@@ -103,10 +113,14 @@ mod tests {
     }
 
     #[test]
-    fn one_count_for_gpus_of_one_kind_and_none_otherwise() {
-        assert_eq!(sm_count_of("NVIDIA H200\nNVIDIA H200\n"), Some(132));
-        assert_eq!(sm_count_of("NVIDIA H200\nNVIDIA A100-SXM4-80GB\n"), None);
-        assert_eq!(sm_count_of("NVIDIA H200\nSome Future GPU\n"), None);
-        assert_eq!(sm_count_of(""), None);
+    fn one_shape_for_gpus_of_one_kind_and_none_otherwise() {
+        let h200 = Shape {
+            sms: 132,
+            max_warps_per_sm: 64,
+        };
+        assert_eq!(shape_of("NVIDIA H200\nNVIDIA H200\n"), Some(h200));
+        assert_eq!(shape_of("NVIDIA H200\nNVIDIA A100-SXM4-80GB\n"), None);
+        assert_eq!(shape_of("NVIDIA H200\nSome Future GPU\n"), None);
+        assert_eq!(shape_of(""), None);
     }
 }

@@ -15,6 +15,9 @@ pub(super) struct Counted {
     pub(super) launches: Vec<(usize, u64, usize, f64)>,
     /// Per launch, in launch order: the blocks of its grid.
     pub(super) blocks: Vec<u64>,
+    /// Per launch, in launch order: its block's threads and its registers per thread (0:
+    /// not known), what sets how many of its blocks an SM holds.
+    pub(super) block_resources: Vec<(u64, u64)>,
     /// Per kernel: its name, how many times it was launched, and its mangled name.
     pub(super) kernels: Vec<(String, u64, Option<Arc<str>>)>,
     /// Per configuration: its kernel, its GPU time, and its launches (indices).
@@ -38,6 +41,7 @@ impl Counted {
         let mut counted = Counted {
             launches: Vec::with_capacity(every.launches.len()),
             blocks: Vec::with_capacity(every.launches.len()),
+            block_resources: Vec::with_capacity(every.launches.len()),
             kernels: Vec::new(),
             configurations: Vec::new(),
             total: 0.0,
@@ -64,6 +68,15 @@ impl Counted {
                 .launches
                 .push((kernel, number, configuration, duration));
             counted.blocks.push(blocks);
+            let threads = l.block.map_or(0, |b| b.iter().product::<u64>());
+            let registers = l
+                .metrics
+                .get("registers_per_thread")
+                .copied()
+                .unwrap_or(0.0);
+            counted
+                .block_resources
+                .push((threads, registers.max(0.0) as u64));
         }
         counted.by_name = (counted.kernels.iter()).all(|k| {
             k.2.as_deref()

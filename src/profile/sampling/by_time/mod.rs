@@ -2,7 +2,8 @@
 //! profiles. Configurations are ranked by their share of the GPU time and taken until
 //! they cover [`Budget::coverage`] of it, each by a launch near its median duration (and
 //! its longest too, where its launches differ), and every kernel with 1% of the time by
-//! one launch (one of each kind, where its grids are both under one wave and not), within
+//! one launch (one of each kind, where its grids are of more than one: under a block per
+//! SM, under one wave of resident blocks, whole waves), within
 //! [`Budget::max_launches`]. ncu takes one set of launch numbers,
 //! counted per kernel, for the kernels it is asked for (by mangled name, where the trace
 //! recorded them, else every kernel: `--kernel-id :::N1|N2|...`), so the numbers are
@@ -33,9 +34,10 @@ pub struct Budget {
     /// Leave NCCL's kernels out (crate::profile::collectives): by default, since a
     /// collective under ncu's replay waits for ranks it has stopped.
     pub leave_out_nccl: bool,
-    /// The GPU's SMs, where known before ncu runs: a kernel whose grids are both under one
-    /// wave and not gets a launch of each kind.
-    pub sm_count: Option<u64>,
+    /// The GPU's SMs and warp slots per SM, where known before ncu runs: a kernel whose
+    /// grids are of more than one kind (under one block per SM, under one wave of
+    /// resident blocks, whole waves) gets a launch of each kind.
+    pub gpu: Option<crate::profile::visible_gpus::Shape>,
 }
 
 impl Default for Budget {
@@ -44,7 +46,7 @@ impl Default for Budget {
             coverage: DEFAULT_COVERAGE,
             max_launches: MOST_LAUNCHES,
             leave_out_nccl: true,
-            sm_count: None,
+            gpu: None,
         }
     }
 }
@@ -134,7 +136,7 @@ pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
     let eligible: f64 = by_time.iter().map(|&c| counted.configurations[c].1).sum();
     let mut needs = kernel_needs(&counted, &by_time);
     needs.extend(
-        grid_kind_needs(&counted, budget.sm_count)
+        grid_kind_needs(&counted, budget.gpu)
             .into_iter()
             .filter(|n| !left_out[n.kernel]),
     );

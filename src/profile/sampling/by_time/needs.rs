@@ -3,6 +3,7 @@
 //! time.
 
 use super::counted::Counted;
+use crate::profile::visible_gpus::Shape;
 
 /// A launch stands for its configuration when its duration is within this share of the
 /// configuration's median (run-to-run jitter is a few percent).
@@ -110,22 +111,33 @@ pub(super) fn kernel_needs(counted: &Counted, by_time: &[usize]) -> Vec<Need> {
 }
 
 /// One need per kind of grid of each kernel with [`KERNEL_SHARE`] of the time whose grids
-/// are of both kinds, under one wave (fewer blocks than SMs) and not: any launch of that
+/// are of more than one kind: under one block per SM (fewer blocks than SMs), under one
+/// wave (fewer than the SMs hold at once), or whole waves. Each is any launch of that
 /// kind, weighing as the kind's time, met after every kernel's own need and before more
-/// configurations (the cover's second tier). What a grid under one
-/// wave makes of a kernel (latency where it hid it, a small grid) no launch of a big one
-/// shows: LU's trailing update shrinks from 3,969 blocks to 1, and a sample of its big grids
-/// alone lost its latency-bound finding. Without the SM count (`sm_count`), no such need.
-pub(super) fn grid_kind_needs(counted: &Counted, sm_count: Option<u64>) -> Vec<Need> {
-    let Some(sms) = sm_count.filter(|s| *s > 0) else {
+/// configurations (the cover's second tier). What a small grid makes of a kernel no launch
+/// of a big one shows: LU's trailing update shrinks from 3,969 blocks to 1; a sample of its
+/// big grids alone lost its latency-bound finding, which lives on its grids of 289 to 2,304
+/// blocks (lab/runs/2026-12-05-one-run.txt), under a wave of its resident blocks but
+/// over one per SM. Without the GPU's shape (`gpu`), no such need.
+pub(super) fn grid_kind_needs(counted: &Counted, gpu: Option<Shape>) -> Vec<Need> {
+    let Some(gpu) = gpu.filter(|g| g.sms > 0) else {
         return Vec::new();
     };
     let kernels = counted.kernels.len();
-    // Per kernel and kind (0: under one wave, 1: one or more): time and launch numbers.
-    let mut time = vec![[0.0f64; 2]; kernels];
-    let mut numbers: Vec<[Vec<u64>; 2]> = vec![[Vec::new(), Vec::new()]; kernels];
-    for (&(kernel, number, _, duration), &blocks) in counted.launches.iter().zip(&counted.blocks) {
-        let kind = usize::from(blocks >= sms);
+    // Per kernel and kind: time and launch numbers.
+    let mut time = vec![[0.0f64; 3]; kernels];
+    let mut numbers: Vec<[Vec<u64>; 3]> = vec![Default::default(); kernels];
+    let launches = counted.launches.iter().zip(&counted.blocks);
+    for ((&(kernel, number, _, duration), &blocks), &resources) in
+        launches.zip(&counted.block_resources)
+    {
+        let kind = if blocks < gpu.sms {
+            0
+        } else if blocks < gpu.sms * resident_blocks(gpu, resources) {
+            1
+        } else {
+            2
+        };
         time[kernel][kind] += duration;
         if numbers[kernel][kind].len() < CANDIDATES {
             numbers[kernel][kind].push(number);
@@ -133,11 +145,12 @@ pub(super) fn grid_kind_needs(counted: &Counted, sm_count: Option<u64>) -> Vec<N
     }
     let mut needs = Vec::new();
     for (kernel, (time, numbers)) in time.into_iter().zip(numbers).enumerate() {
-        let both = numbers.iter().all(|n| !n.is_empty());
-        if !both || time[0] + time[1] < KERNEL_SHARE * counted.total {
+        let kinds = numbers.iter().filter(|n| !n.is_empty()).count();
+        if kinds < 2 || time.iter().sum::<f64>() < KERNEL_SHARE * counted.total {
             continue;
         }
-        for (kind_time, kind_numbers) in time.into_iter().zip(numbers) {
+        let present = time.into_iter().zip(numbers).filter(|(_, n)| !n.is_empty());
+        for (kind_time, kind_numbers) in present {
             needs.push(Need {
                 kernel,
                 numbers: kind_numbers,
@@ -148,4 +161,28 @@ pub(super) fn grid_kind_needs(counted: &Counted, sm_count: Option<u64>) -> Vec<N
         }
     }
     needs
+}
+
+/// Blocks of a launch of `threads` threads and `registers` registers a thread that one SM
+/// holds at once, by its warp slots and a register file of 65,536 (every GPU since compute
+/// capability 5.0), at most 32 blocks; shared memory is not known before ncu runs. At
+/// least 1.
+fn resident_blocks(gpu: Shape, (threads, registers): (u64, u64)) -> u64 {
+    use crate::metrics::occupancy::{Block, Device, limits};
+    let device = Device {
+        max_warps_per_sm: gpu.max_warps_per_sm,
+        max_blocks_per_sm: 32,
+        registers_per_sm: 65_536,
+        max_registers_per_block: 65_536,
+        schedulers_per_sm: 4,
+        max_shared_mem_per_sm: 0,
+        reserved_shared_mem_per_block: 0,
+    };
+    let block = Block {
+        threads,
+        registers_per_thread: registers,
+        shared_mem_bytes: 0,
+        shared_mem_config_bytes: None,
+    };
+    limits(&device, &block).map_or(1, |l| l.min()).max(1)
 }
