@@ -165,8 +165,8 @@ pub(super) fn grid_kind_needs(counted: &Counted, gpu: Option<Shape>) -> Vec<Need
 
 /// Blocks of a launch of `threads` threads and `registers` registers a thread that one SM
 /// holds at once, by its warp slots and a register file of 65,536 (every GPU since compute
-/// capability 5.0), at most 32 blocks; shared memory is not known before ncu runs. At
-/// least 1.
+/// capability 5.0), at most 32 blocks. Not by shared memory: the trace has the launch's,
+/// but gpulint's GPU table not the SM's, so a wave is at most this. At least 1.
 fn resident_blocks(gpu: Shape, (threads, registers): (u64, u64)) -> u64 {
     use crate::metrics::occupancy::{Block, Device, limits};
     let device = Device {
