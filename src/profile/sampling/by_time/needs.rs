@@ -116,9 +116,10 @@ pub(super) fn kernel_needs(counted: &Counted, by_time: &[usize]) -> Vec<Need> {
 /// kind, weighing as the kind's time, met after every kernel's own need and before more
 /// configurations (the cover's second tier). What a small grid makes of a kernel no launch
 /// of a big one shows: LU's trailing update shrinks from 3,969 blocks to 1; a sample of its
-/// big grids alone lost its latency-bound finding, which lives on its grids of 289 to 2,304
-/// blocks (lab/runs/2026-12-05-one-run.txt), under a wave of its resident blocks but
-/// over one per SM. Without the GPU's shape (`gpu`), no such need.
+/// big grids alone lost its latency-bound finding, which lives on its grids from 2,601
+/// blocks down to 289 (lab/runs/2026-12-05-one-run.txt): two and a half waves of its
+/// resident blocks (1,056) and less, but over one block per SM. Without the GPU's shape
+/// (`gpu`), no such need.
 pub(super) fn grid_kind_needs(counted: &Counted, gpu: Option<Shape>) -> Vec<Need> {
     let Some(gpu) = gpu.filter(|g| g.sms > 0) else {
         return Vec::new();

@@ -297,7 +297,7 @@ fn without_launches_counted_one_by_one_there_is_no_plan() {
 
 /// LU at 1024 on the H200 (its launch trace): lud_internal's grid shrinks from 63x63
 /// blocks to 1. Its big grids alone were sampled, and profiling every launch found it
-/// latency-bound on its grids of 289 to 2,304 blocks (issue 58,
+/// latency-bound on its grids from 2,601 blocks down to 289 (issue 58,
 /// lab/runs/2026-12-05-one-run.txt). With the GPU's shape, 8 launches take every kernel and
 /// a grid of each of its two busiest kinds; 12, all three.
 #[test]
@@ -334,8 +334,8 @@ fn a_kernel_whose_grids_shrink_under_one_wave_gets_a_launch_of_each_kind() {
         ..eight
     });
     // lud_internal's 8 warps a block and 32 registers a thread: 8 blocks an SM, a wave of
-    // 1,056. Its grids under a wave but over a block per SM, where every launch found it
-    // latency-bound on the H200, get a launch; its smallest, under a block per SM, whose
+    // 1,056. Its grids under a wave but over a block per SM, all among those every launch
+    // found latency-bound on the H200, get a launch; its smallest, under a block per SM, whose
     // small-grid finding the trace gives on every launch, carry the least time of the
     // three kinds and are outranked under the cap of 8.
     assert!(known.iter().any(|&b| (132..1056).contains(&b)), "{known:?}");
