@@ -366,8 +366,8 @@ mod tests {
 /// Properties of the number and unit readers over any input.
 #[cfg(test)]
 mod properties {
-    use super::*;
-    use proptest::prelude::*;
+    use super::{Cell, NumberStyle, parse_cell, parse_plain_number, style_evidence};
+    use proptest::prelude::{prop, prop_assert, prop_assert_eq, proptest};
 
     proptest! {
         /// Thousands separators in both locales, and back.
