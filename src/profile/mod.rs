@@ -404,9 +404,9 @@ fn count_and_plan(
     };
     let budget = sampling::by_time::Budget {
         coverage,
-        max_launches: max_launches.unwrap_or_else(|| {
-            sampling::by_time::default_max_launches(counted.program_time, Some(&counted.profile))
-        }),
+        max_launches: max_launches
+            .unwrap_or_else(|| sampling::by_time::default_max_launches(counted.program_time)),
+        take_every_heavy_kernel: max_launches.is_none(),
         leave_out_nccl: !opts.profile_nccl,
         gpu: visible_gpus::shape(),
     };

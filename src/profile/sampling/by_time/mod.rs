@@ -31,6 +31,9 @@ pub struct Budget {
     pub coverage: f64,
     /// The most launches to profile.
     pub max_launches: u64,
+    /// Raise `max_launches` to give each kernel with [`ALWAYS_PROFILED_SHARE`] of the time
+    /// its own launch: the default cap does, a cap the user gave does not.
+    pub take_every_heavy_kernel: bool,
     /// Leave NCCL's kernels out (crate::profile::collectives): by default, since a
     /// collective under ncu's replay waits for ranks it has stopped.
     pub leave_out_nccl: bool,
@@ -45,6 +48,7 @@ impl Default for Budget {
         Budget {
             coverage: DEFAULT_COVERAGE,
             max_launches: MOST_LAUNCHES,
+            take_every_heavy_kernel: true,
             leave_out_nccl: true,
             gpu: None,
         }
@@ -71,32 +75,25 @@ const FEWEST_LAUNCHES: u64 = 8;
 const MOST_LAUNCHES: u64 = 40;
 
 /// A kernel with this share of the counted GPU time or more is never left out of the
-/// default sample: the cap rises to give each its own launch. No more than 20 kernels can
+/// default sample: the cap rises to give each its own launch
+/// ([`Budget::take_every_heavy_kernel`]). No more than 20 kernels can
 /// hold 5% each. split_structs.cu's ten copies (7-19% each, a 0.5 s program) lost one
 /// kernel's warning to the floor of 8 (lab/runs/2026-12-05-one-run.txt, call 5); the
 /// transformer's 6 and the CNN's 3 such kernels fit under it.
 const ALWAYS_PROFILED_SHARE: f64 = 0.05;
 
 /// The default cap on profiled launches, for a program that ran `run` under the launch
-/// tracer (unknown: the most), whose counted launches are `every` (none: not counted):
-/// at least one launch for each kernel with [`ALWAYS_PROFILED_SHARE`] of the time.
-pub fn default_max_launches(
-    run: Option<std::time::Duration>,
-    every: Option<&ingest::Profile>,
-) -> u64 {
+/// tracer (unknown: the most).
+pub fn default_max_launches(run: Option<std::time::Duration>) -> u64 {
     let Some(run) = run else {
         return MOST_LAUNCHES;
     };
     let seconds = (PROFILING_SHARE_OF_RUN * run.as_secs_f64()).max(LEAST_PROFILING_S);
-    let by_time = ((seconds / SECONDS_PER_LAUNCH) as u64).clamp(FEWEST_LAUNCHES, MOST_LAUNCHES);
-    by_time.max(every.map_or(0, heavy_kernels))
+    ((seconds / SECONDS_PER_LAUNCH) as u64).clamp(FEWEST_LAUNCHES, MOST_LAUNCHES)
 }
 
 /// How many kernels hold [`ALWAYS_PROFILED_SHARE`] of the counted GPU time or more.
-fn heavy_kernels(every: &ingest::Profile) -> u64 {
-    let Some(counted) = Counted::of(every) else {
-        return 0;
-    };
+fn heavy_kernels(counted: &Counted) -> u64 {
     let mut time = vec![0.0; counted.kernels.len()];
     for &(kernel, _, _, duration) in &counted.launches {
         time[kernel] += duration;
@@ -148,7 +145,11 @@ pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
         taken += counted.configurations[configuration].1;
         needs.extend(needs_of(&counted, configuration));
     }
-    let pick = cover::choose(&counted, &needs, budget.max_launches);
+    let cap = match budget.take_every_heavy_kernel {
+        true => budget.max_launches.max(heavy_kernels(&counted)),
+        false => budget.max_launches,
+    };
+    let pick = cover::choose(&counted, &needs, cap);
     let chosen = Chosen {
         numbers: pick.numbers.iter().copied().collect(),
         kernels: counted.by_name.then(|| {
