@@ -155,8 +155,11 @@ fn derive_split_load(m: &mut Metrics) {
     put(m, slot!("split_load"), Some(if split { 1.0 } else { 0.0 }));
     if split {
         put(m, slot!("load_element_bytes"), Some(element));
-        let wide = (element as u64).next_power_of_two().min(16);
-        put(m, slot!("wide_load_bytes"), Some(wide as f64));
+        put(
+            m,
+            slot!("wide_load_bytes"),
+            Some(wide_load_bytes(element) as f64),
+        );
     }
     // A store has no L1 hits to tell a split element from a stride, but stores whose lanes
     // sit as far apart as the split loads' elements, each writing a whole part of one,
@@ -180,6 +183,12 @@ fn derive_split_load(m: &mut Metrics) {
         slot!("split_store"),
         Some(if split_store { 1.0 } else { 0.0 }),
     );
+}
+
+/// The width of the one load that reads an element of `element_bytes` whole: the next
+/// power of two, at most 16 bytes (`__align__(N)`'s N, the vector type's size).
+pub fn wide_load_bytes(element_bytes: f64) -> u64 {
+    (element_bytes as u64).next_power_of_two().min(16)
 }
 
 /// The share of the global sectors a split element's pieces add: its loads', and its

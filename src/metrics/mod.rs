@@ -24,7 +24,7 @@ mod plan;
 mod sections;
 
 pub use catalogue::{METRICS, MetricDef, STALL_KEYS};
-pub use derived::{Precision, flops};
+pub use derived::{Precision, flops, wide_load_bytes};
 use derived::{derive, derive_grid_fill};
 pub use derived_keys::DERIVED;
 use map::put;

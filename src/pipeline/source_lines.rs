@@ -117,17 +117,18 @@ fn padded_array(
 }
 
 /// The declaration of the struct a split-load finding's `line` splits, as a note, and the
-/// type `__align__`ed to the fix's width as the suggested edit.
+/// type `__align__`ed to the width of one load of its element (its evidence's
+/// `load_element_bytes`) as the suggested edit.
 fn aligned_type(
     block: &ingest::source::SourceBlock,
     line: &ingest::source::SourceLine,
     f: &mut Finding,
 ) {
     use ingest::source::{self, element_type};
-    let width = regex::Regex::new(r"__align__\((\d+)\)").expect("valid");
-    let Some(bytes) = (width.captures(&f.fix)).and_then(|c| c[1].parse::<u64>().ok()) else {
+    let Some(&element) = f.evidence.get("load_element_bytes") else {
         return;
     };
+    let bytes = crate::metrics::wide_load_bytes(element);
     let types = element_type::named_types(&f.kernel);
     let Some(decl) = element_type::unaligned_declaration(block, line, &types) else {
         return;
