@@ -25,6 +25,26 @@ fn check(format: &str, extra: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `gpulint check PROFILE --source-page PAGE --select RULE` in `format`, the source root the
+/// checkout the fixtures were captured in: what the suggested-edit tests read.
+fn with_source_root(profile: &str, page: &str, rule: &str, format: &str) -> String {
+    let out = common::gpulint(&[
+        "check",
+        profile,
+        "--source-page",
+        page,
+        "--select",
+        rule,
+        "--source-root",
+        "/work/main",
+        "--exit-zero",
+        "--format",
+        format,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn sarif_results_sit_on_the_cuda_line() {
     let doc: Value =
@@ -288,20 +308,12 @@ fn each_line_cause_names_its_line_and_the_tile_gets_its_padding() {
 #[test]
 fn the_padding_is_a_sarif_fix_and_a_markdown_diff() {
     let run = |format: &str| {
-        let out = common::gpulint(&[
-            "check",
+        with_source_root(
             "fixtures/h200-corpus/full_source_lines.csv",
-            "--source-page",
             "fixtures/h200-source/source_transpose_conflicted.csv",
-            "--select",
             "bank-conflicts",
-            "--source-root",
-            "/work/main",
-            "--exit-zero",
-            "--format",
             format,
-        ]);
-        String::from_utf8(out.stdout).unwrap()
+        )
     };
     let doc: Value = serde_json::from_str(&run("sarif")).unwrap();
     let result = doc["runs"][0]["results"]
@@ -340,20 +352,13 @@ fn the_padding_is_a_sarif_fix_and_a_markdown_diff() {
 #[test]
 fn double_promotion_names_its_line_and_suffixes_its_literals() {
     let sarif = |profile: &str, page: &str| -> Value {
-        let out = common::gpulint(&[
-            "check",
+        serde_json::from_str(&with_source_root(
             profile,
-            "--source-page",
             page,
-            "--select",
             "double-promotion",
-            "--source-root",
-            "/work/main",
-            "--exit-zero",
-            "--format",
             "sarif",
-        ]);
-        serde_json::from_slice(&out.stdout).unwrap()
+        ))
+        .unwrap()
     };
     for (profile, page, file, line, column, text) in [
         (
@@ -449,21 +454,12 @@ fn contended_atomics_sit_on_the_kernels_own_atomic_call() {
 #[test]
 fn a_split_struct_is_declared_aligned_as_the_suggested_edit() {
     let run = |format: &str| {
-        let out = common::gpulint(&[
-            "check",
+        with_source_root(
             "fixtures/h200-split-structs/source_run_raw.csv",
-            "--source-page",
             "fixtures/h200-split-structs/source_run_pages.csv",
-            "--select",
             "split-load",
-            "--source-root",
-            "/work/main",
-            "--exit-zero",
-            "--format",
             format,
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", common::transcript(&out));
-        String::from_utf8(out.stdout).unwrap()
+        )
     };
     let report: Value = serde_json::from_str(&run("json")).unwrap();
     let edits: Vec<(String, u64, String, String)> = (report["findings"].as_array().unwrap())
