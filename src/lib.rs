@@ -51,8 +51,8 @@ pub use metrics::Metrics;
 pub use roofline::gpus::{DeviceShape, GpuPeaks, lookup as gpu_peaks};
 pub use roofline::{Bound, InstructionRoofline, MemoryLevel, Roofline, place};
 pub use rules::engine::{
-    Coverage, Edit, Finding, Judgement, Outcome, Skip, SourceLocation, check_in_profile, lint,
-    lint_with,
+    Coverage, Edit, Finding, Judgement, Outcome, Skip, SourceLocation, Unjudged, check_in_profile,
+    lint, lint_with,
 };
 pub use rules::{Rule, Severity, load as load_rules};
 

@@ -8,8 +8,8 @@ use super::Rule;
 pub use super::finding::{
     Coverage, Edit, Finding, LISTED_LAUNCHES, Outcome, Skip, SourceLocation, rank,
 };
-use super::judge::judge;
-pub use super::judge::{Judgement, check_in_profile};
+pub use super::judge::{Judgement, Unjudged, check_in_profile};
+use super::judge::{judge, judge_with};
 use crate::ingest::{Launch, Profile};
 
 /// Whether a rule is switched off for a kernel, by its name (gpulint.toml's
@@ -53,7 +53,7 @@ struct KernelSlot {
     /// Per rule, whether gpulint.toml's `ignore-kernel` switches it off for this kernel.
     ignored: Vec<bool>,
     /// (rule, reason) of merged skips, with the skip's index.
-    skips: Vec<(usize, String, usize)>,
+    skips: Vec<(usize, Unjudged, usize)>,
 }
 
 /// Lints launches one at a time, as they stream in. Repeats of a kernel are merged as
@@ -188,7 +188,15 @@ impl<'a> Linter<'a> {
                 });
                 continue;
             }
-            let judgement = judge(rule, launch, file);
+            // Merged into the kernel's finding, a launch's words show only where it has
+            // the most at stake (merge_into).
+            let shown = match self.merge {
+                true => self.slots[slot].findings[i].map(|f| self.shown_stake[f]),
+                false => None,
+            };
+            let judgement = judge_with(rule, launch, file, |stake| {
+                shown.is_none_or(|shown| stake.unwrap_or(0.0) > shown)
+            });
             fired.extend(self.record(i, slot, nth, launch, judgement));
         }
         self.count_context(file, launch);
@@ -197,7 +205,10 @@ impl<'a> Linter<'a> {
     /// A deferring rule on a launch other findings (`fired`) explain: where it holds too,
     /// each of them says so. Its own finding is not made: the report names the cause.
     fn note_explained(&mut self, rule: &Rule, launch: &Launch, file: &str, fired: &[usize]) {
-        if !matches!(judge(rule, launch, file), Judgement::Fires(_)) {
+        if !matches!(
+            judge_with(rule, launch, file, |_| false),
+            Judgement::Fires(_)
+        ) {
             return;
         }
         for &i in fired {
@@ -336,7 +347,7 @@ impl<'a> Linter<'a> {
         }
     }
 
-    fn add_skip(&mut self, slot: usize, rule: usize, launch: &Launch, reason: String) {
+    fn add_skip(&mut self, slot: usize, rule: usize, launch: &Launch, reason: Unjudged) {
         if self.merge {
             let known = self.slots[slot]
                 .skips
@@ -355,7 +366,7 @@ impl<'a> Linter<'a> {
             launch: launch.id,
             launch_count: launch.count,
             kernel: launch.name.clone(),
-            reason,
+            reason: reason.to_string(),
         });
     }
 }

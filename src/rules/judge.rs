@@ -15,14 +15,50 @@ pub enum Judgement {
     /// No finding. `partial` says why the judgement was only partial (the fallback
     /// check ran because the export lacks the primary metrics).
     Quiet {
-        partial: Option<String>,
+        partial: Option<Unjudged>,
     },
     /// The export lacks what the rule reads.
-    Skipped(String),
+    Skipped(Unjudged),
     /// The rule reads this key, which only gpulint's launch trace has, and this launch
     /// comes from an ncu export: not a gap in the export, so it does not count against its
     /// coverage, and the report says it once (`needs_launch_trace`), not per launch.
     NotApplicable(&'static str),
+}
+
+/// Why a rule could not judge a launch, or judged it only partly. Kept as data and put
+/// into words once per kernel (`Display`): a launch trace of 356,496 launches, which no
+/// counter rule can judge, spent most of its check writing the same reasons.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unjudged {
+    /// The export lacks `needs` (or `or_fallback`, which the fallback check reads).
+    Missing {
+        needs: String,
+        or_fallback: Option<String>,
+    },
+    /// Only the fallback check ran, and it was quiet: the export lacks `needs`.
+    FallbackOnly { needs: String },
+    /// The rule's condition could not be evaluated.
+    Cannot(String),
+}
+
+impl std::fmt::Display for Unjudged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unjudged::Missing { needs, or_fallback } => {
+                write!(f, "needs `{needs}`")?;
+                if let Some(k) = or_fallback {
+                    write!(f, " (or `{k}` for the fallback check)")?;
+                }
+                let hint = or_fallback.as_ref().unwrap_or(needs);
+                write!(f, ", which this export does not have{}", where_to_get(hint))
+            }
+            Unjudged::FallbackOnly { needs } => write!(
+                f,
+                "judged by the fallback check only (no finding): the export lacks `{needs}`"
+            ),
+            Unjudged::Cannot(why) => write!(f, "cannot judge: {why}"),
+        }
+    }
 }
 
 /// Judges one launch; quiet on a kernel the rule does not apply to (`kernel_pattern`).
@@ -82,24 +118,31 @@ fn time_at_stake(rule: &Rule, launch: &Launch, lookup: &LaunchValues) -> Option<
 
 /// Judges one launch of a kernel the rule applies to.
 pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
+    judge_with(rule, launch, file, |_| true)
+}
+
+/// As [`judge`]; a finding's words (message, fix, notes) are written only where
+/// `with_words` says so of its time at stake: a finding merged into its kernel's shows the
+/// words of the launch with the most at stake, and the others' are never read.
+pub(super) fn judge_with(
+    rule: &Rule,
+    launch: &Launch,
+    file: &str,
+    with_words: impl FnOnce(Option<f64>) -> bool,
+) -> Judgement {
     let lookup = LaunchValues { rule, launch };
-    let (message, evidence_keys, mut notes) = match holds(rule, launch, &lookup) {
+    let (held, evidence_keys) = match holds(rule, launch, &lookup) {
         Ok(fired) => fired,
         Err(judgement) => return judgement,
     };
-    let mut grid_notes = Vec::new();
-    for note in &rule.notes {
-        if note.when.expr.eval(&lookup).is_ok_and(|v| v != 0.0) {
-            let text = note.text.render(&lookup);
-            match note.grids {
-                Some(scope) => grid_notes.push((scope, text)),
-                None => notes.push(text),
-            }
-        }
-    }
     let severity = match &rule.info_when {
         Some(c) if c.expr.eval(&lookup).is_ok_and(|v| v != 0.0) => Severity::Info,
         _ => rule.severity,
+    };
+    let time_at_stake_ns = time_at_stake(rule, launch, &lookup);
+    let words = match with_words(time_at_stake_ns) {
+        true => Words::of(rule, &held, &lookup),
+        false => Words::default(),
     };
     let evidence = evidence_keys
         .iter()
@@ -110,7 +153,6 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
                 .map(|v| (k.clone(), round(*v)))
         })
         .collect();
-    let time_at_stake_ns = time_at_stake(rule, launch, &lookup);
     Judgement::Fires(Box::new(Finding {
         rule: rule.slug.clone(),
         code: rule.code.clone(),
@@ -126,10 +168,10 @@ pub(super) fn judge(rule: &Rule, launch: &Launch, file: &str) -> Judgement {
         }),
         launches: Vec::new(),
         kernel: launch.name.clone(),
-        message,
-        fix: rule.fix_template.render(&lookup),
-        notes,
-        grid_notes,
+        message: words.message,
+        fix: words.fix,
+        notes: words.notes,
+        grid_notes: words.grid_notes,
         evidence,
         evidence_range: BTreeMap::new(),
         time_at_stake_ns,
@@ -182,24 +224,67 @@ fn first_missing<'r>(
         .map(|(name, _)| name)
 }
 
-/// The message, evidence keys and notes when the rule's condition holds (or its
-/// fallback's, with the fallback's note); otherwise the judgement to return.
+/// A finding's words: its message, fix and notes (those that hold on any grid, and those
+/// kept only where the kernel's grids do).
+#[derive(Default)]
+struct Words {
+    message: String,
+    fix: String,
+    notes: Vec<String>,
+    grid_notes: Vec<(super::GridScope, String)>,
+}
+
+impl Words {
+    fn of(rule: &Rule, held: &Held, lookup: &LaunchValues) -> Words {
+        let mut words = Words {
+            message: held.message.render(lookup),
+            fix: rule.fix_template.render(lookup),
+            notes: held.note.cloned().into_iter().collect(),
+            grid_notes: Vec::new(),
+        };
+        for note in &rule.notes {
+            if note.when.expr.eval(lookup).is_ok_and(|v| v != 0.0) {
+                let text = note.text.render(lookup);
+                match note.grids {
+                    Some(scope) => words.grid_notes.push((scope, text)),
+                    None => words.notes.push(text),
+                }
+            }
+        }
+        words
+    }
+}
+
+/// Which of a rule's checks held: its message, and the note the fallback adds.
+struct Held<'r> {
+    message: &'r super::template::Template,
+    note: Option<&'r String>,
+}
+
+/// Which check held (the rule's, or its fallback's) and its evidence keys; otherwise the
+/// judgement to return.
 fn holds<'r>(
     rule: &'r Rule,
     launch: &Launch,
     lookup: &dyn Lookup,
-) -> std::result::Result<(String, &'r Vec<String>, Vec<String>), Judgement> {
+) -> std::result::Result<(Held<'r>, &'r Vec<String>), Judgement> {
     let missing_primary = first_missing(&rule.reads, &rule.read_slots, launch);
     let primary = match missing_primary {
         Some(k) => Err(EvalError::Missing(k.clone())),
         None => rule.when.expr.eval(lookup),
     };
     let primary_missing = match primary {
-        Ok(v) if v != 0.0 => return Ok((rule.message.render(lookup), &rule.evidence, Vec::new())),
+        Ok(v) if v != 0.0 => {
+            let held = Held {
+                message: &rule.message,
+                note: None,
+            };
+            return Ok((held, &rule.evidence));
+        }
         Ok(_) => return Err(Judgement::Quiet { partial: None }),
         Err(EvalError::Missing(name)) => name,
         Err(e @ EvalError::DivisionByZero(_)) => {
-            return Err(Judgement::Skipped(format!("cannot judge: {e}")));
+            return Err(Judgement::Skipped(Unjudged::Cannot(e.to_string())));
         }
     };
     if let Some(key) = rule
@@ -209,39 +294,37 @@ fn holds<'r>(
         return Err(Judgement::NotApplicable(key));
     }
     let Some(fb) = &rule.fallback else {
-        return Err(Judgement::Skipped(format!(
-            "needs `{primary_missing}`, which this export does not have{}",
-            where_to_get(&primary_missing)
-        )));
+        return Err(Judgement::Skipped(Unjudged::Missing {
+            needs: primary_missing,
+            or_fallback: None,
+        }));
     };
     if let Some(k) = first_missing(&fb.reads, &fb.read_slots, launch) {
-        let or_fallback = if *k == primary_missing {
-            String::new()
-        } else {
-            format!(" (or `{k}` for the fallback check)")
-        };
-        return Err(Judgement::Skipped(format!(
-            "needs `{primary_missing}`{or_fallback}, which this export does not have{}",
-            where_to_get(k)
-        )));
+        let or_fallback = (*k != primary_missing).then(|| k.clone());
+        return Err(Judgement::Skipped(Unjudged::Missing {
+            needs: primary_missing,
+            or_fallback,
+        }));
     }
     match fb.when.expr.eval(lookup) {
-        Ok(v) if v != 0.0 => Ok((
-            fb.message.render(lookup),
-            &fb.evidence,
-            vec![fb.note.clone()],
-        )),
+        Ok(v) if v != 0.0 => {
+            let held = Held {
+                message: &fb.message,
+                note: Some(&fb.note),
+            };
+            Ok((held, &fb.evidence))
+        }
         Ok(_) => Err(Judgement::Quiet {
-            partial: Some(format!(
-                "judged by the fallback check only (no finding): the export lacks `{primary_missing}`"
-            )),
+            partial: Some(Unjudged::FallbackOnly {
+                needs: primary_missing,
+            }),
         }),
-        Err(EvalError::Missing(m)) => Err(Judgement::Skipped(format!(
-            "needs `{m}`, which this export does not have{}",
-            where_to_get(&m)
-        ))),
+        Err(EvalError::Missing(m)) => Err(Judgement::Skipped(Unjudged::Missing {
+            needs: m,
+            or_fallback: None,
+        })),
         Err(e @ EvalError::DivisionByZero(_)) => {
-            Err(Judgement::Skipped(format!("cannot judge: {e}")))
+            Err(Judgement::Skipped(Unjudged::Cannot(e.to_string())))
         }
     }
 }

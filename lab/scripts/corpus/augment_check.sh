@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# #58's done-when on this session's build (twenty-sixth session), in stages, one per device
+# call:
+#   first   LU 1024 and BFS, `gpulint run` by default against --all-launches, each kept
+#           with --save-csv (BFS's every launch is the capture that judges serial-loads
+#           with today's metrics); samples/apps/torch_cnn_augment.py, 30 steps, plain twice
+#           and by default (--save-csv keeps the trace too); its long loop (--seconds 300) under
+#           --window 20, kept the same way.
+#           Expected before the call: LU's default now warns latency-bound on lud_internal
+#           (its grids of 289-2,601 blocks are a grid kind of their own: a launch of each
+#           kind is profiled), so 7 warnings as every launch; BFS's default still misses
+#           serial-loads on Kernel (launch 10 alone, 1 of 11); the augmented CNN as its
+#           header says (launch-bound or launch-burst as a warning, the model's three
+#           counter warnings) within 2 x plain + 5 s; the window run the same warnings in
+#           60 s or less.
+#   second  the build with octave needs (the launches the cap leaves go to each octave of
+#           a configuration's durations) and words written once per finding: BFS plain,
+#           by default and every launch; LU plain and by default, warm; the window run
+#           again; the augmented CNN at 2 steps plain, by default and every launch.
+#           Expected before the call: BFS's default warns serial-loads on Kernel as every
+#           launch does (5 warnings), within 2 x plain + 5 s; LU within 2 x plain + 5 s
+#           (call 1's 8.48 s built the tracer); the window run a few seconds faster than
+#           66.4 s with the same 4 warnings; the augmented CNN's default the warnings of
+#           every launch: launch-bound and the model's three.
+# usage: OUT=DIR lab/scripts/corpus/augment_check.sh STAGE   (from the repository root;
+# gpulint at $GL, default .device-carry/gpulint)
+set -u
+stage=${1:?usage: augment_check.sh first|second}
+source "$(dirname "$0")/common.sh" "$OUT" "${GL:-.device-carry/gpulint}"
+source "$(dirname "$0")/staged.sh"
+plain() { # name, then the program
+  local name=$1; shift
+  timed "$name" "$@"
+}
+case "$stage" in
+first)
+  build_sample lud
+  build_sample bfs
+  for p in "lud 1024" "bfs"; do
+    read -r -a words <<<"$p"
+    s=${words[0]}
+    plain "plain_$s" "$build/$s" "${words[@]:1}"
+    run_gl "default_$s" --format concise --save-csv "$r/default_$s.csv" -- "$build/$s" "${words[@]:1}"
+    run_gl "all_$s" --format concise --all-launches --save-csv "$r/all_$s.csv" -- "$build/$s" "${words[@]:1}"
+  done
+  plain plain_augment python3 samples/apps/torch_cnn_augment.py
+  run_gl default_augment --verbose --format concise --save-csv "$r/default_augment.csv" \
+    -- python3 samples/apps/torch_cnn_augment.py
+  plain plain_augment2 python3 samples/apps/torch_cnn_augment.py
+  run_gl window_augment --verbose --format concise --window 20 --save-csv "$r/window_augment.csv" \
+    -- python3 samples/apps/torch_cnn_augment.py --seconds 300
+  ;;
+second)
+  build_sample lud
+  build_sample bfs
+  for p in "bfs" "lud 1024"; do
+    read -r -a words <<<"$p"
+    s=${words[0]}
+    plain "plain_$s" "$build/$s" "${words[@]:1}"
+    run_gl "default_$s" --format concise --save-csv "$r/default_$s.csv" -- "$build/$s" "${words[@]:1}"
+    plain "plain2_$s" "$build/$s" "${words[@]:1}"
+    run_gl "default2_$s" --format concise -- "$build/$s" "${words[@]:1}"
+  done
+  run_gl all_bfs --format concise --all-launches -- "$build/bfs"
+  run_gl window_augment --verbose --format concise --window 20 \
+    -- python3 samples/apps/torch_cnn_augment.py --seconds 300
+  plain plain_augment_2 python3 samples/apps/torch_cnn_augment.py 2
+  run_gl default_augment_2 --format concise --save-csv "$r/default_augment_2.csv" \
+    -- python3 samples/apps/torch_cnn_augment.py 2
+  TIMED_LIMIT=${TIMED_LIMIT:-420} run_gl all_augment_2 --format concise --all-launches \
+    --save-csv "$r/all_augment_2.csv" -- python3 samples/apps/torch_cnn_augment.py 2
+  ;;
+esac
+cat "$table"
