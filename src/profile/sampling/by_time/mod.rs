@@ -4,7 +4,8 @@
 //! its longest too, where its launches differ), and every kernel with 1% of the time by
 //! one launch (one of each kind, where its grids are of more than one: under a block per
 //! SM, under one wave of resident blocks, whole waves), within
-//! [`Budget::max_launches`]. ncu takes one set of launch numbers,
+//! [`Budget::max_launches`]; what the cap leaves goes to the octaves of a configuration's
+//! durations (`needs::octave_needs`). ncu takes one set of launch numbers,
 //! counted per kernel, for the kernels it is asked for (by mangled name, where the trace
 //! recorded them, else every kernel: `--kernel-id :::N1|N2|...`), so the numbers are
 //! chosen to serve several configurations at once: in a training loop, one step's
@@ -22,7 +23,7 @@ use crate::ingest;
 use crate::profile::ncu::SECONDS_PER_LAUNCH;
 use crate::profile::sample::{Chosen, Coverage, LeftOut, LeftOutBecause, Sample};
 use counted::Counted;
-use needs::{KERNEL_SHARE, Need, grid_kind_needs, kernel_needs, needs_of};
+use needs::{KERNEL_SHARE, Need, grid_kind_needs, kernel_needs, needs_of, octave_needs};
 
 /// What a sample by time may profile.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -118,6 +119,11 @@ pub struct Plan {
 /// The sample by time of these counted launches, or `None` unless every launch was
 /// counted one by one with its duration.
 pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
+    plan_with(every, budget, true)
+}
+
+/// As [`plan`], with or without the octaves' needs (`needs::octave_needs`).
+fn plan_with(every: &ingest::Profile, budget: Budget, with_octaves: bool) -> Option<Plan> {
     let counted = Counted::of(every)?;
     let mut by_time: Vec<usize> = (0..counted.configurations.len()).collect();
     by_time.sort_by(|&a, &b| {
@@ -138,18 +144,22 @@ pub fn plan(every: &ingest::Profile, budget: Budget) -> Option<Plan> {
             .filter(|n| !left_out[n.kernel]),
     );
     let mut taken = 0.0;
+    let mut octaves = Vec::new();
     for configuration in by_time {
         if taken >= budget.coverage * eligible {
             break;
         }
         taken += counted.configurations[configuration].1;
         needs.extend(needs_of(&counted, configuration));
+        if with_octaves {
+            octaves.extend(octave_needs(&counted, configuration));
+        }
     }
     let cap = match budget.take_every_heavy_kernel {
         true => budget.max_launches.max(heavy_kernels(&counted)),
         false => budget.max_launches,
     };
-    let pick = cover::choose(&counted, &needs, cap);
+    let pick = cover::choose(&counted, &needs, octaves, cap);
     let chosen = Chosen {
         numbers: pick.numbers.iter().copied().collect(),
         kernels: counted.by_name.then(|| {

@@ -30,42 +30,102 @@ pub(super) struct Need {
     pub(super) grid_kind: bool,
 }
 
+impl Need {
+    fn of_configuration(kernel: usize, numbers: Vec<u64>, weight: f64) -> Need {
+        Need {
+            kernel,
+            numbers,
+            weight: weight.max(f64::MIN_POSITIVE),
+            whole_kernel: false,
+            grid_kind: false,
+        }
+    }
+}
+
+/// The launch numbers (sorted) of `launches` (indices) whose durations are within
+/// [`NEAR_MEDIAN`] of `target`, at most [`CANDIDATES`] of them, taken in the order given;
+/// the first launch where none is (durations of 0: a launch the trace could not time).
+fn near(counted: &Counted, launches: &[usize], target: f64) -> Vec<u64> {
+    let mut numbers: Vec<u64> = launches
+        .iter()
+        .filter(|&&i| (counted.launches[i].3 - target).abs() <= NEAR_MEDIAN * target)
+        .map(|&i| counted.launches[i].1)
+        .take(CANDIDATES)
+        .collect();
+    if numbers.is_empty() {
+        numbers.push(counted.launches[launches[0]].1);
+    }
+    // Sorted, as a need's numbers are searched.
+    numbers.sort_unstable();
+    numbers
+}
+
 /// The needs of one configuration: a launch near its median, and its longest where the
 /// long launches carry a good part of its time.
 pub(super) fn needs_of(counted: &Counted, configuration: usize) -> Vec<Need> {
     let (kernel, time, launches) = &counted.configurations[configuration];
-    let duration = |i: &usize| counted.launches[*i].3;
-    let mut sorted: Vec<f64> = launches.iter().map(duration).collect();
+    let mut sorted: Vec<f64> = launches.iter().map(|&i| counted.launches[i].3).collect();
     sorted.sort_by(f64::total_cmp);
     let median = sorted[(sorted.len() - 1) / 2];
     let longest = sorted[sorted.len() - 1];
-    let near = |target: f64| -> Vec<u64> {
-        let mut numbers: Vec<u64> = launches
-            .iter()
-            .filter(|i| (duration(i) - target).abs() <= NEAR_MEDIAN * target)
-            .map(|i| counted.launches[*i].1)
-            .take(CANDIDATES)
-            .collect();
-        if numbers.is_empty() {
-            // Durations of 0 (a launch the trace could not time): any launch stands.
-            numbers.push(counted.launches[launches[0]].1);
-        }
-        numbers
-    };
-    let need = |numbers| Need {
-        kernel: *kernel,
-        numbers,
-        weight: time.max(f64::MIN_POSITIVE),
-        whole_kernel: false,
-        grid_kind: false,
-    };
-    let mut needs = vec![need(near(median))];
+    let mut needs = vec![Need::of_configuration(
+        *kernel,
+        near(counted, launches, median),
+        *time,
+    )];
     let long_time: f64 = sorted
         .iter()
         .filter(|&&d| d > LONGEST_FACTOR * median)
         .sum();
     if long_time >= LONG_SHARE * time {
-        needs.push(need(near(longest)));
+        needs.push(Need::of_configuration(
+            *kernel,
+            near(counted, launches, longest),
+            *time,
+        ));
+    }
+    needs
+}
+
+/// The needs of one configuration whose launches' durations span more than a factor of
+/// two: its launches in octaves, each from the shortest launch not yet in one up to twice
+/// its duration (so that jitter around a power of two splits nothing), and a launch near
+/// the median of each octave that carries [`LONG_SHARE`] of its time, weighing as that
+/// octave's time. Launches of one kernel and grid that differ twofold in time do
+/// different work (a frontier that grows and shrinks, a solver's early and late
+/// iterations), and their counters can judge otherwise: BFS's Kernel waits on one load
+/// after another at its 22-us level alone, between its short levels and the long ones
+/// whose gathers are uncoalesced (lab/runs/2026-12-05-augment.txt). Met only with
+/// launches the cap leaves once every other need is met.
+pub(super) fn octave_needs(counted: &Counted, configuration: usize) -> Vec<Need> {
+    let (kernel, time, launches) = &counted.configurations[configuration];
+    let mut by_duration: Vec<usize> = (launches.iter().copied())
+        .filter(|&i| counted.launches[i].3 > 0.0)
+        .collect();
+    by_duration.sort_by(|&a, &b| counted.launches[a].3.total_cmp(&counted.launches[b].3));
+    let mut octaves: Vec<&[usize]> = Vec::new();
+    let mut rest = by_duration.as_slice();
+    while let Some(&first) = rest.first() {
+        let end = 2.0 * counted.launches[first].3;
+        let len = rest.partition_point(|&i| counted.launches[i].3 < end);
+        octaves.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    if octaves.len() < 2 {
+        return Vec::new();
+    }
+    let mut needs = Vec::new();
+    for octave in octaves {
+        let octave_time: f64 = octave.iter().map(|&i| counted.launches[i].3).sum();
+        if octave_time < LONG_SHARE * time {
+            continue;
+        }
+        let median = counted.launches[octave[(octave.len() - 1) / 2]].3;
+        needs.push(Need::of_configuration(
+            *kernel,
+            near(counted, octave, median),
+            octave_time,
+        ));
     }
     needs
 }

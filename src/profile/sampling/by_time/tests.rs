@@ -387,3 +387,72 @@ fn grid_kinds_never_cost_a_kernel_its_launch() {
         assert_eq!(kernels(Some(H200)), kernels(None), "{trace}");
     }
 }
+
+/// BFS's trace on the H200 (this session's, fixtures/h200-by-time/trace_bfs.csv) under
+/// the default cap of a 0.6-s program, 8: each kernel's median and longest take two launch
+/// numbers, and the two left go to Kernel's octaves, its 22-us level (number 6, launch 10,
+/// the one level whose loads every launch found serial) among them.
+#[test]
+fn the_launches_left_go_to_a_configurations_octaves() {
+    let every = crate::ingest::read_path(&format!(
+        "{}/fixtures/h200-by-time/trace_bfs.csv",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let budget = Budget {
+        max_launches: 8,
+        gpu: Some(H200),
+        ..Budget::default()
+    };
+    let plan = plan(&every, budget).unwrap();
+    assert_eq!(plan.launches, 8, "{plan:?}");
+    let Chosen { numbers, .. } = &plan.chosen;
+    assert!(numbers.contains(&6), "{numbers:?}");
+}
+
+/// The octaves' needs take only what the cap leaves: on every H200 trace of
+/// fixtures/h200-by-time, with 8 launches, the plan keeps every launch number and kernel
+/// of the plan without them, within the cap, and its last launch is theirs.
+#[test]
+fn octaves_never_cost_another_need_its_launch() {
+    for trace in [
+        "default_bfs",
+        "default_cg_solver",
+        "default_cnn3",
+        "default_lud",
+        "default_nw",
+        "default_train_loop",
+        "default_transformer",
+    ] {
+        let every = crate::ingest::read_path(&format!(
+            "{}/fixtures/h200-by-time/{trace}.trace.csv",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let budget = Budget {
+            max_launches: 8,
+            gpu: Some(H200),
+            ..Budget::default()
+        };
+        let with = plan(&every, budget).unwrap();
+        let without = plan_with(&every, budget, false).unwrap();
+        assert!(with.launches <= 8, "{trace}: {with:?}");
+        assert!(
+            (without.chosen.numbers.iter()).all(|n| with.chosen.numbers.contains(n)),
+            "{trace}: {with:?} against {without:?}"
+        );
+        let kernels = |p: &Plan| p.chosen.kernels.clone().unwrap_or_default();
+        let (k_with, k_without) = (kernels(&with), kernels(&without));
+        assert!(
+            k_without.iter().all(|k| k_with.contains(k)),
+            "{trace}: {k_with:?} against {k_without:?}"
+        );
+        assert!(with.covered >= without.covered, "{trace}");
+        let last = |p: &Plan| {
+            let sample = Sample::ByTime(p.chosen.clone());
+            let taken = crate::profile::sampling::taken_launches(&every.launches, &sample);
+            taken.iter().rposition(|t| *t)
+        };
+        assert_eq!(last(&with), last(&without), "{trace}: ncu runs as far");
+    }
+}
