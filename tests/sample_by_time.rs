@@ -152,6 +152,21 @@ fn the_sample_by_time_warns_as_every_launch_does() {
     }
 }
 
+/// BFS's every launch, with today's metrics (`gpulint run --all-launches` on the H200,
+/// lab/runs/2026-12-05-augment.txt): serial-loads holds on Kernel's 22-us level alone (1 of
+/// 11), between the short levels (latency-bound) and the long ones, whose gathers are
+/// uncoalesced. The default cap of a program this short is 8 launches; the median and
+/// longest of each kernel take 4 of them, and the launches left go to the octaves of
+/// Kernel's durations, the 22-us level's among them.
+#[test]
+fn launches_the_cap_leaves_go_to_the_octaves_of_a_kernels_durations() {
+    let c = compare("h200-by-time/all_bfs.csv", &["--max-launches", "8"]);
+    assert!(c.profiled <= 8, "{} profiled", c.profiled);
+    let rules: BTreeSet<String> = warnings_of(&c.every).into_iter().map(|w| w.1).collect();
+    assert!(rules.contains("serial-loads"), "{rules:?}");
+    c.assert_warns_as_every_launch("h200-by-time/all_bfs.csv");
+}
+
 /// What the sample leaves out is stated: the share it profiled, and the configurations
 /// below the cut by kernel, the most GPU time first. A cap of 8 on the training loop,
 /// whose timing pass gives no mangled names (so a launch number costs every kernel that
@@ -211,6 +226,25 @@ fn runs_on_the_h200_warn_as_every_launch_does() {
     let covered = source["profiled_share_of_gpu_time_pct"].as_f64().unwrap();
     assert!(covered > 50.0 && covered < 100.0, "{covered}");
     assert!(!source["not_profiled"].as_array().unwrap().is_empty());
+}
+
+/// The CNN fed by a per-sample augmentation loop (samples/apps/torch_cnn_augment.py, 2
+/// steps), kept from a default `gpulint run` on the H200 (lab/runs/2026-12-05-augment.txt)
+/// and read back: what its header expected before it was profiled, launch-bound on the
+/// augmentation loop's launches (from the trace) and the model's three counter warnings
+/// (from the sample). Every launch of the same program under ncu gave the three, and no
+/// launch-bound: `--all-launches` runs no trace, so nothing measures the waits.
+#[test]
+fn a_per_sample_augmentation_loop_is_launch_bound() {
+    let sampled = check_json(&fixture("h200-by-time/default_augment_2.csv"));
+    let rules: BTreeSet<String> = warnings_of(&sampled).into_iter().map(|w| w.1).collect();
+    let expected = [
+        "launch-bound",
+        "fp32-gemm-on-cuda-cores",
+        "uncoalesced-load",
+        "misaligned-access",
+    ];
+    assert_eq!(rules, expected.iter().map(|r| r.to_string()).collect());
 }
 
 /// The CNN with cuDNN and torch.compile (samples/apps/torch_cnn.py, 3 steps), kept from a
