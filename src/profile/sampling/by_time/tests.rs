@@ -355,12 +355,10 @@ fn a_kernel_whose_grids_shrink_under_one_wave_gets_a_launch_of_each_kind() {
     assert!(ample.iter().any(|&b| b < 132), "{ample:?}");
 }
 
-/// A launch of each kind of grid comes after every kernel's own launch: on the H200's
-/// traces of fixtures/h200-by-time, 8 launches with the SM count known profile as many
-/// kernels as without it.
-#[test]
-fn grid_kinds_never_cost_a_kernel_its_launch() {
-    for trace in [
+/// The launch traces of `gpulint run`'s default runs on the H200 (fixtures/h200-by-time),
+/// by name.
+fn h200_traces() -> impl Iterator<Item = (&'static str, ingest::Profile)> {
+    let names = [
         "default_bfs",
         "default_cg_solver",
         "default_cnn3",
@@ -368,12 +366,22 @@ fn grid_kinds_never_cost_a_kernel_its_launch() {
         "default_nw",
         "default_train_loop",
         "default_transformer",
-    ] {
-        let every = crate::ingest::read_path(&format!(
+    ];
+    names.into_iter().map(|trace| {
+        let path = format!(
             "{}/fixtures/h200-by-time/{trace}.trace.csv",
             env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
+        );
+        (trace, crate::ingest::read_path(&path).unwrap())
+    })
+}
+
+/// A launch of each kind of grid comes after every kernel's own launch: on the H200's
+/// traces of fixtures/h200-by-time, 8 launches with the SM count known profile as many
+/// kernels as without it.
+#[test]
+fn grid_kinds_never_cost_a_kernel_its_launch() {
+    for (trace, every) in h200_traces() {
         let kernels = |gpu| {
             let budget = Budget {
                 max_launches: 8,
@@ -415,20 +423,7 @@ fn the_launches_left_go_to_a_configurations_octaves() {
 /// of the plan without them, within the cap, and its last launch is theirs.
 #[test]
 fn octaves_never_cost_another_need_its_launch() {
-    for trace in [
-        "default_bfs",
-        "default_cg_solver",
-        "default_cnn3",
-        "default_lud",
-        "default_nw",
-        "default_train_loop",
-        "default_transformer",
-    ] {
-        let every = crate::ingest::read_path(&format!(
-            "{}/fixtures/h200-by-time/{trace}.trace.csv",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
+    for (trace, every) in h200_traces() {
         let budget = Budget {
             max_launches: 8,
             gpu: Some(H200),
