@@ -247,6 +247,24 @@ fn a_per_sample_augmentation_loop_is_launch_bound() {
     assert_eq!(rules, expected.iter().map(|r| r.to_string()).collect());
 }
 
+/// A transformer with attention written by hand (samples/apps/torch_attention.py, 3
+/// steps), kept from a default `gpulint run` on the H200 (lab/runs/2026-12-05-augment.txt,
+/// call 3): 8 launches profiled, 46.7% of the GPU time, and still the SDPA advice, which
+/// #58 found lost by a default sample: the softmax beside batched GEMMs is judged on every
+/// traced launch, here on a kernel the sample left out. Its FP32 GEMMs warn from the
+/// profiled launch.
+#[test]
+fn hand_written_attention_is_found_on_kernels_the_sample_left_out() {
+    let sampled = check_json(&fixture("h200-by-time/default_attention.csv"));
+    let rules: BTreeSet<String> = warnings_of(&sampled).into_iter().map(|w| w.1).collect();
+    let expected = ["fp32-gemm-on-cuda-cores", "manual-attention"];
+    assert_eq!(rules, expected.iter().map(|r| r.to_string()).collect());
+    let attention = (sampled["findings"].as_array().unwrap().iter())
+        .find(|f| f["rule"] == "manual-attention" && f["severity"] == "warning")
+        .unwrap();
+    assert_eq!(attention["profiled_launch_count"].as_u64(), Some(0), "{attention}");
+}
+
 /// The CNN with cuDNN and torch.compile (samples/apps/torch_cnn.py, 3 steps), kept from a
 /// default `gpulint run` on the H200, against every launch of the same run
 /// (`cost_check.sh smoke`, lab/runs/2026-12-03-launch-count.txt). The C++ runtime could not

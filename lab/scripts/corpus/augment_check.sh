@@ -22,10 +22,19 @@
 #           (call 1's 8.48 s built the tracer); the window run a few seconds faster than
 #           66.4 s with the same 4 warnings; the augmented CNN's default the warnings of
 #           every launch: launch-bound and the model's three.
+#   third   the committed build (fce118a): samples/apps/torch_attention.py at 3 steps plain,
+#           by default and every launch; BFS plain and by default three times; the
+#           augmented CNN's long loop under --window 20 again.
+#           Expected before the call: torch_attention's default gives every launch's
+#           warnings, manual-attention (the softmax beside batched GEMMs, judged on every
+#           traced launch) and fp32-gemm-on-cuda-cores among them; BFS's default gives
+#           serial-loads in some of the three runs, not all (call 2: one of two); the
+#           window run about 6 s under call 1's 66.4 s (gpulint's own judging halved) if
+#           ncu's run takes the 23 s it took then.
 # usage: OUT=DIR lab/scripts/corpus/augment_check.sh STAGE   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
-stage=${1:?usage: augment_check.sh first|second}
+stage=${1:?usage: augment_check.sh first|second|third}
 source "$(dirname "$0")/common.sh" "$OUT" "${GL:-.device-carry/gpulint}"
 source "$(dirname "$0")/staged.sh"
 plain() { # name, then the program
@@ -69,6 +78,20 @@ second)
     -- python3 samples/apps/torch_cnn_augment.py 2
   TIMED_LIMIT=${TIMED_LIMIT:-420} run_gl all_augment_2 --format concise --all-launches \
     --save-csv "$r/all_augment_2.csv" -- python3 samples/apps/torch_cnn_augment.py 2
+  ;;
+third)
+  build_sample bfs
+  plain plain_attention python3 samples/apps/torch_attention.py 3
+  run_gl default_attention --format concise --save-csv "$r/default_attention.csv" \
+    -- python3 samples/apps/torch_attention.py 3
+  for i in 1 2 3; do
+    plain "plain_bfs_$i" "$build/bfs"
+    run_gl "default_bfs_$i" --format concise --save-csv "$r/default_bfs_$i.csv" -- "$build/bfs"
+  done
+  run_gl window_augment --verbose --format concise --window 20 \
+    -- python3 samples/apps/torch_cnn_augment.py --seconds 300
+  TIMED_LIMIT=${TIMED_LIMIT:-300} run_gl all_attention --format concise --all-launches \
+    --save-csv "$r/all_attention.csv" -- python3 samples/apps/torch_attention.py 3
   ;;
 esac
 cat "$table"
