@@ -2879,3 +2879,46 @@ fn launches_slower_than_the_budget_are_said_to_be() {
         transcript(&normal.out)
     );
 }
+
+/// `--all-launches` profiles every launch and traces them all the same, where gpulint
+/// would otherwise have sampled: the rules no counter gives (the waits between launches)
+/// judge every launch as by default. On the H200 an augmentation loop's launch-bound
+/// warning came by default and not with every launch profiled, which ran no trace
+/// (lab/runs/2026-12-05-augment.txt). LU's trace and every launch of it: ncu is given no
+/// launch filter, nothing is left for want of a trace, and the report warns as every
+/// launch does, with the trace's count.
+#[test]
+fn every_launch_profiled_is_every_launch_traced_too() {
+    let sample = stand_in("sample");
+    let args = [
+        "run",
+        "--all-launches",
+        "--format",
+        "json",
+        "--exit-zero",
+        "--",
+        &sample,
+    ];
+    let tracer = stand_in("ncu");
+    let env = [
+        ("FAKE_TRACE", fixture("h200-by-time/default_lud.trace.csv")),
+        ("FAKE_NCU_REPLAY", fixture("h200-corpus/all_lud.csv")),
+        ("GPULINT_LAUNCH_TRACER", tracer.clone().into()),
+        ("GPULINT_CUPTI", tracer.into()),
+    ];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.to_str().unwrap())).collect();
+    let r = run_with("normal", &args, &env);
+    assert!(!r.args.iter().any(|a| a == "--kernel-id"), "{:?}", r.args);
+    let report = json_report(&r.out);
+    let every = check_json(&fixture("h200-corpus/all_lud.csv"));
+    assert_eq!(warnings_of(&report), warnings_of(&every));
+    assert_eq!(
+        report["coverage"]["needs_launch_trace"],
+        serde_json::json!([])
+    );
+    assert_ne!(
+        every["coverage"]["needs_launch_trace"],
+        serde_json::json!([])
+    );
+    assert_eq!(report["sources"][0]["counted_launches"].as_u64(), Some(190));
+}

@@ -262,7 +262,11 @@ fn hand_written_attention_is_found_on_kernels_the_sample_left_out() {
     let attention = (sampled["findings"].as_array().unwrap().iter())
         .find(|f| f["rule"] == "manual-attention" && f["severity"] == "warning")
         .unwrap();
-    assert_eq!(attention["profiled_launch_count"].as_u64(), Some(0), "{attention}");
+    assert_eq!(
+        attention["profiled_launch_count"].as_u64(),
+        Some(0),
+        "{attention}"
+    );
 }
 
 /// The CNN with cuDNN and torch.compile (samples/apps/torch_cnn.py, 3 steps), kept from a

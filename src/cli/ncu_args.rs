@@ -21,7 +21,7 @@ pub struct NcuArgs {
     #[arg(long, value_name = "N")]
     pub launch_count: Option<u64>,
     /// Profile every launch instead of a sample: ncu's default, minutes on an iterative
-    /// program.
+    /// program. The launch tracer still counts them first, for the waits between launches.
     #[arg(long, conflicts_with = "launches_per_config")]
     pub all_launches: bool,
     /// Sample per launch configuration: the first N launches of each (kernel, grid, block,
@@ -130,6 +130,13 @@ impl NcuArgs {
             kernel_name: self.kernel_name.as_deref(),
         };
         let sample = crate::profile::ncu::choose_sample(&choice, &extra_args);
+        let sampled_otherwise = crate::profile::ncu::choose_sample(
+            &crate::profile::ncu::LaunchChoice {
+                all_launches: false,
+                ..choice
+            },
+            &extra_args,
+        ) == Some(crate::profile::sample::Sample::Spread);
         crate::profile::ncu::NcuOptions {
             ncu: self.ncu.clone(),
             kernel_name: self.kernel_name.clone(),
@@ -151,6 +158,7 @@ impl NcuArgs {
             traced_run_time: None,
             stop_once_profiled: self.stop_once_profiled || self.window.is_some(),
             profile_nccl: self.profile_nccl,
+            every_launch_traced: self.all_launches && sampled_otherwise,
             verbose: report.gate.read.verbose,
         }
     }

@@ -182,6 +182,15 @@ fn load_sample(
 ) -> Result<Loaded> {
     let csv = info.csv.path().display().to_string();
     let inputs = [(csv.as_str(), info.name.as_str())];
+    // Every launch profiled, and every launch traced: each profiled launch stands for
+    // itself, its waits and program order from the trace.
+    let sample = sample.or_else(|| {
+        let every = every.as_ref().filter(|e| e.traced())?;
+        let most = every.profile.launches.iter().map(|l| l.count).sum::<u64>();
+        Some(Sample::ByTime(sample::Chosen::numbers(
+            (1..=most).collect(),
+        )))
+    });
     Ok(match sample.zip(every) {
         Some((sample, every)) => {
             let profiles = crate::load::load_as(&inputs, true, jobs, None)?;
@@ -397,6 +406,9 @@ fn count_and_plan(
     // launches it will profile and about how long that takes.
     let every = match (&sample, count) {
         (Some(_), Some(count)) => sampling::count(count, opts, prepared, program)?,
+        (None, Some(count)) if opts.every_launch_traced => {
+            sampling::count(count, opts, prepared, program)?
+        }
         _ => None,
     };
     let (Some(chosen), Some(counted)) = (sample.clone(), &every) else {

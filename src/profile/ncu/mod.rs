@@ -86,6 +86,10 @@ pub struct NcuOptions {
     /// Profile NCCL's kernels too (`--profile-nccl`): by default ncu is told to leave them
     /// out, since a collective under its replay waits for ranks it has stopped.
     pub profile_nccl: bool,
+    /// `--all-launches` where gpulint would otherwise have sampled: ncu profiles every
+    /// launch, and the launch tracer counts them first all the same, for what no counter
+    /// gives (the waits between launches).
+    pub every_launch_traced: bool,
     pub verbose: bool,
 }
 

@@ -131,6 +131,9 @@ pub fn apply_timing(
             ingest::WARNING
         );
     }
+    if sample.launch_count() == total {
+        return format!("{by} measured all {total} launches, and ncu profiled every one");
+    }
     format!(
         "{by} measured all {total} launches; each of the {} sampled launches stands for those \
          of its kernel most like it",
