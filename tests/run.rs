@@ -2922,3 +2922,41 @@ fn every_launch_profiled_is_every_launch_traced_too() {
     );
     assert_eq!(report["sources"][0]["counted_launches"].as_u64(), Some(190));
 }
+
+/// Under `--window`, ncu's run is bounded too: an ncu still running the program toward the
+/// sample's last launch (the stand-in's `late`, 30 s) is stopped once it has taken the
+/// window (the traced run took less) plus about 0.33 s for each chosen launch, what it
+/// profiled is linted, and stderr says why. On the H200 the model kernels of a PyTorch
+/// loop came ten steps in, and ncu's run took 127 s after a traced run of 27 s
+/// (lab/runs/2026-12-05-augment.txt).
+#[test]
+fn the_window_bounds_ncus_run_too() {
+    let sample = stand_in("sample");
+    let args = [
+        "run",
+        "--window",
+        "1",
+        "--format",
+        "json",
+        "--exit-zero",
+        "--",
+        &sample,
+    ];
+    let traced = TracedRun::lud(&args);
+    let mut env = traced.env();
+    env.push(("FAKE_NCU_MODE", "late"));
+    let start = std::time::Instant::now();
+    let r = run_with("late", &args, &env);
+    let took = start.elapsed();
+    let stderr = String::from_utf8_lossy(&r.out.stderr);
+    assert!(
+        took < std::time::Duration::from_secs(20),
+        "{took:?}: {stderr}"
+    );
+    assert!(
+        stderr.contains("reached its bound under --window"),
+        "{stderr}"
+    );
+    let report = json_report(&r.out);
+    assert!(!warnings_of(&report).is_empty(), "{stderr}");
+}

@@ -90,6 +90,9 @@ pub struct NcuOptions {
     /// launch, and the launch tracer counts them first all the same, for what no counter
     /// gives (the waits between launches).
     pub every_launch_traced: bool,
+    /// `--window`: the traced run stopped after this long, and ncu's run is bounded too
+    /// (see [`HangWatch::bounded`]).
+    pub window: Option<Duration>,
     pub verbose: bool,
 }
 
@@ -361,7 +364,20 @@ fn run_ncu(
     if let Some(p) = progress {
         p.stop();
     }
-    if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log) {
+    if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log)
+        && let Some(bound) = w.past_bound()
+    {
+        crate::note!(
+            "ncu's run reached its bound under --window ({:.0} s: the traced run's {:.1} s and \
+             about {SECONDS_PER_LAUNCH} s for each of the {} launches chosen) after {} of \
+             them were profiled: ncu and the program were stopped, and what ncu profiled is \
+             linted; the kernels it did not reach are listed as not profiled",
+            bound.as_secs_f64(),
+            w.traced_run_time.as_secs_f64(),
+            w.launches,
+            w.profiled(log),
+        );
+    } else if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log) {
         crate::note!(
             "ncu and the program did nothing for {} s (the traced run took {:.1} s \
              in all), after {} of the {} launches chosen were profiled: they were stopped, \

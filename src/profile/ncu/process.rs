@@ -235,6 +235,11 @@ pub struct HangWatch {
     first_done: std::cell::Cell<Option<(std::time::Instant, u64)>>,
     /// Whether the user was told the launches cost more than the budget assumed.
     said_slow: std::cell::Cell<bool>,
+    /// Under `--window`: how long ncu's run may take from the watch's start, and whether
+    /// it was stopped for that.
+    bound: Option<Duration>,
+    started: std::time::Instant,
+    past_bound: std::cell::Cell<bool>,
 }
 
 /// What one profiled launch costs, at 9 replay passes, as the sample's budget assumes (on
@@ -260,7 +265,29 @@ impl HangWatch {
             quiet_since: std::cell::Cell::new(None),
             first_done: std::cell::Cell::new(None),
             said_slow: std::cell::Cell::new(false),
+            bound: None,
+            started: std::time::Instant::now(),
+            past_bound: std::cell::Cell::new(false),
         }
+    }
+
+    /// Under `--window W`, ncu's run is stopped (as a hung one is, so that ncu writes the
+    /// report of what it profiled) once it has taken the traced run's time, or W if more,
+    /// plus [`SECONDS_PER_LAUNCH`] for each chosen launch. The user asked for a report in
+    /// bounded time, and the run before the sample's last launch can take far longer under
+    /// ncu than the program's own: on the H200 a PyTorch loop's model kernels came ten
+    /// steps in, and ncu's run took 127 s after a traced run of 27 s
+    /// (lab/runs/2026-12-05-augment.txt).
+    pub fn bounded(mut self, window: Duration) -> HangWatch {
+        let each = Duration::from_secs_f64(SECONDS_PER_LAUNCH);
+        let launches = u32::try_from(self.launches).unwrap_or(u32::MAX);
+        self.bound = Some(self.traced_run_time.max(window) + each * launches);
+        self
+    }
+
+    /// The bound ncu's run was stopped at, where it was.
+    pub fn past_bound(&self) -> Option<Duration> {
+        self.bound.filter(|_| self.past_bound.get())
     }
 
     /// For a run that writes nothing to its log while it profiles (its source pages printed
@@ -273,6 +300,13 @@ impl HangWatch {
     pub(super) fn hung(&self, log: &Path) -> bool {
         let len = std::fs::metadata(log).map_or(0, |m| m.len());
         let now = std::time::Instant::now();
+        if self
+            .bound
+            .is_some_and(|b| now.duration_since(self.started) >= b)
+        {
+            self.past_bound.set(true);
+            return true;
+        }
         if len != self.log_len.get() || self.quiet_since.get().is_none() {
             self.log_len.set(len);
             self.quiet_since.set(Some(now));
@@ -325,6 +359,20 @@ impl HangWatch {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    /// Under --window W, ncu's run may take the traced run's time, or W if more, plus
+    /// 0.33 s a chosen launch; a watch without a window has no bound.
+    #[test]
+    fn the_window_bound_is_the_traced_run_or_the_window_and_the_launches() {
+        let secs = |w: &HangWatch| w.bound.map(|b| (b.as_secs_f64() * 100.0).round() / 100.0);
+        let traced = Duration::from_secs(27);
+        assert_eq!(secs(&HangWatch::new(20, traced)), None);
+        let bounded = HangWatch::new(20, traced).bounded(Duration::from_secs(20));
+        assert_eq!(secs(&bounded), Some(33.6));
+        let short = HangWatch::new(3, Duration::from_secs(2)).bounded(Duration::from_secs(20));
+        assert_eq!(secs(&short), Some(20.99));
+        assert_eq!(bounded.past_bound(), None);
+    }
 
     /// A run called hung gets SIGTERM at once, its whole tree, so that ncu can write the
     /// report of what it profiled; SIGKILL comes only `kill_after_hung` later, to what

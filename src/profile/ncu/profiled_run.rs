@@ -187,6 +187,10 @@ impl ProfiledRun<'_> {
             .zip(opts.traced_run_time)
             .map(|(launches, time)| {
                 let watch = HangWatch::new(launches, time);
+                let watch = match opts.window {
+                    Some(window) => watch.bounded(window),
+                    None => watch,
+                };
                 if opts.prints_source_pages() {
                     watch.quiet_while_profiling()
                 } else {
