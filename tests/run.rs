@@ -2943,10 +2943,8 @@ fn the_window_bounds_ncus_run_too() {
         &sample,
     ];
     let traced = TracedRun::lud(&args);
-    let mut env = traced.env();
-    env.push(("FAKE_NCU_MODE", "late"));
     let start = std::time::Instant::now();
-    let r = run_with("late", &args, &env);
+    let r = run_with("late", &args, &traced.env());
     let took = start.elapsed();
     let stderr = String::from_utf8_lossy(&r.out.stderr);
     assert!(
