@@ -1,6 +1,9 @@
 //! The sample by time on traces built here and on real ones (fixtures/h200-by-time).
 
-use super::*;
+use super::{
+    Budget, Chosen, Counted, Coverage, Plan, Sample, coverage, default_max_launches, heavy_kernels,
+    ingest, plan, plan_with,
+};
 
 /// The H200's shape, as gpulint's GPU table gives it.
 const H200: crate::profile::visible_gpus::Shape = crate::profile::visible_gpus::Shape {
