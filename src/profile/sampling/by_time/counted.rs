@@ -93,6 +93,15 @@ impl Counted {
             .count() as u64
     }
 
+    /// Per kernel, its GPU time: the sum of its configurations'.
+    pub(super) fn kernel_times(&self) -> Vec<f64> {
+        let mut time = vec![0.0; self.kernels.len()];
+        for &(kernel, configuration_time, _) in &self.configurations {
+            time[kernel] += configuration_time;
+        }
+        time
+    }
+
     pub(super) fn share(&self, covered: &[bool]) -> f64 {
         let time: f64 = (self.configurations.iter().zip(covered))
             .filter(|(_, c)| **c)

@@ -112,6 +112,9 @@ pub(super) fn choose(
     max_launches: u64,
 ) -> Pick {
     let best = choose_among_covers(counted, needs, max_launches);
+    if octaves.is_empty() {
+        return best;
+    }
     let last = (counted.launches.iter())
         .rposition(|&(kernel, n, _, _)| best.kernels[kernel] && best.numbers.contains(&n));
     let reached: std::collections::HashSet<(usize, u64)> = match last {
@@ -128,12 +131,7 @@ pub(super) fn choose(
     if octaves.is_empty() {
         return best;
     }
-    let mut all: Vec<Need> = (needs.iter())
-        .map(|n| Need {
-            numbers: n.numbers.clone(),
-            ..*n
-        })
-        .collect();
+    let mut all = needs.to_vec();
     all.extend(octaves);
     greedy(counted, &all, max_launches, best.rescored(&all))
 }

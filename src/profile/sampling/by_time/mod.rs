@@ -95,11 +95,7 @@ pub fn default_max_launches(run: Option<std::time::Duration>) -> u64 {
 
 /// How many kernels hold [`ALWAYS_PROFILED_SHARE`] of the counted GPU time or more.
 fn heavy_kernels(counted: &Counted) -> u64 {
-    let mut time = vec![0.0; counted.kernels.len()];
-    for &(kernel, _, _, duration) in &counted.launches {
-        time[kernel] += duration;
-    }
-    (time.iter())
+    (counted.kernel_times().iter())
         .filter(|t| **t >= ALWAYS_PROFILED_SHARE * counted.total)
         .count() as u64
 }
@@ -193,10 +189,9 @@ pub fn coverage(
         .map(|(t, l)| *t && profiled(&l.name))
         .collect();
     let covered = counted.covered(&taken);
-    let mut kernel_time = vec![0.0; counted.kernels.len()];
+    let kernel_time = counted.kernel_times();
     let mut kernel_profiled = vec![false; counted.kernels.len()];
     for (c, &covered) in counted.configurations.iter().zip(&covered) {
-        kernel_time[c.0] += c.1;
         kernel_profiled[c.0] |= covered;
     }
     let because = |kernel: usize| {

@@ -19,6 +19,7 @@ const LONG_SHARE: f64 = 0.10;
 const CANDIDATES: usize = 128;
 
 /// A launch a configuration needs profiled: any of `numbers` (sorted) of its `kernel`.
+#[derive(Clone)]
 pub(super) struct Need {
     pub(super) kernel: usize,
     pub(super) numbers: Vec<u64>,
@@ -142,10 +143,7 @@ pub(super) const KERNEL_SHARE: f64 = crate::profile::sample::KERNEL_SHARE_PCT / 
 /// a launch number of its own, a launch of every kernel, and was left out with its two
 /// warnings. `by_time`: configurations, the most time first.
 pub(super) fn kernel_needs(counted: &Counted, by_time: &[usize]) -> Vec<Need> {
-    let mut time = vec![0.0; counted.kernels.len()];
-    for c in &counted.configurations {
-        time[c.0] += c.1;
-    }
+    let time = counted.kernel_times();
     let mut seen = vec![false; counted.kernels.len()];
     let mut needs = Vec::new();
     for &configuration in by_time {
