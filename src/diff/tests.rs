@@ -1,6 +1,11 @@
 //! The diff's unit tests: bands, pairing, findings compared, overlap.
 
-use super::*;
+use std::collections::BTreeMap;
+
+use super::{
+    Baseline, KernelEntry, Verdict, apply_thresholds, default_gates, diff, diff_with, findings,
+    judge, refuse_nothing_compared,
+};
 use crate::baseline::{FORMAT, Stat};
 use findings::{NOT_IN_CANDIDATE, NOT_JUDGED};
 

@@ -1,7 +1,7 @@
 //! Origins of real kernel names: the patterns of rules/origins.toml against the names
 //! that PyTorch, JAX, cuDNN, CUTLASS, Thrust and NCCL kernels carry in real captures.
 
-use super::*;
+use super::{Kind, load};
 
 /// The launch trace's object outranks the name for libraries shipped as objects, and
 /// a known object no library claims makes a library-sounding name the user's; header-
