@@ -50,7 +50,10 @@ fn readme_metric_counts_are_what_gpulint_metrics_prints() {
         "`gpulint metrics` prints {all}"
     );
     assert_eq!(number_before(&text, " without the roofline"), lean);
-    assert_eq!(number_before(&text, " metrics in 10 replay passes"), all);
+    assert_eq!(
+        number_before(&text, " metrics, which CUPTI's host-side count puts at"),
+        all
+    );
 }
 
 /// docs/time-at-stake.md lists every rule that has a stake, with the expression its file

@@ -190,7 +190,7 @@ pub static METRICS: &[MetricDef] = &[
     metric!(
         "sm_throughput_pct",
         "compute (SM) throughput, % of peak: ncu's sm__throughput, the busiest SM unit over elapsed cycles",
-        // sm__throughput takes 9 replay passes alone: `gpulint run` collects six of its
+        // sm__throughput takes 9 replay passes alone: `gpulint run` collects some of its
         // sub-units instead (COMPUTE_PARTS), and `derive_throughput` takes their maximum.
         [n("sm__throughput.avg.pct_of_peak_sustained_elapsed")],
         [
@@ -239,8 +239,7 @@ pub static METRICS: &[MetricDef] = &[
     metric!(
         "l1_data_pipe_pct",
         "L1 data-pipe (LSU) wavefronts, % of peak: global, local and shared-memory accesses",
-        // The unit ncu's Memory Throughput reads for shared-memory-bound kernels; one
-        // replay pass more than the rest of `gpulint run`'s list (8 in all on an H200).
+        // The unit ncu's Memory Throughput reads for shared-memory-bound kernels.
         [n(
             "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed"
         )],
@@ -500,8 +499,14 @@ pub static METRICS: &[MetricDef] = &[
     ),
     metric!(
         "requests_ld",
-        "L1 requests of global loads",
-        [n("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")],
+        "L1 requests of global loads: one per warp-level global load instruction",
+        // The instruction count comes with the other SASS counts in one instrumented pass;
+        // the L1 counter costs a replay pass of its own in `gpulint run`'s list. They were
+        // equal on every H200 capture that has both (tests/corpus.rs).
+        [
+            n("smsp__sass_inst_executed_op_global_ld.sum"),
+            n("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+        ],
         []
     ),
     metric!(
@@ -512,8 +517,11 @@ pub static METRICS: &[MetricDef] = &[
     ),
     metric!(
         "requests_st",
-        "L1 requests of global stores",
-        [n("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")],
+        "L1 requests of global stores: one per warp-level global store instruction",
+        [
+            n("smsp__sass_inst_executed_op_global_st.sum"),
+            n("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")
+        ],
         []
     ),
     metric!(

@@ -291,7 +291,6 @@ pub static DERIVED: &[Derived] = &[
             "issue_slots_pct",
             "lsu_inst_pct",
             "adu_inst_pct",
-            "mio_inst_pct",
             "mio_queue_read_pct",
             "shared_pipe_pct"
         ]
