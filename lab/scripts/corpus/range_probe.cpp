@@ -1,0 +1,278 @@
+// One run of the program with counters (#58 step 4, its second option; twenty-seventh
+// session, written before any device call). ncu cannot share the program with gpulint's
+// launch tracer (lab/runs/2026-12-05-one-run.txt: CUPTI has one subscriber, ncu's), so
+// the counters would come from CUPTI's range profiler in the tracer itself. This probe
+// asks what that costs and whether it agrees with ncu: loaded through
+// CUDA_INJECTION64_PATH, it records every kernel launch (CUPTI's activity records, as the
+// tracer does) and profiles the first launch of each kernel function with the range
+// profiler in kernel replay (a range per launch, opened in the launch's API_ENTER callback
+// and closed in its API_EXIT), then evaluates PROBE_METRICS for each profiled launch with
+// the host API and writes them to PROBE_OUT, one row per launch, beside the seconds each
+// profiled launch's call took. Each CUPTI step's result goes to stderr.
+// Build:
+//   g++ -shared -fPIC -O2 -std=c++17 range_probe.cpp -I$CUPTI/include
+//       -I/usr/local/cuda/include -L$CUPTI/lib64 -lcupti -lcuda -o range_probe.so
+// Run:
+//   CUDA_INJECTION64_PATH=$PWD/range_probe.so PROBE_METRICS=$(gpulint metrics)
+//       PROBE_OUT=values.csv [PROBE_PICKS=40] [PROBE_ACTIVITY=0] ./program
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::mutex lock;
+std::vector<std::string> metric_names;
+std::vector<const char*> metrics;
+size_t most_picks = 40;
+bool activity = true;
+
+// One context's profiler: the config and counter data images and the range profiler.
+struct Session {
+  CUcontext context = nullptr;
+  CUpti_Profiler_Host_Object* host = nullptr;
+  CUpti_RangeProfiler_Object* profiler = nullptr;
+  std::vector<uint8_t> config, counter_data;
+  size_t passes = 0;
+  bool failed = false;
+};
+Session session;
+
+struct Pick {
+  std::string kernel;
+  uint64_t launch;
+  double seconds;
+};
+std::vector<Pick> picks;
+std::set<std::string> seen;
+uint64_t launches = 0;
+std::atomic<uint64_t> kernel_records{0};
+thread_local bool open_range = false;
+thread_local std::chrono::steady_clock::time_point opened;
+
+bool ok(const char* step, CUptiResult r) {
+  if (r == CUPTI_SUCCESS) return true;
+  const char* text = "?";
+  cuptiGetResultString(r, &text);
+  fprintf(stderr, "range_probe: %s -> %d (%s)\n", step, int(r), text);
+  return false;
+}
+
+// The range profiler on `context`, configured for `metrics`: once, on the first launch.
+bool start_session(CUcontext context) {
+  if (session.context) return session.context == context && !session.failed;
+  session.context = context;
+  session.failed = true;
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  if (!ok("cuptiProfilerInitialize", cuptiProfilerInitialize(&init))) return false;
+  CUdevice device;
+  if (cuCtxGetDevice(&device) != CUDA_SUCCESS) return false;
+  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = size_t(device);
+  if (!ok("cuptiDeviceGetChipName", cuptiDeviceGetChipName(&chip))) return false;
+  CUpti_Profiler_GetCounterAvailability_Params avail{
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  avail.ctx = context;
+  if (!ok("GetCounterAvailability size", cuptiProfilerGetCounterAvailability(&avail)))
+    return false;
+  std::vector<uint8_t> availability(avail.counterAvailabilityImageSize);
+  avail.pCounterAvailabilityImage = availability.data();
+  if (!ok("GetCounterAvailability", cuptiProfilerGetCounterAvailability(&avail))) return false;
+  CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  host.pChipName = chip.pChipName;
+  host.pCounterAvailabilityImage = availability.data();
+  if (!ok("cuptiProfilerHostInitialize", cuptiProfilerHostInitialize(&host))) return false;
+  session.host = host.pHostObject;
+  CUpti_Profiler_Host_ConfigAddMetrics_Params add{
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  add.pHostObject = session.host;
+  add.ppMetricNames = metrics.data();
+  add.numMetrics = metrics.size();
+  if (!ok("ConfigAddMetrics", cuptiProfilerHostConfigAddMetrics(&add))) return false;
+  CUpti_Profiler_Host_GetConfigImageSize_Params size{
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  size.pHostObject = session.host;
+  if (!ok("GetConfigImageSize", cuptiProfilerHostGetConfigImageSize(&size))) return false;
+  session.config.resize(size.configImageSize);
+  CUpti_Profiler_Host_GetConfigImage_Params image{
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  image.pHostObject = session.host;
+  image.configImageSize = session.config.size();
+  image.pConfigImage = session.config.data();
+  if (!ok("GetConfigImage", cuptiProfilerHostGetConfigImage(&image))) return false;
+  CUpti_Profiler_Host_GetNumOfPasses_Params passes{
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  passes.configImageSize = session.config.size();
+  passes.pConfigImage = session.config.data();
+  if (!ok("GetNumOfPasses", cuptiProfilerHostGetNumOfPasses(&passes))) return false;
+  session.passes = passes.numOfPasses;
+  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  enable.ctx = context;
+  if (!ok("cuptiRangeProfilerEnable", cuptiRangeProfilerEnable(&enable))) return false;
+  session.profiler = enable.pRangeProfilerObject;
+  CUpti_RangeProfiler_GetCounterDataSize_Params data{
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  data.pRangeProfilerObject = session.profiler;
+  data.pMetricNames = metrics.data();
+  data.numMetrics = metrics.size();
+  data.maxNumOfRanges = most_picks;
+  data.maxNumRangeTreeNodes = uint32_t(most_picks);
+  if (!ok("GetCounterDataSize", cuptiRangeProfilerGetCounterDataSize(&data))) return false;
+  session.counter_data.resize(data.counterDataSize);
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params prepare{
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  prepare.pRangeProfilerObject = session.profiler;
+  prepare.counterDataSize = session.counter_data.size();
+  prepare.pCounterData = session.counter_data.data();
+  if (!ok("CounterDataImageInitialize", cuptiRangeProfilerCounterDataImageInitialize(&prepare)))
+    return false;
+  CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  set.pRangeProfilerObject = session.profiler;
+  set.configSize = session.config.size();
+  set.pConfig = session.config.data();
+  set.counterDataImageSize = session.counter_data.size();
+  set.pCounterDataImage = session.counter_data.data();
+  set.range = CUPTI_AutoRange;
+  set.replayMode = CUPTI_KernelReplay;
+  set.maxRangesPerPass = most_picks;
+  set.numNestingLevels = 1;
+  set.minNestingLevel = 1;
+  set.passIndex = 0;
+  set.targetNestingLevel = 1;
+  if (!ok("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&set))) return false;
+  fprintf(stderr, "range_probe: %s, %zu metrics in %zu passes\n", chip.pChipName,
+          metrics.size(), session.passes);
+  session.failed = false;
+  return true;
+}
+
+void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void* data) {
+  auto* info = static_cast<const CUpti_CallbackData*>(data);
+  std::lock_guard<std::mutex> guard(lock);
+  if (info->callbackSite == CUPTI_API_ENTER) {
+    ++launches;
+    const char* name = info->symbolName ? info->symbolName : "?";
+    if (picks.size() >= most_picks || !seen.insert(name).second) return;
+    if (!start_session(info->context)) return;
+    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = session.profiler;
+    if (!ok("cuptiRangeProfilerStart", cuptiRangeProfilerStart(&start))) return;
+    picks.push_back({name, launches, 0.0});
+    open_range = true;
+    opened = std::chrono::steady_clock::now();
+  } else if (open_range) {
+    open_range = false;
+    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = session.profiler;
+    ok("cuptiRangeProfilerStop", cuptiRangeProfilerStop(&stop));
+    CUpti_RangeProfiler_DecodeData_Params decode{
+        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    decode.pRangeProfilerObject = session.profiler;
+    ok("cuptiRangeProfilerDecodeData", cuptiRangeProfilerDecodeData(&decode));
+    if (decode.numOfRangeDropped)
+      fprintf(stderr, "range_probe: %zu ranges dropped\n", decode.numOfRangeDropped);
+    picks.back().seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - opened).count();
+    if (!stop.isAllPassSubmitted)
+      fprintf(stderr, "range_probe: %s: not every pass submitted\n", picks.back().kernel.c_str());
+  }
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* most) {
+  *size = 1 << 20;
+  *buffer = static_cast<uint8_t*>(aligned_alloc(8, *size));
+  *most = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
+    if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) ++kernel_records;
+  free(buffer);
+}
+
+// Each profiled launch's metric values, evaluated on the host, one row per launch.
+void write_values() {
+  std::lock_guard<std::mutex> guard(lock);
+  if (activity) cuptiActivityFlushAll(1);
+  const char* path = getenv("PROBE_OUT");
+  FILE* out = path ? fopen(path, "w") : stdout;
+  if (!out) return;
+  fprintf(out, "# launches %llu, kernel records %llu, passes %zu\n",
+          (unsigned long long)launches, (unsigned long long)kernel_records.load(),
+          session.passes);
+  fprintf(out, "pick,launch,kernel,seconds");
+  for (auto* m : metrics) fprintf(out, ",%s", m);
+  fprintf(out, "\n");
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = session.counter_data.data();
+  info.counterDataImageSize = session.counter_data.size();
+  if (session.profiler && ok("GetCounterDataInfo", cuptiRangeProfilerGetCounterDataInfo(&info))) {
+    std::vector<double> values(metrics.size());
+    for (size_t i = 0; i < info.numTotalRanges && i < picks.size(); i++) {
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{
+          CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+      eval.pHostObject = session.host;
+      eval.pCounterDataImage = session.counter_data.data();
+      eval.counterDataImageSize = session.counter_data.size();
+      eval.rangeIndex = i;
+      eval.ppMetricNames = metrics.data();
+      eval.numMetrics = metrics.size();
+      eval.pMetricValues = values.data();
+      if (!ok("EvaluateToGpuValues", cuptiProfilerHostEvaluateToGpuValues(&eval))) continue;
+      fprintf(out, "%zu,%llu,%s,%.6f", i, (unsigned long long)picks[i].launch,
+              picks[i].kernel.c_str(), picks[i].seconds);
+      for (double v : values) fprintf(out, ",%.9g", v);
+      fprintf(out, "\n");
+    }
+    fprintf(stderr, "range_probe: %zu ranges, %zu picks\n", info.numTotalRanges, picks.size());
+  }
+  if (out != stdout) fclose(out);
+}
+
+}  // namespace
+
+extern "C" int InitializeInjection() {
+  if (const char* list = getenv("PROBE_METRICS")) {
+    std::string all = list;
+    for (size_t at = 0; at <= all.size();) {
+      size_t comma = all.find(',', at);
+      if (comma == std::string::npos) comma = all.size();
+      if (comma > at) metric_names.push_back(all.substr(at, comma - at));
+      at = comma + 1;
+    }
+  } else {
+    metric_names = {"gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed"};
+  }
+  for (auto& m : metric_names) metrics.push_back(m.c_str());
+  if (const char* n = getenv("PROBE_PICKS")) most_picks = strtoull(n, nullptr, 10);
+  activity = !(getenv("PROBE_ACTIVITY") && strcmp(getenv("PROBE_ACTIVITY"), "0") == 0);
+  CUpti_SubscriberHandle subscriber;
+  if (!ok("cuptiSubscribe", cuptiSubscribe(&subscriber, on_launch, nullptr))) return 1;
+  for (CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
+    ok("cuptiEnableCallback", cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
+  if (activity) {
+    ok("cuptiActivityRegisterCallbacks",
+       cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
+    ok("cuptiActivityEnable", cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+  }
+  atexit(write_values);
+  return 1;
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# One run with counters (#58 step 4, second option), and the cheaper metric list (step 3).
+# Written in the twenty-seventh session, which had no device, before any call.
+#   probe   range_probe.cpp (CUPTI's range profiler in kernel replay, injected as the launch
+#           tracer is, on the first launch of each kernel function) on LU 1024, BFS and
+#           the transformer (3 steps), each beside its plain run and ncu on the same first
+#           launches (--kernel-id :::1, gpulint's metric list); compare_values.py holds
+#           the probe's values to ncu's.
+#           Expected before the call: the probe's setup succeeds inside the first launch's
+#           callback (unknown; if not, stderr names the step that fails); it reports 7
+#           passes for gpulint's 69 metrics on the H200 (CUPTI's host count,
+#           lab/runs/2026-12-05-passes.txt); every launch gets an activity record beside
+#           the range profiler (records = launches); a profiled launch costs a few ms to a
+#           few tens of ms (7 replays of a short kernel with save and restore, no ncu
+#           start and no report), so LU's one run is its plain run plus well under a
+#           second, and the transformer's its plain run plus a few seconds; counts
+#           (instructions, sectors, requests, bytes) equal ncu's on the same launch, and
+#           percentages of peak within 10% (the launch is the same; clocks and neighbours
+#           are not).
+#   passes  gpulint's default run on LU 1024 and BFS with this build's list, reading
+#           profiler__replayer_passes and the seconds a launch.
+#           Expected before the call: 8 passes a launch (CUPTI's 7 plus ncu's one), where
+#           the fixtures of 2026-12-05 hold 10; a launch's seconds down by about a fifth.
+# usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
+# gpulint at $GL, default .device-carry/gpulint)
+set -u
+source "$(dirname "$0")/common.sh" "$OUT" "${GL:-.device-carry/gpulint}"
+source "$(dirname "$0")/staged.sh"
+cupti=${CUPTI:-/usr/local/cuda/extras/CUPTI}
+probe="$r/range_probe.so"
+# The program once under the probe (values to $r/NAME.probe.csv) and once under ncu on
+# the same first launches (raw page to $r/NAME.ncu.csv), then the two compared.
+probe_and_ncu() {
+  local name=$1; shift
+  local metrics; metrics=$("$gl" metrics)
+  timed "probe_$name" env CUDA_INJECTION64_PATH="$probe" LD_LIBRARY_PATH="$cupti/lib64" \
+    PROBE_METRICS="$metrics" PROBE_OUT="$r/$name.probe.csv" "$@"
+  timed "ncu_$name" ncu --clock-control none --kernel-id :::1 --print-kernel-base mangled --csv --page raw \
+    --print-units base --metrics "$metrics" --log-file "$r/$name.ncu.csv" "$@"
+  python3 lab/scripts/corpus/compare_values.py "$r/$name.probe.csv" "$r/$name.ncu.csv" \
+    > "$r/compare_$name.txt" 2>&1
+  head -3 "$r/$name.probe.csv" | tee -a "$table"
+  tail -4 "$r/compare_$name.txt" | tee -a "$table"
+}
+for stage in "$@"; do
+  case $stage in
+    probe)
+      g++ -shared -fPIC -O2 -std=c++17 lab/scripts/corpus/range_probe.cpp -I"$cupti/include" \
+        -I/usr/local/cuda/include -L"$cupti/lib64" -lcupti -lcuda -o "$probe" \
+        > "$r/build.txt" 2>&1 || { cat "$r/build.txt"; exit 1; }
+      build_sample lud
+      build_sample bfs
+      timed plain_lud "$build/lud" 1024
+      probe_and_ncu lud "$build/lud" 1024
+      timed plain_bfs "$build/bfs" 1048576 8
+      probe_and_ncu bfs "$build/bfs" 1048576 8
+      timed plain_tf python3 samples/apps/torch_transformer.py 3
+      probe_and_ncu tf python3 samples/apps/torch_transformer.py 3
+      ;;
+    passes)
+      build_sample lud
+      build_sample bfs
+      for program in "lud 1024" "bfs 1048576 8"; do
+        set -- $program
+        timed "plain_$1" "$build/$1" "${@:2}"
+        run_gl "default_$1" --save-csv "$r/default_$1.csv" -v -- "$build/$1" "${@:2}"
+        "$gl" check --exit-zero --format json --per-launch "$r/default_$1.csv" |
+          python3 -c 'import json,sys; k=json.load(sys.stdin)["kernels"]; print(sorted({x["metrics"].get("replay_passes") for x in k}))' |
+          sed "s/^/$1 replay passes: /" | tee -a "$table"
+      done
+      ;;
+  esac
+done
+tar czf "$OUT/results.tar.gz" -C "$r" .
