@@ -1,7 +1,9 @@
 //! A launch's metrics, stored by key number rather than in a string-keyed tree: every
 //! canonical and derived key has a slot, so reading a metric is a hash of its name (or no
-//! hash at all, by [`KeyId`]) and a launch's map makes no allocation. It reads like the
-//! `BTreeMap<&'static str, f64>` it replaced: iteration is in key-name order.
+//! hash at all, by [`KeyId`]). A map holds a bit per slot and the values of the slots it
+//! holds, packed in slot order: a traced launch's 21 values take about 220 bytes where a
+//! value for every slot took 1,560 (a 300,000-launch trace held 1 GiB). It reads like
+//! the `BTreeMap<&'static str, f64>` it replaced: iteration is in key-name order.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -89,19 +91,11 @@ impl KeySet {
 }
 
 /// A launch's canonical and derived metrics.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Metrics {
     present: [u64; WORDS],
-    values: [f64; CAPACITY],
-}
-
-impl Default for Metrics {
-    fn default() -> Self {
-        Metrics {
-            present: [0; WORDS],
-            values: [0.0; CAPACITY],
-        }
-    }
+    /// The values of the slots held, in slot order.
+    values: Vec<f64>,
 }
 
 impl Metrics {
@@ -114,13 +108,21 @@ impl Metrics {
         self.present[i / 64] & (1 << (i % 64)) != 0
     }
 
+    /// Where slot `id`'s value is (or would go) in `values`: the slots held below it.
+    fn rank(&self, id: KeyId) -> usize {
+        let i = id.0 as usize;
+        let below: u32 = self.present[..i / 64].iter().map(|w| w.count_ones()).sum();
+        let within = (self.present[i / 64] & ((1u64 << (i % 64)) - 1)).count_ones();
+        (below + within) as usize
+    }
+
     pub(crate) fn get_id(&self, id: KeyId) -> Option<f64> {
-        self.has(id).then(|| self.values[id.0 as usize])
+        self.has(id).then(|| self.values[self.rank(id)])
     }
 
     pub fn get(&self, key: &str) -> Option<&f64> {
         let id = KeyId::of(key)?;
-        self.has(id).then(|| &self.values[id.0 as usize])
+        self.has(id).then(|| &self.values[self.rank(id)])
     }
 
     pub fn contains_key(&self, key: &str) -> bool {
@@ -133,11 +135,14 @@ impl Metrics {
 
     /// Sets a slot; returns what it held.
     pub(crate) fn set(&mut self, id: KeyId, value: f64) -> Option<f64> {
-        let old = self.get_id(id);
+        let at = self.rank(id);
+        if self.has(id) {
+            return Some(std::mem::replace(&mut self.values[at], value));
+        }
         let i = id.0 as usize;
         self.present[i / 64] |= 1 << (i % 64);
-        self.values[i] = value;
-        old
+        self.values.insert(at, value);
+        None
     }
 
     /// Sets a key, which must be a canonical or derived one.
@@ -147,10 +152,13 @@ impl Metrics {
 
     pub fn remove(&mut self, key: &str) -> Option<f64> {
         let id = KeyId::of(key)?;
-        let old = self.get_id(id);
+        if !self.has(id) {
+            return None;
+        }
         let i = id.0 as usize;
+        let old = self.values.remove(self.rank(id));
         self.present[i / 64] &= !(1 << (i % 64));
-        old
+        Some(old)
     }
 
     pub(crate) fn key_set(&self) -> KeySet {
@@ -158,11 +166,11 @@ impl Metrics {
     }
 
     pub fn len(&self) -> usize {
-        self.present.iter().map(|w| w.count_ones() as usize).sum()
+        self.values.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.present.iter().all(|w| *w == 0)
+        self.values.is_empty()
     }
 
     /// The keys held and their values, in the order of the keys' names.
@@ -171,19 +179,24 @@ impl Metrics {
             .sorted
             .iter()
             .filter(|id| self.has(**id))
-            .map(|id| (id.name_ref(), &self.values[id.0 as usize]))
+            .map(|id| (id.name_ref(), &self.values[self.rank(*id)]))
     }
 
-    /// The slots held, in slot order (faster than [`Metrics::iter`] when order does not
-    /// matter).
+    /// The slots held, in slot order, each with its value (faster than
+    /// [`Metrics::iter`] when order does not matter).
     pub(crate) fn ids(&self) -> impl Iterator<Item = (KeyId, f64)> + '_ {
-        self.present.iter().enumerate().flat_map(move |(w, &word)| {
+        self.slots().zip(self.values.iter().copied())
+    }
+
+    /// The slots held, in slot order.
+    fn slots(&self) -> impl Iterator<Item = KeyId> + '_ {
+        self.present.iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
                     let i = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    (KeyId(i as u16), self.values[i])
+                    KeyId(i as u16)
                 })
             })
         })
@@ -198,16 +211,18 @@ impl Metrics {
     }
 
     pub fn retain(&mut self, mut keep: impl FnMut(&'static str, &mut f64) -> bool) {
-        for w in 0..WORDS {
-            let mut bits = self.present[w];
-            while bits != 0 {
-                let i = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if !keep(KeyId(i as u16).name(), &mut self.values[i]) {
-                    self.present[w] &= !(1 << (i % 64));
-                }
+        let slots: Vec<KeyId> = self.slots().collect();
+        let mut kept = 0;
+        for (id, at) in slots.into_iter().zip(0..) {
+            let i = id.0 as usize;
+            if keep(id.name(), &mut self.values[at]) {
+                self.values[kept] = self.values[at];
+                kept += 1;
+            } else {
+                self.present[i / 64] &= !(1 << (i % 64));
             }
         }
+        self.values.truncate(kept);
     }
 }
 
@@ -221,7 +236,7 @@ impl std::ops::Index<&str> for Metrics {
 
 impl PartialEq for Metrics {
     fn eq(&self, other: &Self) -> bool {
-        self.present == other.present && self.ids().all(|(id, v)| other.values[id.0 as usize] == v)
+        self.present == other.present && self.values == other.values
     }
 }
 
@@ -349,5 +364,74 @@ mod tests {
         got.sort_by(|a, b| a.0.cmp(b.0));
         let want: Vec<_> = m.iter().map(|(k, v)| (*k, *v)).collect();
         assert_eq!(got, want);
+    }
+}
+
+/// The packed map against the sorted map it stands for, over any sequence of edits.
+#[cfg(test)]
+mod properties {
+    use std::collections::BTreeMap;
+
+    use super::{DERIVED, KeyId, METRICS, Metrics};
+    use proptest::prelude::{prop, prop_assert_eq, proptest};
+
+    /// An edit: set slot `key` (an index into every key) to `value`, remove it, or keep
+    /// only the values above `value`.
+    #[derive(Debug, Clone)]
+    enum Edit {
+        Set(usize, f64),
+        Remove(usize),
+        RetainAbove(f64),
+    }
+
+    fn key(i: usize) -> &'static str {
+        let all = METRICS.len() + DERIVED.len();
+        KeyId::known(match i % all {
+            i if i < METRICS.len() => METRICS[i].key,
+            i => DERIVED[i - METRICS.len()].key,
+        })
+        .name()
+    }
+
+    fn edits() -> impl proptest::strategy::Strategy<Value = Vec<Edit>> {
+        use proptest::strategy::Strategy;
+        let edit = prop_oneof![
+            4 => (0usize..400, -1e6f64..1e6).prop_map(|(k, v)| Edit::Set(k, v)),
+            2 => (0usize..400).prop_map(Edit::Remove),
+            1 => (-1e6f64..1e6).prop_map(Edit::RetainAbove),
+        ];
+        prop::collection::vec(edit, 0..120)
+    }
+
+    use proptest::prop_oneof;
+
+    proptest! {
+        #[test]
+        fn edits_leave_what_a_sorted_map_holds(edits in edits()) {
+            let (mut packed, mut sorted) = (Metrics::new(), BTreeMap::new());
+            for edit in edits {
+                match edit {
+                    Edit::Set(k, v) => {
+                        prop_assert_eq!(packed.insert(key(k), v), sorted.insert(key(k), v));
+                    }
+                    Edit::Remove(k) => prop_assert_eq!(packed.remove(key(k)), sorted.remove(key(k))),
+                    Edit::RetainAbove(floor) => {
+                        packed.retain(|_, v| *v > floor);
+                        sorted.retain(|_, v| *v > floor);
+                    }
+                }
+                let held: Vec<(&str, f64)> = packed.iter().map(|(k, v)| (*k, *v)).collect();
+                let want: Vec<(&str, f64)> = sorted.iter().map(|(k, v)| (*k, *v)).collect();
+                prop_assert_eq!(held, want);
+                prop_assert_eq!(packed.len(), sorted.len());
+                for (k, v) in &sorted {
+                    prop_assert_eq!(packed.get(k), Some(v));
+                    prop_assert_eq!(packed.get_id(KeyId::known(k)), Some(*v));
+                }
+                let mut by_slot: Vec<(KeyId, f64)> = packed.ids().collect();
+                by_slot.sort_by_key(|(id, _)| id.name());
+                prop_assert_eq!(by_slot.len(), sorted.len());
+            }
+        }
     }
 }
