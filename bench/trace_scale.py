@@ -10,7 +10,7 @@ machine.
      gpulint check TRACE --format json             (this build)
      gpulint at REV check TRACE --format json      (a git worktree of REV, in target/bench/)
 3. Checks that both give the same findings, and prints each one's median seconds and
-   their ratio.
+   peak resident memory, and their ratios.
 
     python3 bench/trace_scale.py --against REV [--launches 300000] [--rounds 3]
 """
@@ -61,14 +61,18 @@ def build_trace(path, launches):
 
 
 def run(binary, trace, out_path):
+    """Seconds and peak resident memory (MiB) of one check: the child's own rusage."""
     start = time.perf_counter()
-    with open(out_path, "wb") as out:
-        proc = subprocess.run([binary, "check", trace, "--format", "json", "--exit-zero"],
-                              stdout=out, stderr=subprocess.PIPE)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"{binary} failed ({proc.returncode}): {proc.stderr.decode(errors='replace')}")
-    return seconds
+    with open(out_path, "wb") as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([binary, "check", trace, "--format", "json", "--exit-zero"],
+                                stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"{binary} failed ({proc.returncode}): {err.read().decode(errors='replace')}")
+    return seconds, usage.ru_maxrss / 1024
 
 
 def findings(path):
@@ -92,17 +96,23 @@ def main():
         size = os.path.getsize(trace) / 2**20
         print(f"trace: {n} launches, {size:.0f} MiB, from {os.path.relpath(SOURCE, ROOT)}")
         times = {"this build": [], f"at {args.against}": []}
+        memory = {name: [] for name in times}
         for round_ in range(args.rounds):
             for name, binary in [("this build", GPULINT), (f"at {args.against}", before)]:
                 out = os.path.join(scratch, f"{round_}-{name.replace(' ', '_')}.json")
-                times[name].append(run(binary, trace, out))
+                seconds, mib = run(binary, trace, out)
+                times[name].append(seconds)
+                memory[name].append(mib)
         same = findings(os.path.join(scratch, "0-this_build.json")) == findings(
             os.path.join(scratch, f"0-at_{args.against}.json"))
         for name, t in times.items():
             print(f"{name:>16}: median {statistics.median(t):.2f} s  "
-                  f"({', '.join(f'{x:.2f}' for x in t)})")
+                  f"({', '.join(f'{x:.2f}' for x in t)}), peak memory "
+                  f"{max(memory[name]):.0f} MiB")
         ours, theirs = (statistics.median(t) for t in times.values())
-        print(f"ratio: this build takes {ours / theirs:.2f}x the time of {args.against}; "
+        ours_mib, theirs_mib = (max(m) for m in memory.values())
+        print(f"ratio: this build takes {ours / theirs:.2f}x the time and "
+              f"{ours_mib / theirs_mib:.2f}x the peak memory of {args.against}; "
               f"findings {'the same' if same else 'DIFFER'}")
 
 

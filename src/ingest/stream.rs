@@ -118,7 +118,7 @@ fn read_trace(
     input
         .read_to_string(&mut text)
         .map_err(|e| Error::in_file(file, format!("cannot read: {e}")))?;
-    let profile = super::trace::read(&text, file)?;
+    let profile = super::trace::read_owned(text, file)?;
     for launch in profile.launches {
         sink(launch)?;
     }

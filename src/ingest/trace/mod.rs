@@ -33,6 +33,21 @@ pub fn process_blocks(text: &str) -> usize {
 /// process, meets them. A trace that cannot stand for every launch is refused (see
 /// [`refuse_partial`]), and so is one without a launch.
 pub fn read(text: &str, file: &str) -> Result<Profile> {
+    launches_of(parse(text, file)?, file)
+}
+
+/// As [`read`], letting go of the text once its rows are read: a long run's trace is
+/// hundreds of MiB.
+pub fn read_owned(text: String, file: &str) -> Result<Profile> {
+    let parsed = parse(&text, file)?;
+    drop(text);
+    launches_of(parsed, file)
+}
+
+/// Each process's rows (with their lines), and the processes.
+type Parsed = (Vec<Vec<(u64, Row)>>, Vec<crate::ingest::Process>);
+
+fn parse(text: &str, file: &str) -> Result<Parsed> {
     if !is_trace(text.as_bytes()) {
         return Err(Error::at(
             file,
@@ -48,6 +63,10 @@ pub fn read(text: &str, file: &str) -> Result<Profile> {
         processes.push(read_block(block, first_line, file)?);
         tags.push(process_of(block));
     }
+    Ok((processes, tags))
+}
+
+fn launches_of((processes, tags): Parsed, file: &str) -> Result<Profile> {
     // Those that launched kernels: a compile worker's block holds none.
     let process_count = processes.iter().filter(|p| !p.is_empty()).count();
     let mut rows = merge_by_start(processes);
