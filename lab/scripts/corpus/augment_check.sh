@@ -31,10 +31,25 @@
 #           serial-loads in some of the three runs, not all (call 2: one of two); the
 #           window run about 6 s under call 1's 66.4 s (gpulint's own judging halved) if
 #           ncu's run takes the 23 s it took then.
+#   fourth  (written in the twenty-seventh session, which had no device) the build with two
+#           replay passes fewer (d169bea on): BFS plain and by default three times, then
+#           with --max-launches 12 three times; torch_attention.py at 3 steps plain, by
+#           default and with --max-launches 12; the augmented CNN's long loop under
+#           --window 20 (ncu's run now bounded). All --verbose, for the profiled run's
+#           seconds and the replay passes.
+#           Expected before the call: 8 replay passes a launch where there were 10, and a
+#           launch's seconds down by about a fifth (BFS's 0.13-0.17 s to about 0.11-0.14);
+#           BFS by default gives serial-loads in some runs, not all (a cap of 8 takes the
+#           22-us launch in 33-60% of jittered traces, lab/runs/2026-12-05-bfs-cap-jitter.txt),
+#           with --max-launches 12 in all three (94-100%), each within 2 x plain + 5 s;
+#           torch_attention's default within 2 x plain + 5 s with manual-attention and
+#           fp32-gemm-on-cuda-cores, and at 12 launches within a second or two of that
+#           target either way; the window run within about 68 s even where the model's
+#           kernels come late (the bound), under 60 s where they do not.
 # usage: OUT=DIR lab/scripts/corpus/augment_check.sh STAGE   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
-stage=${1:?usage: augment_check.sh first|second|third}
+stage=${1:?usage: augment_check.sh first|second|third|fourth}
 source "$(dirname "$0")/common.sh" "$OUT" "${GL:-.device-carry/gpulint}"
 source "$(dirname "$0")/staged.sh"
 plain() { # name, then the program
@@ -92,6 +107,24 @@ third)
     -- python3 samples/apps/torch_cnn_augment.py --seconds 300
   TIMED_LIMIT=${TIMED_LIMIT:-300} run_gl all_attention --format concise --all-launches \
     --save-csv "$r/all_attention.csv" -- python3 samples/apps/torch_attention.py 3
+  ;;
+fourth)
+  build_sample bfs
+  for i in 1 2 3; do
+    plain "plain_bfs_$i" "$build/bfs"
+    run_gl "default_bfs_$i" --verbose --format concise --save-csv "$r/default_bfs_$i.csv" -- "$build/bfs"
+  done
+  for i in 1 2 3; do
+    run_gl "cap12_bfs_$i" --verbose --format concise --max-launches 12 \
+      --save-csv "$r/cap12_bfs_$i.csv" -- "$build/bfs"
+  done
+  plain plain_attention python3 samples/apps/torch_attention.py 3
+  run_gl default_attention --verbose --format concise --save-csv "$r/default_attention.csv" \
+    -- python3 samples/apps/torch_attention.py 3
+  run_gl cap12_attention --verbose --format concise --max-launches 12 \
+    -- python3 samples/apps/torch_attention.py 3
+  run_gl window_augment --verbose --format concise --window 20 \
+    -- python3 samples/apps/torch_cnn_augment.py --seconds 300
   ;;
 esac
 cat "$table"
