@@ -6,7 +6,9 @@
 // CUDA_INJECTION64_PATH, it records every kernel launch (CUPTI's activity records, as the
 // tracer does) and profiles the first launch of each kernel function with the range
 // profiler in kernel replay (a range per launch, opened in the launch's API_ENTER callback
-// and closed in its API_EXIT), then evaluates PROBE_METRICS for each profiled launch with
+// and closed in its API_EXIT: with PROBE_RANGE=auto, the default, by starting and stopping
+// the profiler around it; with PROBE_RANGE=user, the profiler started once and a range
+// pushed and popped around it), then evaluates PROBE_METRICS for each profiled launch with
 // the host API and writes them to PROBE_OUT, one row per launch, beside the seconds each
 // profiled launch's call took. Each CUPTI step's result goes to stderr.
 // Build:
@@ -14,7 +16,7 @@
 //       -I/usr/local/cuda/include -L$CUPTI/lib64 -lcupti -lcuda -o range_probe.so
 // Run:
 //   CUDA_INJECTION64_PATH=$PWD/range_probe.so PROBE_METRICS=$(gpulint metrics)
-//       PROBE_OUT=values.csv [PROBE_PICKS=40] [PROBE_ACTIVITY=0] ./program
+//       PROBE_OUT=values.csv [PROBE_PICKS=40] [PROBE_ACTIVITY=0] [PROBE_RANGE=user] ./program
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
@@ -39,6 +41,8 @@ std::vector<std::string> metric_names;
 std::vector<const char*> metrics;
 size_t most_picks = 40;
 bool activity = true;
+// PROBE_RANGE=user: one Start for the run and a pushed range per profiled launch.
+bool user_ranges = false;
 
 // One context's profiler: the config and counter data images and the range profiler.
 struct Session {
@@ -146,7 +150,7 @@ bool start_session(CUcontext context) {
   set.pConfig = session.config.data();
   set.counterDataImageSize = session.counter_data.size();
   set.pCounterDataImage = session.counter_data.data();
-  set.range = CUPTI_AutoRange;
+  set.range = user_ranges ? CUPTI_UserRange : CUPTI_AutoRange;
   set.replayMode = CUPTI_KernelReplay;
   set.maxRangesPerPass = most_picks;
   set.numNestingLevels = 1;
@@ -154,10 +158,28 @@ bool start_session(CUcontext context) {
   set.passIndex = 0;
   set.targetNestingLevel = 1;
   if (!ok("cuptiRangeProfilerSetConfig", cuptiRangeProfilerSetConfig(&set))) return false;
-  fprintf(stderr, "range_probe: %s, %zu metrics in %zu passes\n", chip.pChipName,
-          metrics.size(), session.passes);
+  if (user_ranges) {
+    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = session.profiler;
+    if (!ok("cuptiRangeProfilerStart (once)", cuptiRangeProfilerStart(&start))) return false;
+  }
+  fprintf(stderr, "range_probe: %s, %zu metrics in %zu passes, %s ranges\n", chip.pChipName,
+          metrics.size(), session.passes, user_ranges ? "user" : "auto");
   session.failed = false;
   return true;
+}
+
+// Closes the profiler's collection and decodes what it counted into the counter data.
+void stop_and_decode() {
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = session.profiler;
+  ok("cuptiRangeProfilerStop", cuptiRangeProfilerStop(&stop));
+  if (!stop.isAllPassSubmitted) fprintf(stderr, "range_probe: not every pass submitted\n");
+  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decode.pRangeProfilerObject = session.profiler;
+  ok("cuptiRangeProfilerDecodeData", cuptiRangeProfilerDecodeData(&decode));
+  if (decode.numOfRangeDropped)
+    fprintf(stderr, "range_probe: %zu ranges dropped\n", decode.numOfRangeDropped);
 }
 
 void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void* data) {
@@ -168,27 +190,30 @@ void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const voi
     const char* name = info->symbolName ? info->symbolName : "?";
     if (picks.size() >= most_picks || !seen.insert(name).second) return;
     if (!start_session(info->context)) return;
-    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = session.profiler;
-    if (!ok("cuptiRangeProfilerStart", cuptiRangeProfilerStart(&start))) return;
+    if (user_ranges) {
+      CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+      push.pRangeProfilerObject = session.profiler;
+      push.pRangeName = name;
+      if (!ok("cuptiRangeProfilerPushRange", cuptiRangeProfilerPushRange(&push))) return;
+    } else {
+      CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+      start.pRangeProfilerObject = session.profiler;
+      if (!ok("cuptiRangeProfilerStart", cuptiRangeProfilerStart(&start))) return;
+    }
     picks.push_back({name, launches, 0.0});
     open_range = true;
     opened = std::chrono::steady_clock::now();
   } else if (open_range) {
     open_range = false;
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = session.profiler;
-    ok("cuptiRangeProfilerStop", cuptiRangeProfilerStop(&stop));
-    CUpti_RangeProfiler_DecodeData_Params decode{
-        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    decode.pRangeProfilerObject = session.profiler;
-    ok("cuptiRangeProfilerDecodeData", cuptiRangeProfilerDecodeData(&decode));
-    if (decode.numOfRangeDropped)
-      fprintf(stderr, "range_probe: %zu ranges dropped\n", decode.numOfRangeDropped);
+    if (user_ranges) {
+      CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+      pop.pRangeProfilerObject = session.profiler;
+      ok("cuptiRangeProfilerPopRange", cuptiRangeProfilerPopRange(&pop));
+    } else {
+      stop_and_decode();
+    }
     picks.back().seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - opened).count();
-    if (!stop.isAllPassSubmitted)
-      fprintf(stderr, "range_probe: %s: not every pass submitted\n", picks.back().kernel.c_str());
   }
 }
 
@@ -209,6 +234,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
 void write_values() {
   std::lock_guard<std::mutex> guard(lock);
   if (activity) cuptiActivityFlushAll(1);
+  if (user_ranges && session.profiler) stop_and_decode();
   const char* path = getenv("PROBE_OUT");
   FILE* out = path ? fopen(path, "w") : stdout;
   if (!out) return;
@@ -262,6 +288,7 @@ extern "C" int InitializeInjection() {
   for (auto& m : metric_names) metrics.push_back(m.c_str());
   if (const char* n = getenv("PROBE_PICKS")) most_picks = strtoull(n, nullptr, 10);
   activity = !(getenv("PROBE_ACTIVITY") && strcmp(getenv("PROBE_ACTIVITY"), "0") == 0);
+  user_ranges = getenv("PROBE_RANGE") && strcmp(getenv("PROBE_RANGE"), "user") == 0;
   CUpti_SubscriberHandle subscriber;
   if (!ok("cuptiSubscribe", cuptiSubscribe(&subscriber, on_launch, nullptr))) return 1;
   for (CUpti_CallbackId id :
