@@ -68,23 +68,9 @@ pub fn count(
                 verbose,
             )
         })
-        .and_then(|traced| read_trace(traced, program, verbose));
+        .and_then(|traced| read_trace(traced, program, verbose, kept_at(settings).is_some()));
     let why_not = match traced {
-        Ok((profile, time, text)) => {
-            if verbose {
-                crate::note!(
-                    "time: the traced run took {:.2} s ({} launches)",
-                    time.as_secs_f64(),
-                    profile.launches.len()
-                );
-            }
-            keep_trace(settings, &text)?;
-            return Ok(Some(EveryLaunch {
-                profile,
-                program_time: Some(time),
-                cuda_processes: ingest::trace::process_blocks(&text),
-            }));
-        }
+        Ok(read) => return traced_every_launch(settings, read).map(Some),
         Err(why) => why,
     };
     if crate::profile::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
@@ -177,15 +163,48 @@ fn say_recalled(memory: Option<&super::source_memory::Memory>, program: &[std::f
     );
 }
 
+/// Every launch as the traced run counted it; its trace written where it is kept.
+fn traced_every_launch(
+    settings: &CountSettings,
+    (profile, time, text, cuda_processes): TraceRead,
+) -> Result<EveryLaunch> {
+    if settings.verbose {
+        crate::note!(
+            "time: the traced run took {:.2} s ({} launches)",
+            time.as_secs_f64(),
+            profile.launches.len()
+        );
+    }
+    if let (Some(dest), Some(text)) = (kept_at(settings), text) {
+        crate::atomic_file::write(std::path::Path::new(&dest), text.as_bytes())?;
+    }
+    Ok(EveryLaunch {
+        profile,
+        program_time: Some(time),
+        cuda_processes,
+    })
+}
+
+/// What [`read_trace`] gives: the trace read, how long the program ran, the trace's text
+/// where it is to be kept, and how many processes wrote to it.
+type TraceRead = (ingest::Profile, std::time::Duration, Option<String>, usize);
+
 /// The traced run's trace read, with the source lines its SASS counters and stall samples
-/// give; how long the program ran; the trace's text.
+/// give. Its text is let go once read unless `keep_text` (a long run's is hundreds of MiB).
 fn read_trace(
     traced: tracer::Traced,
     program: &[std::ffi::OsString],
     verbose: bool,
-) -> std::result::Result<(ingest::Profile, std::time::Duration, String), String> {
+    keep_text: bool,
+) -> std::result::Result<TraceRead, String> {
     let file = format!("launch trace of {}", crate::profile::program_name(program));
-    let mut profile = ingest::trace::read(&traced.text, &file).map_err(|e| e.to_string())?;
+    let cuda_processes = ingest::trace::process_blocks(&traced.text);
+    let (read, text) = if keep_text {
+        (ingest::trace::read(&traced.text, &file), Some(traced.text))
+    } else {
+        (ingest::trace::read_owned(traced.text, &file), None)
+    };
+    let mut profile = read.map_err(|e| e.to_string())?;
     if let Some(counters) = &traced.source_counters {
         let names = mangled_names(&profile);
         profile.source_blocks = traced_source_lines(counters, &names, program, verbose);
@@ -193,7 +212,7 @@ fn read_trace(
             add_stall_samples(&mut profile, stalls, &names, program, verbose);
         }
     }
-    Ok((profile, traced.took, traced.text))
+    Ok((profile, traced.took, text, cuda_processes))
 }
 
 /// Each traced kernel's name by its mangled one, as the tracer's rows name kernels: read
@@ -264,17 +283,14 @@ fn add_stall_samples(
     }
 }
 
-/// Writes the trace where `--save-trace` says, or beside a saved export, so that `gpulint
-/// check` on it gives this run's report (crate::profile::saved_run, whose record names
-/// where the trace went).
-fn keep_trace(settings: &CountSettings, text: &str) -> Result<()> {
+/// Where the trace is written: where `--save-trace` says, or beside a saved export, so that
+/// `gpulint check` on it gives this run's report (crate::profile::saved_run, whose record
+/// names where the trace went).
+fn kept_at(settings: &CountSettings) -> Option<String> {
     let beside_csv = settings
         .save_csv
         .map(|csv| crate::profile::saved_run::sidecars(csv).0);
-    if let Some(dest) = settings.save_trace.map(str::to_string).or(beside_csv) {
-        crate::atomic_file::write(std::path::Path::new(&dest), text.as_bytes())?;
-    }
-    Ok(())
+    settings.save_trace.map(str::to_string).or(beside_csv)
 }
 
 /// Runs ncu's timing pass and reads it per launch, in the program's launch order.
