@@ -502,7 +502,7 @@ pub static METRICS: &[MetricDef] = &[
         "L1 requests of global loads: one per warp-level global load instruction",
         // The instruction count comes with the other SASS counts in one instrumented pass;
         // the L1 counter costs a replay pass of its own in `gpulint run`'s list. They were
-        // equal on every H200 capture that has both (tests/corpus.rs).
+        // equal on every H200 capture that has both (tests/metric_sources.rs).
         [
             n("smsp__sass_inst_executed_op_global_ld.sum"),
             n("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")

@@ -374,6 +374,7 @@ mod properties {
 
     use super::{DERIVED, KeyId, METRICS, Metrics};
     use proptest::prelude::{prop, prop_assert_eq, proptest};
+    use proptest::prop_oneof;
 
     /// An edit: set slot `key` (an index into every key) to `value`, remove it, or keep
     /// only the values above `value`.
@@ -403,8 +404,6 @@ mod properties {
         prop::collection::vec(edit, 0..120)
     }
 
-    use proptest::prop_oneof;
-
     proptest! {
         #[test]
         fn edits_leave_what_a_sorted_map_holds(edits in edits()) {
@@ -422,15 +421,16 @@ mod properties {
                 }
                 let held: Vec<(&str, f64)> = packed.iter().map(|(k, v)| (*k, *v)).collect();
                 let want: Vec<(&str, f64)> = sorted.iter().map(|(k, v)| (*k, *v)).collect();
-                prop_assert_eq!(held, want);
+                prop_assert_eq!(&held, &want);
                 prop_assert_eq!(packed.len(), sorted.len());
                 for (k, v) in &sorted {
                     prop_assert_eq!(packed.get(k), Some(v));
                     prop_assert_eq!(packed.get_id(KeyId::known(k)), Some(*v));
                 }
-                let mut by_slot: Vec<(KeyId, f64)> = packed.ids().collect();
-                by_slot.sort_by_key(|(id, _)| id.name());
-                prop_assert_eq!(by_slot.len(), sorted.len());
+                let mut by_slot: Vec<(&str, f64)> =
+                    packed.ids().map(|(id, v)| (id.name(), v)).collect();
+                by_slot.sort_by_key(|(k, _)| *k);
+                prop_assert_eq!(by_slot, want);
             }
         }
     }

@@ -32,7 +32,8 @@ pub(super) fn not_collected(name: &str) -> bool {
 /// FP64 pipes that ALU- and XU-bound kernels need (compute_classes.cu); `issue_slots_pct`
 /// first, the one every chip has. Never above ncu's figure: a lower bound by definition.
 /// `mio_inst_pct` is not one: never above the others on any launch in fixtures/
-/// (tests/corpus.rs), it cost `gpulint run` a replay pass (lab/runs/2026-12-05-passes.txt).
+/// (tests/metric_sources.rs), it cost `gpulint run` a replay pass
+/// (lab/runs/2026-12-05-passes.txt).
 pub const COMPUTE_PARTS: &[&str] = &[
     "issue_slots_pct",
     "lsu_inst_pct",
