@@ -65,7 +65,7 @@ struct Entry {
 pub struct Folder {
     entries: Vec<Entry>,
     /// Entries by kernel name; a name may come with several grids and blocks.
-    index: HashMap<String, Vec<usize>>,
+    index: rustc_hash::FxHashMap<String, Vec<usize>>,
     /// Keep every launch as its own entry (`--per-launch`).
     keep_all: bool,
     /// Weigh rates by the launches' durations ([`Folder::time_weighted`]).

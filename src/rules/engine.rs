@@ -68,10 +68,10 @@ pub struct Linter<'a> {
     shown_stake: Vec<f64>,
     slots: Vec<KernelSlot>,
     /// Slots by kernel name; a name may come from several files.
-    kernels: HashMap<String, Vec<usize>>,
+    kernels: rustc_hash::FxHashMap<String, Vec<usize>>,
     /// Launches seen so far per file and base name, indexed by `KernelSlot::base`.
     launches_of_base: Vec<usize>,
-    bases: HashMap<(String, String), usize>,
+    bases: rustc_hash::FxHashMap<(String, String), usize>,
     /// Per rule (in `rules` order): whether it judged any launch, was skipped on any, and
     /// met a launch without the launch trace it reads.
     judged_any: Vec<bool>,
@@ -107,9 +107,9 @@ impl<'a> Linter<'a> {
             outcome: Outcome::default(),
             shown_stake: Vec::new(),
             slots: Vec::new(),
-            kernels: HashMap::new(),
+            kernels: Default::default(),
             launches_of_base: Vec::new(),
-            bases: HashMap::new(),
+            bases: Default::default(),
             judged_any: Vec::new(),
             skipped_any: Vec::new(),
             needs_trace_any: Vec::new(),

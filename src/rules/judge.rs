@@ -287,9 +287,9 @@ fn holds<'r>(
             return Err(Judgement::Skipped(Unjudged::Cannot(e.to_string())));
         }
     };
-    if let Some(key) = rule
-        .launch_trace_key()
-        .filter(|k| !launch.metrics.contains_key(k))
+    if let Some((key, _)) = rule
+        .trace_key
+        .filter(|(_, slot)| !launch.metrics.contains_id(*slot))
     {
         return Err(Judgement::NotApplicable(key));
     }

@@ -155,6 +155,14 @@ pub struct Fallback {
     pub evidence: Vec<String>,
 }
 
+/// The first of `reads` that only gpulint's launch trace has, with its slot.
+fn trace_key(reads: &[String]) -> Option<(&'static str, crate::metrics::KeyId)> {
+    crate::ingest::trace::TIMELINE_KEYS
+        .into_iter()
+        .find(|k| reads.iter().any(|r| r == k))
+        .map(|k| (k, crate::metrics::KeyId::known(k)))
+}
+
 fn slots(names: &[String]) -> Vec<Option<crate::metrics::KeyId>> {
     names.iter().map(|n| crate::metrics::KeyId::of(n)).collect()
 }
@@ -170,6 +178,9 @@ pub struct Rule {
     pub reads: Vec<String>,
     /// The slot of each of `reads`, found when the rule is read.
     pub(crate) read_slots: Vec<Option<crate::metrics::KeyId>>,
+    /// See [`Rule::launch_trace_key`]: found when the rule is read, since every launch of
+    /// a trace asks.
+    pub(crate) trace_key: Option<(&'static str, crate::metrics::KeyId)>,
     pub(crate) when: Condition,
     pub(crate) info_when: Option<Condition>,
     /// See `RuleFile::info_below_share_pct`.
@@ -239,9 +250,7 @@ impl Rule {
     /// A key the rule reads that only gpulint's launch trace has, if any: such a rule does
     /// not apply to an ncu export.
     pub fn launch_trace_key(&self) -> Option<&'static str> {
-        crate::ingest::trace::TIMELINE_KEYS
-            .into_iter()
-            .find(|k| self.reads.iter().any(|r| r == k))
+        self.trace_key.map(|(key, _)| key)
     }
 
     /// The fix as the rule's docs give it: a value a finding fills in reads as `N`.

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::{
     Condition, Context, Doc, Fallback, GridScope, LineCause, Note, Rule, Severity, Template, Tests,
-    expr, is_known_metric, slots,
+    expr, is_known_metric, slots, trace_key,
 };
 use crate::error::{Error, Result};
 
@@ -219,6 +219,7 @@ pub fn parse_rule(origin: &str, text: &str) -> Result<Rule> {
         severity: file.severity,
         summary: file.summary,
         read_slots: slots(&file.reads),
+        trace_key: trace_key(&file.reads),
         reads: file.reads,
         when,
         info_when,

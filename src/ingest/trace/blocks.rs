@@ -1,8 +1,6 @@
 //! The trace file: a block per process that used CUDA, under a first line naming it (its
 //! pid, its rank, the records CUPTI dropped), each a CSV of its launches in launch order.
 
-use std::collections::HashMap;
-
 use crate::error::{Error, Result};
 
 #[derive(Debug, serde::Deserialize)]
@@ -92,7 +90,7 @@ pub(super) fn read_block(block: &str, first_line: u64, file: &str) -> Result<Vec
     }
     rows.sort_by_key(|(_, r)| (r.correlation, r.start_ns));
     // The tracer writes a kernel's mangled name on its first row only.
-    let mut mangled: HashMap<String, String> = HashMap::new();
+    let mut mangled: rustc_hash::FxHashMap<String, String> = Default::default();
     for (_, r) in &mut rows {
         if r.mangled.is_empty() {
             if let Some(m) = mangled.get(&r.name) {

@@ -89,7 +89,7 @@ fn launches_of((processes, tags): Parsed, file: &str) -> Result<Profile> {
         })
         .collect();
     let (waits, bursts, runs) = timeline::read(&spans);
-    let mut objects = HashMap::new();
+    let mut objects = rustc_hash::FxHashMap::default();
     let launches = rows
         .into_iter()
         .zip(waits.into_iter().zip(bursts))
@@ -126,14 +126,23 @@ fn launches_of((processes, tags): Parsed, file: &str) -> Result<Profile> {
 
 /// One traced launch: its shape and duration as ncu names them, so that what derives from
 /// them (whole warps) is derived. `objects` shares one copy of each launching object's path.
-fn launch(id: u64, line: u64, row: Row, objects: &mut HashMap<String, Arc<str>>) -> Launch {
+fn launch(
+    id: u64,
+    line: u64,
+    row: Row,
+    objects: &mut rustc_hash::FxHashMap<String, Arc<str>>,
+) -> Launch {
+    // Looked up before a key is made: a trace repeats a few paths and names 100,000s of times.
     let mut shared = |text: &str| -> Option<Arc<str>> {
-        (!text.is_empty()).then(|| {
-            objects
-                .entry(text.to_string())
-                .or_insert_with(|| text.into())
-                .clone()
-        })
+        if text.is_empty() {
+            return None;
+        }
+        if let Some(known) = objects.get(text) {
+            return Some(known.clone());
+        }
+        let new: Arc<str> = text.into();
+        objects.insert(text.to_string(), new.clone());
+        Some(new)
     };
     let launched_from = shared(&row.launched_from);
     let mangled = shared(&row.mangled);
