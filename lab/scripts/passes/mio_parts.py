@@ -1,3 +1,6 @@
+"""For lab/runs/2026-12-05-passes.txt, from the repository root: on every distinct launch of
+the captures (fixtures/ and ../shared/ncu-captures/) that carry sm__throughput's sub-units,
+how far sm__mio_inst_issued lies above the busiest of the others (never, if none is)."""
 import csv, glob
 parts = {'issue':'sm__inst_issued.avg.pct_of_peak_sustained_elapsed','lsu':'sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed','adu':'sm__inst_executed_pipe_adu.avg.pct_of_peak_sustained_elapsed','mio':'sm__mio_inst_issued.avg.pct_of_peak_sustained_elapsed','mio_pq':'sm__mio_pq_read_cycles_active.avg.pct_of_peak_sustained_elapsed','shared':'sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_elapsed','alu':'sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_elapsed','xu':'sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_elapsed','fp64':'sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_elapsed'}
 def num(s):

@@ -1,3 +1,6 @@
+"""For lab/runs/2026-12-05-passes.txt, from the repository root: L1's global request counts
+against the SASS counts of global load and store instructions, on every distinct
+(kernel, op) value of the captures that carry both."""
 import csv, glob
 pairs = [('l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum','smsp__sass_inst_executed_op_global_ld.sum'),('l1tex__t_requests_pipe_lsu_mem_global_op_st.sum','smsp__sass_inst_executed_op_global_st.sum')]
 def num(s):
