@@ -65,6 +65,9 @@ std::set<std::string> seen;
 uint64_t launches = 0;
 std::atomic<uint64_t> kernel_records{0};
 thread_local bool open_range = false;
+// Launch calls this thread is inside: a runtime launch makes a driver launch within it,
+// and only the outermost is a launch of its own.
+thread_local int depth = 0;
 thread_local std::chrono::steady_clock::time_point opened;
 
 bool ok(const char* step, CUptiResult r) {
@@ -186,6 +189,7 @@ void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const voi
   auto* info = static_cast<const CUpti_CallbackData*>(data);
   std::lock_guard<std::mutex> guard(lock);
   if (info->callbackSite == CUPTI_API_ENTER) {
+    if (depth++ > 0) return;
     ++launches;
     const char* name = info->symbolName ? info->symbolName : "?";
     if (picks.size() >= most_picks || !seen.insert(name).second) return;
@@ -203,7 +207,7 @@ void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const voi
     picks.push_back({name, launches, 0.0});
     open_range = true;
     opened = std::chrono::steady_clock::now();
-  } else if (open_range) {
+  } else if (--depth == 0 && open_range) {
     open_range = false;
     if (user_ranges) {
       CUpti_RangeProfiler_PopRange_Params pop{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
@@ -295,6 +299,12 @@ extern "C" int InitializeInjection() {
        {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz})
     ok("cuptiEnableCallback", cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id));
+  for (CUpti_CallbackId id :
+       {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060})
+    ok("cuptiEnableCallback", cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id));
   if (activity) {
     ok("cuptiActivityRegisterCallbacks",
        cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
