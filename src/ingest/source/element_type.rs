@@ -2,6 +2,10 @@
 //! kernel's template arguments and parameter types, and the fix as an edit: the type
 //! declared `__align__(N)`.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::declaration::{Declaration, first_in_file};
 use super::{SourceBlock, SourceLine};
 
@@ -31,13 +35,14 @@ const NOT_A_TYPE: [&str; 18] = [
 /// parameters' (`copy<Rgb8>(const T1 *, T1 *, unsigned int)` gives `Rgb8`; `shift(const
 /// Point *, Point *, int)` gives `Point`).
 pub fn named_types(kernel: &str) -> Vec<String> {
-    let word = regex::Regex::new(r"[A-Za-z_]\w*").expect("valid");
+    static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z_]\w*").expect("valid"));
+    static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^T\d*$").expect("valid"));
+    let (word, placeholder) = (&*WORD, &*PLACEHOLDER);
     let (template, params) = match (kernel.find('<'), kernel.rfind('(')) {
         (Some(lt), Some(paren)) if lt < paren => (&kernel[lt..paren], &kernel[paren..]),
         (_, Some(paren)) => ("", &kernel[paren..]),
         _ => ("", ""),
     };
-    let placeholder = regex::Regex::new(r"^T\d*$").expect("valid");
     let mut types: Vec<String> = Vec::new();
     for w in word.find_iter(template).chain(word.find_iter(params)) {
         let w = w.as_str();
@@ -58,9 +63,9 @@ pub fn unaligned_declaration(
     types: &[String],
 ) -> Option<Declaration> {
     // Compiled once per type: the file on disk may be read line by line.
-    let declarations: Vec<(&String, regex::Regex)> = (types.iter())
+    let declarations: Vec<(&String, Regex)> = (types.iter())
         .filter_map(|name| {
-            let declares = regex::Regex::new(&format!(
+            let declares = Regex::new(&format!(
                 r"\b(?:struct|class)\s+((?:__align__\s*\(\s*\d+\s*\)|alignas\s*\(\s*\d+\s*\))\s+)?{}\b\s*(?:\{{|$)",
                 regex::escape(name)
             ));
@@ -83,7 +88,7 @@ pub fn unaligned_declaration(
 
 /// The declaration with `__align__(bytes)` before the type's name.
 pub fn aligned_declaration(decl: &Declaration, bytes: u64) -> Option<String> {
-    let keyword = regex::Regex::new(&format!(
+    let keyword = Regex::new(&format!(
         r"\b(struct|class)(\s+){}\b",
         regex::escape(&decl.name)
     ))
