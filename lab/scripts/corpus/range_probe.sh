@@ -18,7 +18,9 @@
 #           second, and the transformer's its plain run plus a few seconds; counts
 #           (instructions, sectors, requests, bytes) equal ncu's on the same launch, and
 #           percentages of peak within 10% (the launch is the same; clocks and neighbours
-#           are not).
+#           are not). Before the call, range_probe_dry/dry_run.sh ran its control flow
+#           against a fake CUPTI here: in each range mode, with or without a driver launch
+#           nested in the runtime one, nine launches counted and three rows written.
 #   passes  gpulint's default run on LU 1024 and BFS with this build's list, reading
 #           profiler__replayer_passes and the seconds a launch.
 #           Expected before the call: 8 passes a launch (CUPTI's 7 plus ncu's one), where
