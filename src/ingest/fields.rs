@@ -240,7 +240,7 @@ pub(crate) fn split_wanted(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
+    use proptest::prelude::{any, prop_assert_eq, proptest};
 
     fn by_csv(line: &[u8]) -> Vec<Vec<u8>> {
         let mut r = csv::ReaderBuilder::new()
