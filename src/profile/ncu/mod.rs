@@ -364,9 +364,19 @@ fn run_ncu(
     if let Some(p) = progress {
         p.stop();
     }
-    if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log)
-        && let Some(bound) = w.past_bound()
-    {
+    if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log) {
+        say_why_stopped(w, log);
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        return Err(interrupted_error("ncu and the program were", &waited.left));
+    }
+    Ok((status, stopped))
+}
+
+/// Why ncu's run was stopped: it reached its bound under `--window`, or did nothing for
+/// too long.
+fn say_why_stopped(w: &HangWatch, log: &Path) {
+    if let Some(bound) = w.past_bound() {
         crate::note!(
             "ncu's run reached its bound under --window ({:.0} s: the traced run's {:.1} s and \
              about {SECONDS_PER_LAUNCH} s for each of the {} launches chosen) after {} of \
@@ -377,7 +387,7 @@ fn run_ncu(
             w.launches,
             w.profiled(log),
         );
-    } else if let (true, Some(w), Some(log)) = (stopped, &watch, progress_log) {
+    } else {
         crate::note!(
             "ncu and the program did nothing for {} s (the traced run took {:.1} s \
              in all), after {} of the {} launches chosen were profiled: they were stopped, \
@@ -390,10 +400,6 @@ fn run_ncu(
             w.launches,
         );
     }
-    if interrupted.load(Ordering::SeqCst) {
-        return Err(interrupted_error("ncu and the program were", &waited.left));
-    }
-    Ok((status, stopped))
 }
 
 #[cfg(test)]

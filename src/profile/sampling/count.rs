@@ -68,9 +68,9 @@ pub fn count(
                 verbose,
             )
         })
-        .and_then(|traced| read_trace(traced, program, verbose, kept_at(settings).is_some()));
+        .and_then(|traced| read_trace(traced, program, verbose, kept_at(settings)));
     let why_not = match traced {
-        Ok(read) => return traced_every_launch(settings, read).map(Some),
+        Ok(read) => return traced_every_launch(verbose, read).map(Some),
         Err(why) => why,
     };
     if crate::profile::ncu::interrupted().load(std::sync::atomic::Ordering::SeqCst) {
@@ -165,17 +165,17 @@ fn say_recalled(memory: Option<&super::source_memory::Memory>, program: &[std::f
 
 /// Every launch as the traced run counted it; its trace written where it is kept.
 fn traced_every_launch(
-    settings: &CountSettings,
-    (profile, time, text, cuda_processes): TraceRead,
+    verbose: bool,
+    (profile, time, kept, cuda_processes): TraceRead,
 ) -> Result<EveryLaunch> {
-    if settings.verbose {
+    if verbose {
         crate::note!(
             "time: the traced run took {:.2} s ({} launches)",
             time.as_secs_f64(),
             profile.launches.len()
         );
     }
-    if let (Some(dest), Some(text)) = (kept_at(settings), text) {
+    if let Some((dest, text)) = kept {
         crate::atomic_file::write(std::path::Path::new(&dest), text.as_bytes())?;
     }
     Ok(EveryLaunch {
@@ -185,24 +185,32 @@ fn traced_every_launch(
     })
 }
 
-/// What [`read_trace`] gives: the trace read, how long the program ran, the trace's text
-/// where it is to be kept, and how many processes wrote to it.
-type TraceRead = (ingest::Profile, std::time::Duration, Option<String>, usize);
+/// What [`read_trace`] gives: the trace read, how long the program ran, where the trace is
+/// to be kept with its text, and how many processes wrote to it.
+type TraceRead = (
+    ingest::Profile,
+    std::time::Duration,
+    Option<(String, String)>,
+    usize,
+);
 
 /// The traced run's trace read, with the source lines its SASS counters and stall samples
-/// give. Its text is let go once read unless `keep_text` (a long run's is hundreds of MiB).
+/// give. Its text is let go once read unless it is `kept` somewhere (a long run's is
+/// hundreds of MiB).
 fn read_trace(
     traced: tracer::Traced,
     program: &[std::ffi::OsString],
     verbose: bool,
-    keep_text: bool,
+    kept: Option<String>,
 ) -> std::result::Result<TraceRead, String> {
     let file = format!("launch trace of {}", crate::profile::program_name(program));
     let cuda_processes = ingest::trace::process_blocks(&traced.text);
-    let (read, text) = if keep_text {
-        (ingest::trace::read(&traced.text, &file), Some(traced.text))
-    } else {
-        (ingest::trace::read_owned(traced.text, &file), None)
+    let (read, kept) = match kept {
+        Some(dest) => (
+            ingest::trace::read(&traced.text, &file),
+            Some((dest, traced.text)),
+        ),
+        None => (ingest::trace::read_owned(traced.text, &file), None),
     };
     let mut profile = read.map_err(|e| e.to_string())?;
     if let Some(counters) = &traced.source_counters {
@@ -212,7 +220,7 @@ fn read_trace(
             add_stall_samples(&mut profile, stalls, &names, program, verbose);
         }
     }
-    Ok((profile, traced.took, text, cuda_processes))
+    Ok((profile, traced.took, kept, cuda_processes))
 }
 
 /// Each traced kernel's name by its mangled one, as the tracer's rows name kernels: read
