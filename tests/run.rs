@@ -1496,24 +1496,40 @@ fn traced_sample_like_every_launch(trace: &str, every: &str) -> (serde_json::Val
 /// writes, and ncu's replay `every` cut to the launches the plan for `args` asks for.
 struct TracedRun {
     /// The cut replay, removed when the run is dropped.
-    _cut: common::ScratchFile,
+    _cut: Option<common::ScratchFile>,
     vars: Vec<(&'static str, String)>,
 }
 
 impl TracedRun {
     fn new(trace: &str, every: &str, args: &[&str]) -> TracedRun {
-        let tracer = stand_in("ncu");
-        // Any file stands for the built tracer and for CUPTI: the stand-in program only
-        // checks that the tracer is set.
-        let mut vars = vec![
-            ("FAKE_TRACE", fixture(trace).to_str().unwrap().to_string()),
-            ("GPULINT_LAUNCH_TRACER", tracer.clone()),
-            ("GPULINT_CUPTI", tracer),
-        ];
+        let mut vars = TracedRun::traced(trace);
         let env: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let (cut, _) = replay_of_plan(&env, args, &fixture(every));
         vars.push(("FAKE_NCU_REPLAY", cut.to_str().unwrap().to_string()));
-        TracedRun { _cut: cut, vars }
+        TracedRun {
+            _cut: Some(cut),
+            vars,
+        }
+    }
+
+    /// `trace` traced, and every launch of `every` replayed, as `--all-launches` takes it.
+    fn uncut(trace: &str, every: &str) -> TracedRun {
+        let mut vars = TracedRun::traced(trace);
+        let every = fixture(every).to_str().unwrap().to_string();
+        vars.push(("FAKE_NCU_REPLAY", every));
+        TracedRun { _cut: None, vars }
+    }
+
+    /// The stand-in tracer's variables for `trace`.
+    fn traced(trace: &str) -> Vec<(&'static str, String)> {
+        let tracer = stand_in("ncu");
+        // Any file stands for the built tracer and for CUPTI: the stand-in program only
+        // checks that the tracer is set.
+        vec![
+            ("FAKE_TRACE", fixture(trace).to_str().unwrap().to_string()),
+            ("GPULINT_LAUNCH_TRACER", tracer.clone()),
+            ("GPULINT_CUPTI", tracer),
+        ]
     }
 
     /// LU on the H200: the trace of the tracer that records mangled names, replayed with
@@ -2899,15 +2915,11 @@ fn every_launch_profiled_is_every_launch_traced_too() {
         "--",
         &sample,
     ];
-    let tracer = stand_in("ncu");
-    let env = [
-        ("FAKE_TRACE", fixture("h200-by-time/default_lud.trace.csv")),
-        ("FAKE_NCU_REPLAY", fixture("h200-corpus/all_lud.csv")),
-        ("GPULINT_LAUNCH_TRACER", tracer.clone().into()),
-        ("GPULINT_CUPTI", tracer.into()),
-    ];
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.to_str().unwrap())).collect();
-    let r = run_with("normal", &args, &env);
+    let traced = TracedRun::uncut(
+        "h200-by-time/default_lud.trace.csv",
+        "h200-corpus/all_lud.csv",
+    );
+    let r = run_with("normal", &args, &traced.env());
     assert!(!r.args.iter().any(|a| a == "--kernel-id"), "{:?}", r.args);
     let report = json_report(&r.out);
     let every = check_json(&fixture("h200-corpus/all_lud.csv"));
