@@ -16,7 +16,8 @@
 //       -I/usr/local/cuda/include -L$CUPTI/lib64 -lcupti -lcuda -o range_probe.so
 // Run:
 //   CUDA_INJECTION64_PATH=$PWD/range_probe.so PROBE_METRICS=$(gpulint metrics)
-//       PROBE_OUT=values.csv [PROBE_PICKS=40] [PROBE_ACTIVITY=0] [PROBE_RANGE=user] ./program
+//       PROBE_OUT=values.csv [PROBE_PICKS=40] [PROBE_ACTIVITY=0] [PROBE_RANGE=user]
+//       [PROBE_FLUSH=1] ./program
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
@@ -43,6 +44,14 @@ size_t most_picks = 40;
 bool activity = true;
 // PROBE_RANGE=user: one Start for the run and a pushed range per profiled launch.
 bool user_ranges = false;
+// PROBE_FLUSH=1: before each profiled launch, read twice the L2's size from the device
+// (a copy to the host), so that other work's dirty lines are written back before the
+// launch rather than during it; ncu flushes its caches before each pass (--cache-control
+// all, its default), CUPTI's range profiler does not.
+bool flush_l2 = false;
+CUdeviceptr flush_device = 0;
+void* flush_host = nullptr;
+size_t flush_bytes = 0;
 
 // One context's profiler: the config and counter data images and the range profiler.
 struct Session {
@@ -172,6 +181,26 @@ bool start_session(CUcontext context) {
   return true;
 }
 
+// Writes back the L2's dirty lines by reading twice its size through it.
+void evict_l2() {
+  if (!flush_bytes) {
+    CUdevice device;
+    int l2 = 0;
+    if (cuCtxGetDevice(&device) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device) != CUDA_SUCCESS)
+      return;
+    flush_bytes = 2 * size_t(l2);
+    if (cuMemAlloc(&flush_device, flush_bytes) != CUDA_SUCCESS ||
+        cuMemAllocHost(&flush_host, flush_bytes) != CUDA_SUCCESS) {
+      fprintf(stderr, "range_probe: no buffer to flush the L2\n");
+      flush_l2 = false;
+      return;
+    }
+  }
+  if (cuMemcpyDtoH(flush_host, flush_device, flush_bytes) != CUDA_SUCCESS)
+    fprintf(stderr, "range_probe: the L2 flush's copy failed\n");
+}
+
 // Closes the profiler's collection and decodes what it counted into the counter data.
 void stop_and_decode() {
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
@@ -194,6 +223,7 @@ void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const voi
     const char* name = info->symbolName ? info->symbolName : "?";
     if (picks.size() >= most_picks || !seen.insert(name).second) return;
     if (!start_session(info->context)) return;
+    if (flush_l2) evict_l2();
     if (user_ranges) {
       CUpti_RangeProfiler_PushRange_Params push{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
       push.pRangeProfilerObject = session.profiler;
@@ -292,6 +322,7 @@ extern "C" int InitializeInjection() {
   for (auto& m : metric_names) metrics.push_back(m.c_str());
   if (const char* n = getenv("PROBE_PICKS")) most_picks = strtoull(n, nullptr, 10);
   activity = !(getenv("PROBE_ACTIVITY") && strcmp(getenv("PROBE_ACTIVITY"), "0") == 0);
+  flush_l2 = getenv("PROBE_FLUSH") && strcmp(getenv("PROBE_FLUSH"), "1") == 0;
   user_ranges = getenv("PROBE_RANGE") && strcmp(getenv("PROBE_RANGE"), "user") == 0;
   CUpti_SubscriberHandle subscriber;
   if (!ok("cuptiSubscribe", cuptiSubscribe(&subscriber, on_launch, nullptr))) return 1;

@@ -25,12 +25,34 @@
 #           profiler__replayer_passes and the seconds a launch.
 #           Expected before the call: 8 passes a launch (CUPTI's 7 plus ncu's one), where
 #           the fixtures of 2026-12-05 hold 10; a launch's seconds down by about a fifth.
+#   cache   (twenty-eighth session, after `probe` ran on an H100: auto ranges worked, 0.10 s a
+#           profiled launch, 41 of 43 findings the same as from ncu's values; the probe's
+#           DRAM writes were far above ncu's, e.g. 6.7 MB against 256 bytes, which took
+#           latency-bound off two PyTorch kernels) LU, BFS and the transformer again under
+#           ncu with --cache-control none, and under the probe with PROBE_FLUSH=1 (twice
+#           the L2 read through before each profiled launch).
+#           Expected before the call: ncu without cache control counts DRAM writes like
+#           the probe's (dirty lines of earlier work written back during the launch), so
+#           the gap is ncu's flush, not an error of either. If those lines come from
+#           before the launch (the program's own writes, the replay's save), the flush
+#           brings the probe's DRAM writes to ncu's (within 10%) and the two latency-bound
+#           findings back; if they come from CUPTI's restores between passes, it changes
+#           little, and the probe's DRAM numbers cannot match ncu's default.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
 source "$(dirname "$0")/common.sh" "$OUT" "${GL:-.device-carry/gpulint}"
 source "$(dirname "$0")/staged.sh"
+# CUPTI's headers and library: extras/CUPTI in older toolkits, the toolkit's own include and
+# lib in CUDA 13 (the H100 of 2026-12-05 had only those).
 cupti=${CUPTI:-/usr/local/cuda/extras/CUPTI}
+if [ ! -d "$cupti/include" ]; then
+  cupti=/tmp/cupti
+  mkdir -p "$cupti"
+  ln -sfn /usr/local/cuda/targets/x86_64-linux/include "$cupti/include"
+  ln -sfn /usr/local/cuda/targets/x86_64-linux/lib "$cupti/lib64"
+fi
+export LIBRARY_PATH="$cupti/lib64${LIBRARY_PATH:+:$LIBRARY_PATH}"
 probe="$r/range_probe.so"
 # The program once under the probe in each range mode (values to $r/NAME.MODE.csv) and
 # once under ncu on the same first launches (raw page to $r/NAME.ncu.csv), each probe run
@@ -65,6 +87,25 @@ for stage in "$@"; do
       probe_and_ncu bfs "$build/bfs" 1048576 8
       timed plain_tf python3 samples/apps/torch_transformer.py 3
       probe_and_ncu tf python3 samples/apps/torch_transformer.py 3
+      ;;
+    cache)
+      g++ -shared -fPIC -O2 -std=c++17 lab/scripts/corpus/range_probe.cpp -I"$cupti/include" \
+        -I/usr/local/cuda/include -L"$cupti/lib64" -lcupti -lcuda -o "$probe" \
+        > "$r/build.txt" 2>&1 || { cat "$r/build.txt"; exit 1; }
+      build_sample lud
+      build_sample bfs
+      metrics=$("$gl" metrics)
+      for program in "lud $build/lud 1024" "bfs $build/bfs 1048576 8" \
+        "tf python3 samples/apps/torch_transformer.py 3"; do
+        set -- $program
+        name=$1; shift
+        timed "ncu_none_$name" ncu --clock-control none --cache-control none --kernel-id :::1 \
+          --print-kernel-base mangled --csv --page raw --print-units base --metrics "$metrics" \
+          --log-file "$r/$name.ncu_none.csv" "$@"
+        timed "probe_flush_$name" env CUDA_INJECTION64_PATH="$probe" \
+          LD_LIBRARY_PATH="$cupti/lib64" PROBE_METRICS="$metrics" PROBE_FLUSH=1 \
+          PROBE_OUT="$r/$name.flush.csv" "$@"
+      done
       ;;
     passes)
       build_sample lud

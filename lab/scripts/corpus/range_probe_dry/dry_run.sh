@@ -4,7 +4,8 @@
 # nvidia-cuda-crt==13.0.*, unpacked under $CUPTI_DIR and $CUDART_DIR) and linked to
 # fake_cupti.cpp, it is loaded by play_launches.cpp, which plays nine launches; each range
 # mode, with and without a driver launch nested in the runtime one, must write three rows
-# (the first launch of each kernel) and count nine launches.
+# (the first launch of each kernel) and count nine launches; with PROBE_FLUSH=1, three
+# copies through the L2 are made, one before each profiled launch.
 #   usage: lab/scripts/corpus/range_probe_dry/dry_run.sh   (from the repository root)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,3 +26,6 @@ for mode in auto user; do
     echo "$mode ${nested:-flat}: $(head -1 "$out/$mode$nested.csv"); $rows rows"
   done
 done
+# PROBE_FLUSH=1: one copy through the L2 before each of the three profiled launches.
+PROBE_FLUSH=1 PROBE_METRICS=m1 PROBE_OUT="$out/flush.csv" "$out/play" "$out/probe.so" 2>&1 |
+  grep 'flush copies'
