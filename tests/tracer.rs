@@ -67,9 +67,10 @@ fn build() -> Option<(PathBuf, PathBuf, PathBuf, PathBuf)> {
         "src/profile/ncu/tracer/launch_tracer.cpp",
         &tracer,
     );
-    // The stand-in CUPTI's --source side is built into the same library.
+    // The stand-in CUPTI's --source side and range profiler are built into the same library.
     let source_side = format!("{ROOT}/tests/stand-in/cupti/fake_source.c");
-    let cupti_args = [&shared[..], &[source_side.as_str()]].concat();
+    let counters_side = format!("{ROOT}/tests/stand-in/cupti/fake_counters.c");
+    let cupti_args = [&shared[..], &[source_side.as_str(), counters_side.as_str()]].concat();
     compile(cc, &cupti_args, "tests/stand-in/cupti/fake_cupti.c", &cupti);
     compile(cc, &[], "tests/stand-in/cupti/fake_driver.c", &driver);
     let soname = ["-shared", "-fPIC", "-Wl,-soname,libcuda.so.1"];
@@ -369,5 +370,89 @@ fn source_rows_count_the_listed_kernels_and_sample_the_users() {
         .map(|l| l.rsplit(',').next().unwrap())
         .collect();
     assert_eq!(instrumented, ["1", "0"], "{traced_rows}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// With a counters file and metrics named, the tracer profiles the first launch of each
+/// kernel with the range profiler (at most GPULINT_COUNTER_LAUNCHES), writes each one's
+/// values under its correlation id, and marks those launches in the trace as replayed; a
+/// metric the chip lacks stops the profiling, says which step failed, and leaves the
+/// program and its trace as they were.
+#[test]
+fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let (trace, counters) = (dir.join("trace.csv"), dir.join("counters.csv"));
+    let run = |metrics: &str, most: Option<&str>| {
+        for file in [&trace, &counters] {
+            let _ = std::fs::remove_file(file);
+        }
+        let mut command = traced(&driver, &tracer, Some(&cupti), &trace);
+        command
+            .env("GPULINT_COUNTERS_OUT", &counters)
+            .env("GPULINT_COUNTER_METRICS", metrics)
+            .env_remove("GPULINT_COUNTER_LAUNCHES")
+            .env_remove("GPULINT_SASS_OUT");
+        if let Some(most) = most {
+            command.env("GPULINT_COUNTER_LAUNCHES", most);
+        }
+        assert_eq!(command.status().unwrap().code(), Some(0));
+        let read = |f: &PathBuf| std::fs::read_to_string(f).unwrap_or_default();
+        (read(&trace), read(&counters))
+    };
+    let rows = |text: &str| -> Vec<String> {
+        (text.lines())
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    // scale (correlation 4), axpy (8) and step (101) once each; axpy's second launch not.
+    let (traced_rows, counted) = run(
+        "sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum",
+        None,
+    );
+    assert!(
+        counted.starts_with("# gpulint counters 1, process ")
+            && counted
+                .lines()
+                .next()
+                .unwrap()
+                .ends_with(", profiled launches 3"),
+        "{counted}"
+    );
+    assert_eq!(
+        rows(&counted),
+        [
+            "correlation,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum",
+            "4,0,1",
+            "8,100,101",
+            "101,200,201"
+        ]
+    );
+    let replayed: Vec<&str> = (traced_rows.lines())
+        .filter(|l| l.contains("scale<4>") || l.contains("jit_"))
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(replayed, ["1", "0"], "{traced_rows}");
+    let (_, capped) = run("dram__bytes_read.sum", Some("2"));
+    assert_eq!(
+        rows(&capped),
+        ["correlation,dram__bytes_read.sum", "4,0", "8,100"]
+    );
+    let (traced_rows, stopped) = run("dram__bytes_read.sum,x__missing.sum", None);
+    assert_eq!(
+        rows(&stopped),
+        ["correlation,dram__bytes_read.sum,x__missing.sum"]
+    );
+    assert!(
+        stopped.ends_with("# stopped: cuptiProfilerHostConfigAddMetrics returned 1\n"),
+        "{stopped}"
+    );
+    assert_eq!(traced_rows.matches("# end of process").count(), 1);
+    assert!(
+        !traced_rows.lines().any(|l| l.ends_with(",1")),
+        "{traced_rows}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

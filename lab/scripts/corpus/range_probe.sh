@@ -38,6 +38,19 @@
 #           brings the probe's DRAM writes to ncu's (within 10%) and the two latency-bound
 #           findings back; if they come from CUPTI's restores between passes, it changes
 #           little, and the probe's DRAM numbers cannot match ncu's default.
+#   tracer  (twenty-eighth session) gpulint's launch tracer with its range profiler part
+#           (launch_tracer_counters.inc): counters_layout_check.cpp against this machine's
+#           CUPTI headers, then LU, BFS and the transformer (3 steps) plain, traced, and
+#           traced with gpulint's metrics (GPULINT_COUNTERS_OUT), each trace and counters
+#           file kept; compared offline with call 2's probe and ncu values
+#           (counters_as_probe.py, compare_values.py).
+#           Expected before the call: the layout check compiles; the counters file has a
+#           row for the first launch of each kernel (LU 3, BFS 2, the transformer 37, as
+#           the probe profiled) and ends with no "# stopped" line; the trace has every
+#           launch (LU 190, BFS 22, the transformer 477), the profiled ones marked 1; the
+#           values agree with the probe's (the same profiler on the same launches: counts
+#           equal, rates within 10%); the traced run with counters costs its traced run
+#           plus about 0.1 s a profiled launch and CUPTI's set-up (under a second).
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -105,6 +118,30 @@ for stage in "$@"; do
         timed "probe_flush_$name" env CUDA_INJECTION64_PATH="$probe" \
           LD_LIBRARY_PATH="$cupti/lib64" PROBE_METRICS="$metrics" PROBE_FLUSH=1 \
           PROBE_OUT="$r/$name.flush.csv" "$@"
+      done
+      ;;
+    tracer)
+      g++ -std=c++17 -fsyntax-only -I"$cupti/include" -I/usr/local/cuda/include \
+        samples/corpus/counters_layout_check.cpp > "$r/layout_check.txt" 2>&1
+      echo "layout check exit=$?" | tee -a "$table"
+      g++ -shared -fPIC -O2 -std=c++17 -pthread src/profile/ncu/tracer/launch_tracer.cpp \
+        -ldl -o "$r/tracer.so" > "$r/tracer_build.txt" 2>&1 || { cat "$r/tracer_build.txt"; exit 1; }
+      build_sample lud
+      build_sample bfs
+      metrics=$("$gl" metrics)
+      libcupti=$(ls "$cupti"/lib64/libcupti.so.* | head -1)
+      for program in "lud $build/lud 1024" "bfs $build/bfs 1048576 8" \
+        "tf python3 samples/apps/torch_transformer.py 3"; do
+        set -- $program
+        name=$1; shift
+        timed "plain_$name" "$@"
+        timed "traced_$name" env CUDA_INJECTION64_PATH="$r/tracer.so" GPULINT_CUPTI="$libcupti" \
+          GPULINT_TRACE_OUT="$r/$name.trace_only.csv" "$@"
+        timed "counted_$name" env CUDA_INJECTION64_PATH="$r/tracer.so" GPULINT_CUPTI="$libcupti" \
+          GPULINT_TRACE_OUT="$r/$name.trace.csv" GPULINT_COUNTERS_OUT="$r/$name.counters.csv" \
+          GPULINT_COUNTER_METRICS="$metrics" "$@"
+        echo "$name: $(grep -c '^[0-9]' "$r/$name.counters.csv") rows; $(grep '^#' "$r/$name.counters.csv" | tr '\n' ' ')" | tee -a "$table"
+        echo "$name trace: $(grep -c '^[0-9]' "$r/$name.trace.csv") launches, $(grep -c ',1$' "$r/$name.trace.csv") marked" | tee -a "$table"
       done
       ;;
     passes)

@@ -114,6 +114,8 @@ static int resource_enabled;
 /* fake_source.c's: what a launch does to the SASS counters and the stall samples. */
 void fake_counted_launch(const char *symbol);
 void fake_sampled_launch(const char *symbol);
+/* fake_counters.c's: a launch made while the range profiler is started. */
+void fake_ranged_launch(void);
 
 int cuptiEnableDomain(uint32_t enable, void *subscriber, uint32_t domain) {
     (void)subscriber;
@@ -174,6 +176,7 @@ int fake_launch(const char *symbol) {
         data.callback_site = 0;
         callback(NULL, 1, cbid, &data);
         fake_counted_launch(symbol);
+        fake_ranged_launch();
         data.callback_site = 1;
         callback(NULL, 1, cbid, &data);
         ++calls;

@@ -25,6 +25,10 @@
 // set, it samples the stalls of the user's kernels (namespace stalls,
 // launch_tracer_stalls.inc).
 //
+// With GPULINT_COUNTERS_OUT and GPULINT_COUNTER_METRICS set, it profiles the first launch
+// of each kernel with CUPTI's range profiler and writes the metrics' values (namespace
+// counters, launch_tracer_counters.inc): counters from the program's one run.
+//
 // It needs no CUDA header: it loads CUPTI from the path in GPULINT_CUPTI and declares the
 // little of CUPTI's C interface it uses, so any C++ compiler builds it (gpulint gives it
 // the source on stdin, its two parts put in place of their #include lines):
@@ -231,6 +235,8 @@ void append_to(const char* path, char* text, size_t size) {
 
 #include "launch_tracer_stalls.inc"
 
+#include "launch_tracer_counters.inc"
+
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
   std::lock_guard<std::mutex> guard(objects_lock);
@@ -243,7 +249,9 @@ void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   // A runtime launch calls the driver's: one launch, two calls, decided at the first.
   thread_local bool in_runtime_launch = false;
   if (call->callback_site != cupti::kApiEnter) {
+    bool outermost = domain == cupti::kDomainRuntime || !in_runtime_launch;
     if (domain == cupti::kDomainRuntime) in_runtime_launch = false;
+    if (outermost) counters::after_launch();
     return;
   }
   bool nested = domain == cupti::kDomainDriver && in_runtime_launch;
@@ -262,6 +270,7 @@ void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
       first_object = &launching_objects.emplace(call->symbol_name, launching_object()).first->second;
   }
   if (sass::active && !nested) sass::before_launch(call, first_object);
+  if (counters::active && !nested) counters::before_launch(call);
   if (!nested) stalls::on_launch_call();
 }
 
@@ -369,6 +378,7 @@ void write_trace() {
     std::lock_guard<std::mutex> guard(objects_lock);
     sass::finish();
     stalls::finish();
+    counters::finish();
   }
   cupti::flush_all(1);
   const char* path = getenv("GPULINT_TRACE_OUT");
@@ -403,8 +413,11 @@ void write_trace() {
     // The mangled name on a kernel's first row only: the reader carries it to the rest
     // (a PyTorch kernel's runs to hundreds of bytes, over 100,000 launches a minute).
     write_quoted(out, named.insert(l.mangled).second ? *l.mangled : std::string());
-    // A launch that ran with --source's SASS counters: its duration is not its own.
-    fprintf(out, ",%d\n", sass::instrumented.count(l.correlation_id) ? 1 : 0);
+    // A launch that ran with --source's SASS counters, or replayed for the range
+    // profiler's: its duration is not its own.
+    bool replayed = sass::instrumented.count(l.correlation_id) ||
+                    counters::profiled_ids.count(l.correlation_id);
+    fprintf(out, ",%d\n", replayed ? 1 : 0);
   }
   if (window_ended) fprintf(out, "# stopped at the end of its window\n");
   // gpulint's watchdog reads this: the process is done with CUDA, whatever it does next.
@@ -421,6 +434,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (cupti::register_callbacks(buffer_requested, buffer_completed) != cupti::kSuccess) return 0;
   sass::start();
   stalls::start();
+  counters::start();
   // The concurrent kind's records zero the SASS counters (the serial kind's do not, on the
   // H200 with CUDA 13.0): with them, kernels run one at a time.
   uint32_t kind = sass::active ? cupti::kKindKernel : cupti::kKindConcurrentKernel;

@@ -33,6 +33,10 @@ pub(crate) static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new
                 "launch_tracer_stalls.inc",
                 include_str!("launch_tracer_stalls.inc"),
             ),
+            (
+                "launch_tracer_counters.inc",
+                include_str!("launch_tracer_counters.inc"),
+            ),
         ],
     )
 });
