@@ -45,11 +45,13 @@
 #           torch_attention's default within 2 x plain + 5 s with manual-attention and
 #           fp32-gemm-on-cuda-cores, and at 12 launches within a second or two of that
 #           target either way; the window run within about 68 s even where the model's
-#           kernels come late (the bound), under 60 s where they do not.
+#           kernels come late (the bound), under 60 s where they do not. `fourth-bfs` and
+#           `fourth-torch` run its BFS and its PyTorch halves alone (twenty-eighth session:
+#           the device time left after three failed starts).
 # usage: OUT=DIR lab/scripts/corpus/augment_check.sh STAGE   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
-stage=${1:?usage: augment_check.sh first|second|third|fourth}
+stage=${1:?usage: augment_check.sh first|second|third|fourth|fourth-bfs|fourth-torch}
 source "$(dirname "$0")/common.sh" "$OUT" "${GL:-.device-carry/gpulint}"
 source "$(dirname "$0")/staged.sh"
 plain() { # name, then the program
@@ -108,7 +110,7 @@ third)
   TIMED_LIMIT=${TIMED_LIMIT:-300} run_gl all_attention --format concise --all-launches \
     --save-csv "$r/all_attention.csv" -- python3 samples/apps/torch_attention.py 3
   ;;
-fourth)
+fourth|fourth-bfs)
   build_sample bfs
   for i in 1 2 3; do
     plain "plain_bfs_$i" "$build/bfs"
@@ -118,6 +120,8 @@ fourth)
     run_gl "cap12_bfs_$i" --verbose --format concise --max-launches 12 \
       --save-csv "$r/cap12_bfs_$i.csv" -- "$build/bfs"
   done
+  ;;&
+fourth|fourth-torch)
   plain plain_attention python3 samples/apps/torch_attention.py 3
   run_gl default_attention --verbose --format concise --save-csv "$r/default_attention.csv" \
     -- python3 samples/apps/torch_attention.py 3
