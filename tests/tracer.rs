@@ -418,7 +418,7 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
                 .lines()
                 .next()
                 .unwrap()
-                .ends_with(", profiled launches 3"),
+                .ends_with(", passes 7, profiled launches 3"),
         "{counted}"
     );
     assert_eq!(
