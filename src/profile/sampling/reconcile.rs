@@ -78,6 +78,8 @@ pub fn apply_timing(
     by_time: bool,
 ) -> String {
     let timed = &every.profile;
+    // Counted before each entry's count becomes the launches it stands for.
+    let profiled_launches = sample.launch_count();
     // Per sampled entry: launches it stands for, their summed time, and whether every
     // one of them had a duration.
     let mut stands_for = vec![(0u64, 0.0f64, true); sample.launches.len()];
@@ -131,7 +133,7 @@ pub fn apply_timing(
             ingest::WARNING
         );
     }
-    if sample.launch_count() == total {
+    if profiled_launches == total {
         return format!("{by} measured all {total} launches, and ncu profiled every one");
     }
     format!(
@@ -237,6 +239,48 @@ mod tests {
         let refused = in_program_order(&mut eleven, &timed, &Sample::Spread).unwrap_err();
         assert!(refused.contains("of gemm"), "{refused}");
         assert_eq!(eleven[10].id, 10);
+    }
+
+    /// The note says every launch was profiled only where it was: BFS's trace on the H100
+    /// counted 22 launches of two kernels, of which a sample by time profiled 8, which
+    /// stand for all 22 (2026-12-05; the note had said "ncu profiled every one").
+    #[test]
+    fn the_note_says_every_launch_was_profiled_only_where_it_was() {
+        let profile = |launches: Vec<ingest::Launch>| ingest::Profile {
+            file: "bfs".into(),
+            page: ingest::Page::Raw,
+            launches,
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+        };
+        let name = |i: u64| {
+            if i.is_multiple_of(2) {
+                "Kernel"
+            } else {
+                "Kernel2"
+            }
+        };
+        let every = EveryLaunch {
+            profile: profile((0..22).map(|i| launch(i, name(i))).collect()),
+            program_time: None,
+            cuda_processes: 0,
+        };
+        let reference = vec![None; 8];
+        let mut sample = profile((0..8).map(|i| launch(i, name(i))).collect());
+        let note = apply_timing(&mut sample, &every, &reference, true, true);
+        assert!(
+            note.ends_with(
+                "each of the 8 sampled launches stands for those of its kernel most like it"
+            ),
+            "{note}"
+        );
+        assert_eq!(sample.launch_count(), 22);
+        let mut whole = profile((0..22).map(|i| launch(i, name(i))).collect());
+        let note = apply_timing(&mut whole, &every, &vec![None; 22], true, true);
+        assert!(
+            note.ends_with("measured all 22 launches, and ncu profiled every one"),
+            "{note}"
+        );
     }
 
     /// A cuBLAS-style GEMM sampled with grids (64,2,1) and (128,1,1), as in the PyTorch
