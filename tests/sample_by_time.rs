@@ -315,10 +315,10 @@ fn a_kernel_the_trace_names_mangled_pairs_with_ncus_name() {
     assert_eq!(warnings_of(&every).len(), 3);
 }
 
-/// The default cap's floor, 8 launches (what a program of under ~12 s gets), warns as
+/// The default cap's floor, 12 launches (what a program of under ~16 s gets), warns as
 /// every launch does on every capture of every launch, even through a timing pass, whose
-/// unmangled names make a launch number cost every kernel that reaches it. At 6, the CG
-/// solver's uncoalesced SpMV goes unprofiled.
+/// unmangled names make a launch number cost every kernel that reaches it; and so did 8,
+/// the floor until 2026-12-05. At 6, the CG solver's uncoalesced SpMV goes unprofiled.
 #[test]
 fn the_fewest_launches_by_default_warn_as_every_launch_does() {
     let more = [
@@ -328,9 +328,15 @@ fn the_fewest_launches_by_default_warn_as_every_launch_does() {
         "h200-corpus/min_matmul_variants.csv",
     ];
     for capture in EVERY_LAUNCH.into_iter().chain(more) {
-        let c = compare(capture, &["--max-launches", "8"]);
-        assert!(c.profiled <= 8, "{capture}: {} profiled", c.profiled);
-        c.assert_warns_as_every_launch(capture);
+        for cap in [12, 8] {
+            let c = compare(capture, &["--max-launches", &cap.to_string()]);
+            assert!(
+                c.profiled <= cap,
+                "{capture}: {} profiled of {cap}",
+                c.profiled
+            );
+            c.assert_warns_as_every_launch(capture);
+        }
     }
 }
 

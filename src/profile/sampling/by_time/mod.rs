@@ -61,26 +61,27 @@ impl Default for Budget {
 pub const DEFAULT_COVERAGE: f64 = 0.99;
 
 /// By default the sample's profiling takes about this share of the program's own run
-/// time, and at least [`LEAST_PROFILING_S`]: the run then costs about twice the program's,
-/// plus a few seconds.
+/// time, and at least [`FEWEST_LAUNCHES`]' worth: the run then costs about twice the
+/// program's, plus a few seconds.
 const PROFILING_SHARE_OF_RUN: f64 = 0.25;
-/// Twice the program plus 5 s leaves about 3 s for the launches once ncu has attached
-/// (about 1 s) and the report is imported (0.6-0.8 s): 8 launches of 0.33-0.45 s
-/// (lab/runs/2026-12-03-cost-floor.txt). 12 took the PyTorch transformer 2-4 s past it.
-const LEAST_PROFILING_S: f64 = 2.7;
 
-/// The default cap's bounds: 8 launches take a loop's few busiest kernels (and warned as
+/// The default cap's bounds: 12 launches take a loop's few busiest kernels (and warned as
 /// every launch did on every capture: tests/sample_by_time.rs), 40 (13 s) bound a long
-/// program's.
-const FEWEST_LAUNCHES: u64 = 8;
+/// program's. At 10 replay passes a launch 8 (the floor until 2026-12-05) was what twice
+/// the program plus 5 s left after ncu's start and the import, and 12 took the PyTorch
+/// transformer 2-4 s past it (lab/runs/2026-12-03-cost-floor.txt). At 8 passes, on an
+/// H100: BFS with 12 warned serial-loads in 3 runs of 3 (with 8 in none), 4.3-5.6 s
+/// against a target of 6.1-6.2; the attention script with 12 took 25.3 s, with 8 25.7 s
+/// (lab/runs/2026-12-05-range-profiler.txt).
+const FEWEST_LAUNCHES: u64 = 12;
 const MOST_LAUNCHES: u64 = 40;
 
 /// A kernel with this share of the counted GPU time or more is never left out of the
 /// default sample: the cap rises to give each its own launch
 /// ([`Budget::take_every_heavy_kernel`]). No more than 20 kernels can
 /// hold 5% each. split_structs.cu's ten copies (7-19% each, a 0.5 s program) lost one
-/// kernel's warning to the floor of 8 (lab/runs/2026-12-05-one-run.txt, call 5); the
-/// transformer's 6 and the CNN's 3 such kernels fit under it.
+/// kernel's warning to the floor of 8 it had then (lab/runs/2026-12-05-one-run.txt, call
+/// 5); the transformer's 6 and the CNN's 3 such kernels fit under it.
 const ALWAYS_PROFILED_SHARE: f64 = 0.05;
 
 /// The default cap on profiled launches, for a program that ran `run` under the launch
@@ -89,7 +90,7 @@ pub fn default_max_launches(run: Option<std::time::Duration>) -> u64 {
     let Some(run) = run else {
         return MOST_LAUNCHES;
     };
-    let seconds = (PROFILING_SHARE_OF_RUN * run.as_secs_f64()).max(LEAST_PROFILING_S);
+    let seconds = PROFILING_SHARE_OF_RUN * run.as_secs_f64();
     ((seconds / SECONDS_PER_LAUNCH) as u64).clamp(FEWEST_LAUNCHES, MOST_LAUNCHES)
 }
 
