@@ -40,6 +40,6 @@ for g in gaps[:25]:
     print(f"{g[0]:7.1%}  {g[1]}  {g[2]}  probe {g[3]:.6g}  ncu {g[4]:.6g}")
 print(f"kernels: probe {len(probe)}, ncu {len(ncu)}, both {len(set(probe) & set(ncu))}")
 print(f"metrics compared: {len(metrics)} of the probe's {len(header) - 4}")
-seconds = [number(r["seconds"]) for r in probe.values()]
+seconds = [s for s in (number(r["seconds"]) for r in probe.values()) if s is not None]
 print(f"probe seconds a profiled launch: {min(seconds):.4f}-{max(seconds):.4f}" if seconds else "no launch profiled")
 print(f"values: {compared}; within 1%: {within_1}; within 10%: {within_10}")

@@ -86,14 +86,18 @@ probe_and_ncu() {
     tail -4 "$r/compare_${mode}_$name.txt" | tee -a "$table"
   done
 }
+# The probe, and the two C++ samples its stages run.
+build_probe_and_samples() {
+  g++ -shared -fPIC -O2 -std=c++17 lab/scripts/corpus/range_probe.cpp -I"$cupti/include" \
+    -I/usr/local/cuda/include -L"$cupti/lib64" -lcupti -lcuda -o "$probe" \
+    > "$r/build.txt" 2>&1 || { cat "$r/build.txt"; exit 1; }
+  build_sample lud
+  build_sample bfs
+}
 for stage in "$@"; do
   case $stage in
     probe)
-      g++ -shared -fPIC -O2 -std=c++17 lab/scripts/corpus/range_probe.cpp -I"$cupti/include" \
-        -I/usr/local/cuda/include -L"$cupti/lib64" -lcupti -lcuda -o "$probe" \
-        > "$r/build.txt" 2>&1 || { cat "$r/build.txt"; exit 1; }
-      build_sample lud
-      build_sample bfs
+      build_probe_and_samples
       timed plain_lud "$build/lud" 1024
       probe_and_ncu lud "$build/lud" 1024
       timed plain_bfs "$build/bfs" 1048576 8
@@ -102,11 +106,7 @@ for stage in "$@"; do
       probe_and_ncu tf python3 samples/apps/torch_transformer.py 3
       ;;
     cache)
-      g++ -shared -fPIC -O2 -std=c++17 lab/scripts/corpus/range_probe.cpp -I"$cupti/include" \
-        -I/usr/local/cuda/include -L"$cupti/lib64" -lcupti -lcuda -o "$probe" \
-        > "$r/build.txt" 2>&1 || { cat "$r/build.txt"; exit 1; }
-      build_sample lud
-      build_sample bfs
+      build_probe_and_samples
       metrics=$("$gl" metrics)
       for program in "lud $build/lud 1024" "bfs $build/bfs 1048576 8" \
         "tf python3 samples/apps/torch_transformer.py 3"; do
