@@ -51,6 +51,18 @@
 #           values agree with the probe's (the same profiler on the same launches: counts
 #           equal, rates within 10%); the traced run with counters costs its traced run
 #           plus about 0.1 s a profiled launch and CUPTI's set-up (under a second).
+#   onerun  (twenty-eighth session, after `tracer`) what one run would cost where two runs
+#           miss the target: torch_attention.py (3 steps) plain, traced, and traced with
+#           gpulint's metrics on the first launch of each kernel (at most 40); the
+#           augmented CNN's long loop (--seconds 300) traced with a 20-s window
+#           (GPULINT_TRACE_WINDOW_S), with and without the counters. Each trace and
+#           counters file kept.
+#           Expected before the call: attention's run with counters takes its traced run
+#           plus about a second of CUPTI's set-up and 0.13 s for each kernel profiled (40
+#           at most: about 15 s, where call 4's default two runs took 25.7 s); the window
+#           run its traced run (about 29 s) plus the same (about 35 s, where call 4's took
+#           74.6 s, gpulint's own 8 s apart); every launch in the traces, the profiled ones
+#           marked, no "# stopped" line.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -142,6 +154,28 @@ for stage in "$@"; do
           GPULINT_COUNTER_METRICS="$metrics" "$@"
         echo "$name: $(grep -c '^[0-9]' "$r/$name.counters.csv") rows; $(grep '^#' "$r/$name.counters.csv" | tr '\n' ' ')" | tee -a "$table"
         echo "$name trace: $(grep -c '^[0-9]' "$r/$name.trace.csv") launches, $(grep -c ',1$' "$r/$name.trace.csv") marked" | tee -a "$table"
+      done
+      ;;
+    onerun)
+      g++ -shared -fPIC -O2 -std=c++17 -pthread src/profile/ncu/tracer/launch_tracer.cpp \
+        -ldl -o "$r/tracer.so" > "$r/tracer_build.txt" 2>&1 || { cat "$r/tracer_build.txt"; exit 1; }
+      metrics=$("$gl" metrics)
+      libcupti=$(ls "$cupti"/lib64/libcupti.so.* | head -1)
+      traced=(env CUDA_INJECTION64_PATH="$r/tracer.so" GPULINT_CUPTI="$libcupti")
+      counted=("${traced[@]}" GPULINT_COUNTER_METRICS="$metrics")
+      timed plain_attention python3 samples/apps/torch_attention.py 3
+      timed traced_attention "${traced[@]}" GPULINT_TRACE_OUT="$r/attention.trace_only.csv" \
+        python3 samples/apps/torch_attention.py 3
+      timed counted_attention "${counted[@]}" GPULINT_TRACE_OUT="$r/attention.trace.csv" \
+        GPULINT_COUNTERS_OUT="$r/attention.counters.csv" python3 samples/apps/torch_attention.py 3
+      timed window_traced "${traced[@]}" GPULINT_TRACE_WINDOW_S=20 \
+        GPULINT_TRACE_OUT="$r/window.trace_only.csv" python3 samples/apps/torch_cnn_augment.py --seconds 300
+      timed window_counted "${counted[@]}" GPULINT_TRACE_WINDOW_S=20 \
+        GPULINT_TRACE_OUT="$r/window.trace.csv" GPULINT_COUNTERS_OUT="$r/window.counters.csv" \
+        python3 samples/apps/torch_cnn_augment.py --seconds 300
+      for name in attention window; do
+        echo "$name: $(grep -c '^[0-9]' "$r/$name.counters.csv") rows; $(grep '^#' "$r/$name.counters.csv" | tr '\n' ' ')" | tee -a "$table"
+        echo "$name trace: $(grep -c '^[0-9]' "$r/$name.trace.csv") launches, $(grep -c ',1$' "$r/$name.trace.csv") marked; without counters $(grep -c '^[0-9]' "$r/$name.trace_only.csv")" | tee -a "$table"
       done
       ;;
     passes)
