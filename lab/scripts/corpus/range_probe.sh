@@ -177,6 +177,10 @@ for stage in "$@"; do
         echo "$name: $(grep -c '^[0-9]' "$r/$name.counters.csv") rows; $(grep '^#' "$r/$name.counters.csv" | tr '\n' ' ')" | tee -a "$table"
         echo "$name trace: $(grep -c '^[0-9]' "$r/$name.trace.csv") launches, $(grep -c ',1$' "$r/$name.trace.csv") marked; without counters $(grep -c '^[0-9]' "$r/$name.trace_only.csv")" | tee -a "$table"
       done
+      # The window's traces (hundreds of MB) would keep the results from coming back; the
+      # profiled launches' rows are kept.
+      grep ',1$' "$r/window.trace.csv" > "$r/window.trace_marked.csv"
+      rm -f "$r"/window.trace.csv "$r"/window.trace_only.csv
       ;;
     passes)
       build_sample lud
