@@ -375,9 +375,9 @@ fn source_rows_count_the_listed_kernels_and_sample_the_users() {
 
 /// With a counters file and metrics named, the tracer profiles the first launch of each
 /// kernel with the range profiler (at most GPULINT_COUNTER_LAUNCHES), writes each one's
-/// values under its correlation id, and marks those launches in the trace as replayed; a
-/// metric the chip lacks stops the profiling, says which step failed, and leaves the
-/// program and its trace as they were.
+/// values under its correlation id, then the device's attributes under ncu's names, and
+/// marks those launches in the trace as replayed; a metric the chip lacks stops the
+/// profiling, says which step failed, and leaves the program and its trace as they were.
 #[test]
 fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
     let Some((dir, tracer, cupti, driver)) = build() else {
@@ -390,6 +390,7 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
         }
         let mut command = traced(&driver, &tracer, Some(&cupti), &trace);
         command
+            .env("FAKE_LIBCUDA", dir.join("libcuda.so.1"))
             .env("GPULINT_COUNTERS_OUT", &counters)
             .env("GPULINT_COUNTER_METRICS", metrics)
             .env_remove("GPULINT_COUNTER_LAUNCHES")
@@ -407,6 +408,16 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
             .map(str::to_string)
             .collect()
     };
+    let device = "device__attribute_compute_capability_major,\
+        device__attribute_compute_capability_minor,device__attribute_multiprocessor_count,\
+        device__attribute_l2_cache_size,device__attribute_max_blocks_per_multiprocessor,\
+        device__attribute_max_registers_per_block,\
+        device__attribute_max_registers_per_multiprocessor,\
+        device__attribute_max_shared_memory_per_multiprocessor,\
+        device__attribute_reserved_shared_memory_per_block,\
+        device__attribute_max_warps_per_multiprocessor,device__attribute_display_name";
+    let h100 = "\"9\",\"0\",\"132\",\"52428800\",\"32\",\"65536\",\"65536\",\"233472\",\
+        \"1024\",\"32\",\"NVIDIA H100 80GB HBM3\"";
     // scale (correlation 4), axpy (8) and step (101) once each; axpy's second launch not.
     let (traced_rows, counted) = run(
         "sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum",
@@ -424,10 +435,13 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
     assert_eq!(
         rows(&counted),
         [
-            "correlation,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum",
-            "4,0,1",
-            "8,100,101",
-            "101,200,201"
+            format!(
+                "correlation,sm__throughput.avg.pct_of_peak_sustained_elapsed,\
+                 dram__bytes_read.sum,{device}"
+            ),
+            format!("4,0,1,{h100}"),
+            format!("8,100,101,{h100}"),
+            format!("101,200,201,{h100}")
         ]
     );
     let replayed: Vec<&str> = (traced_rows.lines())
@@ -438,12 +452,18 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
     let (_, capped) = run("dram__bytes_read.sum", Some("2"));
     assert_eq!(
         rows(&capped),
-        ["correlation,dram__bytes_read.sum", "4,0", "8,100"]
+        [
+            format!("correlation,dram__bytes_read.sum,{device}"),
+            format!("4,0,{h100}"),
+            format!("8,100,{h100}")
+        ]
     );
     let (traced_rows, stopped) = run("dram__bytes_read.sum,x__missing.sum", None);
     assert_eq!(
         rows(&stopped),
-        ["correlation,dram__bytes_read.sum,x__missing.sum"]
+        [format!(
+            "correlation,dram__bytes_read.sum,x__missing.sum,{device}"
+        )]
     );
     assert!(
         stopped.ends_with("# stopped: cuptiProfilerHostConfigAddMetrics returned 1\n"),

@@ -1,6 +1,7 @@
 // Checks, against the toolkit's CUPTI headers, the declarations the launch tracer makes by
 // hand for the range profiler (src/profile/ncu/tracer/launch_tracer_counters.inc): the
-// offset of every field read or written, the sizes CUPTI is told, and the enum values.
+// offset of every field read or written, the sizes CUPTI is told, the enum values, and the
+// driver's numbers of the device attributes it reads.
 // It compiles only where they agree: checked against CUPTI 13.0.85's headers (the wheel
 // nvidia-cuda-cupti==13.0.85, with nvidia-cuda-runtime's cuda.h) with
 //   g++ -std=c++17 -fsyntax-only -I$CUPTI/include -I$CUDA/include counters_layout_check.cpp
@@ -127,3 +128,29 @@ SAME_AT(EvaluateParams, CUpti_Profiler_Host_EvaluateToGpuValues_Params, names, p
 SAME_AT(EvaluateParams, CUpti_Profiler_Host_EvaluateToGpuValues_Params, count, numMetrics);
 SAME_AT(EvaluateParams, CUpti_Profiler_Host_EvaluateToGpuValues_Params, values, pMetricValues);
 SAME_SIZE(EvaluateParams, values, CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+
+// The device's attributes, by cuda.h's numbers, in the order the tracer lists them.
+constexpr CUdevice_attribute kCudaNumbers[] = {
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+    CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+    CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+};
+static_assert(sizeof(kCudaNumbers) / sizeof(kCudaNumbers[0]) ==
+                  sizeof(kDeviceAttributes) / sizeof(kDeviceAttributes[0]),
+              "device attributes");
+constexpr bool same_numbers() {
+  for (size_t i = 0; i < sizeof(kCudaNumbers) / sizeof(kCudaNumbers[0]); ++i)
+    if (kDeviceAttributes[i].id != kCudaNumbers[i]) return false;
+  return true;
+}
+static_assert(same_numbers(), "device attribute numbers");
+static_assert(kWarpSize == CU_DEVICE_ATTRIBUTE_WARP_SIZE, "warp size");
+static_assert(kMaxThreadsPerSm == CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+              "threads per SM");
+static_assert(sizeof(CUdevice) == sizeof(int), "CUdevice");
