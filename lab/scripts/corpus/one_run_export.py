@@ -3,10 +3,11 @@ file (GPULINT_COUNTERS_OUT) of one run, written as the saved run `gpulint run --
 leaves (an export of the profiled launches in ncu's raw-page form, the trace beside it,
 and the .gpulint.json that names the sample), so that `gpulint check` judges them as it
 judges a two-run sample. Each profiled launch is its kernel's first: the sample is
-"by-time:1" of those kernels. The device's attributes come from a reference export of the
-same GPU (ncu's raw page), as the tracer does not write them yet; the occupancy limits
-are left for gpulint to compute from the trace, and the counters' values are in CUPTI's
-base units (an empty units row).
+"by-time:1" of those kernels. The columns are a reference export's of the same GPU (ncu's
+raw page), and so are the device's attributes where the counters file has none (the
+tracer of this session's calls wrote none); the occupancy limits are left for gpulint to
+compute from the trace, and the counters' values are in CUPTI's base units (an empty
+units row).
 usage: one_run_export.py TRACE.csv COUNTERS.csv REFERENCE.csv OUT.csv"""
 import csv
 import json
