@@ -63,6 +63,13 @@
 #           run its traced run (about 29 s) plus the same (about 35 s, where call 4's took
 #           74.6 s, gpulint's own 8 s apart); every launch in the traces, the profiled ones
 #           marked, no "# stopped" line.
+#   device  (twenty-eighth session, after the tracer's rows gained the device's attributes)
+#           LU 1024 traced with counters; the counters file kept.
+#           Expected before the call: the header ends with the eleven device__attribute_*
+#           columns and each row with the H100's values (CC 9.0, 132 SMs, 64 warps and 32
+#           blocks an SM, 65,536 registers a block and an SM, 233,472 bytes of shared
+#           memory an SM, 1,024 reserved a block, a 50 MB L2, "NVIDIA H100 80GB HBM3"), as
+#           ncu's export of call 3 gives them.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -155,6 +162,17 @@ for stage in "$@"; do
         echo "$name: $(grep -c '^[0-9]' "$r/$name.counters.csv") rows; $(grep '^#' "$r/$name.counters.csv" | tr '\n' ' ')" | tee -a "$table"
         echo "$name trace: $(grep -c '^[0-9]' "$r/$name.trace.csv") launches, $(grep -c ',1$' "$r/$name.trace.csv") marked" | tee -a "$table"
       done
+      ;;
+    device)
+      g++ -shared -fPIC -O2 -std=c++17 -pthread src/profile/ncu/tracer/launch_tracer.cpp \
+        -ldl -o "$r/tracer.so" > "$r/tracer_build.txt" 2>&1 || { cat "$r/tracer_build.txt"; exit 1; }
+      build_sample lud
+      libcupti=$(ls "$cupti"/lib64/libcupti.so.* | head -1)
+      timed counted_lud env CUDA_INJECTION64_PATH="$r/tracer.so" GPULINT_CUPTI="$libcupti" \
+        GPULINT_TRACE_OUT="$r/lud.trace.csv" GPULINT_COUNTERS_OUT="$r/lud.counters.csv" \
+        GPULINT_COUNTER_METRICS="$("$gl" metrics)" "$build/lud" 1024
+      head -2 "$r/lud.counters.csv" | tr ',' '\n' | grep -A1 -n device__attribute | tail -24
+      tail -1 "$r/lud.counters.csv" | tr ',' '\n' | tail -11 | tr '\n' ' ' | tee -a "$table"
       ;;
     onerun)
       g++ -shared -fPIC -O2 -std=c++17 -pthread src/profile/ncu/tracer/launch_tracer.cpp \
