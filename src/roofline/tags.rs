@@ -202,7 +202,10 @@ pub(super) fn tags(launch: &Launch, bars: &Bars, flop_roof_pct: f64) -> Tags {
 /// The roofline's tags and the rules that name the same bound read one number each.
 #[cfg(test)]
 mod agreement {
-    use super::*;
+    use super::{
+        ATOMIC_CONCENTRATION, ATOMIC_SLICE_BUSY_PCT, ISSUE_BUSY_PCT, ISSUE_MAX_MATH_PCT,
+        LATENCY_BOUND_PCT, LOAD_STORE_BUSY_PCT, LOAD_STORE_MAX_ROOF_PCT, PIPE_BUSY_PCT,
+    };
 
     /// A parameter of a rule, by the rule's slug, from the rule files.
     fn param(slug: &str, name: &str) -> f64 {
