@@ -231,11 +231,18 @@ void append_to(const char* path, char* text, size_t size) {
   free(text);
 }
 
+// The size a CUPTI parameter struct is told it has: up to and including `field`, the last
+// one the tracer's declaration holds (CUPTI's own *_STRUCT_SIZE macros are so made), for
+// the three parts below.
+#define GPULINT_SIZE_TO(T, field) (offsetof(T, field) + sizeof(T::field))
+
 #include "launch_tracer_sass.inc"
 
 #include "launch_tracer_stalls.inc"
 
 #include "launch_tracer_counters.inc"
+
+#undef GPULINT_SIZE_TO
 
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
