@@ -13,11 +13,7 @@
 
 #include "../../src/profile/ncu/tracer/launch_tracer.cpp"
 
-#define SAME_AT(mine, theirs, m, t) \
-  static_assert(offsetof(mine, m) == offsetof(theirs, t), #mine "::" #m)
-#define SIZE_TO(T, f) (offsetof(T, f) + sizeof(T::f))
-#define SAME_SIZE(mine, last, theirs_size) \
-  static_assert(SIZE_TO(mine, last) == (theirs_size), #mine " size told")
+#include "layout_check.h"
 
 using namespace counters;
 static_assert(kRangeProfilerType == CUPTI_PROFILER_TYPE_RANGE_PROFILER, "profiler type");
