@@ -70,6 +70,25 @@
 #           blocks an SM, 65,536 registers a block and an SM, 233,472 bytes of shared
 #           memory an SM, 1,024 reserved a block, a 50 MB L2, "NVIDIA H100 80GB HBM3"), as
 #           ncu's export of call 3 gives them.
+#   gl_onerun (twenty-ninth session, after `gpulint run --one-run` was built: the tracer's
+#           counters become the profiled run's export, and the tracer picks a function's
+#           launches after its first where their records show a grid 4x larger or smaller,
+#           or 4x the duration, up to 3 a function) `gpulint run --one-run -v` and the
+#           default two runs, each timed beside the plain run, on LU 1024, BFS, split_structs
+#           1 and torch_attention.py 3; --one-run alone on torch_transformer.py 3 and on the
+#           augmented CNN's long loop with --window 20. Each saved run kept (--save-csv).
+#           Expected before the call: every --one-run says it ran once and that ncu did not
+#           run (no "runs again"); no hang from the flushes in the launch callbacks.
+#           LU: lud_internal profiled 3 times (grids 3969, then about 961 and 225 blocks),
+#           lud_perimeter 2-3 times, lud_diagonal once; the warnings of every launch (7, with
+#           small-grid and latency-bound on lud_internal), where first launches gave 6.
+#           BFS: Kernel and Kernel2 each 2-3 times (the level after the first large one);
+#           more of every launch's 5 warnings than first launches' 2, serial-loads among
+#           them. split_structs: all 10 kernels once, the 2 warnings of every launch.
+#           attention: the two runs' 2 warnings (fp32-gemm-on-cuda-cores,
+#           manual-attention). transformer: manual-attention. The window: launch-bound,
+#           reported in under 60 s. Times: each one-run within 1.5x its plain run + 5 s
+#           (attention about 19 s against the two runs' 25.7 s on an H100).
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -199,6 +218,30 @@ for stage in "$@"; do
       # profiled launches' rows are kept.
       grep ',1$' "$r/window.trace.csv" > "$r/window.trace_marked.csv"
       rm -f "$r"/window.trace.csv "$r"/window.trace_only.csv
+      ;;
+    gl_onerun)
+      build_sample lud
+      build_sample bfs
+      build_sample split_structs
+      export TIMED_LIMIT=200
+      for program in "lud $build/lud 1024" "bfs $build/bfs 1048576 8" \
+        "structs $build/split_structs 1" "attention python3 samples/apps/torch_attention.py 3"; do
+        set -- $program
+        name=$1; shift
+        timed "plain_$name" "$@"
+        run_gl "one_$name" --one-run -v --save-csv "$r/one_$name.csv" -- "$@"
+        run_gl "two_$name" --save-csv "$r/two_$name.csv" -- "$@"
+      done
+      run_gl one_tf --one-run -v --save-csv "$r/one_tf.csv" -- \
+        python3 samples/apps/torch_transformer.py 3
+      run_gl one_window --one-run -v --window 20 --save-csv "$r/one_window.csv" -- \
+        python3 samples/apps/torch_cnn_augment.py --seconds 300
+      # The window's trace (hundreds of MB) would keep the results from coming back.
+      rm -f "$r"/one_window.trace.csv
+      for f in "$r"/one_*.txt "$r"/two_*.txt; do
+        echo "$(basename "$f" .txt): $(grep -c 'warning\[' "$f") warning lines; $(grep -m1 -o 'ran once[^;]*;[^)]*' "$f")" | tee -a "$table"
+      done
+      tar czf "$OUT/results.tar.gz" -C "$r" .
       ;;
     passes)
       build_sample lud
