@@ -8,6 +8,7 @@
  * docs/runs/2026-12-01-launch-trace.txt). */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef void (*Requested)(uint8_t **buffer, size_t *size, size_t *max_records);
@@ -64,18 +65,45 @@ static void put(uint8_t *at, uint32_t kind, uint32_t correlation, uint64_t start
     memcpy(at, &k, sizeof k);
 }
 
+/* With FAKE_SHRINKING_GRIDS set, each launch call gets a record of its own, delivered at
+ * the next flush, with a grid of 4096 blocks over 4 to the power of its number among its
+ * kernel's calls (4096, 1024, 256, ...): the records a kernel with shrinking grids gives
+ * as it runs. Without it the five above, once. */
+static struct { const char *name; uint32_t correlation; int grid; } pending[64];
+static int pending_count, delivered;
+
+static void record_launch(const char *symbol, uint32_t correlation, int nth) {
+    if (!getenv("FAKE_SHRINKING_GRIDS") || pending_count == 64) return;
+    pending[pending_count].name = symbol;
+    pending[pending_count].correlation = correlation;
+    pending[pending_count].grid = 4096 >> (2 * (nth - 1));
+    ++pending_count;
+}
+
 int cuptiActivityFlushAll(uint32_t flag) {
     (void)flag;
     uint8_t *buffer;
     size_t size, max_records;
     requested(&buffer, &size, &max_records);
-    put(buffer + 0 * RECORD, KIND_CONCURRENT_KERNEL, 8, 300, "_Z4stepPfi", 8, 256, 0);
-    put(buffer + 1 * RECORD, KIND_CONCURRENT_KERNEL, 8, 200, "_Z4axpyPKfPffi", 4096, 256, 0);
-    put(buffer + 2 * RECORD, KIND_MEMCPY, 5, 150, "", 0, 0, 0);
-    put(buffer + 3 * RECORD, KIND_CONCURRENT_KERNEL, 4, 100, "_Z5scaleILi4EEvPffi", 1024, 256,
-        1024);
-    put(buffer + 4 * RECORD, KIND_CONCURRENT_KERNEL, 9, 400, "jit_\"fused\", 2", 1, 32, 0);
-    completed(NULL, 0, buffer, size, 5 * RECORD);
+    size_t records = 0;
+    if (getenv("FAKE_SHRINKING_GRIDS")) {
+        for (int i = 0; i < pending_count; ++i, ++records)
+            put(buffer + records * RECORD, KIND_CONCURRENT_KERNEL, pending[i].correlation,
+                100 * (uint64_t)(i + 1), pending[i].name, pending[i].grid, 256, 0);
+        pending_count = 0;
+    } else if (!delivered) {
+        put(buffer + 0 * RECORD, KIND_CONCURRENT_KERNEL, 8, 300, "_Z4stepPfi", 8, 256, 0);
+        put(buffer + 1 * RECORD, KIND_CONCURRENT_KERNEL, 8, 200, "_Z4axpyPKfPffi", 4096, 256,
+            0);
+        put(buffer + 2 * RECORD, KIND_MEMCPY, 5, 150, "", 0, 0, 0);
+        put(buffer + 3 * RECORD, KIND_CONCURRENT_KERNEL, 4, 100, "_Z5scaleILi4EEvPffi", 1024,
+            256, 1024);
+        put(buffer + 4 * RECORD, KIND_CONCURRENT_KERNEL, 9, 400, "jit_\"fused\", 2", 1, 32,
+            0);
+        records = 5;
+    }
+    delivered = 1;
+    completed(NULL, 0, buffer, size, records * RECORD);
     return 0;
 }
 
@@ -163,11 +191,16 @@ int cuptiEnableCallback(uint32_t enable, void *subscriber, uint32_t domain, uint
  * calls reached the tracer. */
 int fake_launch(const char *symbol) {
     int calls = 0;
-    /* scale's and axpy's calls have the ids of their kernel records above. */
+    /* scale's and axpy's first calls have the ids of their kernel records above. */
     static uint32_t other = 100;
-    uint32_t correlation = strcmp(symbol, "_Z5scaleILi4EEvPffi") == 0 ? 4
-                           : strcmp(symbol, "_Z4axpyPKfPffi") == 0    ? 8
-                                                                      : ++other;
+    static int scales, axpys, others;
+    int *nth = strcmp(symbol, "_Z5scaleILi4EEvPffi") == 0 ? &scales
+               : strcmp(symbol, "_Z4axpyPKfPffi") == 0    ? &axpys
+                                                          : &others;
+    ++*nth;
+    uint32_t correlation = *nth == 1 && nth == &scales  ? 4
+                           : *nth == 1 && nth == &axpys ? 8
+                                                        : ++other;
     struct CallbackData data = {0, "cuLaunchKernel", NULL, NULL, symbol, &context, 1, NULL,
                                 correlation};
     fake_sampled_launch(symbol);
@@ -181,5 +214,6 @@ int fake_launch(const char *symbol) {
         callback(NULL, 1, cbid, &data);
         ++calls;
     }
+    record_launch(symbol, correlation, *nth);
     return calls;
 }

@@ -6,7 +6,8 @@
  * first forks a child that leaves through exit(), which runs those handlers in the child
  * too, as a program that forks after starting CUDA does. With FAKE_DRIVER_SLEEP it then
  * sleeps that many seconds and exits with status 7, as a long run would go on. With
- * FAKE_LIBCUDA it first loads that stand-in libcuda.so.1. */
+ * FAKE_LIBCUDA it first loads that stand-in libcuda.so.1. With FAKE_DRIVER_REPEATS it
+ * launches one kernel (axpy, or FAKE_DRIVER_KERNEL) that many times instead. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,18 @@ int main(void) {
     int (*launch)(const char *) = cupti ? (int (*)(const char *))dlsym(cupti, "fake_launch") : NULL;
     void (*start_context)(void) = cupti ? (void (*)(void))dlsym(cupti, "fake_start_context") : NULL;
     if (start_context) start_context();
-    if (launch) {
+    if (launch && getenv("FAKE_DRIVER_REPEATS")) {
+        /* axpy (or FAKE_DRIVER_KERNEL) that many times, 20 ms apart (past the tracer's
+         * pause between flushes). */
+        const char *kernel = getenv("FAKE_DRIVER_KERNEL") ? getenv("FAKE_DRIVER_KERNEL")
+                                                          : "_Z4axpyPKfPffi";
+        int calls = 0;
+        for (int i = 0; i < atoi(getenv("FAKE_DRIVER_REPEATS")); ++i) {
+            calls += launch(kernel);
+            usleep(20000);
+        }
+        printf("launch calls traced: %d\n", calls);
+    } else if (launch) {
         const char *kernels[] = {"_Z5scaleILi4EEvPffi", "_Z4axpyPKfPffi", "_Z4stepPfi",
                                  "_Z4axpyPKfPffi"};
         int calls = 0;
