@@ -305,6 +305,7 @@ mod tests {
             device_ordinal: None,
             processes: Vec::new(),
             timed_instrumented: false,
+            correlation: None,
         }
     }
 

@@ -25,6 +25,7 @@ pub fn run_program(
         jobs: report.gate.read.jobs,
         rules_dir: report.gate.selection.rules.as_deref(),
         overlap: ncu.overlap,
+        one_run: ncu.one_run,
     };
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
@@ -88,6 +89,8 @@ fn count_settings<'a>(
         jobs: report.gate.read.jobs,
         // Set once ncu's run has started.
         ncu_run_beside: false,
+        // Asked for once the metrics are planned.
+        counters: None,
         verbose: report.gate.read.verbose,
     }
 }

@@ -29,6 +29,7 @@ pub fn report_saved_run(
         profile: ingest::trace::read(&text, trace)?,
         program_time: None,
         cuda_processes: ingest::trace::process_blocks(&text),
+        counted_in_run: None,
     };
     if report.gate.read.verbose {
         crate::note!("{csv}: read with the launch trace gpulint run kept beside it ({trace})");

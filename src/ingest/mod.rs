@@ -120,6 +120,10 @@ pub struct Launch {
     /// kernel and shape that ran without: its traced duration includes the counting, and
     /// ncu's measure of it replaces it once it is profiled. False elsewhere.
     pub timed_instrumented: bool,
+    /// The launch call's correlation id, as the launch tracer recorded it (one series per
+    /// process): what the tracer's rows of counters name their launch by. `None` in
+    /// exports.
+    pub correlation: Option<u64>,
 }
 
 /// A process that launched kernels, by its pid, and by its rank in a job of several where
@@ -190,6 +194,7 @@ impl Launch {
             device_ordinal: None,
             processes: Vec::new(),
             timed_instrumented: false,
+            correlation: None,
         }
     }
 }
@@ -421,6 +426,7 @@ pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -
             .map(|pid| Process { rank: None, pid })
             .collect(),
         timed_instrumented: false,
+        correlation: None,
     }
 }
 

@@ -48,6 +48,7 @@ pub(crate) fn command_line(program: &[std::ffi::OsString]) -> String {
 pub mod cache_folder;
 pub mod collectives;
 pub mod ncu;
+pub(crate) mod one_run;
 pub(crate) mod sample;
 pub(crate) mod sampling;
 pub(crate) mod saved_run;
@@ -78,6 +79,8 @@ pub(crate) struct Settings<'a> {
     /// until the sample is planned (`ncu::early`), where it can be: `--overlap`, for the
     /// held program listens on every interface while it waits.
     pub overlap: bool,
+    /// Run the program once: the tracer reads the counters ([`one_run`]), where it can.
+    pub one_run: bool,
 }
 
 /// What the stage gives the report: the sampled launches read and linted, the sample,
@@ -106,9 +109,11 @@ pub(crate) fn profile_program(
         jobs,
         rules_dir,
         overlap,
+        one_run,
     } = settings;
     // ncu, the program and the chip are checked before anything runs the program.
     let prepared = ncu::prepare(&opts, program)?;
+    ask_for_counters(one_run, &opts, per_launch, &mut count, &prepared, rules);
     let early = start_early(
         overlap && !per_launch,
         &opts,
@@ -116,7 +121,7 @@ pub(crate) fn profile_program(
         &prepared,
         program,
     );
-    let (sample, mut every) = count_and_plan(
+    let (sample, mut every, counted) = count_and_plan(
         &mut opts,
         (!per_launch).then_some(&count),
         &prepared,
@@ -131,12 +136,11 @@ pub(crate) fn profile_program(
         rules_dir,
         program,
     )?;
-    let early = early.filter(|_| {
-        every
-            .as_ref()
-            .is_some_and(|e| e.traced() && e.of_one_process())
-    });
-    let (info, program_end) = profile_sample(&opts, &prepared, rules, program, early)?;
+    let early = early.filter(|_| every.as_ref().is_some_and(EveryLaunch::traced_one_process));
+    let (info, program_end) = match counted {
+        Some(counted) => counted_in_run(counted, &opts, &prepared, program)?,
+        None => profile_sample(&opts, &prepared, rules, program, early)?,
+    };
     let kernel_filter = opts.kernel_name.is_some();
     let read = (per_launch, jobs, kernel_filter);
     let mut loaded = load_sample(&info, sample.clone(), every.as_mut(), read, &mut linter)?;
@@ -378,6 +382,29 @@ fn profile_sample(
     let keys = rules::metric_keys(rules);
     let info = ncu::profile(&main_pass, prepared, &keys, program, early)?;
     let end = sample::ProgramEnd::of(info.program_status, stopping);
+    say_program_failed(end, program);
+    if opts.verbose {
+        crate::note!("profiled with {}", info.ncu.display());
+    }
+    Ok((info, end))
+}
+
+/// Step 4 where the traced run profiled the sample itself: its export as ncu's run would
+/// give it, and what the program's one exit says.
+fn counted_in_run(
+    (export, status): CountedInRun,
+    opts: &ncu::NcuOptions,
+    prepared: &ncu::Prepared,
+    program: &[std::ffi::OsString],
+) -> Result<(ncu::RunInfo, sample::ProgramEnd)> {
+    let end = sample::ProgramEnd::of(status, false);
+    say_program_failed(end, program);
+    let info = one_run::run_info(export, status, opts, &prepared.ncu, program)?;
+    Ok((info, end))
+}
+
+/// Says that the program failed, where it did: its report is of what ran before.
+fn say_program_failed(end: sample::ProgramEnd, program: &[std::ffi::OsString]) {
     if end.failed() {
         crate::note!(
             "{} {}; its kernels profiled before that are linted",
@@ -385,14 +412,37 @@ fn profile_sample(
             end.describe()
         );
     }
-    if opts.verbose {
-        crate::note!("profiled with {}", info.ncu.display());
-    }
-    Ok((info, end))
 }
 
+/// One run of the program, where `asked` (`--one-run`): the traced run is told to read the
+/// profiled run's metrics itself, unless the options want ncu (stderr says why).
+fn ask_for_counters(
+    asked: bool,
+    opts: &ncu::NcuOptions,
+    per_launch: bool,
+    count: &mut sampling::CountSettings,
+    prepared: &ncu::Prepared,
+    rules: &[Rule],
+) {
+    if !asked {
+        return;
+    }
+    if let Some(why) = one_run::declined(opts, per_launch) {
+        crate::note!("--one-run: the program runs twice: {why}");
+        return;
+    }
+    let plan = ncu::metric_plan(&rules::metric_keys(rules), opts.roofline, prepared.chip());
+    count.counters = Some(one_run::counters(&plan.metrics));
+}
+
+/// The sample the traced run profiled itself, and its export, as ncu's run would give
+/// them, with the program's exit status. Where it profiled nothing, or its rows cannot
+/// stand for ncu's, the program runs again under ncu, and stderr says why.
+type CountedInRun = (one_run::Export, Option<i32>);
+
 /// Steps 2 and 3: every launch counted (unless `count` is `None`), then the sample
-/// planned from the count, which `opts` then carries.
+/// planned from the count, which `opts` then carries; or, where the traced run read the
+/// counters itself, the launches it profiled ([`CountedInRun`]), and no sample for ncu.
 fn count_and_plan(
     opts: &mut ncu::NcuOptions,
     count: Option<&sampling::CountSettings>,
@@ -400,19 +450,36 @@ fn count_and_plan(
     program: &[std::ffi::OsString],
     coverage: f64,
     max_launches: Option<u64>,
-) -> Result<(Option<Sample>, Option<EveryLaunch>)> {
+) -> Result<(Option<Sample>, Option<EveryLaunch>, Option<CountedInRun>)> {
     let sample = opts.sample.clone();
     // Every launch is counted first, so that the sample's progress line can say how many
     // launches it will profile and about how long that takes.
-    let every = match (&sample, count) {
+    let mut every = match (&sample, count) {
         (Some(_), Some(count)) => sampling::count(count, opts, prepared, program)?,
         (None, Some(count)) if opts.every_launch_traced => {
             sampling::count(count, opts, prepared, program)?
         }
         _ => None,
     };
+    if let Some(e) = every.as_mut()
+        && let Some(counted) = e.counted_in_run.take()
+    {
+        match one_run::export(&e.profile, &counted) {
+            Ok(export) => {
+                say_one_run(&export, e, program);
+                opts.sample = Some(export.sample.clone());
+                let sample = Some(export.sample.clone());
+                return Ok((sample, every, Some((export, counted.program_status))));
+            }
+            Err(why) => crate::note!(
+                "{} runs again, under ncu: the traced run's counters cannot stand for its \
+                 run ({why})",
+                program_name(program)
+            ),
+        }
+    }
     let (Some(chosen), Some(counted)) = (sample.clone(), &every) else {
-        return Ok((sample, every));
+        return Ok((sample, every, None));
     };
     let budget = sampling::by_time::Budget {
         coverage,
@@ -424,7 +491,25 @@ fn count_and_plan(
     };
     let verbose = opts.verbose;
     let planned = sampling::plan_sample(opts, chosen, counted, budget, verbose);
-    Ok((Some(planned), every))
+    Ok((Some(planned), every, None))
+}
+
+/// The stage line after one run: what the trace counted, what the tracer profiled of it,
+/// and where its profiling stopped early.
+fn say_one_run(export: &one_run::Export, every: &EveryLaunch, program: &[std::ffi::OsString]) {
+    let took = every
+        .program_time
+        .map_or(String::new(), |t| format!(" in {:.1} s", t.as_secs_f64()));
+    crate::note!(
+        "{} ran once: the launch trace counted {} launches{took}, and the tracer profiled {} \
+         of them",
+        program_name(program),
+        every.profile.launch_count(),
+        export.launches
+    );
+    for stopped in &export.stopped {
+        crate::note!("the tracer's profiling stopped early in {stopped}");
+    }
 }
 
 /// The sampled launches read, with what the reports say of the sample, and whether they

@@ -17,6 +17,10 @@ pub enum Sample {
     /// The first N launches of each launch configuration (ncu's `--filter-mode
     /// per-launch-config`): unbounded when the grid changes every launch.
     PerConfig(u64),
+    /// The launches the launch tracer profiled in the traced run itself (one run of the
+    /// program: `crate::profile::one_run`), by their number in the program's launch order
+    /// (the trace's, from 0), sorted.
+    Traced(Vec<u64>),
 }
 
 /// The launches a sample by time takes: of the `kernels` named (all, when `None`), the
@@ -65,7 +69,7 @@ impl Sample {
         match self {
             Sample::Spread => Self::spread_invocations().collect(),
             Sample::ByTime(chosen) => chosen.numbers.clone(),
-            Sample::PerConfig(_) => Vec::new(),
+            Sample::PerConfig(_) | Sample::Traced(_) => Vec::new(),
         }
     }
 
@@ -78,6 +82,9 @@ impl Sample {
                 .into(),
             Sample::PerConfig(1) => "the first launch of each launch configuration".into(),
             Sample::PerConfig(n) => format!("the first {n} of each launch configuration"),
+            Sample::Traced(_) => "launches the launch tracer profiled as they came, in the \
+                                  program's one run"
+                .into(),
         }
     }
 
@@ -95,6 +102,10 @@ impl Sample {
                 }
             }
             Sample::PerConfig(n) => format!("per-config:{n}"),
+            Sample::Traced(numbers) => {
+                let numbers: Vec<String> = numbers.iter().map(u64::to_string).collect();
+                format!("traced:{}", numbers.join(","))
+            }
         }
     }
 
@@ -117,6 +128,11 @@ impl Sample {
         };
         match kind {
             "per-config" => value.parse().ok().map(Sample::PerConfig),
+            "traced" if kernels.is_none() => {
+                let numbers = numbers()?;
+                let sorted = numbers.windows(2).all(|w| w[0] < w[1]);
+                (sorted && !numbers.is_empty()).then_some(Sample::Traced(numbers))
+            }
             "by-time" => {
                 let numbers = numbers()?;
                 let sorted = numbers.windows(2).all(|w| w[0] < w[1]);
@@ -150,6 +166,7 @@ impl Sample {
             Sample::Spread => "spread",
             Sample::ByTime(_) => "by-time",
             Sample::PerConfig(_) => "per-config",
+            Sample::Traced(_) => "traced",
         }
     }
 }
@@ -255,6 +272,9 @@ pub enum LeftOutBecause {
     SmallShare,
     /// The cap on launches went to kernels with more of the time.
     LaunchCap,
+    /// Launched after the launch tracer had profiled as many launches as it profiles in
+    /// one run (`crate::profile::one_run::MOST_LAUNCHES`).
+    AfterTracerCap,
 }
 
 /// A share of 0 to 1 as a percentage with one decimal, "<0.1%" where it rounds to 0: how
@@ -280,6 +300,10 @@ impl LeftOutBecause {
             }
             LeftOutBecause::SmallShare => "under 1% of the GPU time: no launch of its own",
             LeftOutBecause::LaunchCap => "past the launch cap (--max-launches profiles more)",
+            LeftOutBecause::AfterTracerCap => {
+                "first launched after the tracer's 40 profiled launches (without --one-run, \
+                 ncu profiles by GPU time)"
+            }
         }
     }
 }
@@ -298,6 +322,7 @@ mod tests {
                 kernels: Some(vec!["_Z4axpyPKfPffi".into(), "_Z4stepPfi".into()]),
             }),
             Sample::PerConfig(3),
+            Sample::Traced(vec![0, 5, 17]),
         ] {
             assert_eq!(
                 Sample::from_token(&s.token()),
@@ -310,6 +335,8 @@ mod tests {
         assert_eq!(Sample::from_token("by-time:4,2"), None);
         assert_eq!(Sample::from_token("by-time:0,2"), None);
         assert_eq!(Sample::from_token("every"), None);
+        assert_eq!(Sample::from_token("traced:5,0"), None);
+        assert_eq!(Sample::from_token("traced:0;_Z4stepPfi"), None);
     }
 
     /// A saved run of the earlier spread, which added the longest launches of busy

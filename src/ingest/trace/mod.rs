@@ -177,6 +177,7 @@ fn launch(
         mangled,
         device_ordinal: Some(row.device),
         timed_instrumented: row.instrumented != 0,
+        correlation: Some(row.correlation),
         ..Launch::of_shape(id, row.name, grid, block, line)
     }
 }

@@ -151,7 +151,9 @@ pub fn build_args(
             }
         }
         (None, Some(n)) => args.extend(["--launch-count".into(), n.to_string()]),
-        (None, None) => {}
+        // Profiled by the launch tracer in its own run; a run that falls back to ncu plans
+        // a sample of its own.
+        (Some(Sample::Traced(_)), _) | (None, None) => {}
     }
     if opts.target_processes_all {
         args.extend(["--target-processes".into(), "all".into()]);

@@ -261,7 +261,7 @@ pub fn prepare(opts: &NcuOptions, program: &[std::ffi::OsString]) -> Result<Prep
 }
 
 /// A temporary CSV, removed when dropped.
-fn temp_csv(prefix: &str) -> Result<tempfile::NamedTempFile> {
+pub(crate) fn temp_csv(prefix: &str) -> Result<tempfile::NamedTempFile> {
     tempfile::Builder::new()
         .prefix(prefix)
         .suffix(".csv")

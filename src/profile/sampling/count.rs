@@ -27,6 +27,9 @@ pub struct CountSettings<'a> {
     pub jobs: Option<usize>,
     /// ncu's run of the program started beside the traced run (`ncu::early`).
     pub ncu_run_beside: bool,
+    /// Counters the tracer reads itself, for one run of the program
+    /// (`crate::profile::one_run`).
+    pub counters: Option<tracer::RunCounters>,
     pub verbose: bool,
 }
 
@@ -54,17 +57,24 @@ pub fn count(
                     started.elapsed().as_secs_f64()
                 );
             }
-            say_it_runs_twice(
-                &crate::profile::program_name(program),
-                settings.ncu_run_beside,
-            );
+            if settings.counters.is_none() {
+                say_it_runs_twice(
+                    &crate::profile::program_name(program),
+                    settings.ncu_run_beside,
+                );
+            }
+            let source = traced_source(opts, program);
+            let asked = tracer::Asked {
+                window: settings.window,
+                source: source.as_ref(),
+                counters: settings.counters.as_ref(),
+            };
             tracer::trace(
                 &t,
                 program,
                 &mut input,
                 opts.program_output_to_stderr,
-                settings.window,
-                traced_source(opts, program).as_ref(),
+                &asked,
                 verbose,
             )
         })
@@ -98,6 +108,7 @@ pub fn count(
         profile: timing_pass(opts, &prepared.ncu, program, settings.jobs)?,
         program_time: None,
         cuda_processes: 0,
+        counted_in_run: None,
     }))
 }
 
@@ -164,14 +175,18 @@ fn say_recalled(memory: Option<&super::source_memory::Memory>, program: &[std::f
 }
 
 /// Every launch as the traced run counted it; its trace written where it is kept.
-fn traced_every_launch(
-    verbose: bool,
-    (profile, time, kept, cuda_processes): TraceRead,
-) -> Result<EveryLaunch> {
+fn traced_every_launch(verbose: bool, read: TraceRead) -> Result<EveryLaunch> {
+    let TraceRead {
+        profile,
+        took,
+        kept,
+        cuda_processes,
+        counted_in_run,
+    } = read;
     if verbose {
         crate::note!(
             "time: the traced run took {:.2} s ({} launches)",
-            time.as_secs_f64(),
+            took.as_secs_f64(),
             profile.launches.len()
         );
     }
@@ -180,19 +195,22 @@ fn traced_every_launch(
     }
     Ok(EveryLaunch {
         profile,
-        program_time: Some(time),
+        program_time: Some(took),
         cuda_processes,
+        counted_in_run,
     })
 }
 
 /// What [`read_trace`] gives: the trace read, how long the program ran, where the trace is
-/// to be kept with its text, and how many processes wrote to it.
-type TraceRead = (
-    ingest::Profile,
-    std::time::Duration,
-    Option<(String, String)>,
-    usize,
-);
+/// to be kept with its text, how many processes wrote to it, and the counters the tracer
+/// read where it was asked to.
+struct TraceRead {
+    profile: ingest::Profile,
+    took: std::time::Duration,
+    kept: Option<(String, String)>,
+    cuda_processes: usize,
+    counted_in_run: Option<crate::profile::one_run::CountedInRun>,
+}
 
 /// The traced run's trace read, with the source lines its SASS counters and stall samples
 /// give. Its text is let go once read unless it is `kept` somewhere (a long run's is
@@ -220,7 +238,17 @@ fn read_trace(
             add_stall_samples(&mut profile, stalls, &names, program, verbose);
         }
     }
-    Ok((profile, traced.took, kept, cuda_processes))
+    let counted_in_run = (traced.counters).map(|text| crate::profile::one_run::CountedInRun {
+        text,
+        program_status: traced.program_status,
+    });
+    Ok(TraceRead {
+        profile,
+        took: traced.took,
+        kept,
+        cuda_processes,
+        counted_in_run,
+    })
 }
 
 /// Each traced kernel's name by its mangled one, as the tracer's rows name kernels: read

@@ -251,6 +251,7 @@ mod tests {
             },
             program_time: None,
             cuda_processes: 1,
+            counted_in_run: None,
         };
         let mut sampled = every_launch;
         sampled.launches.retain(|l| !is_softmax(l));

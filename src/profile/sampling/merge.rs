@@ -116,17 +116,11 @@ pub fn stand_for_every_launch(
     }
     let sampled: std::collections::HashSet<&str> =
         launches.iter().map(|l| l.name.as_str()).collect();
-    let coverage = match &sample {
-        Sample::ByTime(_) => {
-            let taken = super::taken_launches(&every.profile.launches, &sample);
-            by_time::coverage(&every.profile, &taken, &|name| sampled.contains(name))
-        }
-        _ => None,
-    };
+    let coverage = coverage(&sample, every, &sampled);
     let unprofiled_ns = unprofiled_time(&sampled, every);
     let profiled_launches = launches.iter().map(|l| l.count).sum();
     let reference = counted_durations(&launches, every, renumbered.is_ok());
-    let by_time = matches!(sample, Sample::ByTime(_));
+    let by_time = matches!(sample, Sample::ByTime(_) | Sample::Traced(_));
     let nccl_profiled = launches.iter().any(|l| collectives::is_nccl(&l.name));
     profile.launches = launches;
     let note = apply_timing(profile, every, &reference, renumbered.is_ok(), by_time);
@@ -134,7 +128,7 @@ pub fn stand_for_every_launch(
     profile.notes.extend(
         coverage
             .as_ref()
-            .and_then(|c| left_out_note(c, nccl_profiled)),
+            .and_then(|c| left_out_note(c, nccl_profiled, &sample)),
     );
     profile
         .notes
@@ -160,6 +154,38 @@ pub fn stand_for_every_launch(
     let in_order = renumbered.is_ok();
     profile.notes.extend(renumbered.err());
     (info, in_order)
+}
+
+/// What a sample by time, or the tracer's, covered of the counted launches; `sampled`
+/// names the kernels it holds.
+fn coverage(
+    sample: &Sample,
+    every: &EveryLaunch,
+    sampled: &std::collections::HashSet<&str>,
+) -> Option<crate::profile::sample::Coverage> {
+    if !matches!(sample, Sample::ByTime(_) | Sample::Traced(_)) {
+        return None;
+    }
+    let taken = super::taken_launches(&every.profile.launches, sample);
+    let coverage = by_time::coverage(&every.profile, &taken, &|name| sampled.contains(name));
+    coverage.map(|c| for_traced(c, sample))
+}
+
+/// The coverage of a sample the tracer took in one run, whose every kernel gets a launch
+/// until its cap: those left out came after it, whatever their share of the time.
+fn for_traced(
+    mut coverage: crate::profile::sample::Coverage,
+    sample: &Sample,
+) -> crate::profile::sample::Coverage {
+    use crate::profile::sample::LeftOutBecause::{AfterTracerCap, LaunchCap, SmallShare};
+    if matches!(sample, Sample::Traced(_)) {
+        for l in &mut coverage.left_out {
+            if matches!(l.because, SmallShare | LaunchCap) {
+                l.because = AfterTracerCap;
+            }
+        }
+    }
+    coverage
 }
 
 /// Each traced kernel's launching object, once per kernel.
@@ -218,6 +244,7 @@ fn unprofiled_time(sampled: &std::collections::HashSet<&str>, every: &EveryLaunc
 fn left_out_note(
     coverage: &crate::profile::sample::Coverage,
     nccl_profiled: bool,
+    sample: &Sample,
 ) -> Option<String> {
     let listed: Vec<&crate::profile::sample::LeftOut> = (coverage.left_out.iter())
         .filter(|l| nccl_profiled || !collectives::is_nccl(&l.kernel))
@@ -239,13 +266,16 @@ fn left_out_note(
     Some(format!(
         "the profiled launches stand for configurations with {} of the GPU time; {} \
          configuration(s) of {} kernel(s), {}, were not profiled ({}): their time counts \
-         toward their kernels' or the total, their counters are not read (--max-launches \
-         and --coverage profile more)",
+         toward their kernels' or the total, their counters are not read ({})",
         percent(coverage.profiled_share),
         configurations,
         listed.len(),
         percent(share),
-        kernels.join(", ")
+        kernels.join(", "),
+        match sample {
+            Sample::Traced(_) => "without --one-run, ncu profiles a sample by GPU time",
+            _ => "--max-launches and --coverage profile more",
+        }
     ))
 }
 
@@ -396,6 +426,7 @@ mod tests {
             profile: ingest::trace::read(&trace, "t.csv").unwrap(),
             program_time: None,
             cuda_processes: 1,
+            counted_in_run: None,
         };
         let mut profile = every.profile.clone();
         profile.page = ingest::Page::Raw;

@@ -34,6 +34,9 @@ pub struct EveryLaunch {
     /// The processes that started CUDA under the launch tracer (the trace's blocks, a
     /// compile worker's without kernels too); 0 without a trace.
     pub cuda_processes: usize,
+    /// The counters the tracer read on the launches it picked, where the traced run was
+    /// asked for them (one run of the program).
+    pub counted_in_run: Option<crate::profile::one_run::CountedInRun>,
 }
 
 impl EveryLaunch {
@@ -49,6 +52,11 @@ impl EveryLaunch {
     /// (the CNN hung 86 s: lab/runs/2026-12-04-launch-attach.txt).
     pub fn of_one_process(&self) -> bool {
         self.cuda_processes == 1
+    }
+
+    /// Traced, in one process that started CUDA: what ncu's held run can attach to.
+    pub fn traced_one_process(&self) -> bool {
+        self.traced() && self.of_one_process()
     }
 
     /// Keeps only the launches of kernels the sample profiled (when `-k` chose them).
@@ -112,7 +120,7 @@ pub type SampleKey = (String, Option<[u64; 3]>, Option<[u64; 3]>);
 
 pub fn sample_key(sample: &Sample, l: &ingest::Launch) -> SampleKey {
     match sample {
-        Sample::Spread | Sample::ByTime(_) => (l.name.clone(), None, None),
+        Sample::Spread | Sample::ByTime(_) | Sample::Traced(_) => (l.name.clone(), None, None),
         Sample::PerConfig(_) => (l.name.clone(), l.grid, l.block),
     }
 }
@@ -127,6 +135,9 @@ pub fn taken_of(sample: &Sample, launched: u64) -> u64 {
             .take_while(|&i| i <= launched)
             .count() as u64,
         Sample::PerConfig(cap) => launched.min(*cap),
+        // Taken by their number in the program, which a count per kernel does not give:
+        // a traced sample's launches are counted where every launch was traced.
+        Sample::Traced(_) => 0,
     }
 }
 
@@ -163,13 +174,16 @@ fn taken_among(every: &mut dyn Iterator<Item = &ingest::Launch>, sample: &Sample
         .map(|l| {
             let nth = seen.entry(sample_key(sample, l)).or_default();
             *nth += 1;
-            let named = match &kernels {
-                Some(k) => l.mangled.as_deref().is_some_and(|m| k.contains(m)),
-                None => !crate::profile::collectives::is_nccl(&l.name),
+            let named = match (&kernels, sample) {
+                (Some(k), _) => l.mangled.as_deref().is_some_and(|m| k.contains(m)),
+                // The tracer chose them itself, NCCL's never.
+                (None, Sample::Traced(_)) => true,
+                (None, _) => !crate::profile::collectives::is_nccl(&l.name),
             };
             named
                 && match sample {
                     Sample::PerConfig(n) => *nth <= *n,
+                    Sample::Traced(taken) => taken.binary_search(&l.id).is_ok(),
                     _ => numbers.binary_search(nth).is_ok(),
                 }
         })
@@ -192,6 +206,7 @@ mod tests {
                 profile: ingest::trace::read(&text, &path).unwrap(),
                 program_time: None,
                 cuda_processes: ingest::trace::process_blocks(&text),
+                counted_in_run: None,
             }
         };
         let cnn = trace("h200-by-time/default_cnn3.trace.csv");

@@ -224,6 +224,7 @@ mod tests {
             profile: timed,
             program_time: None,
             cuda_processes: 0,
+            counted_in_run: None,
         };
         assert_eq!(
             in_program_order(&mut spread, &timed, &Sample::Spread),
@@ -264,6 +265,7 @@ mod tests {
             profile: profile((0..22).map(|i| launch(i, name(i))).collect()),
             program_time: None,
             cuda_processes: 0,
+            counted_in_run: None,
         };
         let reference = vec![None; 8];
         let mut sample = profile((0..8).map(|i| launch(i, name(i))).collect());

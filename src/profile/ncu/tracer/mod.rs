@@ -186,8 +186,49 @@ impl Input {
 pub struct Traced {
     pub text: String,
     pub took: Duration,
+    /// The program's exit status (`None`: a signal, the window's end among them).
+    pub program_status: Option<i32>,
     pub source_counters: Option<String>,
     pub stall_samples: Option<String>,
+    /// What the tracer wrote of the counters [`Asked::counters`] asked for, where it wrote
+    /// anything: its header line, a row per profiled launch, and the step that failed.
+    pub counters: Option<String>,
+}
+
+/// What a traced run is asked for besides the trace: to end `window` seconds after its
+/// first CUDA call, `--source`'s counts, and `counters` on the launches the tracer picks
+/// (one run of the program: `crate::profile::one_run`).
+#[derive(Clone, Copy, Default)]
+pub struct Asked<'a> {
+    pub window: Option<u64>,
+    pub source: Option<&'a TracedSource>,
+    pub counters: Option<&'a RunCounters>,
+}
+
+/// The counters the tracer reads with CUPTI's range profiler in the traced run itself
+/// (launch_tracer_counters.inc): these metrics (ncu's names), on at most `most_launches`
+/// launches it picks as they come.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunCounters {
+    pub metrics: Vec<String>,
+    pub most_launches: u64,
+}
+
+/// Names the file the tracer writes the counters' rows to.
+pub const COUNTERS_OUT_ENV: &str = "GPULINT_COUNTERS_OUT";
+/// Names the metrics (comma-separated) the tracer's counters read.
+pub const COUNTER_METRICS_ENV: &str = "GPULINT_COUNTER_METRICS";
+/// The most launches the tracer's counters profile.
+pub const COUNTER_LAUNCHES_ENV: &str = "GPULINT_COUNTER_LAUNCHES";
+
+impl RunCounters {
+    /// Tells the tracer what to read, and that its rows go to `out`.
+    fn name_in(&self, command: &mut Command, out: &Path) {
+        command
+            .env(COUNTERS_OUT_ENV, out)
+            .env(COUNTER_METRICS_ENV, self.metrics.join(","))
+            .env(COUNTER_LAUNCHES_ENV, self.most_launches.to_string());
+    }
 }
 
 /// What the traced run collects for `--source`, besides the trace: the SASS counters of
@@ -268,10 +309,14 @@ pub fn trace(
     program: &[std::ffi::OsString],
     input: &mut Input,
     output_to_stderr: bool,
-    window: Option<u64>,
-    source: Option<&TracedSource>,
+    asked: &Asked,
     verbose: bool,
 ) -> Result<Traced, String> {
+    let Asked {
+        window,
+        source,
+        counters,
+    } = *asked;
     let out = temporary("gpulint-trace-")?;
     let version = tracer.cupti.version;
     let sampling_known = version.is_some_and(|v| v >= cupti::PC_SAMPLING_SINCE);
@@ -284,8 +329,14 @@ pub fn trace(
         );
     }
     let files = SourceFiles::new(source, sampling_known)?;
+    let counted = counters
+        .map(|c| Ok::<_, String>((c, temporary("gpulint-counters-")?)))
+        .transpose()?;
     let mut command = traced_command(tracer, program, out.path(), window);
     files.name_in(&mut command);
+    if let Some((c, file)) = &counted {
+        c.name_in(&mut command, file.path());
+    }
     if output_to_stderr {
         command.stdout(std::io::stderr());
     }
@@ -317,6 +368,27 @@ pub fn trace(
             ended.status
         ));
     }
+    say_how_it_stopped(window, &text, &ended, program);
+    let (source_counters, stall_samples) = files.read();
+    let counters = counted.and_then(|(_, file)| std::fs::read_to_string(file.path()).ok());
+    Ok(Traced {
+        text,
+        took,
+        program_status: ended.status.code(),
+        source_counters,
+        stall_samples,
+        counters: counters.filter(|t| !t.is_empty()),
+    })
+}
+
+/// Where gpulint ended the traced run, says so: at the end of its `window`, or done with
+/// CUDA and hung.
+fn say_how_it_stopped(
+    window: Option<u64>,
+    text: &str,
+    ended: &Ended,
+    program: &[std::ffi::OsString],
+) {
     if let (Some(seconds), true) = (window, text.contains(WINDOW_ENDED)) {
         crate::note!(
             "the traced run of {} was stopped at the end of its {seconds} s window \
@@ -331,13 +403,6 @@ pub fn trace(
             EXIT_GRACE.as_secs()
         );
     }
-    let (source_counters, stall_samples) = files.read();
-    Ok(Traced {
-        text,
-        took,
-        source_counters,
-        stall_samples,
-    })
 }
 
 /// The program under the tracer, its trace to `out`, ended after `window` seconds if given.

@@ -1,0 +1,165 @@
+//! `gpulint run --one-run`: the launch tracer reads the counters in the program's one run,
+//! and ncu does not run it. Driven by the stand-ins (tests/stand-in/sample writes the
+//! recorded trace and counters where the tracer would; tests/stand-in/ncu records its
+//! calls) on real captures of one run (fixtures/h100-one-run: the tracer's files from an
+//! H100, lab/runs/2026-12-05-range-profiler.txt).
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn stand_in(name: &str) -> String {
+    format!("{}/tests/stand-in/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What a run gave: its output, ncu's calls (each its arguments), and the metrics the
+/// traced run was asked to read (empty where it was not).
+struct OneRun {
+    out: Output,
+    ncu_calls: Vec<Vec<String>>,
+    metrics_asked: String,
+}
+
+/// `gpulint run ARGS -- sample` with the traced run writing `trace` and `counters`.
+fn one_run(args: &[&str], trace: &str, counters: &str) -> OneRun {
+    let scratch = common::scratch_dir("one-run");
+    let (record, asked) = (scratch.join("ncu_calls"), scratch.join("metrics"));
+    let sample = stand_in("sample");
+    let mut all = vec!["run"];
+    all.extend(args);
+    all.extend(["--", &sample]);
+    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+        .args(&all)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("NCU", stand_in("ncu"))
+        .env("FAKE_NCU_RECORD", &record)
+        .env("FAKE_NCU_REPLAY", fixture("h200-corpus/all_lud.csv"))
+        .env("FAKE_NCU_MODE", "normal")
+        // Any file stands for the built tracer and for CUPTI: the stand-in program only
+        // checks that they are set.
+        .env("GPULINT_LAUNCH_TRACER", stand_in("ncu"))
+        .env("GPULINT_CUPTI", stand_in("ncu"))
+        .env("FAKE_TRACE", fixture(trace))
+        .env("FAKE_COUNTERS", counters)
+        .env("FAKE_COUNTER_METRICS_SEEN", &asked)
+        .env("XDG_CACHE_HOME", scratch.join("cache"))
+        .output()
+        .unwrap();
+    let calls = std::fs::read_to_string(&record).unwrap_or_default();
+    OneRun {
+        out,
+        ncu_calls: (calls.split("--END--\n"))
+            .filter(|c| !c.is_empty())
+            .map(|c| c.lines().map(String::from).collect())
+            .collect(),
+        metrics_asked: std::fs::read_to_string(&asked)
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+    }
+}
+
+/// Whether ncu was asked to profile (a call with `--metrics`; asking for the chip is not).
+fn ncu_profiled(run: &OneRun) -> bool {
+    run.ncu_calls
+        .iter()
+        .any(|c| c.iter().any(|a| a == "--metrics"))
+}
+
+/// LU's one run on an H100, the tracer profiling the first launch of each of its three
+/// kernels: ncu never profiles, the traced run is asked for the metrics ncu would be
+/// given, and the report stands on the tracer's three launches for the trace's 190, each
+/// of its warnings one that profiling every launch gives too (the H200's capture of
+/// every launch, whose chip is the H100's).
+#[test]
+fn one_run_reports_from_the_tracers_counters_without_ncu() {
+    let counters = fixture("h100-one-run/first_launches_lud.counters.csv");
+    let run = one_run(
+        &["--one-run", "--format", "json", "--exit-zero"],
+        "h100-one-run/first_launches_lud.trace.csv",
+        &counters,
+    );
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(run.out.status.success(), "{stderr}");
+    assert!(!ncu_profiled(&run), "{:?}", run.ncu_calls);
+    let planned = common::gpulint(&["metrics"]);
+    assert_eq!(
+        run.metrics_asked,
+        String::from_utf8_lossy(&planned.stdout).trim()
+    );
+    assert!(stderr.contains("ran once"), "{stderr}");
+    assert!(!stderr.contains("runs twice"), "{stderr}");
+    let report = common::json_report(&run.out);
+    let source = &report["sources"][0];
+    assert_eq!(source["sample"], "traced", "{source}");
+    assert_eq!(source["profiled_launches"], 3);
+    assert_eq!(source["counted_launches"], 190);
+    let warnings = common::warnings_of(&report);
+    let every = common::warnings_of(&common::check_json(std::path::Path::new(&fixture(
+        "h200-corpus/all_lud.csv",
+    ))));
+    assert!(!warnings.is_empty());
+    assert!(warnings.is_subset(&every), "{warnings:?} beyond {every:?}");
+}
+
+/// Where the tracer profiled nothing (a metric the chip lacks stopped it), the program
+/// runs again under ncu, which profiles the sample by time, and stderr says why.
+#[test]
+fn one_run_falls_back_to_ncu_where_the_tracer_profiled_nothing() {
+    let stopped = common::scratch_file(
+        "counters.csv",
+        b"# gpulint counters 1, process 753, passes 0, profiled launches 0\n\
+          correlation,dram__bytes_read.sum\n\
+          # stopped: cuptiProfilerHostConfigAddMetrics returned 1\n",
+    );
+    let run = one_run(
+        &["--one-run", "--format", "json", "--exit-zero"],
+        "h100-one-run/first_launches_lud.trace.csv",
+        stopped.to_str().unwrap(),
+    );
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(ncu_profiled(&run), "{stderr}");
+    assert!(
+        stderr.contains("runs again, under ncu")
+            && stderr.contains("cuptiProfilerHostConfigAddMetrics returned 1"),
+        "{stderr}"
+    );
+    let report = common::json_report(&run.out);
+    assert_eq!(report["sources"][0]["sample"], "by-time");
+}
+
+/// Options that ncu carries out keep the two runs, and say so; without --one-run the
+/// traced run is asked for no counters.
+#[test]
+fn one_run_gives_way_to_what_only_ncu_does() {
+    let counters = fixture("h100-one-run/first_launches_lud.counters.csv");
+    let trace = "h100-one-run/first_launches_lud.trace.csv";
+    let run = one_run(
+        &[
+            "--one-run",
+            "-k",
+            "lud_internal",
+            "--format",
+            "json",
+            "--exit-zero",
+        ],
+        trace,
+        &counters,
+    );
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(
+        stderr.contains("--one-run: the program runs twice: -k"),
+        "{stderr}"
+    );
+    assert!(
+        ncu_profiled(&run) && run.metrics_asked.is_empty(),
+        "{stderr}"
+    );
+    let plain = one_run(&["--format", "json", "--exit-zero"], trace, &counters);
+    assert!(ncu_profiled(&plain) && plain.metrics_asked.is_empty());
+}
