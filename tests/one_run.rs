@@ -79,8 +79,17 @@ fn ncu_profiled(run: &OneRun) -> bool {
 #[test]
 fn one_run_reports_from_the_tracers_counters_without_ncu() {
     let counters = fixture("h100-one-run/first_launches_lud.counters.csv");
+    let saved = common::scratch_dir("one-run-saved");
+    let csv = saved.join("lud.csv");
     let run = one_run(
-        &["--one-run", "--format", "json", "--exit-zero"],
+        &[
+            "--one-run",
+            "--save-csv",
+            csv.to_str().unwrap(),
+            "--format",
+            "json",
+            "--exit-zero",
+        ],
         "h100-one-run/first_launches_lud.trace.csv",
         &counters,
     );
@@ -105,6 +114,11 @@ fn one_run_reports_from_the_tracers_counters_without_ncu() {
     ))));
     assert!(!warnings.is_empty());
     assert!(warnings.is_subset(&every), "{warnings:?} beyond {every:?}");
+    // The saved run gives `check` the run's report: its sample, its warnings.
+    let checked = common::check_json(&csv);
+    assert_eq!(checked["sources"][0]["sample"], "traced");
+    assert_eq!(checked["sources"][0]["profiled_launches"], 3);
+    assert_eq!(common::warnings_of(&checked), warnings);
 }
 
 /// Where the tracer profiled nothing (a metric the chip lacks stopped it), the program

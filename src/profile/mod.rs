@@ -9,7 +9,9 @@
 //!    needed.
 //! 3. Plan the sample from the count: by GPU time where the trace gives every duration
 //!    ([`sampling::plan_sample`], [`sampling::by_time`]).
-//! 4. Run ncu on the sampled launches ([`ncu::profile`]).
+//! 4. Run ncu on the sampled launches ([`ncu::profile`]). With `--one-run` the traced run
+//!    of step 2 read their counters itself, and ncu does not run ([`one_run`]), unless the
+//!    tracer profiled nothing.
 //! 5. Pair and weight: each sampled launch stands for the counted launches most like it
 //!    ([`sampling::stand_for_every_launch`]), and launch shapes are judged on every one.
 //! 6. Remember whether a finding read the warps' stall samples, and which of the user's
@@ -392,13 +394,16 @@ fn profile_sample(
 /// Step 4 where the traced run profiled the sample itself: its export as ncu's run would
 /// give it, and what the program's one exit says.
 fn counted_in_run(
-    (export, status): CountedInRun,
+    (export, end): CountedInRun,
     opts: &ncu::NcuOptions,
     prepared: &ncu::Prepared,
     program: &[std::ffi::OsString],
 ) -> Result<(ncu::RunInfo, sample::ProgramEnd)> {
-    let end = sample::ProgramEnd::of(status, false);
     say_program_failed(end, program);
+    let status = match end {
+        sample::ProgramEnd::Exited(code) => Some(code),
+        _ => None,
+    };
     let info = one_run::run_info(export, status, opts, &prepared.ncu, program)?;
     Ok((info, end))
 }
@@ -436,9 +441,9 @@ fn ask_for_counters(
 }
 
 /// The sample the traced run profiled itself, and its export, as ncu's run would give
-/// them, with the program's exit status. Where it profiled nothing, or its rows cannot
+/// them, with how the program ended. Where it profiled nothing, or its rows cannot
 /// stand for ncu's, the program runs again under ncu, and stderr says why.
-type CountedInRun = (one_run::Export, Option<i32>);
+type CountedInRun = (one_run::Export, sample::ProgramEnd);
 
 /// Steps 2 and 3: every launch counted (unless `count` is `None`), then the sample
 /// planned from the count, which `opts` then carries; or, where the traced run read the
@@ -469,7 +474,7 @@ fn count_and_plan(
                 say_one_run(&export, e, program);
                 opts.sample = Some(export.sample.clone());
                 let sample = Some(export.sample.clone());
-                return Ok((sample, every, Some((export, counted.program_status))));
+                return Ok((sample, every, Some((export, counted.program_end))));
             }
             Err(why) => crate::note!(
                 "{} runs again, under ncu: the traced run's counters cannot stand for its \

@@ -18,10 +18,10 @@ use crate::profile::sample::Sample;
 pub const MOST_LAUNCHES: u64 = 40;
 
 /// The counters the tracer read in the traced run, as it wrote them, and how the program
-/// exited (its one run: the report's program end).
+/// ended (its one run: the report's program end).
 pub struct CountedInRun {
     pub text: String,
-    pub program_status: Option<i32>,
+    pub program_end: crate::profile::sample::ProgramEnd,
 }
 
 /// What the traced run is asked to read: `metrics` (the profiled run's, by ncu's names).
@@ -418,7 +418,7 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
         ]);
         let counted = CountedInRun {
             text: COUNTERS.into(),
-            program_status: Some(0),
+            program_end: crate::profile::sample::ProgramEnd::Exited(0),
         };
         let export = export(&trace, &counted).unwrap();
         assert_eq!(export.sample, Sample::Traced(vec![1, 3]));
@@ -448,7 +448,7 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
     fn counters_the_trace_does_not_hold_or_none_at_all_are_refused() {
         let counted = CountedInRun {
             text: COUNTERS.into(),
-            program_status: Some(0),
+            program_end: crate::profile::sample::ProgramEnd::Exited(0),
         };
         let missing = export(&trace(vec![traced(0, 5, 812)]), &counted)
             .err()
@@ -459,7 +459,7 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
                    correlation,dram__bytes_read.sum\n\
                    # stopped: cuptiProfilerHostConfigAddMetrics returned 1\n"
                 .into(),
-            program_status: Some(0),
+            program_end: crate::profile::sample::ProgramEnd::Exited(0),
         };
         let why = export(&trace(vec![traced(0, 5, 812)]), &none)
             .err()

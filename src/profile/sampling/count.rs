@@ -57,11 +57,14 @@ pub fn count(
                     started.elapsed().as_secs_f64()
                 );
             }
-            if settings.counters.is_none() {
-                say_it_runs_twice(
-                    &crate::profile::program_name(program),
-                    settings.ncu_run_beside,
-                );
+            let name = crate::profile::program_name(program);
+            match &settings.counters {
+                Some(c) => crate::note!(
+                    "{name} runs once, under gpulint's launch tracer, which counts every \
+                     launch and reads the counters of up to {} it picks (--one-run)",
+                    c.most_launches
+                ),
+                None => say_it_runs_twice(&name, settings.ncu_run_beside),
             }
             let source = traced_source(opts, program);
             let asked = tracer::Asked {
@@ -240,7 +243,10 @@ fn read_trace(
     }
     let counted_in_run = (traced.counters).map(|text| crate::profile::one_run::CountedInRun {
         text,
-        program_status: traced.program_status,
+        program_end: crate::profile::sample::ProgramEnd::of(
+            traced.program_status,
+            traced.stopped_after_cuda,
+        ),
     });
     Ok(TraceRead {
         profile,

@@ -186,8 +186,10 @@ impl Input {
 pub struct Traced {
     pub text: String,
     pub took: Duration,
-    /// The program's exit status (`None`: a signal, the window's end among them).
+    /// The program's exit status (`None`: a signal).
     pub program_status: Option<i32>,
+    /// gpulint's watchdog stopped it, done with CUDA and hung: its status says nothing.
+    pub stopped_after_cuda: bool,
     pub source_counters: Option<String>,
     pub stall_samples: Option<String>,
     /// What the tracer wrote of the counters [`Asked::counters`] asked for, where it wrote
@@ -375,6 +377,7 @@ pub fn trace(
         text,
         took,
         program_status: ended.status.code(),
+        stopped_after_cuda: ended.stopped_after_cuda,
         source_counters,
         stall_samples,
         counters: counters.filter(|t| !t.is_empty()),
