@@ -223,7 +223,7 @@ for stage in "$@"; do
       build_sample lud
       build_sample bfs
       build_sample split_structs
-      export TIMED_LIMIT=200
+      export TIMED_LIMIT=120
       for program in "lud $build/lud 1024" "bfs $build/bfs 1048576 8" \
         "structs $build/split_structs 1" "attention python3 samples/apps/torch_attention.py 3"; do
         set -- $program
