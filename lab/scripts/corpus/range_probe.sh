@@ -73,10 +73,11 @@
 #   gl_onerun (twenty-ninth session, after `gpulint run --one-run` was built: the tracer's
 #           counters become the profiled run's export, and the tracer picks a function's
 #           launches after its first where their records show a grid 4x larger or smaller,
-#           or 4x the duration, up to 3 a function) `gpulint run --one-run -v` and the
-#           default two runs, each timed beside the plain run, on LU 1024, BFS, split_structs
-#           1 and torch_attention.py 3; --one-run alone on torch_transformer.py 3 and on the
-#           augmented CNN's long loop with --window 20. Each saved run kept (--save-csv).
+#           or 4x the duration, up to 3 a function) `gpulint run --one-run -v`, timed beside
+#           the plain run, on LU 1024, BFS, split_structs 1 and torch_attention.py 3 (and
+#           the default two runs on attention); --one-run alone on torch_transformer.py 3
+#           and on the augmented CNN's long loop with --window 20. Each saved run kept
+#           (--save-csv); the device's attributes are in LU's export.
 #           Expected before the call: every --one-run says it ran once and that ncu did not
 #           run (no "runs again"); no hang from the flushes in the launch callbacks.
 #           LU: lud_internal profiled 3 times (grids 3969, then about 961 and 225 blocks),
@@ -230,8 +231,9 @@ for stage in "$@"; do
         name=$1; shift
         timed "plain_$name" "$@"
         run_gl "one_$name" --one-run -v --save-csv "$r/one_$name.csv" -- "$@"
-        run_gl "two_$name" --save-csv "$r/two_$name.csv" -- "$@"
       done
+      run_gl two_attention --save-csv "$r/two_attention.csv" -- \
+        python3 samples/apps/torch_attention.py 3
       run_gl one_tf --one-run -v --save-csv "$r/one_tf.csv" -- \
         python3 samples/apps/torch_transformer.py 3
       run_gl one_window --one-run -v --window 20 --save-csv "$r/one_window.csv" -- \
