@@ -75,14 +75,7 @@ fn blocks(text: &str) -> Result<Vec<Block>, String> {
     for (n, line) in text.lines().enumerate() {
         let at = |what: String| format!("line {}: {what}", n + 1);
         if let Some(header) = line.strip_prefix(HEADER) {
-            let field = |name: &str| {
-                header.split(", ").find_map(|part| {
-                    part.strip_prefix(name)?
-                        .strip_prefix(' ')?
-                        .parse::<u64>()
-                        .ok()
-                })
-            };
+            let field = |name| ingest::trace::number_field(header, name);
             let (Some(pid), Some(passes)) = (field("process"), field("passes")) else {
                 return Err(at(format!(
                     "a block's first line without its process and passes: {line:?}"

@@ -141,18 +141,21 @@ fn refuse_impossible(row: &Row, file: &str, line: u64) -> Result<()> {
 /// names none (a trace trimmed by hand).
 pub(super) fn process_of(block: &str) -> crate::ingest::Process {
     let first = block.lines().next().unwrap_or_default();
-    let field = |name: &str| {
-        first.split(", ").find_map(|part| {
-            part.strip_prefix(name)?
-                .strip_prefix(' ')?
-                .parse::<u64>()
-                .ok()
-        })
-    };
     crate::ingest::Process {
-        rank: field("rank"),
-        pid: field("process").unwrap_or(0),
+        rank: number_field(first, "rank"),
+        pid: number_field(first, "process").unwrap_or(0),
     }
+}
+
+/// The number a tracer's first line gives after `name` among its comma-separated fields
+/// (`process 4910` in `# gpulint launch trace 1, process 4910, rank 1, ...`).
+pub(crate) fn number_field(line: &str, name: &str) -> Option<u64> {
+    line.split(", ").find_map(|part| {
+        part.strip_prefix(name)?
+            .strip_prefix(' ')?
+            .parse::<u64>()
+            .ok()
+    })
 }
 
 /// A block that cannot stand for every launch of its process: one from which CUPTI

@@ -11,6 +11,7 @@ mod blocks;
 use super::timeline::{self, RunTimeline, Span};
 use super::{Launch, Page, Profile};
 use crate::error::{Error, Result};
+pub(crate) use blocks::number_field;
 use blocks::{MAGIC, Row, blocks, process_of, read_block, refuse_partial};
 
 /// Whether these first bytes of a file are a launch trace's.
