@@ -73,7 +73,8 @@
 #   gl_onerun (twenty-ninth session, after `gpulint run --one-run` was built: the tracer's
 #           counters become the profiled run's export, and the tracer picks a function's
 #           launches after its first where their records show a grid 4x larger or smaller,
-#           or 4x the duration, up to 3 a function) `gpulint run --one-run -v`, timed beside
+#           or twice the duration, up to 3 a function; records flushed at a function's
+#           first 64 launches) `gpulint run --one-run -v`, timed beside
 #           the plain run, on LU 1024, BFS, split_structs 1 and torch_attention.py 3;
 #           --one-run alone on torch_transformer.py 3 and on the augmented CNN's long loop
 #           with --window 20; last, the default two runs on attention. Each saved run kept
