@@ -150,3 +150,19 @@ static_assert(kWarpSize == CU_DEVICE_ATTRIBUTE_WARP_SIZE, "warp size");
 static_assert(kMaxThreadsPerSm == CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
               "threads per SM");
 static_assert(sizeof(CUdevice) == sizeof(int), "CUdevice");
+
+// The launch calls' parameters the picks read a grid from (generated_cuda_meta.h and
+// generated_cuda_runtime_api_meta.h, which cupti.h includes): the grid after the
+// function, or a configuration that starts with it.
+SAME_AT(GridFirst, cuLaunchKernel_params, grid, gridDimX);
+SAME_AT(GridFirst, cuLaunchKernel_ptsz_params, grid, gridDimX);
+SAME_AT(GridFirst, cuLaunchCooperativeKernel_params, grid, gridDimX);
+SAME_AT(GridFirst, cudaLaunchKernel_v7000_params, grid, gridDim);
+SAME_AT(GridFirst, cudaLaunchKernel_ptsz_v7000_params, grid, gridDim);
+SAME_AT(GridFirst, cudaLaunchCooperativeKernel_v9000_params, grid, gridDim);
+SAME_AT(ConfigFirst, cuLaunchKernelEx_params, config, config);
+SAME_AT(ConfigFirst, cudaLaunchKernelExC_v11060_params, config, config);
+static_assert(offsetof(CUlaunchConfig, gridDimX) == 0 && offsetof(CUlaunchConfig, gridDimZ) == 8,
+              "CUlaunchConfig's grid");
+static_assert(offsetof(cudaLaunchConfig_t, gridDim) == 0 && sizeof(dim3) == sizeof(Dim3),
+              "cudaLaunchConfig_t's grid");

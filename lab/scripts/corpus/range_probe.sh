@@ -91,6 +91,16 @@
 #           manual-attention). transformer: manual-attention. The window: launch-bound,
 #           reported in under 60 s. Times: each one-run within 1.5x its plain run + 5 s
 #           (attention about 19 s against the two runs' 25.7 s on an H100).
+#   gl_grids (twenty-ninth session, after gl_onerun's call: picks by the records made none,
+#           and the tracer now picks a function's later launches by the grid its launch
+#           call asks for, 4x more or fewer blocks than every profiled one, up to 3)
+#           `gpulint run --one-run -v` on LU 1024 and BFS.
+#           Expected before the call: LU's tracer profiles 7 launches: lud_internal at
+#           3,969 blocks, then its first grid of at most 992 (961) and of at most 240
+#           (225); lud_perimeter at 63, 15 and 3 blocks; lud_diagonal once (one block
+#           always). Its report gives every launch's 7 warnings, latency-bound on
+#           lud_internal among them, within 1.5x the plain run + 5 s. BFS as in gl_onerun
+#           (2 launches: its grids never change).
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -249,6 +259,13 @@ for stage in "$@"; do
         echo "$(basename "$f" .txt): $(grep -c 'warning\[' "$f") warning lines; $(grep -m1 -o 'ran once[^;]*;[^)]*' "$f")" | tee -a "$table"
       done
       tar czf "$OUT/results.tar.gz" -C "$r" .
+      ;;
+    gl_grids)
+      build_sample lud
+      build_sample bfs
+      timed plain_lud "$build/lud" 1024
+      run_gl grids_lud --one-run -v --save-csv "$r/grids_lud.csv" -- "$build/lud" 1024
+      run_gl grids_bfs --one-run -v --save-csv "$r/grids_bfs.csv" -- "$build/bfs" 1048576 8
       ;;
     passes)
       build_sample lud

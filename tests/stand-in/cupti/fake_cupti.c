@@ -65,45 +65,18 @@ static void put(uint8_t *at, uint32_t kind, uint32_t correlation, uint64_t start
     memcpy(at, &k, sizeof k);
 }
 
-/* With FAKE_SHRINKING_GRIDS set, each launch call gets a record of its own, delivered at
- * the next flush, with a grid of 4096 blocks over 4 to the power of its number among its
- * kernel's calls (4096, 1024, 256, ...): the records a kernel with shrinking grids gives
- * as it runs. Without it the five above, once. */
-static struct { const char *name; uint32_t correlation; int grid; } pending[64];
-static int pending_count, delivered;
-
-static void record_launch(const char *symbol, uint32_t correlation, int nth) {
-    if (!getenv("FAKE_SHRINKING_GRIDS") || pending_count == 64) return;
-    pending[pending_count].name = symbol;
-    pending[pending_count].correlation = correlation;
-    pending[pending_count].grid = 4096 >> (2 * (nth - 1));
-    ++pending_count;
-}
-
 int cuptiActivityFlushAll(uint32_t flag) {
     (void)flag;
     uint8_t *buffer;
     size_t size, max_records;
     requested(&buffer, &size, &max_records);
-    size_t records = 0;
-    if (getenv("FAKE_SHRINKING_GRIDS")) {
-        for (int i = 0; i < pending_count; ++i, ++records)
-            put(buffer + records * RECORD, KIND_CONCURRENT_KERNEL, pending[i].correlation,
-                100 * (uint64_t)(i + 1), pending[i].name, pending[i].grid, 256, 0);
-        pending_count = 0;
-    } else if (!delivered) {
-        put(buffer + 0 * RECORD, KIND_CONCURRENT_KERNEL, 8, 300, "_Z4stepPfi", 8, 256, 0);
-        put(buffer + 1 * RECORD, KIND_CONCURRENT_KERNEL, 8, 200, "_Z4axpyPKfPffi", 4096, 256,
-            0);
-        put(buffer + 2 * RECORD, KIND_MEMCPY, 5, 150, "", 0, 0, 0);
-        put(buffer + 3 * RECORD, KIND_CONCURRENT_KERNEL, 4, 100, "_Z5scaleILi4EEvPffi", 1024,
-            256, 1024);
-        put(buffer + 4 * RECORD, KIND_CONCURRENT_KERNEL, 9, 400, "jit_\"fused\", 2", 1, 32,
-            0);
-        records = 5;
-    }
-    delivered = 1;
-    completed(NULL, 0, buffer, size, records * RECORD);
+    put(buffer + 0 * RECORD, KIND_CONCURRENT_KERNEL, 8, 300, "_Z4stepPfi", 8, 256, 0);
+    put(buffer + 1 * RECORD, KIND_CONCURRENT_KERNEL, 8, 200, "_Z4axpyPKfPffi", 4096, 256, 0);
+    put(buffer + 2 * RECORD, KIND_MEMCPY, 5, 150, "", 0, 0, 0);
+    put(buffer + 3 * RECORD, KIND_CONCURRENT_KERNEL, 4, 100, "_Z5scaleILi4EEvPffi", 1024, 256,
+        1024);
+    put(buffer + 4 * RECORD, KIND_CONCURRENT_KERNEL, 9, 400, "jit_\"fused\", 2", 1, 32, 0);
+    completed(NULL, 0, buffer, size, 5 * RECORD);
     return 0;
 }
 
@@ -201,7 +174,13 @@ int fake_launch(const char *symbol) {
     uint32_t correlation = *nth == 1 && nth == &scales  ? 4
                            : *nth == 1 && nth == &axpys ? 8
                                                         : ++other;
-    struct CallbackData data = {0, "cuLaunchKernel", NULL, NULL, symbol, &context, 1, NULL,
+    /* cuLaunchKernel's parameters as cuda.h lays them out; with FAKE_SHRINKING_GRIDS the
+     * grid of a kernel's call n is 4096 blocks over 4 to the power n - 1 (4096, 1024, 256,
+     * ...), as LU's trailing update shrinks, else 64 blocks. */
+    struct { void *function; unsigned grid[3], block[3], shared; void *stream, **args, **extra; }
+        params = {NULL, {64, 1, 1}, {256, 1, 1}, 0, NULL, NULL, NULL};
+    if (getenv("FAKE_SHRINKING_GRIDS")) params.grid[0] = 4096u >> (2 * (*nth - 1));
+    struct CallbackData data = {0, "cuLaunchKernel", &params, NULL, symbol, &context, 1, NULL,
                                 correlation};
     fake_sampled_launch(symbol);
     for (uint32_t cbid = 1; cbid <= 3; ++cbid) {
@@ -214,6 +193,5 @@ int fake_launch(const char *symbol) {
         callback(NULL, 1, cbid, &data);
         ++calls;
     }
-    record_launch(symbol, correlation, *nth);
     return calls;
 }

@@ -34,14 +34,12 @@ int main(void) {
     void (*start_context)(void) = cupti ? (void (*)(void))dlsym(cupti, "fake_start_context") : NULL;
     if (start_context) start_context();
     if (launch && getenv("FAKE_DRIVER_REPEATS")) {
-        /* axpy (or FAKE_DRIVER_KERNEL) that many times, 20 ms apart (past the tracer's
-         * pause between flushes). */
+        /* axpy (or FAKE_DRIVER_KERNEL) that many times. */
         const char *kernel = getenv("FAKE_DRIVER_KERNEL") ? getenv("FAKE_DRIVER_KERNEL")
                                                           : "_Z4axpyPKfPffi";
         int calls = 0;
         for (int i = 0; i < atoi(getenv("FAKE_DRIVER_REPEATS")); ++i) {
             calls += launch(kernel);
-            usleep(20000);
         }
         printf("launch calls traced: %d\n", calls);
     } else if (launch) {

@@ -26,7 +26,7 @@
 // launch_tracer_stalls.inc).
 //
 // With GPULINT_COUNTERS_OUT and GPULINT_COUNTER_METRICS set, it profiles the first launch
-// of each kernel, and those unlike it as their records come, with CUPTI's range profiler
+// of each kernel, and launches of it with unlike grids, with CUPTI's range profiler
 // and writes the metrics' values (namespace counters, launch_tracer_counters.inc):
 // counters from the program's one run.
 //
@@ -247,12 +247,6 @@ void append_to(const char* path, char* text, size_t size) {
 
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
-  if (domain != cupti::kDomainResource) {
-    const auto* call = static_cast<const cupti::CallbackData*>(data);
-    if (call->callback_site == cupti::kApiEnter && call->symbol_name &&
-        counters::wants_records(call->symbol_name))
-      cupti::flush_all(0);
-  }
   std::lock_guard<std::mutex> guard(objects_lock);
   if (domain == cupti::kDomainResource) {
     if (cbid == cupti::kModuleLoaded && sass::active) sass::keep_cubin(data);
@@ -352,9 +346,6 @@ void buffer_completed(void*, uint32_t, uint8_t* buffer, size_t, size_t valid) {
     std::copy(k->grid, k->grid + 3, l.grid);
     std::copy(k->block, k->block + 3, l.block);
     recorded.push_back(l);
-    if (counters::active && k->name)
-      counters::on_record(k->name, static_cast<uint64_t>(l.grid[0]) * l.grid[1] * l.grid[2],
-                          k->end - k->start, k->correlation_id);
   }
   size_t dropped = 0;
   if (cupti::dropped_records(nullptr, 0, &dropped) == cupti::kSuccess)
