@@ -275,12 +275,13 @@ fn write_export(
     Ok(csv)
 }
 
-/// A value the tracer printed, or nothing where CUPTI gave none (`nan` of a ratio with
-/// nothing under it, `inf`): a missing metric skips its rule, never reads as zero.
+/// A value the tracer printed, or nothing where CUPTI gave no number (`nan` of a ratio with
+/// nothing under it, `inf`): a missing metric skips its rule, never reads as zero. Text
+/// (the device's name) stays.
 fn finite_or_absent(value: &str) -> &str {
     match value.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() => value,
-        _ => "",
+        Ok(v) if !v.is_finite() => "",
+        _ => value,
     }
 }
 
@@ -428,6 +429,7 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
         assert_eq!(first.grid, Some([64, 2, 1]));
         assert_eq!(first.metrics.get("registers_per_thread"), Some(&32.0));
         assert_eq!(first.metrics.get("sm_count"), Some(&132.0));
+        assert_eq!(first.device.as_deref(), Some("NVIDIA H100 80GB HBM3"));
         assert_eq!(first.metrics.get("dram_bytes_read"), Some(&1053696.0));
         // nan is no value: the rule that reads it is skipped.
         assert_eq!(first.metrics.get("bytes_per_sector_ld"), None);
