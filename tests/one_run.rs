@@ -177,3 +177,29 @@ fn one_run_gives_way_to_what_only_ncu_does() {
     let plain = one_run(&["--format", "json", "--exit-zero"], trace, &counters);
     assert!(ncu_profiled(&plain) && plain.metrics_asked.is_empty());
 }
+
+/// A saved one run of LU on an H100 (fixtures/h100-one-run/one_lud.*): `gpulint check`
+/// reads its traced sample, and the device's attributes the tracer wrote let the rules
+/// that need the SM count judge (small-grid, partial-wave, which an export without them
+/// skips); each of its warnings is one every launch's capture gives too.
+#[test]
+fn a_saved_one_run_reads_back_with_the_devices_attributes() {
+    let report = common::check_json(std::path::Path::new(&fixture("h100-one-run/one_lud.csv")));
+    let source = &report["sources"][0];
+    assert_eq!(source["sample"], "traced", "{source}");
+    assert_eq!(source["profiled_launches"], 3);
+    assert_eq!(source["counted_launches"], 190);
+    let judged = report["coverage"]["judged"].as_array().unwrap();
+    for rule in ["small-grid", "partial-wave"] {
+        assert!(
+            judged.iter().any(|r| r == rule),
+            "{rule} not judged: {judged:?}"
+        );
+    }
+    let warnings = common::warnings_of(&report);
+    let every = common::warnings_of(&common::check_json(std::path::Path::new(&fixture(
+        "h200-corpus/all_lud.csv",
+    ))));
+    assert!(!warnings.is_empty());
+    assert!(warnings.is_subset(&every), "{warnings:?} beyond {every:?}");
+}

@@ -76,8 +76,8 @@ pub struct NcuArgs {
     #[arg(long, conflicts_with = "no_launch_trace")]
     pub overlap: bool,
     /// Run the program once: gpulint's launch tracer reads the rules' counters itself
-    /// (CUPTI's range profiler) on the first launch of each kernel, at most 40, and ncu
-    /// does not run it again. Where the tracer profiles nothing, the program runs again
+    /// (CUPTI's range profiler) on the first launch of each kernel and on up to two more
+    /// with 4x more or fewer blocks, at most 40, and ncu does not run it again. Where the tracer profiles nothing, the program runs again
     /// under ncu, whose own arguments (--ncu-arg) apply only then. Not with --source, -k,
     /// --per-launch or a launch filter, which ncu carries out.
     #[arg(long, conflicts_with_all = ["no_launch_trace", "overlap"])]
