@@ -128,10 +128,9 @@ fn blocks(text: &str) -> Result<Vec<Block>, String> {
     Ok(blocks)
 }
 
-/// The tracer's counters as a profiled run: the export written to a temporary file, and
-/// the sample of the launches they stand for (their numbers in the trace), with what the
-/// report should say of them. `Err` says why they cannot stand for ncu's run (none read,
-/// or a file that does not read); ncu then profiles the sample as it would have.
+/// The tracer's counters as a profiled run: the export written to a temporary file, the
+/// sample of the launches they stand for (their numbers in the trace), how many, and
+/// where a process's profiling stopped early.
 pub struct Export {
     pub csv: tempfile::NamedTempFile,
     pub sample: Sample,
@@ -163,7 +162,9 @@ pub fn run_info(
     })
 }
 
-/// Writes the export of `counted` for the launches of `trace` it names.
+/// Writes the export of `counted` for the launches of `trace` it names. `Err` says why it
+/// cannot stand for ncu's run (no launch profiled, a file that does not read, a launch
+/// the trace lacks); ncu then profiles the sample as it would have.
 pub fn export(trace: &ingest::Profile, counted: &CountedInRun) -> Result<Export, String> {
     let blocks = blocks(&counted.text).map_err(|e| format!("the counters file, {e}"))?;
     let stopped: Vec<String> = (blocks.iter())
@@ -208,7 +209,8 @@ fn profiled_launches<'a>(
             continue;
         };
         if let Some(&at) = wanted.get(&(p.pid, c)) {
-            // A CUDA graph's kernels share their launch call's id: a range holds its first.
+            // A CUDA graph's kernels share their launch call's id, but the tracer profiles
+            // no graph launch: the first launch with the id is the one.
             found.entry(l.id).or_insert((l, at));
         }
     }
