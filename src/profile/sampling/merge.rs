@@ -111,6 +111,11 @@ pub fn stand_for_every_launch(
         }
     }
     let renumbered = in_program_order(&mut launches, every, &sample);
+    if let (Sample::Traced(taken), true) = (&sample, renumbered.is_ok()) {
+        let note =
+            crate::profile::one_run::longer_unprofiled_note(&launches, &every.profile, taken);
+        profile.notes.extend(note);
+    }
     if renumbered.is_ok() {
         time_instrumented_by_ncu(&mut every.profile, &launches);
     }
