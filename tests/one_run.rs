@@ -24,7 +24,8 @@ struct OneRun {
     metrics_asked: String,
 }
 
-/// `gpulint run ARGS -- sample` with the traced run writing `trace` and `counters`.
+/// `gpulint run ARGS -- sample` with the traced run writing `trace` (none where empty) and
+/// `counters`.
 fn one_run(args: &[&str], trace: &str, counters: &str) -> OneRun {
     let scratch = common::scratch_dir("one-run");
     let (record, asked) = (scratch.join("ncu_calls"), scratch.join("metrics"));
@@ -32,7 +33,11 @@ fn one_run(args: &[&str], trace: &str, counters: &str) -> OneRun {
     let mut all = vec!["run"];
     all.extend(args);
     all.extend(["--", &sample]);
-    let out = Command::new(env!("CARGO_BIN_EXE_gpulint"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gpulint"));
+    if !trace.is_empty() {
+        command.env("FAKE_TRACE", fixture(trace));
+    }
+    let out = command
         .args(&all)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")
@@ -44,7 +49,6 @@ fn one_run(args: &[&str], trace: &str, counters: &str) -> OneRun {
         // checks that they are set.
         .env("GPULINT_LAUNCH_TRACER", stand_in("ncu"))
         .env("GPULINT_CUPTI", stand_in("ncu"))
-        .env("FAKE_TRACE", fixture(trace))
         .env("FAKE_COUNTERS", counters)
         .env("FAKE_COUNTER_METRICS_SEEN", &asked)
         .env("XDG_CACHE_HOME", scratch.join("cache"))
@@ -202,4 +206,23 @@ fn a_saved_one_run_reads_back_with_the_devices_attributes() {
     ))));
     assert!(!warnings.is_empty());
     assert!(warnings.is_subset(&every), "{warnings:?} beyond {every:?}");
+}
+
+/// A traced run that wrote no trace (the stand-in program writes none) cannot stand for
+/// the one run stderr announced: it says the program runs again under ncu, and ncu does.
+#[test]
+fn one_run_without_a_trace_says_the_program_runs_again() {
+    let counters = fixture("h100-one-run/first_launches_lud.counters.csv");
+    let run = one_run(
+        &["--one-run", "--format", "json", "--exit-zero"],
+        "",
+        &counters,
+    );
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(
+        stderr.contains("runs once")
+            && stderr.contains("runs again, under ncu: the traced run gave no trace"),
+        "{stderr}"
+    );
+    assert!(ncu_profiled(&run), "{stderr}");
 }

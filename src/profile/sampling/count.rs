@@ -96,9 +96,7 @@ pub fn count(
             },
         ));
     }
-    if verbose || settings.save_trace.is_some() {
-        crate::note!("no launch trace: {why_not}");
-    }
+    say_no_trace(settings, program, &why_not);
     if !settings.time_all_launches {
         return Ok(None);
     }
@@ -113,6 +111,20 @@ pub fn count(
         cuda_processes: 0,
         counted_in_run: None,
     }))
+}
+
+/// Says why there is no launch trace: always where the user was told the program would
+/// run once (`--one-run`; it runs again under ncu), else with `--verbose` or
+/// `--save-trace`.
+fn say_no_trace(settings: &CountSettings, program: &[std::ffi::OsString], why_not: &str) {
+    if settings.counters.is_some() {
+        crate::note!(
+            "{} runs again, under ncu: the traced run gave no trace ({why_not})",
+            crate::profile::program_name(program)
+        );
+    } else if settings.verbose || settings.save_trace.is_some() {
+        crate::note!("no launch trace: {why_not}");
+    }
 }
 
 /// Tells the user, before the traced run, that the program runs twice, and how.
