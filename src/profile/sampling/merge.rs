@@ -162,35 +162,21 @@ pub fn stand_for_every_launch(
 }
 
 /// What a sample by time, or the tracer's, covered of the counted launches; `sampled`
-/// names the kernels it holds.
+/// names the kernels it holds. The tracer profiles every kernel until its cap: those it
+/// left out came after it, whatever their share of the time.
 fn coverage(
     sample: &Sample,
     every: &EveryLaunch,
     sampled: &std::collections::HashSet<&str>,
 ) -> Option<crate::profile::sample::Coverage> {
-    if !matches!(sample, Sample::ByTime(_) | Sample::Traced(_)) {
-        return None;
-    }
+    let unprofiled = match sample {
+        Sample::ByTime(_) => None,
+        Sample::Traced(_) => Some(crate::profile::sample::LeftOutBecause::AfterTracerCap),
+        _ => return None,
+    };
     let taken = super::taken_launches(&every.profile.launches, sample);
-    let coverage = by_time::coverage(&every.profile, &taken, &|name| sampled.contains(name));
-    coverage.map(|c| for_traced(c, sample))
-}
-
-/// The coverage of a sample the tracer took in one run, whose every kernel gets a launch
-/// until its cap: those left out came after it, whatever their share of the time.
-fn for_traced(
-    mut coverage: crate::profile::sample::Coverage,
-    sample: &Sample,
-) -> crate::profile::sample::Coverage {
-    use crate::profile::sample::LeftOutBecause::{AfterTracerCap, LaunchCap, SmallShare};
-    if matches!(sample, Sample::Traced(_)) {
-        for l in &mut coverage.left_out {
-            if matches!(l.because, SmallShare | LaunchCap) {
-                l.because = AfterTracerCap;
-            }
-        }
-    }
-    coverage
+    let profiled = |name: &str| sampled.contains(name);
+    by_time::coverage(&every.profile, &taken, &profiled, unprofiled)
 }
 
 /// Each traced kernel's launching object, once per kernel.

@@ -177,13 +177,17 @@ fn plan_with(every: &ingest::Profile, budget: Budget, with_octaves: bool) -> Opt
     })
 }
 
-/// What a sample by time covered of the counted launches: the configurations with a
-/// launch it took (`taken`) of a kernel the sample holds (`profiled`), and the others by
-/// kernel, the most GPU time first.
+/// What a sample covered of the counted launches: the configurations with a launch it
+/// took (`taken`) of a kernel the sample holds (`profiled`), and the others by kernel, the
+/// most GPU time first. A kernel with no profiled configuration was left out for its
+/// small share or the launch cap, as a sample by time leaves kernels out, unless
+/// `unprofiled` gives the sample's own reason (the tracer's, which takes every kernel
+/// until its cap).
 pub fn coverage(
     every: &ingest::Profile,
     taken: &[bool],
     profiled: &dyn Fn(&str) -> bool,
+    unprofiled: Option<LeftOutBecause>,
 ) -> Option<Coverage> {
     let counted = Counted::of(every)?;
     let taken: Vec<bool> = (taken.iter().zip(&every.launches))
@@ -200,6 +204,8 @@ pub fn coverage(
             LeftOutBecause::Nccl
         } else if kernel_profiled[kernel] {
             LeftOutBecause::OtherConfigurationsProfiled
+        } else if let Some(why) = unprofiled {
+            why
         } else if kernel_time[kernel] < KERNEL_SHARE * counted.total {
             LeftOutBecause::SmallShare
         } else {

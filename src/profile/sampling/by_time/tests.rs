@@ -22,7 +22,7 @@ fn timed(name: &str, blocks: u64, ns: f64) -> ingest::Launch {
 fn covered(every: &ingest::Profile, plan: &Plan) -> Coverage {
     let sample = Sample::ByTime(plan.chosen.clone());
     let taken = crate::profile::sampling::taken_launches(&every.launches, &sample);
-    coverage(every, &taken, &|_| true).unwrap()
+    coverage(every, &taken, &|_| true, None).unwrap()
 }
 
 fn trace(mut launches: Vec<ingest::Launch>) -> ingest::Profile {
@@ -454,4 +454,42 @@ fn octaves_never_cost_another_need_its_launch() {
         };
         assert_eq!(last(&with), last(&without), "{trace}: ncu runs as far");
     }
+}
+
+/// A kernel no sample took a launch of is left out for its small share or the cap, as a
+/// sample by time leaves kernels out, unless the sample gives its own reason (the
+/// tracer's cap in one run); a kernel with another configuration profiled says so either
+/// way.
+#[test]
+fn a_kernel_left_out_takes_the_samples_own_reason() {
+    use crate::profile::sample::LeftOutBecause;
+    let every = trace(vec![
+        timed("big", 1024, 90_000.0),
+        timed("big", 8, 5_000.0),
+        timed("late", 1024, 4_000.0),
+        timed("tiny", 8, 100.0),
+    ]);
+    let taken = [true, false, false, false];
+    let reasons = |unprofiled| -> Vec<(String, LeftOutBecause)> {
+        let c = coverage(&every, &taken, &|_| true, unprofiled).unwrap();
+        (c.left_out.into_iter())
+            .map(|l| (l.kernel, l.because))
+            .collect()
+    };
+    assert_eq!(
+        reasons(None),
+        [
+            ("big".into(), LeftOutBecause::OtherConfigurationsProfiled),
+            ("late".into(), LeftOutBecause::LaunchCap),
+            ("tiny".into(), LeftOutBecause::SmallShare),
+        ]
+    );
+    assert_eq!(
+        reasons(Some(LeftOutBecause::AfterTracerCap)),
+        [
+            ("big".into(), LeftOutBecause::OtherConfigurationsProfiled),
+            ("late".into(), LeftOutBecause::AfterTracerCap),
+            ("tiny".into(), LeftOutBecause::AfterTracerCap),
+        ]
+    );
 }
