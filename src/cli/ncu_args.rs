@@ -77,9 +77,10 @@ pub struct NcuArgs {
     pub overlap: bool,
     /// Run the program once: gpulint's launch tracer reads the rules' counters itself
     /// (CUPTI's range profiler) on the first launch of each kernel and on up to two more
-    /// with 4x more or fewer blocks, at most 40, and ncu does not run it again. Where the tracer profiles nothing, the program runs again
-    /// under ncu, whose own arguments (--ncu-arg) apply only then. Not with --source, -k,
-    /// --per-launch or a launch filter, which ncu carries out.
+    /// with 4x more or fewer blocks, at most 40, and ncu does not run it again. Where the
+    /// tracer profiles nothing, the program runs again under ncu, whose own arguments
+    /// (--ncu-arg) apply only then. Not with --source, -k, --per-launch or a launch
+    /// filter, which ncu carries out.
     #[arg(long, conflicts_with_all = ["no_launch_trace", "overlap"])]
     pub one_run: bool,
     /// The runs in sequence, the default: kept so that scripts that say so still run.

@@ -472,8 +472,8 @@ fn count_and_plan(
         match one_run::export(&e.profile, &counted) {
             Ok(export) => {
                 say_one_run(&export, e, program);
-                opts.sample = Some(export.sample.clone());
                 let sample = Some(export.sample.clone());
+                opts.sample.clone_from(&sample);
                 return Ok((sample, every, Some((export, counted.program_end))));
             }
             Err(why) => crate::note!(

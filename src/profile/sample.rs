@@ -126,19 +126,15 @@ impl Sample {
                 .map(|n| n.parse().ok())
                 .collect::<Option<Vec<u64>>>()
         };
+        // Launch numbers as a sample takes them: some, each once, in order.
+        let ascending = || numbers().filter(|n| !n.is_empty() && n.is_sorted_by(|a, b| a < b));
         match kind {
             "per-config" => value.parse().ok().map(Sample::PerConfig),
-            "traced" if kernels.is_none() => {
-                let numbers = numbers()?;
-                let sorted = numbers.windows(2).all(|w| w[0] < w[1]);
-                (sorted && !numbers.is_empty()).then_some(Sample::Traced(numbers))
-            }
+            "traced" if kernels.is_none() => ascending().map(Sample::Traced),
             "by-time" => {
-                let numbers = numbers()?;
-                let sorted = numbers.windows(2).all(|w| w[0] < w[1]);
+                let numbers = ascending().filter(|n| n[0] > 0)?;
                 let kernels = kernels.map(|k| k.split(',').map(String::from).collect());
-                (sorted && !numbers.is_empty() && numbers[0] > 0)
-                    .then_some(Sample::ByTime(Chosen { numbers, kernels }))
+                Some(Sample::ByTime(Chosen { numbers, kernels }))
             }
             "spread" => {
                 let added = numbers()?;
