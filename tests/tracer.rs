@@ -373,6 +373,32 @@ fn source_rows_count_the_listed_kernels_and_sample_the_users() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The stand-in driver under the tracer with a counters file (`counters.csv` in `dir`, the
+/// trace beside it, both written afresh), the stand-in libcuda and `env` added (the
+/// metrics among it); a run that must exit 0. Returns the trace and the counters file.
+fn counted_run(
+    dir: &Path,
+    tracer: &Path,
+    cupti: &Path,
+    driver: &Path,
+    env: &[(&str, &str)],
+) -> (String, String) {
+    let (trace, counters) = (dir.join("trace.csv"), dir.join("counters.csv"));
+    for file in [&trace, &counters] {
+        let _ = std::fs::remove_file(file);
+    }
+    let mut command = traced(driver, tracer, Some(cupti), &trace);
+    command
+        .env("FAKE_LIBCUDA", dir.join("libcuda.so.1"))
+        .env("GPULINT_COUNTERS_OUT", &counters)
+        .env_remove("GPULINT_COUNTER_LAUNCHES")
+        .env_remove("GPULINT_SASS_OUT")
+        .envs(env.iter().copied());
+    assert_eq!(command.status().unwrap().code(), Some(0));
+    let read = |f: &PathBuf| std::fs::read_to_string(f).unwrap_or_default();
+    (read(&trace), read(&counters))
+}
+
 /// With a counters file and metrics named, the tracer profiles the first launch of each
 /// kernel with the range profiler (at most GPULINT_COUNTER_LAUNCHES), writes each one's
 /// values under its correlation id, then the device's attributes under ncu's names, and
@@ -383,24 +409,10 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
     let Some((dir, tracer, cupti, driver)) = build() else {
         return;
     };
-    let (trace, counters) = (dir.join("trace.csv"), dir.join("counters.csv"));
     let run = |metrics: &str, most: Option<&str>| {
-        for file in [&trace, &counters] {
-            let _ = std::fs::remove_file(file);
-        }
-        let mut command = traced(&driver, &tracer, Some(&cupti), &trace);
-        command
-            .env("FAKE_LIBCUDA", dir.join("libcuda.so.1"))
-            .env("GPULINT_COUNTERS_OUT", &counters)
-            .env("GPULINT_COUNTER_METRICS", metrics)
-            .env_remove("GPULINT_COUNTER_LAUNCHES")
-            .env_remove("GPULINT_SASS_OUT");
-        if let Some(most) = most {
-            command.env("GPULINT_COUNTER_LAUNCHES", most);
-        }
-        assert_eq!(command.status().unwrap().code(), Some(0));
-        let read = |f: &PathBuf| std::fs::read_to_string(f).unwrap_or_default();
-        (read(&trace), read(&counters))
+        let mut env = vec![("GPULINT_COUNTER_METRICS", metrics)];
+        env.extend(most.map(|most| ("GPULINT_COUNTER_LAUNCHES", most)));
+        counted_run(&dir, &tracer, &cupti, &driver, &env)
     };
     let rows = |text: &str| -> Vec<String> {
         (text.lines())
@@ -486,24 +498,14 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
     let Some((dir, tracer, cupti, driver)) = build() else {
         return;
     };
-    let (trace, counters) = (dir.join("trace.csv"), dir.join("counters.csv"));
     let run = |kernel: &str| {
-        for file in [&trace, &counters] {
-            let _ = std::fs::remove_file(file);
-        }
-        let mut command = traced(&driver, &tracer, Some(&cupti), &trace);
-        command
-            .env("FAKE_LIBCUDA", dir.join("libcuda.so.1"))
-            .env("FAKE_DRIVER_REPEATS", "8")
-            .env("FAKE_DRIVER_KERNEL", kernel)
-            .env("FAKE_SHRINKING_GRIDS", "1")
-            .env("GPULINT_COUNTERS_OUT", &counters)
-            .env("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum")
-            .env_remove("GPULINT_COUNTER_LAUNCHES")
-            .env_remove("GPULINT_SASS_OUT");
-        assert_eq!(command.status().unwrap().code(), Some(0));
-        let read = |f: &PathBuf| std::fs::read_to_string(f).unwrap_or_default();
-        (read(&trace), read(&counters))
+        let env = [
+            ("FAKE_DRIVER_REPEATS", "8"),
+            ("FAKE_DRIVER_KERNEL", kernel),
+            ("FAKE_SHRINKING_GRIDS", "1"),
+            ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
+        ];
+        counted_run(&dir, &tracer, &cupti, &driver, &env)
     };
     let (traced_rows, counted) = run("_Z4axpyPKfPffi");
     // Calls 1 (id 8), 2 (101) and 3 (102): 4096, 1024 and 256 blocks; call 4's 64 would be
