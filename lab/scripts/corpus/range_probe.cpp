@@ -17,7 +17,7 @@
 // Run:
 //   CUDA_INJECTION64_PATH=$PWD/range_probe.so PROBE_METRICS=$(gpulint metrics)
 //       PROBE_OUT=values.csv [PROBE_PICKS=40] [PROBE_ACTIVITY=0] [PROBE_RANGE=user]
-//       [PROBE_FLUSH=1] ./program
+//       [PROBE_FLUSH=1] [PROBE_SKIP=1] ./program
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
@@ -31,7 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,7 +70,9 @@ struct Pick {
   double seconds;
 };
 std::vector<Pick> picks;
-std::set<std::string> seen;
+// Launches seen of each kernel function; PROBE_SKIP=N profiles each function's launch N+1.
+std::map<std::string, size_t> seen;
+size_t skip = 0;
 uint64_t launches = 0;
 std::atomic<uint64_t> kernel_records{0};
 thread_local bool open_range = false;
@@ -221,7 +223,7 @@ void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const voi
     if (depth++ > 0) return;
     ++launches;
     const char* name = info->symbolName ? info->symbolName : "?";
-    if (picks.size() >= most_picks || !seen.insert(name).second) return;
+    if (picks.size() >= most_picks || seen[name]++ != skip) return;
     if (!start_session(info->context)) return;
     if (flush_l2) evict_l2();
     if (user_ranges) {
@@ -321,6 +323,7 @@ extern "C" int InitializeInjection() {
   }
   for (auto& m : metric_names) metrics.push_back(m.c_str());
   if (const char* n = getenv("PROBE_PICKS")) most_picks = strtoull(n, nullptr, 10);
+  if (const char* n = getenv("PROBE_SKIP")) skip = strtoull(n, nullptr, 10);
   activity = !(getenv("PROBE_ACTIVITY") && strcmp(getenv("PROBE_ACTIVITY"), "0") == 0);
   flush_l2 = getenv("PROBE_FLUSH") && strcmp(getenv("PROBE_FLUSH"), "1") == 0;
   user_ranges = getenv("PROBE_RANGE") && strcmp(getenv("PROBE_RANGE"), "user") == 0;

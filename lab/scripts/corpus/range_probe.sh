@@ -101,6 +101,24 @@
 #           always). Its report gives every launch's 7 warnings, latency-bound on
 #           lud_internal among them, within 1.5x the plain run + 5 s. BFS as in gl_onerun
 #           (2 launches: its grids never change).
+#   dram1   (thirtieth session, before gl_grids' call) the range profiler's DRAM figures when
+#           the DRAM metrics alone are asked, one pass and so no replay: the probe with
+#           gpulint's seven DRAM and duration metrics on the first launch of each kernel of
+#           the transformer (3 steps), LU 1024 and BFS, without and with PROBE_FLUSH=1, beside
+#           ncu on the same launches with the same list; then the transformer's second
+#           launches (PROBE_SKIP=1) flushed.
+#           Expected before the call: the probe reports 1 pass. If CUPTI saves and restores
+#           memory only between passes, one pass has nothing to write back: unflushed, the
+#           small kernels' DRAM writes fall to ncu --cache-control none's (call 3: the
+#           elementwise kernel 4.6 KB, the dropout kernel 0.8 MB, where 7 passes wrote 6.7
+#           and 6.9 MB); flushed, to ncu's default (256 B, 7 KB), and reads match ncu's
+#           within 10% where a kernel reads over 1 MB (lud_internal's 4.2 MB, where 7 passes
+#           read 256 B). Then the DRAM throughput agrees with ncu's within 5 points of peak on
+#           every kernel flushed, and call 2's probe values with these DRAM figures put in
+#           give ncu's 28 transformer findings, the two latency-bound ones back. If CUPTI
+#           saves memory before a single pass too, reads stay low and writes high, and the
+#           DRAM side of one run needs ncu. The second launches, flushed, match the first
+#           launches' ncu DRAM throughput within 5 points on kernels whose work repeats.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -259,6 +277,29 @@ for stage in "$@"; do
         echo "$(basename "$f" .txt): $(grep -c 'warning\[' "$f") warning lines; $(grep -m1 -o 'ran once[^;]*;[^)]*' "$f")" | tee -a "$table"
       done
       tar czf "$OUT/results.tar.gz" -C "$r" .
+      ;;
+    dram1)
+      build_probe_and_samples
+      dram=dram__bytes.sum.peak_sustained,dram__bytes_read.sum,dram__bytes_write.sum
+      dram+=,dram__cycles_active.avg.pct_of_peak_sustained_elapsed,dram__cycles_elapsed.avg.per_second
+      dram+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+      probed=(env CUDA_INJECTION64_PATH="$probe" LD_LIBRARY_PATH="$cupti/lib64" PROBE_METRICS="$dram")
+      for program in "tf python3 samples/apps/torch_transformer.py 3" "lud $build/lud 1024" \
+        "bfs $build/bfs 1048576 8"; do
+        set -- $program
+        name=$1; shift
+        timed "ncu_dram_$name" ncu --clock-control none --kernel-id :::1 --print-kernel-base mangled \
+          --csv --page raw --print-units base --metrics "$dram" --log-file "$r/$name.ncu_dram.csv" "$@"
+        for flush in 0 1; do
+          timed "dram${flush}_$name" "${probed[@]}" PROBE_FLUSH=$flush PROBE_OUT="$r/$name.dram$flush.csv" "$@"
+          python3 lab/scripts/corpus/compare_values.py "$r/$name.dram$flush.csv" "$r/$name.ncu_dram.csv" \
+            > "$r/compare_dram${flush}_$name.txt" 2>&1
+          echo "$name, flush $flush: $(head -1 "$r/$name.dram$flush.csv"); $(tail -1 "$r/compare_dram${flush}_$name.txt")" |
+            tee -a "$table"
+        done
+      done
+      timed dram_skip_tf "${probed[@]}" PROBE_FLUSH=1 PROBE_SKIP=1 PROBE_OUT="$r/tf.dram_skip.csv" \
+        python3 samples/apps/torch_transformer.py 3
       ;;
     gl_grids)
       build_sample lud

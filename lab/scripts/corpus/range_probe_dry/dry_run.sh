@@ -29,3 +29,6 @@ done
 # PROBE_FLUSH=1: one copy through the L2 before each of the three profiled launches.
 PROBE_FLUSH=1 PROBE_METRICS=m1 PROBE_OUT="$out/flush.csv" "$out/play" "$out/probe.so" 2>&1 |
   grep 'flush copies'
+# PROBE_SKIP=1: each kernel's second launch profiled (the nine launches are three of each).
+PROBE_SKIP=1 PROBE_METRICS=m1 PROBE_OUT="$out/skip.csv" "$out/play" "$out/probe.so" 2>/dev/null
+echo "skip 1: $(grep '^[0-9]' "$out/skip.csv" | cut -d, -f2 | tr '\n' ' ')(launch numbers)"
