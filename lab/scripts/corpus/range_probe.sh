@@ -119,6 +119,19 @@
 #           saves memory before a single pass too, reads stay low and writes high, and the
 #           DRAM side of one run needs ncu. The second launches, flushed, match the first
 #           launches' ncu DRAM throughput within 5 points on kernels whose work repeats.
+#   gl_loops (thirtieth session; gl_grids never ran, for want of a machine, and the tracer
+#           now also profiles, once no function is new for max(8, 2 x functions) launches,
+#           up to two launches of a function at doubling counts) `gpulint run --one-run -v`
+#           on LU 1024 and BFS, and BFS with --all-launches beside it.
+#           Expected before the call (the picks simulated from the programs' launch order):
+#           LU's tracer profiles 13 of its 190 launches: the first of each function, the
+#           4th of lud_perimeter and lud_internal, the 8th of all three, lud_diagonal's
+#           16th, and by grid lud_internal at 784, 196 blocks and lud_perimeter at 14, 3;
+#           its report gives every launch's 7 warnings (fixtures/h200-corpus/all_lud.csv),
+#           latency-bound on lud_internal among them, within 1.5x the plain run + 5 s.
+#           BFS's profiles 4: each kernel's 1st and 8th launch, Kernel's 8th its longest
+#           (72-80 us); its warnings are --all-launches' (5, serial-loads among them), with
+#           no note of longer unprofiled launches.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -300,6 +313,15 @@ for stage in "$@"; do
       done
       timed dram_skip_tf "${probed[@]}" PROBE_FLUSH=1 PROBE_SKIP=1 PROBE_OUT="$r/tf.dram_skip.csv" \
         python3 samples/apps/torch_transformer.py 3
+      ;;
+    gl_loops)
+      build_sample lud
+      build_sample bfs
+      timed plain_lud "$build/lud" 1024
+      run_gl loops_lud --one-run -v --save-csv "$r/loops_lud.csv" -- "$build/lud" 1024
+      timed plain_bfs "$build/bfs" 1048576 8
+      run_gl loops_bfs --one-run -v --save-csv "$r/loops_bfs.csv" -- "$build/bfs" 1048576 8
+      run_gl all_bfs --all-launches --save-csv "$r/all_bfs.csv" -- "$build/bfs" 1048576 8
       ;;
     gl_grids)
       build_sample lud
