@@ -208,6 +208,33 @@ fn a_saved_one_run_reads_back_with_the_devices_attributes() {
     assert!(warnings.is_subset(&every), "{warnings:?} beyond {every:?}");
 }
 
+/// Saved one runs of LU and BFS on an H100 (fixtures/h100-one-run/loops_*), each beside
+/// `--all-launches` on the same GPU in the same call: LU's 13 profiled launches give every
+/// launch's warnings, each kernel's small grids among them.
+#[test]
+fn a_saved_one_run_of_lu_warns_as_every_launch_does() {
+    let check = |name: &str| common::check_json(std::path::Path::new(&fixture(name)));
+    let one = check("h100-one-run/loops_lud.csv");
+    assert_eq!(one["sources"][0]["profiled_launches"], 13);
+    let every = check("h100-one-run/all_lud.csv");
+    assert_eq!(every["sources"][0]["launch_count"], 190);
+    assert_eq!(common::warnings_of(&one), common::warnings_of(&every));
+}
+
+/// BFS's one run profiled Kernel at its 1st and 8th level (6.5 and 89.5 us by its
+/// counters; the trace has no time for a replayed launch). Each unprofiled level stands
+/// with the profiled one nearest its duration, so the 8th stands for the four heavy levels
+/// (28-80 us), and its uncoalesced gather is staked on their time, not on one launch's.
+#[test]
+fn a_one_runs_replayed_launches_are_timed_by_their_counters() {
+    let report = common::check_json(std::path::Path::new(&fixture("h100-one-run/loops_bfs.csv")));
+    let gather = (report["findings"].as_array().unwrap().iter())
+        .find(|f| f["rule"] == "uncoalesced-load")
+        .expect("uncoalesced-load on Kernel");
+    assert_eq!(gather["launch"], 14, "{gather}");
+    assert_eq!(gather["launch_count"], 4, "{gather}");
+}
+
 /// A traced run that wrote no trace (the stand-in program writes none) cannot stand for
 /// the one run stderr announced: it says the program runs again under ncu, and ncu does.
 #[test]

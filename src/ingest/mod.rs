@@ -116,9 +116,10 @@ pub struct Launch {
     /// folded from several ranks' launches of the kernel. From the launch tracer's blocks,
     /// or an export's `Process ID` (no rank there); empty where the input does not say.
     pub processes: Vec<Process>,
-    /// A traced launch that ran with `--source`'s SASS counters and has no launch of its
-    /// kernel and shape that ran without: its traced duration includes the counting, and
-    /// ncu's measure of it replaces it once it is profiled. False elsewhere.
+    /// A traced launch that ran instrumented (`--source`'s SASS counters) or replayed
+    /// (`--one-run`'s counters): its traced duration is not its own but a like launch's,
+    /// or includes the counting where it has none, and the profiled measure of it
+    /// replaces it once it is paired. False elsewhere.
     pub timed_instrumented: bool,
     /// The launch call's correlation id, as the launch tracer recorded it (one series per
     /// process): what the tracer's rows of counters name their launch by. `None` in
