@@ -527,8 +527,9 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
 }
 
 /// Once a program repeats the functions it has (no new one for 8 launches), the tracer
-/// profiles a function's launches at doubling counts, twice at most: a loop's launches of one
-/// grid can differ in work (BFS's levels), and its first says nothing of the rest.
+/// profiles a function's next 4 launches, then those at doubling counts, 6 in all: a loop's
+/// launches of one grid can differ in work (BFS's levels), and its first says nothing of the
+/// rest.
 #[test]
 fn counters_profile_a_steady_loops_later_launches() {
     let Some((dir, tracer, cupti, driver)) = build() else {
@@ -539,12 +540,16 @@ fn counters_profile_a_steady_loops_later_launches() {
         ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
     ];
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
-    // Call 1 (id 8), then calls 16 (id 115) and 32 (id 131): calls 2, 4 and 8 came before
-    // the loop was steady, and call 64 would be a third repeat: two are the most.
+    // Call 1 (id 8); calls 2-8 came before the loop was steady; then calls 9-12 (ids
+    // 108-111) in a row, 16 (115) and 32 (131); call 64 would be a seventh repeat.
     let profiled: Vec<&str> = (counted.lines())
         .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
         .map(|l| l.split(',').next().unwrap())
         .collect();
-    assert_eq!(profiled, ["8", "115", "131"], "{counted}");
+    assert_eq!(
+        profiled,
+        ["8", "108", "109", "110", "111", "115", "131"],
+        "{counted}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
