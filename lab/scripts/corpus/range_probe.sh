@@ -134,6 +134,20 @@
 #           BFS's profiles 4: each kernel's 1st and 8th launch, Kernel's 8th its longest
 #           (72-80 us); its warnings are --all-launches' (5, serial-loads among them), with
 #           no note of longer unprofiled launches.
+#   gl_loops2 (thirtieth session, after gl_loops and dram1 ran: BFS's serial-loads comes from
+#           its 6th level alone, which doubling counts skip; the tracer now profiles a steady
+#           loop's next 4 launches of each function, then doubling counts, 6 in all, and a
+#           replayed launch is timed by its counters) `gpulint run --one-run -v` on LU 1024,
+#           BFS, split_structs 1 (beside --all-launches) and torch_attention.py 3 (beside its
+#           plain run).
+#           Expected before the call (picks simulated from the launch order): LU profiles 25
+#           launches and gives gl_loops' all_lud warnings (7) within 5.8 s of its own
+#           (1.5 x 0.55 + 5; the tracer's build apart); BFS profiles 10 (Kernel's 1st and
+#           6th-9th, Kernel2's 1st and 5th-8th) and gives all_bfs's 5 warnings, serial-loads
+#           among them, within 5.75 s; split_structs profiles its 10 launches (each once, so
+#           no repeat) and, as in gl_onerun, gives fewer warnings than --all-launches (the
+#           replay's DRAM figures); attention profiles 39 launches as before (first launches
+#           fill three quarters of the cap, so no repeat) within 1.5x its plain run + 5 s.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -315,6 +329,19 @@ for stage in "$@"; do
       done
       timed dram_skip_tf "${probed[@]}" PROBE_FLUSH=1 PROBE_SKIP=1 PROBE_OUT="$r/tf.dram_skip.csv" \
         python3 samples/apps/torch_transformer.py 3
+      ;;
+    gl_loops2)
+      build_sample lud
+      build_sample bfs
+      build_sample split_structs
+      for program in "lud $build/lud 1024" "bfs $build/bfs 1048576 8" \
+        "structs $build/split_structs 1" "attention python3 samples/apps/torch_attention.py 3"; do
+        set -- $program
+        name=$1; shift
+        timed "plain_$name" "$@"
+        run_gl "loops2_$name" --one-run -v --save-csv "$r/loops2_$name.csv" -- "$@"
+      done
+      run_gl all_structs --all-launches --save-csv "$r/all_structs.csv" -- "$build/split_structs" 1
       ;;
     gl_loops)
       build_sample lud
