@@ -527,9 +527,9 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
 }
 
 /// Once a program repeats the functions it has (no new one for 8 launches), the tracer
-/// profiles a function's next 4 launches, then those at doubling counts, 6 in all: a loop's
-/// launches of one grid can differ in work (BFS's levels), and its first says nothing of the
-/// rest.
+/// profiles a function's next 4 launches, then those at doubling counts, 6 in all, while
+/// they have cost under a second (or a quarter of the run): a loop's launches of one grid
+/// can differ in work (BFS's levels), and its first says nothing of the rest.
 #[test]
 fn counters_profile_a_steady_loops_later_launches() {
     let Some((dir, tracer, cupti, driver)) = build() else {
@@ -551,5 +551,14 @@ fn counters_profile_a_steady_loops_later_launches() {
         ["8", "108", "109", "110", "111", "115", "131"],
         "{counted}"
     );
+    // Where a profiled launch takes 0.4 s, the repeats stop once they have cost a second
+    // (a quarter of this short run is less): after calls 9, 10 and 11.
+    let slow = [env[0], env[1], ("FAKE_DECODE_MS", "400")];
+    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &slow);
+    let profiled: Vec<&str> = (counted.lines())
+        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(profiled, ["8", "108", "109", "110"], "{counted}");
     let _ = std::fs::remove_dir_all(dir);
 }

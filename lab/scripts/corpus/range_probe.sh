@@ -148,6 +148,15 @@
 #           no repeat) and, as in gl_onerun, gives fewer warnings than --all-launches (the
 #           replay's DRAM figures); attention profiles 39 launches as before (first launches
 #           fill three quarters of the cap, so no repeat) within 1.5x its plain run + 5 s.
+#   gl_loops3 (thirtieth session, after gl_loops2: LU's one run took 5.90 s besides the
+#           tracer's build, its 25 profiled launches about 0.1 s each, at its 1.5 x 0.60 + 5 s
+#           target; the repeats now stop once they have cost max(1 s, a quarter of the run))
+#           `gpulint run --one-run -v` on LU 1024 twice (the second with the tracer built)
+#           and BFS.
+#           Expected before the call: LU profiles 15-19 launches (its 3 first and 4 by grid,
+#           the repeats cut to the 8-12 that fit a second) and gives all_lud's 7 warnings,
+#           within 1.5x its plain run + 5 s on the second run (about 5 s); BFS still
+#           profiles 10 (its 8 repeats cost about half a second) and gives all_bfs's 5.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -329,6 +338,15 @@ for stage in "$@"; do
       done
       timed dram_skip_tf "${probed[@]}" PROBE_FLUSH=1 PROBE_SKIP=1 PROBE_OUT="$r/tf.dram_skip.csv" \
         python3 samples/apps/torch_transformer.py 3
+      ;;
+    gl_loops3)
+      build_sample lud
+      build_sample bfs
+      timed plain_lud "$build/lud" 1024
+      run_gl loops3_lud_build --one-run -v --save-csv "$r/loops3_lud_build.csv" -- "$build/lud" 1024
+      run_gl loops3_lud --one-run -v --save-csv "$r/loops3_lud.csv" -- "$build/lud" 1024
+      timed plain_bfs "$build/bfs" 1048576 8
+      run_gl loops3_bfs --one-run -v --save-csv "$r/loops3_bfs.csv" -- "$build/bfs" 1048576 8
       ;;
     gl_loops2)
       build_sample lud

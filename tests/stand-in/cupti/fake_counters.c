@@ -6,10 +6,13 @@
  * name holds "missing"; a launch made while the profiler is started is one range (auto
  * range), and range r's value of the metric at index m is r * 100 + m. Misuse (a start
  * while started, a stop while stopped, a range or replay mode other than the auto range
- * and kernel replay) fails as CUPTI does. */
+ * and kernel replay) fails as CUPTI does. With FAKE_DECODE_MS, decoding a range takes that
+ * many milliseconds, as a replayed launch's passes do. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct AvailabilityParams { size_t size; void *priv; void *context; size_t image_size; uint8_t *image; };
 struct HostInitializeParams {
@@ -99,6 +102,12 @@ int cuptiRangeProfilerStop(struct StopParams *p) {
     return 0;
 }
 int cuptiRangeProfilerDecodeData(struct DecodeParams *p) {
+    const char *ms = getenv("FAKE_DECODE_MS");
+    if (ms) {
+        long n = atol(ms);
+        struct timespec pause = {n / 1000, (n % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+    }
     p->dropped = 0;
     return 0;
 }
