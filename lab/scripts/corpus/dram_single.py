@@ -1,9 +1,10 @@
 """dram1's question: the range profiler asked for DRAM metrics alone (one pass, no replay)
 against ncu with the same list on the same launches (the first of each kernel), per
 kernel: DRAM throughput (% of peak), bytes written and read, unflushed and flushed
-(PROBE_FLUSH=1), and how many kernels land on the same side of latency-bound's 40% bar.
-usage: python3 lab/scripts/corpus/dram_single.py RESULTS_DIR   (dram1's files: NAME.ncu_dram.csv,
-NAME.dram0.csv, NAME.dram1.csv, tf.dram_skip.csv)"""
+(PROBE_FLUSH=1: a copy; 2: a kernel), and how many kernels land on the same side of latency-bound's 40% bar.
+usage: python3 lab/scripts/corpus/dram_single.py RESULTS_DIR   (dram1's and dram2's files:
+NAME.ncu_dram.csv, NAME.dram0.csv, NAME.dram1.csv, NAME.dram2.csv (flushed by a kernel),
+tf.dram_skip.csv, tf.dram2_skip.csv)"""
 import csv
 import math
 import sys
@@ -43,9 +44,11 @@ for name in ["tf", "lud", "bfs"]:
         reference = ncu(f"{results}/{name}.ncu_dram.csv")
     except OSError:
         continue
-    runs = {"unflushed": f"{name}.dram0.csv", "flushed": f"{name}.dram1.csv"}
+    runs = {"unflushed": f"{name}.dram0.csv", "flushed": f"{name}.dram1.csv",
+            "flushed by a kernel": f"{name}.dram2.csv"}
     if name == "tf":
         runs["2nd launch, flushed"] = "tf.dram_skip.csv"
+        runs["2nd launch, flushed by a kernel"] = "tf.dram2_skip.csv"
     for label, file in runs.items():
         try:
             ranged = probe(f"{results}/{file}")

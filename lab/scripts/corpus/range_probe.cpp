@@ -17,7 +17,7 @@
 // Run:
 //   CUDA_INJECTION64_PATH=$PWD/range_probe.so PROBE_METRICS=$(gpulint metrics)
 //       PROBE_OUT=values.csv [PROBE_PICKS=40] [PROBE_ACTIVITY=0] [PROBE_RANGE=user]
-//       [PROBE_FLUSH=1] [PROBE_SKIP=1] ./program
+//       [PROBE_FLUSH=1|2] [PROBE_SKIP=1] ./program
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
@@ -49,9 +49,46 @@ bool user_ranges = false;
 // launch rather than during it; ncu flushes its caches before each pass (--cache-control
 // all, its default), CUPTI's range profiler does not.
 bool flush_l2 = false;
+// PROBE_FLUSH=2: read twice the L2's size with a kernel instead (its loads allocate in the
+// L2, where a copy engine's reads evicted nothing that mattered: call 1 of
+// lab/runs/2026-12-05-one-run-loops.txt), launched from PTX on the profiled context and
+// waited for, before the profiled launch.
+bool flush_by_kernel = false;
+thread_local bool flushing = false;  // the flush's own launch, seen by on_launch
+CUfunction flush_kernel = nullptr;
 CUdeviceptr flush_device = 0;
 void* flush_host = nullptr;
 size_t flush_bytes = 0;
+const char* kFlushPtx = R"(
+.version 6.0
+.target sm_70
+.address_size 64
+.visible .entry probe_flush(.param .u64 p_buffer, .param .u64 p_words)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [p_buffer];
+  ld.param.u64 %rd2, [p_words];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r4, %r1, %r2, %r3;
+  cvt.u64.u32 %rd3, %r4;
+  mov.u32 %r5, %nctaid.x;
+  mul.wide.u32 %rd4, %r5, %r2;
+LOOP:
+  setp.ge.u64 %p1, %rd3, %rd2;
+  @%p1 bra DONE;
+  shl.b64 %rd5, %rd3, 2;
+  add.s64 %rd6, %rd1, %rd5;
+  ld.volatile.global.u32 %r6, [%rd6];
+  add.s64 %rd3, %rd3, %rd4;
+  bra LOOP;
+DONE:
+  ret;
+}
+)";
 
 // One context's profiler: the config and counter data images and the range profiler.
 struct Session {
@@ -199,6 +236,24 @@ void evict_l2() {
       return;
     }
   }
+  if (flush_by_kernel && !flush_kernel) {
+    CUmodule module;
+    CUresult loaded = cuModuleLoadData(&module, kFlushPtx);
+    if (loaded != CUDA_SUCCESS || cuModuleGetFunction(&flush_kernel, module, "probe_flush") != CUDA_SUCCESS) {
+      fprintf(stderr, "range_probe: the flush kernel did not load (%d)\n", int(loaded));
+      flush_by_kernel = false;
+    }
+  }
+  if (flush_by_kernel) {
+    unsigned long long words = flush_bytes / 4;
+    void* args[] = {&flush_device, &words};
+    flushing = true;
+    CUresult ran = cuLaunchKernel(flush_kernel, 1056, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr);
+    if (ran == CUDA_SUCCESS) ran = cuCtxSynchronize();
+    flushing = false;
+    if (ran != CUDA_SUCCESS) fprintf(stderr, "range_probe: the flush kernel failed (%d)\n", int(ran));
+    return;
+  }
   if (cuMemcpyDtoH(flush_host, flush_device, flush_bytes) != CUDA_SUCCESS)
     fprintf(stderr, "range_probe: the L2 flush's copy failed\n");
 }
@@ -217,6 +272,7 @@ void stop_and_decode() {
 }
 
 void CUPTIAPI on_launch(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void* data) {
+  if (flushing) return;
   auto* info = static_cast<const CUpti_CallbackData*>(data);
   std::lock_guard<std::mutex> guard(lock);
   if (info->callbackSite == CUPTI_API_ENTER) {
@@ -325,7 +381,9 @@ extern "C" int InitializeInjection() {
   if (const char* n = getenv("PROBE_PICKS")) most_picks = strtoull(n, nullptr, 10);
   if (const char* n = getenv("PROBE_SKIP")) skip = strtoull(n, nullptr, 10);
   activity = !(getenv("PROBE_ACTIVITY") && strcmp(getenv("PROBE_ACTIVITY"), "0") == 0);
-  flush_l2 = getenv("PROBE_FLUSH") && strcmp(getenv("PROBE_FLUSH"), "1") == 0;
+  flush_l2 = getenv("PROBE_FLUSH") && (strcmp(getenv("PROBE_FLUSH"), "1") == 0 ||
+                                        strcmp(getenv("PROBE_FLUSH"), "2") == 0);
+  flush_by_kernel = flush_l2 && strcmp(getenv("PROBE_FLUSH"), "2") == 0;
   user_ranges = getenv("PROBE_RANGE") && strcmp(getenv("PROBE_RANGE"), "user") == 0;
   CUpti_SubscriberHandle subscriber;
   if (!ok("cuptiSubscribe", cuptiSubscribe(&subscriber, on_launch, nullptr))) return 1;

@@ -157,6 +157,22 @@
 #           the repeats cut to the 8-12 that fit a second) and gives all_lud's 7 warnings,
 #           within 1.5x its plain run + 5 s on the second run (about 5 s); BFS still
 #           profiles 10 (its 8 repeats cost about half a second) and gives all_bfs's 5.
+#   dram2   (thirtieth session, after dram1: one pass without replay read the inputs from a
+#           warm L2, and a copy through the L2 evicted nothing) dram1's runs with
+#           PROBE_FLUSH=2: before each profiled launch a kernel reads twice the L2's size
+#           (loads that allocate in the L2), waited for; the transformer's first launches
+#           beside ncu on this machine, then its second launches; LU and BFS against
+#           dram1's ncu rows (call 1, another H100).
+#           Expected before the call: the flush kernel loads and runs (stderr says nothing
+#           of it); reads match ncu's within 10% on the kernels that read over 1 MB
+#           (cuBLASLt's split-K reduction and a GEMM 16.8 MB, a reduction 8.5 MB,
+#           lud_internal 4.2 MB), writes fall to ncu's order (an output that fits the L2
+#           stays in it: kilobytes, not dram1's 7.9 MB); DRAM throughput within 5 points on
+#           at least 15 of the transformer's 18 kernels and on the same side of 40% on all;
+#           put into call 2's rows of lab/runs/2026-12-05-range-profiler.txt, ncu's 20
+#           transformer findings. The second launches agree about as well where a kernel's
+#           work repeats. If reads stay low, the L2 keeps lines a flush kernel cannot
+#           evict, and one run's DRAM side needs ncu.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -338,6 +354,21 @@ for stage in "$@"; do
       done
       timed dram_skip_tf "${probed[@]}" PROBE_FLUSH=1 PROBE_SKIP=1 PROBE_OUT="$r/tf.dram_skip.csv" \
         python3 samples/apps/torch_transformer.py 3
+      ;;
+    dram2)
+      build_probe_and_samples
+      dram=dram__bytes.sum.peak_sustained,dram__bytes_read.sum,dram__bytes_write.sum
+      dram+=,dram__cycles_active.avg.pct_of_peak_sustained_elapsed,dram__cycles_elapsed.avg.per_second
+      dram+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+      probed=(env CUDA_INJECTION64_PATH="$probe" LD_LIBRARY_PATH="$cupti/lib64" PROBE_METRICS="$dram" PROBE_FLUSH=2)
+      timed ncu_dram_tf ncu --clock-control none --kernel-id :::1 --print-kernel-base mangled \
+        --csv --page raw --print-units base --metrics "$dram" --log-file "$r/tf.ncu_dram.csv" \
+        python3 samples/apps/torch_transformer.py 3
+      timed dram2_tf "${probed[@]}" PROBE_OUT="$r/tf.dram2.csv" python3 samples/apps/torch_transformer.py 3
+      timed dram2_skip_tf "${probed[@]}" PROBE_SKIP=1 PROBE_OUT="$r/tf.dram2_skip.csv" \
+        python3 samples/apps/torch_transformer.py 3
+      timed dram2_lud "${probed[@]}" PROBE_OUT="$r/lud.dram2.csv" "$build/lud" 1024
+      timed dram2_bfs "${probed[@]}" PROBE_OUT="$r/bfs.dram2.csv" "$build/bfs" 1048576 8
       ;;
     gl_loops3)
       build_sample lud

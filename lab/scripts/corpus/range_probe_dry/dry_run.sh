@@ -32,3 +32,8 @@ PROBE_FLUSH=1 PROBE_METRICS=m1 PROBE_OUT="$out/flush.csv" "$out/play" "$out/prob
 # PROBE_SKIP=1: each kernel's second launch profiled (the nine launches are three of each).
 PROBE_SKIP=1 PROBE_METRICS=m1 PROBE_OUT="$out/skip.csv" "$out/play" "$out/probe.so" 2>/dev/null
 echo "skip 1: $(grep '^[0-9]' "$out/skip.csv" | cut -d, -f2 | tr '\n' ' ')(launch numbers)"
+# PROBE_FLUSH=2: one flush kernel before each of the three profiled launches, its own launch
+# passed over (the nine launches still counted, three rows written).
+PROBE_FLUSH=2 PROBE_METRICS=m1 PROBE_OUT="$out/kernel.csv" "$out/play" "$out/probe.so" 2>&1 |
+  grep 'flush kernels'
+echo "flush 2: $(head -1 "$out/kernel.csv"); $(grep -c '^[0-9]' "$out/kernel.csv") rows"

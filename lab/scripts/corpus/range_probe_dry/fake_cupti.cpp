@@ -47,5 +47,21 @@ CUresult cuDeviceGetAttribute(int* v, CUdevice_attribute, CUdevice) { *v = 1 << 
 CUresult cuMemAlloc(CUdeviceptr* p, size_t) { *p = 64; return CUDA_SUCCESS; }
 CUresult cuMemAllocHost(void** p, size_t) { *p = (void*)64; return CUDA_SUCCESS; }
 CUresult cuMemcpyDtoH(void*, CUdeviceptr, size_t) { copies++; return CUDA_SUCCESS; }
-__attribute__((destructor)) static void report_copies() { if (copies) fprintf(stderr, "fake: %d flush copies\n", copies); }
+// PROBE_FLUSH=2's kernel: loaded once, each launch counted; a launch calls the probe's
+// callback as the driver would, which must not take the probe's lock again (it holds it).
+int kernel_flushes = 0;
+CUresult cuModuleLoadData(CUmodule* m, const void*) { *m = (CUmodule)24; return CUDA_SUCCESS; }
+CUresult cuModuleGetFunction(CUfunction* f, CUmodule, const char*) { *f = (CUfunction)32; return CUDA_SUCCESS; }
+CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**, void**) {
+  CUpti_CallbackData d{}; d.symbolName = "probe_flush"; d.context = (CUcontext)0x1;
+  d.callbackSite = CUPTI_API_ENTER; g_cb(nullptr, CUPTI_CB_DOMAIN_DRIVER_API, 307, &d);
+  d.callbackSite = CUPTI_API_EXIT; g_cb(nullptr, CUPTI_CB_DOMAIN_DRIVER_API, 307, &d);
+  kernel_flushes++;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
+__attribute__((destructor)) static void report_copies() {
+  if (copies) fprintf(stderr, "fake: %d flush copies\n", copies);
+  if (kernel_flushes) fprintf(stderr, "fake: %d flush kernels\n", kernel_flushes);
+}
 }
