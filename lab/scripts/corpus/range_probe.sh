@@ -173,6 +173,15 @@
 #           transformer findings. The second launches agree about as well where a kernel's
 #           work repeats. If reads stay low, the L2 keeps lines a flush kernel cannot
 #           evict, and one run's DRAM side needs ncu.
+#   tf_three (thirtieth session, after dram2: a flush kernel gives one pass ncu's DRAM
+#           figures, but the 7-pass replay's SM-side percentages come from a warm L2 and move
+#           near-bar verdicts) torch_transformer.py 3 under `gpulint run` three ways, each
+#           saved: --one-run, the default (two runs, a sample by time), --all-launches.
+#           Expected before the call: --all-launches profiles all 477 launches (about three
+#           minutes); the default's warnings are a subset of its warnings on the kernels it
+#           sampled; the one run's differ from --all-launches' only in near-bar verdicts
+#           (latency-bound or issue-bound on short elementwise kernels, within a few points
+#           of 40%), and where a kernel's later launches differ from its first.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -354,6 +363,12 @@ for stage in "$@"; do
       done
       timed dram_skip_tf "${probed[@]}" PROBE_FLUSH=1 PROBE_SKIP=1 PROBE_OUT="$r/tf.dram_skip.csv" \
         python3 samples/apps/torch_transformer.py 3
+      ;;
+    tf_three)
+      export TIMED_LIMIT=300
+      run_gl three_one --one-run -v --save-csv "$r/three_one.csv" -- python3 samples/apps/torch_transformer.py 3
+      run_gl three_default -v --save-csv "$r/three_default.csv" -- python3 samples/apps/torch_transformer.py 3
+      run_gl three_all -v --all-launches --save-csv "$r/three_all.csv" -- python3 samples/apps/torch_transformer.py 3
       ;;
     dram2)
       build_probe_and_samples
