@@ -361,7 +361,7 @@ fn finite_or_absent(value: &str) -> &str {
 
 /// The columns ncu's raw page gives every launch that the trace and the counters file
 /// give here.
-const LAUNCH_COLUMNS: [&str; 15] = [
+const LAUNCH_COLUMNS: [&str; 16] = [
     "ID",
     "Process ID",
     "Kernel Name",
@@ -377,7 +377,19 @@ const LAUNCH_COLUMNS: [&str; 15] = [
     "launch__shared_mem_per_block_static",
     "launch__sm_count",
     "profiler__replayer_passes",
+    "device__attribute_num_schedulers_per_multiprocessor",
 ];
+
+/// Warp schedulers an SM has (its sub-partitions, ncu's `smsp`): 4 on every chip of
+/// compute capability 7.0 on, the oldest ncu 2025 profiles being Turing's (7.5). The driver
+/// has no attribute for it, and the occupancy limits need it (the register file is split
+/// among the schedulers): without it register- and shared-memory-limited occupancy skip.
+fn schedulers_per_sm(cc_major: Option<&&str>) -> String {
+    match cc_major.and_then(|m| m.parse::<u32>().ok()) {
+        Some(major) if major >= 7 => "4".into(),
+        _ => String::new(),
+    }
+}
 
 /// Launch `l`'s cells of [`LAUNCH_COLUMNS`], the `n`th of the export, as ncu writes them;
 /// the device's from its attributes in the tracer's row (`values`).
@@ -386,7 +398,7 @@ fn launch_columns(
     l: &ingest::Launch,
     block: &Block,
     values: &HashMap<&str, &str>,
-) -> [String; 15] {
+) -> [String; 16] {
     let [gx, gy, gz] = l.grid.unwrap_or([0; 3]);
     let [bx, by, bz] = l.block.unwrap_or([0; 3]);
     let attribute = |name: &str| values.get(name).map_or(String::new(), |v| v.to_string());
@@ -415,6 +427,7 @@ fn launch_columns(
         "0".into(),
         attribute("device__attribute_multiprocessor_count"),
         block.passes.to_string(),
+        schedulers_per_sm(values.get("device__attribute_compute_capability_major")),
     ]
 }
 
@@ -511,6 +524,51 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
             profile.launches[1].metrics.get("bytes_per_sector_ld"),
             Some(&32.0)
         );
+    }
+
+    /// With the device's attributes the tracer writes (the H100's, as call 1 of
+    /// lab/runs/2026-12-05-one-run-gpulint.txt read them), the export adds the SM's 4 warp
+    /// schedulers, which the driver does not give, and the occupancy limits follow as ncu
+    /// computes them: a block of 256 threads of 32 registers and 1 KiB of shared memory is
+    /// held 8 times by an SM's 64 warps and by its registers, 114 times by its 233,472
+    /// bytes of shared memory (1 KiB and the 1 KiB reserved a block).
+    #[test]
+    fn the_export_gives_the_occupancy_limits_their_inputs() {
+        let attributes = [
+            ("compute_capability_major", "9"),
+            ("compute_capability_minor", "0"),
+            ("multiprocessor_count", "132"),
+            ("max_blocks_per_multiprocessor", "32"),
+            ("max_registers_per_block", "65536"),
+            ("max_registers_per_multiprocessor", "65536"),
+            ("max_shared_memory_per_multiprocessor", "233472"),
+            ("reserved_shared_memory_per_block", "1024"),
+            ("max_warps_per_multiprocessor", "64"),
+        ];
+        let names: Vec<String> = (attributes.iter())
+            .map(|(n, _)| format!("device__attribute_{n}"))
+            .collect();
+        let values: Vec<String> = attributes.iter().map(|(_, v)| format!("\"{v}\"")).collect();
+        let text = format!(
+            "# gpulint counters 1, process 812, passes 7, profiled launches 1\n\
+             correlation,dram__bytes_read.sum,{}\n5,1053696,{}\n",
+            names.join(","),
+            values.join(",")
+        );
+        let counted = CountedInRun {
+            text,
+            program_end: crate::profile::sample::ProgramEnd::Exited(0),
+        };
+        let export = export(&trace(vec![traced(0, 5, 812)]), &counted).unwrap();
+        let path = export.csv.path().display().to_string();
+        let profile =
+            ingest::read_named(&path, "one run", &ingest::ReadOptions::default()).unwrap();
+        let m = &profile.launches[0].metrics;
+        assert_eq!(m.get("schedulers_per_sm"), Some(&4.0));
+        assert_eq!(m.get("limit_warps"), Some(&8.0));
+        assert_eq!(m.get("limit_registers"), Some(&8.0));
+        assert_eq!(m.get("limit_shared_mem"), Some(&114.0));
+        assert_eq!(m.get("theoretical_occupancy_pct"), Some(&100.0));
     }
 
     /// BFS's Kernel as one run saw it on the H100: profiled at its first level (6.5 us),
