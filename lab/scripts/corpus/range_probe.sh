@@ -182,6 +182,13 @@
 #           sampled; the one run's differ from --all-launches' only in near-bar verdicts
 #           (latency-bound or issue-bound on short elementwise kernels, within a few points
 #           of 40%), and where a kernel's later launches differ from its first.
+#   defaults (thirtieth session, after tf_three) the default two runs of `gpulint run` on LU
+#           1024, BFS and split_structs 1, each saved, beside the one runs and --all-launches
+#           of calls 1-3 (another H100 of the same kind).
+#           Expected before the call: LU gives --all-launches' 7 warnings (its sample by time
+#           covers the grid classes); BFS 4 or 5 (serial-loads only where the sample takes
+#           the 6th level, none of three in 2026-12-05-range-profiler.txt's call 3);
+#           split_structs none, as --all-launches on the H100.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -363,6 +370,14 @@ for stage in "$@"; do
       done
       timed dram_skip_tf "${probed[@]}" PROBE_FLUSH=1 PROBE_SKIP=1 PROBE_OUT="$r/tf.dram_skip.csv" \
         python3 samples/apps/torch_transformer.py 3
+      ;;
+    defaults)
+      build_sample lud
+      build_sample bfs
+      build_sample split_structs
+      run_gl default_lud -v --save-csv "$r/default_lud.csv" -- "$build/lud" 1024
+      run_gl default_bfs -v --save-csv "$r/default_bfs.csv" -- "$build/bfs" 1048576 8
+      run_gl default_structs -v --save-csv "$r/default_structs.csv" -- "$build/split_structs" 1
       ;;
     tf_three)
       export TIMED_LIMIT=300
