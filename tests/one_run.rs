@@ -235,6 +235,23 @@ fn a_one_runs_replayed_launches_are_timed_by_their_counters() {
     assert_eq!(gather["launch_count"], 4, "{gather}");
 }
 
+/// BFS's one run with a steady loop's repeats (fixtures/h100-one-run/loops3_bfs.*) finds
+/// divergent-warps on Kernel's 9th level, whose SM issues in 40.1% of its cycles under the
+/// range profiler and 36.2% under ncu (all_bfs.csv, the same level), against a 40% bar:
+/// the finding says it is near the bar, and every launch's capture gives none.
+#[test]
+fn a_one_runs_finding_near_its_bar_says_so() {
+    let check = |name: &str| common::check_json(std::path::Path::new(&fixture(name)));
+    let one = check("h100-one-run/loops3_bfs.csv");
+    let divergent = (one["findings"].as_array().unwrap().iter())
+        .find(|f| f["rule"] == "divergent-warps")
+        .expect("divergent-warps on Kernel");
+    let notes = divergent["notes"].to_string();
+    assert!(notes.contains("near the limit"), "{notes}");
+    let every = common::warnings_of(&check("h100-one-run/all_bfs.csv"));
+    assert!(!every.iter().any(|(_, rule)| rule == "divergent-warps"));
+}
+
 /// A traced run that wrote no trace (the stand-in program writes none) cannot stand for
 /// the one run stderr announced: it says the program runs again under ncu, and ncu does.
 #[test]
