@@ -16,6 +16,11 @@ fn fixture(name: &str) -> String {
     format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `gpulint check --format json` of a fixture.
+fn check_fixture(name: &str) -> serde_json::Value {
+    common::check_json(std::path::Path::new(&fixture(name)))
+}
+
 /// What a run gave: its output, ncu's calls (each its arguments), and the metrics the
 /// traced run was asked to read (empty where it was not).
 struct OneRun {
@@ -113,9 +118,7 @@ fn one_run_reports_from_the_tracers_counters_without_ncu() {
     assert_eq!(source["profiled_launches"], 3);
     assert_eq!(source["counted_launches"], 190);
     let warnings = common::warnings_of(&report);
-    let every = common::warnings_of(&common::check_json(std::path::Path::new(&fixture(
-        "h200-corpus/all_lud.csv",
-    ))));
+    let every = common::warnings_of(&check_fixture("h200-corpus/all_lud.csv"));
     assert!(!warnings.is_empty());
     assert!(warnings.is_subset(&every), "{warnings:?} beyond {every:?}");
     // The saved run gives `check` the run's report: its sample, its warnings.
@@ -188,7 +191,7 @@ fn one_run_gives_way_to_what_only_ncu_does() {
 /// skips); each of its warnings is one every launch's capture gives too.
 #[test]
 fn a_saved_one_run_reads_back_with_the_devices_attributes() {
-    let report = common::check_json(std::path::Path::new(&fixture("h100-one-run/one_lud.csv")));
+    let report = check_fixture("h100-one-run/one_lud.csv");
     let source = &report["sources"][0];
     assert_eq!(source["sample"], "traced", "{source}");
     assert_eq!(source["profiled_launches"], 3);
@@ -201,9 +204,7 @@ fn a_saved_one_run_reads_back_with_the_devices_attributes() {
         );
     }
     let warnings = common::warnings_of(&report);
-    let every = common::warnings_of(&common::check_json(std::path::Path::new(&fixture(
-        "h200-corpus/all_lud.csv",
-    ))));
+    let every = common::warnings_of(&check_fixture("h200-corpus/all_lud.csv"));
     assert!(!warnings.is_empty());
     assert!(warnings.is_subset(&every), "{warnings:?} beyond {every:?}");
 }
@@ -213,10 +214,9 @@ fn a_saved_one_run_reads_back_with_the_devices_attributes() {
 /// launch's warnings, each kernel's small grids among them.
 #[test]
 fn a_saved_one_run_of_lu_warns_as_every_launch_does() {
-    let check = |name: &str| common::check_json(std::path::Path::new(&fixture(name)));
-    let one = check("h100-one-run/loops_lud.csv");
+    let one = check_fixture("h100-one-run/loops_lud.csv");
     assert_eq!(one["sources"][0]["profiled_launches"], 13);
-    let every = check("h100-one-run/all_lud.csv");
+    let every = check_fixture("h100-one-run/all_lud.csv");
     assert_eq!(every["sources"][0]["launch_count"], 190);
     assert_eq!(common::warnings_of(&one), common::warnings_of(&every));
 }
@@ -227,7 +227,7 @@ fn a_saved_one_run_of_lu_warns_as_every_launch_does() {
 /// (28-80 us), and its uncoalesced gather is staked on their time, not on one launch's.
 #[test]
 fn a_one_runs_replayed_launches_are_timed_by_their_counters() {
-    let report = common::check_json(std::path::Path::new(&fixture("h100-one-run/loops_bfs.csv")));
+    let report = check_fixture("h100-one-run/loops_bfs.csv");
     let gather = (report["findings"].as_array().unwrap().iter())
         .find(|f| f["rule"] == "uncoalesced-load")
         .expect("uncoalesced-load on Kernel");
@@ -241,14 +241,13 @@ fn a_one_runs_replayed_launches_are_timed_by_their_counters() {
 /// the finding says it is near the bar, and every launch's capture gives none.
 #[test]
 fn a_one_runs_finding_near_its_bar_says_so() {
-    let check = |name: &str| common::check_json(std::path::Path::new(&fixture(name)));
-    let one = check("h100-one-run/loops3_bfs.csv");
+    let one = check_fixture("h100-one-run/loops3_bfs.csv");
     let divergent = (one["findings"].as_array().unwrap().iter())
         .find(|f| f["rule"] == "divergent-warps")
         .expect("divergent-warps on Kernel");
     let notes = divergent["notes"].to_string();
     assert!(notes.contains("near the limit"), "{notes}");
-    let every = common::warnings_of(&check("h100-one-run/all_bfs.csv"));
+    let every = common::warnings_of(&check_fixture("h100-one-run/all_bfs.csv"));
     assert!(!every.iter().any(|(_, rule)| rule == "divergent-warps"));
 }
 

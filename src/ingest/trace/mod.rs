@@ -105,9 +105,10 @@ fn launches_of((processes, tags): Parsed, file: &str) -> Result<Profile> {
     let mut notes = Vec::new();
     if left_instrumented > 0 {
         notes.push(format!(
-            "{left_instrumented} launch(es) ran with --source's SASS counters and no other \
-             launch of their kernel and shape ran without: their traced durations include \
-             the counting until ncu measures them"
+            "{left_instrumented} launch(es) ran with --source's SASS counters or were replayed \
+             for --one-run's, and no other launch of their kernel and shape ran without: \
+             their traced durations are not their own until the profiled measure replaces \
+             them"
         ));
     }
     if process_count > 1 {
@@ -262,7 +263,8 @@ pub fn gives(key: &str) -> bool {
         .contains(key)
 }
 
-/// Gives each launch that ran with `--source`'s SASS counters the median duration of its
+/// Gives each launch that ran instrumented (`--source`'s SASS counters) or replayed
+/// (`--one-run`'s counters, which CUPTI leaves untimed) the median duration of its
 /// kernel's launches of the same grid and block that ran without, else, where its grid
 /// changes from launch to launch (a wavefront, a shrinking matrix), the duration of its
 /// kernel's launch of the same block whose grid is nearest in blocks; returns how many
