@@ -21,6 +21,13 @@ fn check_fixture(name: &str) -> serde_json::Value {
     common::check_json(std::path::Path::new(&fixture(name)))
 }
 
+/// A report's first finding of `rule`.
+fn finding<'a>(report: &'a serde_json::Value, rule: &str) -> &'a serde_json::Value {
+    (report["findings"].as_array().unwrap().iter())
+        .find(|f| f["rule"] == rule)
+        .unwrap_or_else(|| panic!("no {rule} finding"))
+}
+
 /// What a run gave: its output, ncu's calls (each its arguments), and the metrics the
 /// traced run was asked to read (empty where it was not).
 struct OneRun {
@@ -228,9 +235,7 @@ fn a_saved_one_run_of_lu_warns_as_every_launch_does() {
 #[test]
 fn a_one_runs_replayed_launches_are_timed_by_their_counters() {
     let report = check_fixture("h100-one-run/loops_bfs.csv");
-    let gather = (report["findings"].as_array().unwrap().iter())
-        .find(|f| f["rule"] == "uncoalesced-load")
-        .expect("uncoalesced-load on Kernel");
+    let gather = finding(&report, "uncoalesced-load");
     assert_eq!(gather["launch"], 14, "{gather}");
     assert_eq!(gather["launch_count"], 4, "{gather}");
 }
@@ -242,10 +247,7 @@ fn a_one_runs_replayed_launches_are_timed_by_their_counters() {
 #[test]
 fn a_one_runs_finding_near_its_bar_says_so() {
     let one = check_fixture("h100-one-run/loops3_bfs.csv");
-    let divergent = (one["findings"].as_array().unwrap().iter())
-        .find(|f| f["rule"] == "divergent-warps")
-        .expect("divergent-warps on Kernel");
-    let notes = divergent["notes"].to_string();
+    let notes = finding(&one, "divergent-warps")["notes"].to_string();
     assert!(notes.contains("near the limit"), "{notes}");
     let every = common::warnings_of(&check_fixture("h100-one-run/all_bfs.csv"));
     assert!(!every.iter().any(|(_, rule)| rule == "divergent-warps"));
