@@ -76,11 +76,12 @@ pub struct NcuArgs {
     #[arg(long, conflicts_with = "no_launch_trace")]
     pub overlap: bool,
     /// Run the program once: gpulint's launch tracer reads the rules' counters itself
-    /// (CUPTI's range profiler) on the first launch of each kernel and on up to two more
-    /// with 4x more or fewer blocks, at most 40, and ncu does not run it again. Where the
-    /// tracer profiles nothing, the program runs again under ncu, whose own arguments
-    /// (--ncu-arg) apply only then. Not with --source, -k, --per-launch or a launch
-    /// filter, which ncu carries out.
+    /// (CUPTI's range profiler) on the first launch of each kernel, on up to two more with
+    /// 4x more or fewer blocks and, once no kernel is new, on a kernel's next four launches
+    /// and two at doubling counts (within a second of profiling), at most 40, and ncu does
+    /// not run it again. Where the tracer profiles nothing, the program runs again under
+    /// ncu, whose own arguments (--ncu-arg) apply only then. Not with --source, -k,
+    /// --per-launch or a launch filter, which ncu carries out.
     #[arg(long, conflicts_with_all = ["no_launch_trace", "overlap"])]
     pub one_run: bool,
     /// The runs in sequence, the default: kept so that scripts that say so still run.
