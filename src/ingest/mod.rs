@@ -223,6 +223,18 @@ impl Profile {
         self.launches.iter().map(|l| l.count).sum()
     }
 
+    /// A launch trace of these launches and nothing else, as the tests build one.
+    #[cfg(test)]
+    pub fn of_trace(launches: Vec<Launch>) -> Profile {
+        Profile {
+            file: "trace".into(),
+            page: Page::Trace,
+            launches,
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+        }
+    }
+
     /// Distinct kernel configurations (name, grid and block): the entries once folded,
     /// fewer than the entries with `--per-launch`.
     pub fn configurations(&self) -> usize {

@@ -233,13 +233,7 @@ mod tests {
                 launches.push(l);
             }
         }
-        ingest::Profile {
-            file: "trace.csv".into(),
-            page: ingest::Page::Trace,
-            launches,
-            notes: Vec::new(),
-            source_blocks: Vec::new(),
-        }
+        ingest::Profile::of_trace(launches)
     }
 
     #[test]

@@ -476,22 +476,12 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
         l
     }
 
-    fn trace(launches: Vec<ingest::Launch>) -> ingest::Profile {
-        ingest::Profile {
-            file: "trace".into(),
-            page: ingest::Page::Trace,
-            launches,
-            notes: Vec::new(),
-            source_blocks: Vec::new(),
-        }
-    }
-
     /// The export holds the profiled launches in program order under ncu's columns, the
     /// shape from the trace and the counters from the tracer's rows; the sample names them
     /// by their number in the trace, and gpulint reads the export back as a raw page.
     #[test]
     fn the_profiled_launches_become_an_export_gpulint_reads() {
-        let trace = trace(vec![
+        let trace = ingest::Profile::of_trace(vec![
             traced(0, 3, 812),
             traced(1, 5, 812),
             traced(2, 9, 999), // another process's launch 9
@@ -559,7 +549,11 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
             text,
             program_end: crate::profile::sample::ProgramEnd::Exited(0),
         };
-        let export = export(&trace(vec![traced(0, 5, 812)]), &counted).unwrap();
+        let export = export(
+            &ingest::Profile::of_trace(vec![traced(0, 5, 812)]),
+            &counted,
+        )
+        .unwrap();
         let path = export.csv.path().display().to_string();
         let profile =
             ingest::read_named(&path, "one run", &ingest::ReadOptions::default()).unwrap();
@@ -581,7 +575,7 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
             l.metrics.insert("duration_ns", ns);
             l
         };
-        let every = trace(vec![
+        let every = ingest::Profile::of_trace(vec![
             timed(0, "Kernel", 0.0),
             timed(1, "Kernel2", 0.0),
             timed(2, "Kernel", 9_600.0),
@@ -612,9 +606,12 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
             text: COUNTERS.into(),
             program_end: crate::profile::sample::ProgramEnd::Exited(0),
         };
-        let missing = export(&trace(vec![traced(0, 5, 812)]), &counted)
-            .err()
-            .unwrap();
+        let missing = export(
+            &ingest::Profile::of_trace(vec![traced(0, 5, 812)]),
+            &counted,
+        )
+        .err()
+        .unwrap();
         assert!(missing.starts_with("1 of the 2 launches"), "{missing}");
         let none = CountedInRun {
             text: "# gpulint counters 1, process 812, passes 0, profiled launches 0\n\
@@ -623,7 +620,7 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
                 .into(),
             program_end: crate::profile::sample::ProgramEnd::Exited(0),
         };
-        let why = export(&trace(vec![traced(0, 5, 812)]), &none)
+        let why = export(&ingest::Profile::of_trace(vec![traced(0, 5, 812)]), &none)
             .err()
             .unwrap();
         assert!(why.contains("cuptiProfilerHostConfigAddMetrics"), "{why}");

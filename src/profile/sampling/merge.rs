@@ -333,17 +333,11 @@ mod tests {
             l.timed_instrumented = instrumented;
             l
         };
-        let mut traced = ingest::Profile {
-            launches: vec![
-                timed(0, 400_000.0, true),
-                timed(1, 3_000.0, false),
-                timed(2, 90_000.0, true),
-            ],
-            file: "trace".into(),
-            page: ingest::Page::Trace,
-            notes: Vec::new(),
-            source_blocks: Vec::new(),
-        };
+        let mut traced = ingest::Profile::of_trace(vec![
+            timed(0, 400_000.0, true),
+            timed(1, 3_000.0, false),
+            timed(2, 90_000.0, true),
+        ]);
         let sampled = [timed(0, 3_100.0, false), timed(1, 2_900.0, false)];
         time_instrumented_by_ncu(&mut traced, &sampled);
         let durations: Vec<f64> = (traced.launches.iter())

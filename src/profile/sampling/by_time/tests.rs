@@ -30,13 +30,7 @@ fn trace(mut launches: Vec<ingest::Launch>) -> ingest::Profile {
         l.id = i as u64;
         l.last_id = i as u64;
     }
-    ingest::Profile {
-        file: "trace".into(),
-        page: ingest::Page::Trace,
-        launches,
-        notes: Vec::new(),
-        source_blocks: Vec::new(),
-    }
+    ingest::Profile::of_trace(launches)
 }
 
 /// The kernels (mangled) that a sample of at most 8 launches asks ncu for, planned
