@@ -1,132 +1,14 @@
-//! One run of the program (`gpulint run --one-run`, #58): the launch tracer reads the
-//! rules' counters itself, with CUPTI's range profiler, on the launches it picks as they
-//! come (launch_tracer_counters.inc), and ncu does not run the program again. Its rows
-//! become the export a profiled run leaves (ncu's raw page: the launch's shape from the
-//! trace, its counters in CUPTI's base units, the device's attributes), so that the rest
-//! of the stage reads, pairs and judges them as it does ncu's sample. On an H100 the
-//! range profiler took 0.10-0.16 s a profiled launch where ncu took 0.375 s and a second
-//! run, and gave the same findings on 33 of 35 (lab/runs/2026-12-05-range-profiler.txt).
+//! The tracer's counters as the export a profiled run leaves: ncu's raw page, each
+//! profiled launch's shape from the trace, its counters from the tracer's row, and the
+//! device's attributes.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
+use super::CountedInRun;
+use super::counters_file::{Block, blocks};
 use crate::ingest;
-use crate::profile::ncu::tracer::RunCounters;
 use crate::profile::sample::Sample;
-
-/// The most launches the tracer profiles in one run: each costs its replay passes.
-pub const MOST_LAUNCHES: u64 = 40;
-
-/// The counters the tracer read in the traced run, as it wrote them, and how the program
-/// ended (its one run: the report's program end).
-pub struct CountedInRun {
-    pub text: String,
-    pub program_end: crate::profile::sample::ProgramEnd,
-}
-
-/// What the traced run is asked to read: `metrics` (the profiled run's, by ncu's names).
-pub fn counters(metrics: &[&str]) -> RunCounters {
-    RunCounters {
-        metrics: metrics.iter().map(|m| m.to_string()).collect(),
-        most_launches: MOST_LAUNCHES,
-    }
-}
-
-/// Why `gpulint run` with these options cannot run the program once, if it cannot: what
-/// the tracer's counters do not give, or a choice ncu carries out.
-pub fn declined(opts: &crate::profile::ncu::NcuOptions, per_launch: bool) -> Option<&'static str> {
-    if per_launch {
-        Some("--per-launch shows ncu's launches as they are")
-    } else if opts.source {
-        // The tracer's SASS counters patch the kernels the range profiler would replay.
-        Some("--source reads its counters in the traced run")
-    } else if opts.kernel_name.is_some() {
-        Some("-k chooses kernels by ncu's filter")
-    } else if !matches!(opts.sample, Some(Sample::Spread)) {
-        // A launch filter among ncu's own arguments turns the sample off too.
-        Some(
-            "the launches ncu profiles were chosen (--all-launches, --launches-per-config, a filter)",
-        )
-    } else {
-        None
-    }
-}
-
-/// One process's block of the counters file: the replay passes a launch took, the
-/// columns after `correlation` (the metrics, then the device's attributes), a row per
-/// profiled launch, and the step that failed, if one did.
-#[derive(Debug, PartialEq)]
-struct Block {
-    pid: u64,
-    passes: u64,
-    columns: Vec<String>,
-    rows: Vec<(u64, Vec<String>)>,
-    stopped: Option<String>,
-}
-
-/// The header line of each process's block.
-const HEADER: &str = "# gpulint counters 1, ";
-const STOPPED: &str = "# stopped: ";
-
-/// Reads the counters file; `Err` says what in it could not be read, by line.
-fn blocks(text: &str) -> Result<Vec<Block>, String> {
-    let mut blocks: Vec<Block> = Vec::new();
-    let mut columns_next = false;
-    for (n, line) in text.lines().enumerate() {
-        let at = |what: String| format!("line {}: {what}", n + 1);
-        if let Some(header) = line.strip_prefix(HEADER) {
-            let field = |name| ingest::trace::number_field(header, name);
-            let (Some(pid), Some(passes)) = (field("process"), field("passes")) else {
-                return Err(at(format!(
-                    "a block's first line without its process and passes: {line:?}"
-                )));
-            };
-            blocks.push(Block {
-                pid,
-                passes,
-                columns: Vec::new(),
-                rows: Vec::new(),
-                stopped: None,
-            });
-            columns_next = true;
-            continue;
-        }
-        let Some(block) = blocks.last_mut() else {
-            return Err(at("no block's first line before it".into()));
-        };
-        if let Some(why) = line.strip_prefix(STOPPED) {
-            block.stopped = Some(why.to_string());
-            continue;
-        }
-        let mut cells = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(line.as_bytes());
-        let Some(Ok(record)) = cells.records().next() else {
-            return Err(at(format!("not a CSV row: {line:?}")));
-        };
-        let mut cells = record.iter().map(str::to_string);
-        if columns_next {
-            if cells.next().as_deref() != Some("correlation") {
-                return Err(at("the columns should start with `correlation`".into()));
-            }
-            block.columns = cells.collect();
-            columns_next = false;
-            continue;
-        }
-        let correlation = cells.next().and_then(|c| c.parse::<u64>().ok());
-        let values: Vec<String> = cells.collect();
-        match correlation {
-            Some(c) if values.len() == block.columns.len() => block.rows.push((c, values)),
-            _ => {
-                return Err(at(format!(
-                    "a row should be a correlation id and {} values",
-                    block.columns.len()
-                )));
-            }
-        }
-    }
-    Ok(blocks)
-}
 
 /// The tracer's counters as a profiled run: the export written to a temporary file, the
 /// sample of the launches they stand for (their numbers in the trace), how many, and
@@ -137,29 +19,6 @@ pub struct Export {
     pub launches: usize,
     /// Where a process's profiling stopped early: which process, and the step that failed.
     pub stopped: Vec<String>,
-}
-
-/// The profiled run `export` stands for, as ncu's would be returned: named as ncu's is,
-/// its export copied where `--save-csv` says.
-pub fn run_info(
-    export: Export,
-    program_status: Option<i32>,
-    opts: &crate::profile::ncu::NcuOptions,
-    ncu: &std::path::Path,
-    program: &[std::ffi::OsString],
-) -> crate::error::Result<crate::profile::ncu::RunInfo> {
-    if let Some(dest) = &opts.save_csv {
-        crate::atomic_file::copy(export.csv.path(), std::path::Path::new(dest))?;
-    }
-    let name = (opts.save_csv.clone())
-        .unwrap_or_else(|| format!("ncu:{}", crate::profile::program_name(program)));
-    Ok(crate::profile::ncu::RunInfo {
-        ncu: ncu.to_path_buf(),
-        program_status,
-        csv: export.csv,
-        name,
-        source_blocks: Vec::new(),
-    })
 }
 
 /// Writes the export of `counted` for the launches of `trace` it names. `Err` says why it
@@ -277,78 +136,6 @@ fn write_export(
     Ok(csv)
 }
 
-/// How many times longer than a kernel's longest profiled launch an unprofiled one must
-/// run to be of another kind (two octaves: BFS's Kernel took 6.5 us at its profiled first
-/// level and 73-80 us at its largest).
-const LONGER: f64 = 4.0;
-
-/// What the report says where the tracer profiled a kernel only before its longest
-/// launches (`taken`: the profiled launches' numbers): which kernels, how many launches and
-/// how long, against the profiled one's own duration (`sampled`, as the range profiler
-/// measured it), for kernels whose longer launches hold 1% of the GPU time or more.
-/// Their counters may differ from the profiled launch's, and nothing in one run shows them.
-pub fn longer_unprofiled_note(
-    sampled: &[ingest::Launch],
-    every: &ingest::Profile,
-    taken: &[u64],
-) -> Option<String> {
-    let mut longest: HashMap<&str, f64> = HashMap::new();
-    for l in sampled {
-        if let Some(&d) = l.metrics.get("duration_ns") {
-            let at = longest.entry(l.name.as_str()).or_insert(d);
-            *at = at.max(d);
-        }
-    }
-    let time = |t: &ingest::Launch| Some(t.metrics.get("duration_ns")? * t.count as f64);
-    let total: f64 = every.launches.iter().filter_map(time).sum();
-    // Per kernel: the time, count and longest of its launches that ran LONGER times longer.
-    let mut longer: Vec<(&str, f64, u64, f64, f64)> = Vec::new();
-    for t in (every.launches.iter()).filter(|t| taken.binary_search(&t.id).is_err()) {
-        let (Some(&profiled), Some(&d)) =
-            (longest.get(t.name.as_str()), t.metrics.get("duration_ns"))
-        else {
-            continue;
-        };
-        if d < LONGER * profiled {
-            continue;
-        }
-        match longer.iter_mut().find(|k| k.0 == t.name) {
-            Some(k) => (k.1, k.2, k.3) = (k.1 + d * t.count as f64, k.2 + t.count, k.3.max(d)),
-            None => longer.push((&t.name, d * t.count as f64, t.count, d, profiled)),
-        }
-    }
-    let share = crate::profile::sample::KERNEL_SHARE_PCT / 100.0;
-    longer.retain(|k| total > 0.0 && k.1 >= share * total);
-    if longer.is_empty() {
-        return None;
-    }
-    longer.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let listed: Vec<String> = (longer.iter().take(3))
-        .map(|(name, ns, n, most, profiled)| {
-            format!(
-                "{} ({n} launch(es) up to {:.1} us, {} of the GPU time, where its profiled one \
-                 took {:.1} us)",
-                crate::kernel::short_name(name),
-                most / 1e3,
-                crate::profile::sample::percent(ns / total),
-                profiled / 1e3
-            )
-        })
-        .collect();
-    Some(format!(
-        "{}the tracer profiled {} only before {} longest launches, whose counters may differ: \
-         {}; without --one-run, ncu profiles a launch of each octave of durations",
-        ingest::WARNING,
-        if longer.len() == 1 {
-            "a kernel"
-        } else {
-            "kernels"
-        },
-        if longer.len() == 1 { "its" } else { "their" },
-        listed.join("; ")
-    ))
-}
-
 /// A value the tracer printed, or nothing where CUPTI gave no number (`nan` of a ratio with
 /// nothing under it, `inf`): a missing metric skips its rule, never reads as zero. Text
 /// (the device's name) stays.
@@ -434,37 +221,7 @@ fn launch_columns(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const COUNTERS: &str = "\
-# gpulint counters 1, process 812, passes 7, profiled launches 2
-correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio,device__attribute_display_name,device__attribute_compute_capability_major,device__attribute_compute_capability_minor,device__attribute_multiprocessor_count
-5,1053696,nan,\"NVIDIA H100 80GB HBM3\",\"9\",\"0\",\"132\"
-9,2048,32,\"NVIDIA H100 80GB HBM3\",\"9\",\"0\",\"132\"
-# stopped: cuptiRangeProfilerStart returned 7
-";
-
-    #[test]
-    fn the_counters_file_reads_per_process() {
-        let read = blocks(COUNTERS).unwrap();
-        assert_eq!(read.len(), 1);
-        assert_eq!((read[0].pid, read[0].passes), (812, 7));
-        assert_eq!(read[0].columns.len(), 6);
-        assert_eq!(read[0].rows[1].0, 9);
-        assert_eq!(read[0].rows[0].1[3], "9");
-        assert_eq!(
-            read[0].stopped.as_deref(),
-            Some("cuptiRangeProfilerStart returned 7")
-        );
-    }
-
-    #[test]
-    fn a_counters_file_that_does_not_read_says_where() {
-        let short = COUNTERS.replace("9,2048,32,", "9,2048,");
-        assert!(blocks(&short).unwrap_err().starts_with("line 4:"));
-        assert!(blocks("5,1,2\n").unwrap_err().starts_with("line 1:"));
-        let no_pid = COUNTERS.replace("process 812, ", "");
-        assert!(blocks(&no_pid).unwrap_err().starts_with("line 1:"));
-    }
+    use crate::profile::one_run::COUNTERS;
 
     fn traced(id: u64, correlation: u64, pid: u64) -> ingest::Launch {
         let mut l =
@@ -563,41 +320,6 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
         assert_eq!(m.get("limit_registers"), Some(&8.0));
         assert_eq!(m.get("limit_shared_mem"), Some(&114.0));
         assert_eq!(m.get("theoretical_occupancy_pct"), Some(&100.0));
-    }
-
-    /// BFS's Kernel as one run saw it on the H100: profiled at its first level (6.5 us),
-    /// its largest levels 4 times longer and more: the note names it, its launches and
-    /// their share; a kernel whose launches are all alike gets none.
-    #[test]
-    fn a_kernel_profiled_before_its_longest_launches_is_named() {
-        let timed = |id: u64, name: &str, ns: f64| {
-            let mut l = ingest::Launch::of_shape(id, name.into(), [2048, 1, 1], [512, 1, 1], 1);
-            l.metrics.insert("duration_ns", ns);
-            l
-        };
-        let every = ingest::Profile::of_trace(vec![
-            timed(0, "Kernel", 0.0),
-            timed(1, "Kernel2", 0.0),
-            timed(2, "Kernel", 9_600.0),
-            timed(3, "Kernel2", 3_900.0),
-            timed(4, "Kernel", 72_500.0),
-            timed(5, "Kernel2", 4_300.0),
-            timed(6, "Kernel", 79_800.0),
-            timed(7, "Kernel2", 3_500.0),
-        ]);
-        let sampled = [timed(0, "Kernel", 6_500.0), timed(1, "Kernel2", 3_400.0)];
-        // (72.5 + 79.8) us of the 173.6 us traced: 87.7%.
-        let note = longer_unprofiled_note(&sampled, &every, &[0, 1]).unwrap();
-        assert!(
-            note.contains(
-                "Kernel (2 launch(es) up to 79.8 us, 87.7% of the GPU time, where its \
-                           profiled one took 6.5 us)"
-            ),
-            "{note}"
-        );
-        assert!(!note.contains("Kernel2"), "{note}");
-        let alike = [timed(0, "Kernel", 80_000.0), timed(1, "Kernel2", 3_400.0)];
-        assert_eq!(longer_unprofiled_note(&alike, &every, &[0, 1]), None);
     }
 
     #[test]
