@@ -394,7 +394,7 @@ fn profile_sample(
 /// Step 4 where the traced run profiled the sample itself: its export as ncu's run would
 /// give it, and what the program's one exit says.
 fn counted_in_run(
-    (export, end): CountedInRun,
+    (export, end): ExportedInRun,
     opts: &ncu::NcuOptions,
     prepared: &ncu::Prepared,
     program: &[std::ffi::OsString],
@@ -443,11 +443,11 @@ fn ask_for_counters(
 /// The sample the traced run profiled itself, and its export, as ncu's run would give
 /// them, with how the program ended. Where it profiled nothing, or its rows cannot
 /// stand for ncu's, the program runs again under ncu, and stderr says why.
-type CountedInRun = (one_run::Export, sample::ProgramEnd);
+type ExportedInRun = (one_run::Export, sample::ProgramEnd);
 
 /// Steps 2 and 3: every launch counted (unless `count` is `None`), then the sample
 /// planned from the count, which `opts` then carries; or, where the traced run read the
-/// counters itself, the launches it profiled ([`CountedInRun`]), and no sample for ncu.
+/// counters itself, the launches it profiled ([`ExportedInRun`]), and no sample for ncu.
 fn count_and_plan(
     opts: &mut ncu::NcuOptions,
     count: Option<&sampling::CountSettings>,
@@ -455,7 +455,7 @@ fn count_and_plan(
     program: &[std::ffi::OsString],
     coverage: f64,
     max_launches: Option<u64>,
-) -> Result<(Option<Sample>, Option<EveryLaunch>, Option<CountedInRun>)> {
+) -> Result<(Option<Sample>, Option<EveryLaunch>, Option<ExportedInRun>)> {
     let sample = opts.sample.clone();
     // Every launch is counted first, so that the sample's progress line can say how many
     // launches it will profile and about how long that takes.
