@@ -308,6 +308,17 @@ impl LeftOutBecause {
 mod tests {
     use super::*;
 
+    /// The left-out reason names the tracer's cap in words: it is one run's cap.
+    #[test]
+    fn the_tracers_cap_is_named_as_it_is() {
+        let cap = crate::profile::one_run::MOST_LAUNCHES;
+        let text = LeftOutBecause::AfterTracerCap.describe();
+        assert!(
+            text.contains(&format!("the tracer's {cap} profiled")),
+            "{text}"
+        );
+    }
+
     #[test]
     fn a_sample_reads_back_from_its_token() {
         for s in [
