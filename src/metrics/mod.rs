@@ -380,6 +380,24 @@ mod tests {
         assert_eq!(m["sm_count"], 132.0);
     }
 
+    /// cuDNN's implicit-GEMM fprop of the augmented CNN: the SASS count saw none of the
+    /// loads the L1 counted (its one run on an H100; ncu's L1 requests on an H200). Where
+    /// an export has both, the L1's requests stand with its sectors: 4.9 a request, one
+    /// more than a coalesced load needs.
+    #[test]
+    fn load_requests_are_the_l1s_where_the_sass_count_missed_them() {
+        let mut raw = RawValues::default();
+        raw.insert("smsp__sass_inst_executed_op_global_ld.sum", 0.0);
+        raw.insert("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 284_416.0);
+        raw.insert(
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            1_399_040.0,
+        );
+        let m = resolve(&raw);
+        assert_eq!(m["requests_ld"], 284_416.0);
+        assert!((m["sectors_per_request_ld"] - 4.919).abs() < 1e-3);
+    }
+
     /// LU's internal kernel as ncu profiled its first launch on the H200 (63x63 blocks of
     /// 16x16), standing for a traced tail launch of 4x4 blocks.
     #[test]

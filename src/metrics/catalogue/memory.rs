@@ -26,12 +26,14 @@ pub(super) const MEMORY: &[MetricDef] = &[
     metric!(
         "requests_ld",
         "L1 requests of global loads: one per warp-level global load instruction",
-        // The instruction count comes with the other SASS counts in one instrumented pass;
-        // the L1 counter costs a replay pass of its own in `gpulint run`'s list. They were
-        // equal on every H200 capture that has both (tests/metric_sources.rs).
+        // The L1's count, as its sectors are: the SASS instruction count misses the loads
+        // of cuBLAS's, CUTLASS's and cuDNN's multistage kernels (cuDNN's implicit-GEMM
+        // fprop: 0 instructions for 1,399,040 L1 sectors and 284,416 L1 requests). It costs
+        // no replay pass in `gpulint run`'s list on GA100-GB202 (one on TU102: CUPTI's
+        // count, lab/runs/2026-12-05-window-one-run.txt).
         [
-            n("smsp__sass_inst_executed_op_global_ld.sum"),
-            n("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
+            n("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+            n("smsp__sass_inst_executed_op_global_ld.sum")
         ],
         []
     ),
@@ -44,6 +46,8 @@ pub(super) const MEMORY: &[MetricDef] = &[
     metric!(
         "requests_st",
         "L1 requests of global stores: one per warp-level global store instruction",
+        // The SASS count shares the instrumented pass; the L1's would cost a pass of its
+        // own, and no capture has a store the SASS count missed.
         [
             n("smsp__sass_inst_executed_op_global_st.sum"),
             n("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")
