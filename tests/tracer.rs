@@ -295,6 +295,33 @@ fn the_window_ends_a_long_run_with_its_trace_written() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A window is of the program's own time: where profiling its launches took longer than
+/// the window (three first launches of 1.5 s each against 1 s), it ends that much later,
+/// with every launch traced and profiled, and not inside a range.
+#[test]
+fn the_window_leaves_out_what_profiling_took() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let env = [
+        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
+        ("FAKE_DECODE_MS", "1500"),
+        ("FAKE_DRIVER_SLEEP", "30"),
+        ("GPULINT_TRACE_WINDOW_S", "1"),
+    ];
+    let started = std::time::Instant::now();
+    let (trace, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
+    let took = started.elapsed();
+    assert!(took >= std::time::Duration::from_millis(5500), "{took:?}");
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    assert!(trace.contains("# stopped at the end of its window\n"), "{trace}");
+    let profile = gpulint::parse_bytes("trace.csv", trace.as_bytes()).unwrap();
+    assert_eq!(profile.launches.len(), 4, "{trace}");
+    assert!(counted.contains("profiled launches 3"), "{counted}");
+    assert!(!counted.contains("# stopped"), "{counted}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// With `--source`'s variables the tracer counts the first launch of each of the user's
 /// kernels (those GPULINT_SASS_KERNELS lists, where set), with each instruction's file and
 /// line, marks the counted launches in the trace, and writes the stall samples of the

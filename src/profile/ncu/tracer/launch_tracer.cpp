@@ -15,8 +15,8 @@
 // better than its name does.
 //
 // With GPULINT_TRACE_WINDOW_S set, it ends the process that many seconds after the first
-// CUDA call, once the trace is written: `gpulint run --window` traces a training loop's
-// first steps, not its minutes.
+// CUDA call, once the trace is written, not counting what profiling took: `gpulint run
+// --window` traces a training loop's first steps, not its minutes.
 //
 // With GPULINT_SASS_OUT set (`gpulint run --source`), it also counts, per instruction and
 // source line, the first launch of each of the user's kernels (of those GPULINT_SASS_KERNELS
@@ -455,7 +455,24 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   long seconds = window ? strtol(window, nullptr, 10) : 0;
   if (seconds > 0) {
     std::thread([seconds] {
-      std::this_thread::sleep_for(std::chrono::seconds(seconds));
+      // The window is of the program's own time: it ends later by what profiling took,
+      // and never while a launch is in its range.
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+      int64_t granted = 0;
+      for (;;) {
+        std::this_thread::sleep_until(deadline);
+        // In this order: a range closed after the first read has its time in the second.
+        bool open = counters::in_range;
+        int64_t spent = counters::profiling_ns;
+        if (spent > granted) {
+          deadline += std::chrono::nanoseconds(spent - granted);
+          granted = spent;
+        } else if (open) {
+          deadline += std::chrono::milliseconds(20);
+        } else {
+          break;
+        }
+      }
       window_ended = true;
       write_trace();
       // No exit handlers: the program is cut short, and its own teardown could wait on
