@@ -34,6 +34,8 @@ struct OneRun {
     out: Output,
     ncu_calls: Vec<Vec<String>>,
     metrics_asked: String,
+    /// The most launches the traced run was told to profile.
+    launches_asked: String,
 }
 
 /// `gpulint run ARGS -- sample` with the traced run writing `trace` (none where empty) and
@@ -41,6 +43,7 @@ struct OneRun {
 fn one_run(args: &[&str], trace: &str, counters: &str) -> OneRun {
     let scratch = common::scratch_dir("one-run");
     let (record, asked) = (scratch.join("ncu_calls"), scratch.join("metrics"));
+    let launches = scratch.join("launches");
     let sample = stand_in("sample");
     let mut all = vec!["run"];
     all.extend(args);
@@ -63,6 +66,7 @@ fn one_run(args: &[&str], trace: &str, counters: &str) -> OneRun {
         .env("GPULINT_CUPTI", stand_in("ncu"))
         .env("FAKE_COUNTERS", counters)
         .env("FAKE_COUNTER_METRICS_SEEN", &asked)
+        .env("FAKE_COUNTER_LAUNCHES_SEEN", &launches)
         .env("XDG_CACHE_HOME", scratch.join("cache"))
         .output()
         .unwrap();
@@ -74,6 +78,10 @@ fn one_run(args: &[&str], trace: &str, counters: &str) -> OneRun {
             .map(|c| c.lines().map(String::from).collect())
             .collect(),
         metrics_asked: std::fs::read_to_string(&asked)
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+        launches_asked: std::fs::read_to_string(&launches)
             .unwrap_or_default()
             .trim()
             .to_string(),
@@ -181,7 +189,7 @@ fn one_run_gives_way_to_what_only_ncu_does() {
     );
     let stderr = String::from_utf8_lossy(&run.out.stderr);
     assert!(
-        stderr.contains("--one-run: the program runs twice: -k"),
+        stderr.contains("--one-run would run the program once; it runs twice: -k"),
         "{stderr}"
     );
     assert!(
@@ -190,6 +198,33 @@ fn one_run_gives_way_to_what_only_ncu_does() {
     );
     let plain = one_run(&["--format", "json", "--exit-zero"], trace, &counters);
     assert!(ncu_profiled(&plain) && plain.metrics_asked.is_empty());
+}
+
+/// --window runs the program once, the tracer profiling up to 100 launches (a training
+/// step's functions, its backward's included); --two-runs keeps ncu's run.
+#[test]
+fn a_window_runs_the_program_once_with_a_cap_of_its_own() {
+    let counters = fixture("h100-one-run/first_launches_lud.counters.csv");
+    let trace = "h100-one-run/first_launches_lud.trace.csv";
+    let args = ["--window", "20", "--format", "json", "--exit-zero"];
+    let run = one_run(&args, trace, &counters);
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(run.out.status.success(), "{stderr}");
+    assert!(!ncu_profiled(&run), "{:?}", run.ncu_calls);
+    assert!(stderr.contains("ran once"), "{stderr}");
+    assert_eq!(run.launches_asked, "100");
+    let plain = one_run(
+        &["--one-run", "--format", "json", "--exit-zero"],
+        trace,
+        &counters,
+    );
+    assert_eq!(plain.launches_asked, "40");
+    let mut two = args.to_vec();
+    two.push("--two-runs");
+    let two = one_run(&two, trace, &counters);
+    assert!(ncu_profiled(&two) && two.metrics_asked.is_empty());
+    let report = common::json_report(&two.out);
+    assert_eq!(report["sources"][0]["sample"], "by-time");
 }
 
 /// A saved one run of LU on an H100 (fixtures/h100-one-run/one_lud.*): `gpulint check`

@@ -2948,6 +2948,7 @@ fn the_window_bounds_ncus_run_too() {
         "run",
         "--window",
         "1",
+        "--two-runs",
         "--format",
         "json",
         "--exit-zero",

@@ -314,7 +314,10 @@ fn the_window_leaves_out_what_profiling_took() {
     let took = started.elapsed();
     assert!(took >= std::time::Duration::from_millis(5500), "{took:?}");
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
-    assert!(trace.contains("# stopped at the end of its window\n"), "{trace}");
+    assert!(
+        trace.contains("# stopped at the end of its window\n"),
+        "{trace}"
+    );
     let profile = gpulint::parse_bytes("trace.csv", trace.as_bytes()).unwrap();
     assert_eq!(profile.launches.len(), 4, "{trace}");
     assert!(counted.contains("profiled launches 3"), "{counted}");

@@ -48,11 +48,14 @@ pub struct NcuArgs {
     /// says how many launches the sample takes.
     #[arg(long)]
     pub stop_once_profiled: bool,
-    /// Trace and profile only the first SECONDS of the program's GPU work (from its first
-    /// CUDA call), then stop it: both runs end early, so a training loop of minutes gives
-    /// its report in about a minute. Its steps repeat, so a window of a few steps judges
-    /// as the whole run does. Implies --stop-once-profiled. ncu's run is then bounded to the
-    /// traced run's time plus about 0.33 s a sampled launch: what it profiled by then is linted.
+    /// Run the program for SECONDS of its GPU work (from its first CUDA call, the time
+    /// the tracer spends profiling not counted), then stop it: a training loop of minutes
+    /// gives its report in under a minute, and its steps repeat, so a window of a few steps
+    /// judges as the whole run does. The program runs once, as with --one-run, and the
+    /// tracer profiles up to 100 launches, so that a training step's backward kernels are
+    /// reached. With --two-runs (or an option one run declines), ncu profiles a sample in a
+    /// second run, bounded to the traced run's time plus about 0.33 s a sampled launch: what
+    /// it profiled by then is linted.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub window: Option<u64>,
     /// Count every launch even where gpulint's launch tracer gives no trace (it needs a C++
@@ -84,6 +87,10 @@ pub struct NcuArgs {
     /// --per-launch or a launch filter, which ncu carries out.
     #[arg(long, conflicts_with_all = ["no_launch_trace", "overlap"])]
     pub one_run: bool,
+    /// Run the program twice, the traced run and ncu's, where --window would run it once:
+    /// ncu's counters, each replay pass from a flushed cache, at about twice the time.
+    #[arg(long, requires = "window", conflicts_with = "one_run")]
+    pub two_runs: bool,
     /// The runs in sequence, the default: kept so that scripts that say so still run.
     #[arg(long, hide = true, conflicts_with = "overlap")]
     pub no_overlap: bool,
@@ -125,6 +132,13 @@ pub struct NcuArgs {
 }
 
 impl NcuArgs {
+    /// Whether the program is to run once: `--one-run`, or `--window` unless `--two-runs`
+    /// or an option of the two runs (`--overlap`, `--no-launch-trace`) says otherwise.
+    pub fn runs_once(&self) -> bool {
+        self.one_run
+            || (self.window.is_some() && !self.two_runs && !self.overlap && !self.no_launch_trace)
+    }
+
     /// What ncu is asked for: the command line's options, the config's ncu arguments, and
     /// the sample unless the user chose launches themselves.
     pub fn ncu_options(

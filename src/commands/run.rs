@@ -25,7 +25,7 @@ pub fn run_program(
         jobs: report.gate.read.jobs,
         rules_dir: report.gate.selection.rules.as_deref(),
         overlap: ncu.overlap,
-        one_run: ncu.one_run,
+        one_run: ncu.runs_once(),
     };
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);

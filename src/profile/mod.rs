@@ -81,7 +81,8 @@ pub(crate) struct Settings<'a> {
     /// until the sample is planned (`ncu::early`), where it can be: `--overlap`, for the
     /// held program listens on every interface while it waits.
     pub overlap: bool,
-    /// Run the program once: the tracer reads the counters ([`one_run`]), where it can.
+    /// Run the program once: the tracer reads the counters ([`one_run`]), where it can
+    /// (`--one-run`, or `--window` without `--two-runs`).
     pub one_run: bool,
 }
 
@@ -419,8 +420,9 @@ fn say_program_failed(end: sample::ProgramEnd, program: &[std::ffi::OsString]) {
     }
 }
 
-/// One run of the program, where `asked` (`--one-run`): the traced run is told to read the
-/// profiled run's metrics itself, unless the options want ncu (stderr says why).
+/// One run of the program, where `asked` (`--one-run`, or `--window` without `--two-runs`):
+/// the traced run is told to read the profiled run's metrics itself, unless the options
+/// want ncu (stderr says why).
 fn ask_for_counters(
     asked: bool,
     opts: &ncu::NcuOptions,
@@ -432,12 +434,17 @@ fn ask_for_counters(
     if !asked {
         return;
     }
+    let asked_by = if opts.window.is_some() {
+        "--window"
+    } else {
+        "--one-run"
+    };
     if let Some(why) = one_run::declined(opts, per_launch) {
-        crate::note!("--one-run: the program runs twice: {why}");
+        crate::note!("{asked_by} would run the program once; it runs twice: {why}");
         return;
     }
     let plan = ncu::metric_plan(&rules::metric_keys(rules), opts.roofline, prepared.chip());
-    count.counters = Some(one_run::counters(&plan.metrics));
+    count.counters = Some(one_run::counters(&plan.metrics, opts.window.is_some()));
 }
 
 /// The sample the traced run profiled itself, and its export, as ncu's run would give

@@ -20,6 +20,11 @@ use crate::profile::sample::Sample;
 /// The most launches the tracer profiles in one run: each costs its replay passes.
 pub const MOST_LAUNCHES: u64 = 40;
 
+/// The most under `--window`, whose end waits for what profiling took: a training step's
+/// kernel functions, its backward's included (the augmented CNN's 69, whose 68th is cuDNN's
+/// wgrad), at about 0.2 s each on an H100 (lab/runs/2026-12-05-range-profiler.txt).
+pub const WINDOW_MOST_LAUNCHES: u64 = 100;
+
 /// The counters the tracer read in the traced run, as it wrote them, and how the program
 /// ended (its one run: the report's program end).
 pub struct CountedInRun {
@@ -27,11 +32,16 @@ pub struct CountedInRun {
     pub program_end: crate::profile::sample::ProgramEnd,
 }
 
-/// What the traced run is asked to read: `metrics` (the profiled run's, by ncu's names).
-pub fn counters(metrics: &[&str]) -> RunCounters {
+/// What the traced run is asked to read: `metrics` (the profiled run's, by ncu's names), on
+/// as many launches as a run of that kind (`window`) profiles.
+pub fn counters(metrics: &[&str], window: bool) -> RunCounters {
     RunCounters {
         metrics: metrics.iter().map(|m| m.to_string()).collect(),
-        most_launches: MOST_LAUNCHES,
+        most_launches: if window {
+            WINDOW_MOST_LAUNCHES
+        } else {
+            MOST_LAUNCHES
+        },
     }
 }
 
@@ -88,3 +98,53 @@ correlation,dram__bytes_read.sum,smsp__sass_average_data_bytes_per_sector_mem_gl
 9,2048,32,\"NVIDIA H100 80GB HBM3\",\"9\",\"0\",\"132\"
 # stopped: cuptiRangeProfilerStart returned 7
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    /// `gpulint run`'s help names the caps as they are: --one-run's and --window's.
+    #[test]
+    fn the_help_names_each_runs_cap() {
+        let cli = crate::cli::Cli::command();
+        let run = cli.find_subcommand("run").unwrap();
+        let help = |long: &str| {
+            let arg = run.get_arguments().find(|a| a.get_long() == Some(long));
+            arg.and_then(|a| a.get_help()).unwrap().to_string()
+        };
+        assert!(
+            help("one-run").contains(&format!("at most {MOST_LAUNCHES},")),
+            "{}",
+            help("one-run")
+        );
+        let window = help("window");
+        assert!(
+            window.contains(&format!("up to {WINDOW_MOST_LAUNCHES} launches")),
+            "{window}"
+        );
+    }
+
+    /// --window runs the program once unless an option of the two runs says otherwise.
+    #[test]
+    fn a_window_runs_the_program_once_unless_told_otherwise() {
+        let runs_once = |args: &[&str]| {
+            let mut all = vec!["gpulint", "run"];
+            all.extend(args);
+            all.extend(["--", "./prog"]);
+            match crate::cli::Cli::try_parse_from(all).unwrap().command {
+                crate::cli::Command::Run { ncu, .. } => ncu.runs_once(),
+                _ => unreachable!(),
+            }
+        };
+        assert!(!runs_once(&[]));
+        assert!(runs_once(&["--one-run"]));
+        assert!(runs_once(&["--window", "20"]));
+        assert!(!runs_once(&["--window", "20", "--two-runs"]));
+        assert!(!runs_once(&["--window", "20", "--overlap"]));
+        assert!(!runs_once(&["--window", "20", "--no-launch-trace"]));
+        assert!(
+            crate::cli::Cli::try_parse_from(["gpulint", "run", "--two-runs", "--", "p"]).is_err()
+        );
+    }
+}
