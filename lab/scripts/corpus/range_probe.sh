@@ -189,6 +189,27 @@
 #           covers the grid classes); BFS 4 or 5 (serial-loads only where the sample takes
 #           the 6th level, none of three in 2026-12-05-range-profiler.txt's call 3);
 #           split_structs none, as --all-launches on the H100.
+#   window  (thirty-first session: --window now runs the program once, the tracer profiling
+#           up to 100 launches and the window not paying for them; load requests come from
+#           the L1's counter again) `gpulint run -v --window 20` on the augmented CNN's
+#           5-minute loop; its short run (2 steps) by default, on the same machine, for the
+#           warnings the window is to give; then torch_attention.py at 1 step plain, by
+#           default and with --all-launches (3 steps did not finish in 300 s).
+#           Expected before the call: the window reports in under 60 s (the script's start
+#           about 4 s, the window 20 s, 70-90 profiled launches at 0.13-0.22 s, gpulint's own
+#           reading of 50,000-300,000 launches 5-8 s); it says it ran once and profiled the
+#           backward's kernels (cuDNN's wgrad_alg0_engine and bn_bw among them), leaving
+#           under 10% of the GPU time unprofiled (49.1% before); its warnings include the
+#           short run's four: launch-bound, fp32-gemm-on-cuda-cores on cuBLAS's GEMM,
+#           uncoalesced-load on wgrad_alg0_engine, misaligned-access on cuDNN's fprop
+#           (sm80_xmma_fprop_implicit_gemm_f32f32...nchwkcrs, 4.9 sectors a load request,
+#           which the L1's requests give back), and may add misaligned-access on the two
+#           elementwise kernels one run warned of before. The short run gives those four.
+#           Attention at 1 step: --all-launches profiles every launch (about 420, some
+#           150 s); the default's warnings are fp32-gemm-on-cuda-cores and manual-attention,
+#           and equal --all-launches' unless every launch adds one on a kernel the sample
+#           left out (uncoalesced-load on an elementwise kernel, which a 12-launch sample
+#           gave at 3 steps).
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -438,6 +459,25 @@ for stage in "$@"; do
       timed plain_lud "$build/lud" 1024
       run_gl grids_lud --one-run -v --save-csv "$r/grids_lud.csv" -- "$build/lud" 1024
       run_gl grids_bfs --one-run -v --save-csv "$r/grids_bfs.csv" -- "$build/bfs" 1048576 8
+      ;;
+    window)
+      export TIMED_LIMIT=150
+      # The window's trace (hundreds of MB) is kept out of the results.
+      mkdir -p /tmp/window
+      run_gl window_one -v --window 20 --save-csv /tmp/window/window_one.csv -- \
+        python3 samples/apps/torch_cnn_augment.py --seconds 300
+      cp /tmp/window/window_one.csv /tmp/window/window_one.gpulint.json "$r"/
+      run_gl short_default -v --save-csv "$r/short_default.csv" -- \
+        python3 samples/apps/torch_cnn_augment.py 2
+      timed plain_attention1 python3 samples/apps/torch_attention.py 1
+      run_gl attention1_default -v --save-csv "$r/attention1_default.csv" -- \
+        python3 samples/apps/torch_attention.py 1
+      export TIMED_LIMIT=300
+      run_gl attention1_all -v --all-launches --save-csv "$r/attention1_all.csv" -- \
+        python3 samples/apps/torch_attention.py 1
+      for f in "$r"/window_one.txt "$r"/short_default.txt "$r"/attention1_*.txt; do
+        echo "$(basename "$f" .txt): $(grep -c '^warning\[' "$f") warnings: $(grep '^warning\[' "$f" | sed 's/:.*//' | sort | uniq -c | tr '\n' ' ')" | tee -a "$table"
+      done
       ;;
     passes)
       build_sample lud
