@@ -558,8 +558,9 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
 
 /// Once a program repeats the functions it has (no new one for 8 launches), the tracer
 /// profiles a function's next 4 launches, then those at doubling counts, 6 in all, while
-/// they have cost under a second (or a quarter of the run): a loop's launches of one grid
-/// can differ in work (BFS's levels), and its first says nothing of the rest.
+/// they have cost under a second (or a quarter of the run), and under a window only in
+/// its second half: a loop's launches of one grid can differ in work (BFS's levels), and
+/// its first says nothing of the rest.
 #[test]
 fn counters_profile_a_steady_loops_later_launches() {
     let Some((dir, tracer, cupti, driver)) = build() else {
@@ -590,5 +591,10 @@ fn counters_profile_a_steady_loops_later_launches() {
         .map(|l| l.split(',').next().unwrap())
         .collect();
     assert_eq!(profiled, ["8", "108", "109", "110"], "{counted}");
+    // Under a window, repeats wait for its second half (here 30 s of the program's time,
+    // which the loop never reaches): its first half is for each kernel's first launch.
+    let windowed = [env[0], env[1], ("GPULINT_TRACE_WINDOW_S", "60")];
+    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &windowed);
+    assert!(counted.contains("profiled launches 1\n"), "{counted}");
     let _ = std::fs::remove_dir_all(dir);
 }
