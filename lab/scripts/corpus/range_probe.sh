@@ -210,6 +210,22 @@
 #           and equal --all-launches' unless every launch adds one on a kernel the sample
 #           left out (uncoalesced-load on an elementwise kernel, which a 12-launch sample
 #           gave at 3 steps).
+#   window2 (thirty-first session, after `window`: the window reported in 52.6 s with 100
+#           launches profiled, but 42 of them were repeats of the augmentation loop's kernels,
+#           steady long before the model's first launch, and the backward's first launches
+#           (cuDNN's bn_bw, wgrad_alg0_engine) came after the cap: no uncoalesced-load. Under a
+#           window, repeats now wait for its second half) `gpulint run -v --window 20` on the
+#           augmented CNN's 5-minute loop; then its 2 steps plain and by default, the
+#           torch.compile cache warm.
+#           Expected before the call: the window's run profiles about 75-80 launches (each of
+#           the step's 69 functions once, a few grid picks, no repeat: three quarters of the
+#           cap are used by then), wgrad_alg0_engine and bn_bw among them, leaving under 10%
+#           of the GPU time unprofiled; its warnings include the short run's five of `window`
+#           (launch-bound, fp32-gemm-on-cuda-cores, uncoalesced-load on wgrad_alg0_engine,
+#           misaligned-access on cuDNN's fprop and on cuBLAS's GEMM's stores), with
+#           misaligned-access on the two elementwise kernels as before; it reports in under
+#           60 s (the tracer already built: about 47 s). The 2 steps: plain about 15-19 s, the
+#           default within twice that plus 5 s.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -477,6 +493,18 @@ for stage in "$@"; do
         python3 samples/apps/torch_attention.py 1
       for f in "$r"/window_one.txt "$r"/short_default.txt "$r"/attention1_*.txt; do
         echo "$(basename "$f" .txt): $(grep -c '^warning\[' "$f") warnings: $(grep '^warning\[' "$f" | sed 's/:.*//' | sort | uniq -c | tr '\n' ' ')" | tee -a "$table"
+      done
+      ;;
+    window2)
+      export TIMED_LIMIT=150
+      mkdir -p /tmp/window
+      run_gl window_two -v --window 20 --save-csv /tmp/window/window_two.csv -- \
+        python3 samples/apps/torch_cnn_augment.py --seconds 300
+      cp /tmp/window/window_two.csv /tmp/window/window_two.gpulint.json "$r"/
+      timed plain_short python3 samples/apps/torch_cnn_augment.py 2
+      run_gl short_warm -v --save-csv "$r/short_warm.csv" -- python3 samples/apps/torch_cnn_augment.py 2
+      for f in "$r"/window_two.txt "$r"/short_warm.txt; do
+        echo "$(basename "$f" .txt): $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
       done
       ;;
     passes)
