@@ -295,6 +295,36 @@ fn the_window_ends_a_long_run_with_its_trace_written() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A window's clock starts at the program's first kernel launch: a program that starts
+/// CUDA, then spends 3 s (a script's imports) before launching, is traced for its window
+/// after that, its launches all in the trace.
+#[test]
+fn the_window_starts_at_the_first_launch() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let out = dir.join("trace.csv");
+    let started = std::time::Instant::now();
+    let status = traced(&driver, &tracer, Some(&cupti), &out)
+        .env("FAKE_DRIVER_DELAY", "3")
+        .env("FAKE_DRIVER_SLEEP", "30")
+        .env("GPULINT_TRACE_WINDOW_S", "1")
+        .status()
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(status.code(), Some(0));
+    assert!(took >= std::time::Duration::from_secs(4), "{took:?}");
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("# stopped at the end of its window\n"),
+        "{text}"
+    );
+    let profile = gpulint::parse_bytes("trace.csv", text.as_bytes()).unwrap();
+    assert_eq!(profile.launches.len(), 4, "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A window is of the program's own time: where profiling its launches took longer than
 /// the window (three first launches of 1.5 s each against 1 s), it ends that much later,
 /// with every launch traced and profiled, and not inside a range.
@@ -558,9 +588,9 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
 
 /// Once a program repeats the functions it has (no new one for 8 launches), the tracer
 /// profiles a function's next 4 launches, then those at doubling counts, 6 in all, while
-/// they have cost under a second (or a quarter of the run), and under a window only in
-/// its second half: a loop's launches of one grid can differ in work (BFS's levels), and
-/// its first says nothing of the rest.
+/// they have cost under a second (or a quarter of the run), and not under a window: a
+/// loop's launches of one grid can differ in work (BFS's levels), and its first says
+/// nothing of the rest.
 #[test]
 fn counters_profile_a_steady_loops_later_launches() {
     let Some((dir, tracer, cupti, driver)) = build() else {
@@ -591,8 +621,7 @@ fn counters_profile_a_steady_loops_later_launches() {
         .map(|l| l.split(',').next().unwrap())
         .collect();
     assert_eq!(profiled, ["8", "108", "109", "110"], "{counted}");
-    // Under a window, repeats wait for its second half (here 30 s of the program's time,
-    // which the loop never reaches): its first half is for each kernel's first launch.
+    // Under a window, none: its cap is for each of a training step's kernels.
     let windowed = [env[0], env[1], ("GPULINT_TRACE_WINDOW_S", "60")];
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &windowed);
     assert!(counted.contains("profiled launches 1\n"), "{counted}");

@@ -48,14 +48,15 @@ pub struct NcuArgs {
     /// says how many launches the sample takes.
     #[arg(long)]
     pub stop_once_profiled: bool,
-    /// Run the program for SECONDS of its GPU work (from its first CUDA call, the time
+    /// Run the program for SECONDS of its GPU work (from its first kernel launch, the time
     /// the tracer spends profiling not counted), then stop it: a training loop of minutes
     /// gives its report in under a minute, and its steps repeat, so a window of a few steps
     /// judges as the whole run does. The program runs once, as with --one-run, and the
-    /// tracer profiles up to 100 launches, so that a training step's backward kernels are
-    /// reached. With --two-runs (or an option one run declines), ncu profiles a sample in a
-    /// second run, bounded to the traced run's time plus about 0.33 s a sampled launch: what
-    /// it profiled by then is linted.
+    /// tracer profiles the first launch of each kernel (and launches of unlike grids), up
+    /// to 100 launches, so that a training step's backward kernels are reached. With
+    /// --two-runs (or an option one run declines), ncu profiles a sample in a second run,
+    /// bounded to the traced run's time plus about 0.33 s a sampled launch: what it
+    /// profiled by then is linted.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub window: Option<u64>,
     /// Count every launch even where gpulint's launch tracer gives no trace (it needs a C++

@@ -7,7 +7,9 @@
  * too, as a program that forks after starting CUDA does. With FAKE_DRIVER_SLEEP it then
  * sleeps that many seconds and exits with status 7, as a long run would go on. With
  * FAKE_LIBCUDA it first loads that stand-in libcuda.so.1. With FAKE_DRIVER_REPEATS it
- * launches one kernel (axpy, or FAKE_DRIVER_KERNEL) that many times instead. */
+ * launches one kernel (axpy, or FAKE_DRIVER_KERNEL) that many times instead. With
+ * FAKE_DRIVER_DELAY it sleeps that many seconds before its first launch, as a script
+ * importing its libraries after CUDA started does. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@ int main(void) {
     int (*launch)(const char *) = cupti ? (int (*)(const char *))dlsym(cupti, "fake_launch") : NULL;
     void (*start_context)(void) = cupti ? (void (*)(void))dlsym(cupti, "fake_start_context") : NULL;
     if (start_context) start_context();
+    if (getenv("FAKE_DRIVER_DELAY")) sleep((unsigned)atoi(getenv("FAKE_DRIVER_DELAY")));
     if (launch && getenv("FAKE_DRIVER_REPEATS")) {
         /* axpy (or FAKE_DRIVER_KERNEL) that many times. */
         const char *kernel = getenv("FAKE_DRIVER_KERNEL") ? getenv("FAKE_DRIVER_KERNEL")

@@ -14,9 +14,10 @@
 // libcublasLt.so, a Triton launcher, the program itself). That says whose kernel it is
 // better than its name does.
 //
-// With GPULINT_TRACE_WINDOW_S set, it ends the process that many seconds after the first
-// CUDA call, once the trace is written, not counting what profiling took: `gpulint run
-// --window` traces a training loop's first steps, not its minutes.
+// With GPULINT_TRACE_WINDOW_S set, it ends the process that many seconds after its first
+// kernel launch (its first CUDA call, where the launch calls cannot be watched), once the
+// trace is written, not counting what profiling took: `gpulint run --window` traces a
+// training loop's first steps, not its minutes.
 //
 // With GPULINT_SASS_OUT set (`gpulint run --source`), it also counts, per instruction and
 // source line, the first launch of each of the user's kernels (of those GPULINT_SASS_KERNELS
@@ -245,6 +246,12 @@ void append_to(const char* path, char* text, size_t size) {
 
 #undef GPULINT_SIZE_TO
 
+// Whether the launch calls are watched, and whether a kernel launch has come: a window's
+// clock starts at the program's first launch, not at its first CUDA call (a script's
+// imports between the two, torch.compile's among them, are not its GPU work).
+bool launches_watched = false;
+std::atomic<bool> first_launch_came{false};
+
 void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
   if (getpid() != traced_pid) return;
   std::lock_guard<std::mutex> guard(objects_lock);
@@ -270,6 +277,7 @@ void on_launch(void*, uint32_t domain, uint32_t cbid, const void* data) {
       sass::close();
     return;
   }
+  if (!first_launch_came.load(std::memory_order_relaxed)) first_launch_came = true;
   const std::string* first_object = nullptr;
   std::string& seen = looked_up[call->symbol_name];
   if (seen != call->symbol_name) {
@@ -291,6 +299,7 @@ void watch_launch_calls() {
     own_object = self.dli_fname;
   void* subscriber = nullptr;
   if (cupti::subscribe(&subscriber, on_launch, nullptr) != cupti::kSuccess) return;
+  launches_watched = true;
   for (uint32_t domain : {cupti::kDomainDriver, cupti::kDomainRuntime}) {
     for (uint32_t cbid = 1; cbid < 2048; ++cbid) {
       const char* name = nullptr;
@@ -455,8 +464,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   long seconds = window ? strtol(window, nullptr, 10) : 0;
   if (seconds > 0) {
     std::thread([seconds] {
-      // The window is of the program's own time: it ends later by what profiling took,
-      // and never while a launch is in its range.
+      // The window is of the program's own time from its first launch: it ends later by
+      // what profiling took, and never while a launch is in its range.
+      while (launches_watched && !first_launch_came)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
       auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
       int64_t granted = 0;
       for (;;) {
