@@ -325,33 +325,38 @@ fn the_window_starts_at_the_first_launch() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A window is of the program's own time: where profiling its launches took longer than
-/// the window (three first launches of 1.5 s each against 1 s), it ends that much later,
-/// with every launch traced and profiled, and not inside a range.
+/// A window never ends the program inside a range: where a profiled launch's replay (1.5 s
+/// here, inside the launch call) outlasts the window (1 s), the program ends after a range
+/// closes, and every profiled launch has its row.
 #[test]
-fn the_window_leaves_out_what_profiling_took() {
+fn the_window_never_ends_inside_a_range() {
     let Some((dir, tracer, cupti, driver)) = build() else {
         return;
     };
     let env = [
         ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
-        ("FAKE_DECODE_MS", "1500"),
+        ("FAKE_REPLAY_MS", "1500"),
         ("FAKE_DRIVER_SLEEP", "30"),
         ("GPULINT_TRACE_WINDOW_S", "1"),
     ];
     let started = std::time::Instant::now();
     let (trace, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
     let took = started.elapsed();
-    assert!(took >= std::time::Duration::from_millis(5500), "{took:?}");
+    assert!(took >= std::time::Duration::from_millis(1500), "{took:?}");
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
     assert!(
         trace.contains("# stopped at the end of its window\n"),
         "{trace}"
     );
-    let profile = gpulint::parse_bytes("trace.csv", trace.as_bytes()).unwrap();
-    assert_eq!(profile.launches.len(), 4, "{trace}");
-    assert!(counted.contains("profiled launches 3"), "{counted}");
     assert!(!counted.contains("# stopped"), "{counted}");
+    let rows = (counted.lines())
+        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
+        .count();
+    assert!(rows >= 1, "{counted}");
+    assert!(
+        counted.contains(&format!("profiled launches {rows}\n")),
+        "{counted}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

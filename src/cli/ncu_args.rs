@@ -48,8 +48,8 @@ pub struct NcuArgs {
     /// says how many launches the sample takes.
     #[arg(long)]
     pub stop_once_profiled: bool,
-    /// Run the program for SECONDS of its GPU work (from its first kernel launch, the time
-    /// the tracer spends profiling not counted), then stop it: a training loop of minutes
+    /// Run the program for SECONDS of its GPU work (from its first kernel launch, the
+    /// tracer's profiling included), then stop it: a training loop of minutes
     /// gives its report in under a minute, and its steps repeat, so a window of a few steps
     /// judges as the whole run does. The program runs once, as with --one-run, and the
     /// tracer profiles the first launch of each kernel (and launches of unlike grids), up

@@ -7,7 +7,7 @@
  * range), and range r's value of the metric at index m is r * 100 + m. Misuse (a start
  * while started, a stop while stopped, a range or replay mode other than the auto range
  * and kernel replay) fails as CUPTI does. With FAKE_DECODE_MS, decoding a range takes that
- * many milliseconds, as a replayed launch's passes do. */
+ * many milliseconds; with FAKE_REPLAY_MS, so does the launch in it. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,7 +121,16 @@ int cuptiProfilerHostEvaluateToGpuValues(struct EvaluateParams *p) {
     return 0;
 }
 
-/* Called by fake_cupti.c's fake_launch between a launch call's entry and exit. */
+/* Called by fake_cupti.c's fake_launch between a launch call's entry and exit. With
+ * FAKE_REPLAY_MS, a launch in a range takes that many milliseconds, as its replay passes
+ * do inside the launch call. */
 void fake_ranged_launch(void) {
-    if (started) ++ranges;
+    if (!started) return;
+    ++ranges;
+    const char *ms = getenv("FAKE_REPLAY_MS");
+    if (ms) {
+        long n = atol(ms);
+        struct timespec pause = {n / 1000, (n % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+    }
 }

@@ -16,8 +16,8 @@
 //
 // With GPULINT_TRACE_WINDOW_S set, it ends the process that many seconds after its first
 // kernel launch (its first CUDA call, where the launch calls cannot be watched), once the
-// trace is written, not counting what profiling took: `gpulint run --window` traces a
-// training loop's first steps, not its minutes.
+// trace is written: `gpulint run --window` traces a training loop's first steps, not its
+// minutes.
 //
 // With GPULINT_SASS_OUT set (`gpulint run --source`), it also counts, per instruction and
 // source line, the first launch of each of the user's kernels (of those GPULINT_SASS_KERNELS
@@ -464,25 +464,22 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   long seconds = window ? strtol(window, nullptr, 10) : 0;
   if (seconds > 0) {
     std::thread([seconds] {
-      // The window is of the program's own time from its first launch: it ends later by
-      // what profiling took, and never while a launch is in its range.
+      // The window runs from the program's first launch, profiling included (a bounded
+      // report time: the script's start, the window, the reading), and never ends it
+      // inside a range: the launch callbacks open and close ranges under objects_lock,
+      // and once none is open no other is.
       while (launches_watched && !first_launch_came)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-      int64_t granted = 0;
+      std::this_thread::sleep_for(std::chrono::seconds(seconds));
       for (;;) {
-        std::this_thread::sleep_until(deadline);
-        // In this order: a range closed after the first read has its time in the second.
-        bool open = counters::in_range;
-        int64_t spent = counters::profiling_ns;
-        if (spent > granted) {
-          deadline += std::chrono::nanoseconds(spent - granted);
-          granted = spent;
-        } else if (open) {
-          deadline += std::chrono::milliseconds(20);
-        } else {
-          break;
+        {
+          std::lock_guard<std::mutex> guard(objects_lock);
+          if (!counters::in_range) {
+            counters::closed = true;
+            break;
+          }
         }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
       window_ended = true;
       write_trace();

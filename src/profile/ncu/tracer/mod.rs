@@ -58,8 +58,7 @@ pub const TRACER_ENV: &str = "GPULINT_LAUNCH_TRACER";
 /// Names the CUPTI library the tracer loads, where gpulint would not find it.
 pub const CUPTI_ENV: &str = "GPULINT_CUPTI";
 
-/// Seconds of the program's own time after its first kernel launch at which the tracer ends
-/// it (`--window`).
+/// Seconds after its first kernel launch at which the tracer ends the program (`--window`).
 pub const WINDOW_ENV: &str = "GPULINT_TRACE_WINDOW_S";
 
 /// The line the tracer writes when the window ended the program.
