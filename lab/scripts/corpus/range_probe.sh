@@ -243,6 +243,16 @@
 #           (the script's start and imports now outside the window: about 10 s more than
 #           window2's 53.7 s on a fresh machine, so the first may pass 60 s; the second,
 #           the tracer built and the caches warm, about 50 s).
+#   window4 (thirty-first session, after window3 on an H200: 76 and 68 launches profiled,
+#           the short run's warnings, but 78.4 s and 66.9 s, the window holding 385,019 and
+#           579,508 launches; its time now includes the profiling again, counted from the
+#           first launch) window3's two runs again.
+#           Expected before the call: each window holds 100,000-200,000 launches (about 6 s
+#           of steps after the first step's compile and 14 s of profiling); the same
+#           launches profiled as in window3 (68-76, wgrad_alg0_engine among them) and the
+#           same five warnings, if the first step ends inside the window (window3's fresh
+#           run reached its steps 18 s after its first launch); the fresh run in about 55 s
+#           (its tracer built, 6.4 s), the warm one in about 48 s.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -524,7 +534,7 @@ for stage in "$@"; do
         echo "$(basename "$f" .txt): $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
       done
       ;;
-    window3)
+    window3 | window4)
       export TIMED_LIMIT=150
       mkdir -p /tmp/window
       for name in window_fresh window_warm; do
