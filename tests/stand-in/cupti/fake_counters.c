@@ -90,12 +90,13 @@ int cuptiRangeProfilerSetConfig(struct SetConfigParams *p) {
     return 0;
 }
 int cuptiRangeProfilerStart(struct StartParams *p) {
-    (void)p;
+    if (p->profiler != &profiler) return INVALID_PARAMETER;
     if (!configured || started) return INVALID_OPERATION;
     started = 1;
     return 0;
 }
 int cuptiRangeProfilerStop(struct StopParams *p) {
+    if (p->profiler != &profiler) return INVALID_PARAMETER;
     if (!started) return INVALID_OPERATION;
     started = 0;
     p->submitted = 1;
