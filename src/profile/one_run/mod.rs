@@ -20,9 +20,10 @@ use crate::profile::sample::Sample;
 /// The most launches the tracer profiles in one run: each costs its replay passes.
 pub const MOST_LAUNCHES: u64 = 40;
 
-/// The most under `--window`, whose end waits for what profiling took: a training step's
-/// kernel functions, its backward's included (the augmented CNN's 69, whose 68th is cuDNN's
-/// wgrad), at about 0.2 s each on an H100 (lab/runs/2026-12-05-range-profiler.txt).
+/// The most under `--window`, whose seconds they come out of: a training step's kernel
+/// functions, its backward's included (the augmented CNN's 69, whose 68th is cuDNN's
+/// wgrad), at about 0.2 s each on an H100 (lab/runs/2026-12-05-window-one-run.txt: 68-76
+/// profiled).
 pub const WINDOW_MOST_LAUNCHES: u64 = 100;
 
 /// The counters the tracer read in the traced run, as it wrote them, and how the program

@@ -65,7 +65,7 @@ pub fn longer_unprofiled_note(
         .collect();
     Some(format!(
         "{}the tracer profiled {} only before {} longest launches, whose counters may differ: \
-         {}; without --one-run, ncu profiles a launch of each octave of durations",
+         {}; in two runs, ncu profiles a launch of each octave of durations",
         ingest::WARNING,
         if longer.len() == 1 {
             "a kernel"

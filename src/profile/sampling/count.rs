@@ -61,7 +61,7 @@ pub fn count(
             match &settings.counters {
                 Some(c) => crate::note!(
                     "{name} runs once, under gpulint's launch tracer, which counts every \
-                     launch and reads the counters of up to {} it picks (--one-run)",
+                     launch and reads the counters of up to {} it picks",
                     c.most_launches
                 ),
                 None => say_it_runs_twice(&name, settings.ncu_run_beside),
