@@ -238,6 +238,13 @@ void append_to(const char* path, char* text, size_t size) {
 // the three parts below.
 #define GPULINT_SIZE_TO(T, field) (offsetof(T, field) + sizeof(T::field))
 
+// The window's seconds (GPULINT_TRACE_WINDOW_S), 0 without one: read by the window's
+// timer and by the counters' picks alike.
+long window_seconds() {
+  const char* window = getenv("GPULINT_TRACE_WINDOW_S");
+  return window ? strtol(window, nullptr, 10) : 0;
+}
+
 #include "launch_tracer_sass.inc"
 
 #include "launch_tracer_stalls.inc"
@@ -460,8 +467,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   // Registered at the first CUDA call, after the CUDA runtime's own exit handler, so it
   // runs before the runtime tears its contexts down and can still flush their records.
   atexit(write_trace);
-  const char* window = getenv("GPULINT_TRACE_WINDOW_S");
-  long seconds = window ? strtol(window, nullptr, 10) : 0;
+  long seconds = window_seconds();
   if (seconds > 0) {
     std::thread([seconds] {
       // The window runs from the program's first launch, profiling included (a bounded
@@ -474,7 +480,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       for (;;) {
         {
           std::lock_guard<std::mutex> guard(objects_lock);
-          if (!counters::in_range) {
+          if (!counters::open_launch) {
             counters::closed = true;
             break;
           }
