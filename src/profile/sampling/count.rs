@@ -114,8 +114,8 @@ pub fn count(
 }
 
 /// Says why there is no launch trace: always where the user was told the program would
-/// run once (`--one-run`; it runs again under ncu), else with `--verbose` or
-/// `--save-trace`.
+/// run once (`--one-run`, or `--window`; it runs again under ncu), else with `--verbose`
+/// or `--save-trace`.
 fn say_no_trace(settings: &CountSettings, program: &[std::ffi::OsString], why_not: &str) {
     if settings.counters.is_some() {
         crate::note!(
