@@ -298,6 +298,7 @@ mod tests {
             nvidia_rules: Vec::new(),
             count: 1,
             profiled: None,
+            counters_cover: None,
             last_id: id,
             spread: BTreeMap::new(),
             launched_from: None,

@@ -44,7 +44,7 @@ pub(crate) mod rules;
 pub use error::{Error, Location, Result};
 pub use ingest::stream::{Progress, Source as Streamed};
 pub use ingest::{
-    Launch, Page, Process, Profile, ReadOptions, parse_bytes, read_path, stream_path,
+    CountersCover, Launch, Page, Process, Profile, ReadOptions, parse_bytes, read_path, stream_path,
 };
 pub use kernel::{base_name, short_name};
 pub use metrics::Metrics;

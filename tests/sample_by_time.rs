@@ -269,6 +269,37 @@ fn hand_written_attention_is_found_on_kernels_the_sample_left_out() {
     );
 }
 
+/// The same script at 1 step on an H100 (fixtures/h100-by-time/, whose README has the
+/// run): ATen's direct-copy kernel ran 4 strided copies of 35 us and 24 contiguous ones of
+/// 12-18 us in one configuration, and the sample profiled a strided one. Every launch
+/// profiled, in the same call, warned the FP32 GEMMs and the hand-written attention only,
+/// the strided copies' loads info. The sampled copy's counters speak for the launches near
+/// its duration, so its gather covers those and is info as well, while its kernel's row
+/// counts all 28 launches and a rule judged from the trace (the GEMM's) covers all of its
+/// kernel's.
+#[test]
+fn a_sampled_launchs_counters_stake_only_the_launches_like_it() {
+    let sampled = check_json(&fixture("h100-by-time/default_attention1.csv"));
+    let rules: BTreeSet<String> = warnings_of(&sampled).into_iter().map(|w| w.1).collect();
+    let expected = ["fp32-gemm-on-cuda-cores", "manual-attention"];
+    assert_eq!(rules, expected.iter().map(|r| r.to_string()).collect());
+    let findings = sampled["findings"].as_array().unwrap();
+    let on = |rule: &str, kernel: &str| {
+        (findings.iter())
+            .find(|f| f["rule"] == rule && f["kernel"].as_str().unwrap().contains(kernel))
+            .unwrap_or_else(|| panic!("no {rule} on {kernel}"))
+    };
+    let gather = on("uncoalesced-load", "direct_copy_kernel_cuda");
+    assert_eq!(gather["severity"], "info", "{gather}");
+    assert_eq!(gather["launch_count"], 5, "{gather}");
+    let copies = (sampled["kernels"].as_array().unwrap().iter())
+        .find(|k| k["name"] == gather["kernel"])
+        .unwrap();
+    assert_eq!(copies["launch_count"], 28);
+    let gemm = on("fp32-gemm-on-cuda-cores", "tilesize128x128x8");
+    assert_eq!(gemm["launch_count"], 12, "{gemm}");
+}
+
 /// The CNN with cuDNN and torch.compile (samples/apps/torch_cnn.py, 3 steps), kept from a
 /// default `gpulint run` on the H200, against every launch of the same run
 /// (`cost_check.sh smoke`, lab/runs/2026-12-03-launch-count.txt). The C++ runtime could not

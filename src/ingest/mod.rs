@@ -98,6 +98,10 @@ pub struct Launch {
     /// Of those, how many were profiled, when the count of every launch (launch trace or
     /// timing pass) gave the entry launches the sample left out; `None` when all were.
     pub profiled: Option<u64>,
+    /// The launches a sampled entry's counters speak for, where fewer than the `count` it
+    /// stands for in its kernel's row (`crate::profile::sampling::reconcile`); `None`
+    /// where its counters speak for all of them.
+    pub counters_cover: Option<CountersCover>,
     /// The last launch folded in (`id` when there is one).
     pub last_id: u64,
     /// Lowest and highest value of each metric that varied across the folded launches.
@@ -125,6 +129,15 @@ pub struct Launch {
     /// process): what the tracer's rows of counters name their launch by. `None` in
     /// exports.
     pub correlation: Option<u64>,
+}
+
+/// The launches a sampled entry's counters speak for, and their GPU time: what the
+/// findings its counters inform put at stake.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CountersCover {
+    pub launches: u64,
+    /// Their summed duration; `None` where one of them had none.
+    pub time_ns: Option<f64>,
 }
 
 /// A process that launched kernels, by its pid, and by its rank in a job of several where
@@ -188,6 +201,7 @@ impl Launch {
             nvidia_rules: Vec::new(),
             count: 1,
             profiled: None,
+            counters_cover: None,
             last_id: id,
             spread: Default::default(),
             launched_from: None,
@@ -430,6 +444,7 @@ pub(crate) fn finish_launch(mut p: stream::Parsed, warnings: &mut Vec<String>) -
         nvidia_rules: p.nvidia_rules,
         count: p.invocations.unwrap_or(1).max(1),
         profiled: None,
+        counters_cover: None,
         last_id: p.id,
         spread: BTreeMap::new(),
         launched_from: None,

@@ -100,17 +100,27 @@ impl Lookup for LaunchValues<'_> {
     }
 }
 
-/// The launch's duration times the share its rule's `stake` says a fix could save (at
-/// most all of it, unless the stake is waiting time); none without a duration.
-fn time_at_stake(rule: &Rule, launch: &Launch, lookup: &LaunchValues) -> Option<f64> {
-    match (
-        launch.metrics.get("duration_ns"),
-        rule.stake.expr.eval(lookup),
-    ) {
-        // A folded entry (a summary's kernel, a timed sample) stands for `count` launches.
-        (Some(d), Ok(share)) => {
+/// The launches a finding of `rule` on `launch` covers, and their GPU time (none without a
+/// duration). A folded entry (a summary's kernel, a timed sample) stands for `count`
+/// launches; a sampled entry's counters may speak for fewer of them (`counters_cover`),
+/// and a rule that reads counters covers only those.
+fn covers(rule: &Rule, launch: &Launch) -> (u64, Option<f64>) {
+    match launch.counters_cover {
+        Some(c) if rule.judged_on() == super::JudgedOn::ProfiledLaunches => (c.launches, c.time_ns),
+        _ => (
+            launch.count,
+            (launch.metrics.get("duration_ns")).map(|d| d * launch.count as f64),
+        ),
+    }
+}
+
+/// The covered launches' time times the share its rule's `stake` says a fix could save
+/// (at most all of it, unless the stake is waiting time); none without a duration.
+fn time_at_stake(rule: &Rule, covered_ns: Option<f64>, lookup: &LaunchValues) -> Option<f64> {
+    match (covered_ns, rule.stake.expr.eval(lookup)) {
+        (Some(t), Ok(share)) => {
             let most = if rule.stake_is_waiting { f64::MAX } else { 1.0 };
-            Some((d * launch.count as f64 * share.clamp(0.0, most)).round())
+            Some((t * share.clamp(0.0, most)).round())
         }
         _ => None,
     }
@@ -139,7 +149,8 @@ pub(super) fn judge_with(
         Some(c) if c.expr.eval(&lookup).is_ok_and(|v| v != 0.0) => Severity::Info,
         _ => rule.severity,
     };
-    let time_at_stake_ns = time_at_stake(rule, launch, &lookup);
+    let (launch_count, covered_time_ns) = covers(rule, launch);
+    let time_at_stake_ns = time_at_stake(rule, covered_time_ns, &lookup);
     let words = match with_words(time_at_stake_ns) {
         true => Words::of(rule, &held, &lookup),
         false => Words::default(),
@@ -158,7 +169,7 @@ pub(super) fn judge_with(
         code: rule.code.clone(),
         severity,
         launch: launch.id,
-        launch_count: launch.count,
+        launch_count,
         profiled_count: launch.profiled,
         configurations: 1,
         processes: launch.processes.clone(),
@@ -175,10 +186,7 @@ pub(super) fn judge_with(
         evidence,
         evidence_range: BTreeMap::new(),
         time_at_stake_ns,
-        covered_time_ns: launch
-            .metrics
-            .get("duration_ns")
-            .map(|d| d * launch.count as f64),
+        covered_time_ns,
         source: None,
         edit: None,
         instances: Vec::new(),

@@ -65,11 +65,22 @@ pub fn in_program_order(
     Ok(())
 }
 
+/// How far apart in duration (a factor, either way) a counted launch of a sampled
+/// launch's own configuration may run and still be like it in its counters. One grid and
+/// block run other work at other durations: ATen's direct-copy kernel took 35 us on its 4
+/// strided copies and 12-18 us on its 24 contiguous ones, one configuration
+/// (lab/runs/2026-12-05-window-one-run.txt); BFS's expansion kernel 6.5 us on a small
+/// frontier and 73-80 us on the largest.
+pub const LIKE_DURATION: f64 = 2.0;
+
 /// Gives each sampled entry the counted launches that it stands for, and
 /// their mean duration, so shares and time at stake count every launch. A timed launch
 /// goes to the sampled entry of its kernel most like it: its own configuration when that
 /// was sampled, else the same block and the nearest grid (a spread samples few of LU's
-/// 63 shrinking grids). Returns the note saying so.
+/// 63 shrinking grids). Its counters speak only for the launches of its own configuration
+/// within [`LIKE_DURATION`] of its duration (and for those of other configurations it
+/// stands for): the findings they inform put those at stake (`counters_cover`), while
+/// its kernel's row counts every launch. Returns the note saying so.
 pub fn apply_timing(
     sample: &mut ingest::Profile,
     every: &EveryLaunch,
@@ -80,42 +91,27 @@ pub fn apply_timing(
     let timed = &every.profile;
     // Counted before each entry's count becomes the launches it stands for.
     let profiled_launches = sample.launch_count();
-    // Per sampled entry: launches it stands for, their summed time, and whether every
-    // one of them had a duration.
-    let mut stands_for = vec![(0u64, 0.0f64, true); sample.launches.len()];
-    let own_entry: HashMap<u64, usize> = (sample.launches.iter().enumerate())
-        .map(|(i, l)| (l.id, i))
-        .collect();
-    let mut left_out = 0;
-    for t in &timed.launches {
-        // A sampled launch numbered in the program's order stands for its own launch.
-        let own = renumbered.then(|| own_entry.get(&t.id).copied()).flatten();
-        let Some(i) = own.or_else(|| most_alike_in_time(&sample.launches, reference, t)) else {
-            left_out += t.count;
-            continue;
-        };
-        stands_for[i].0 += t.count;
-        if sample.launches[i].launched_from.is_none() {
-            sample.launches[i]
-                .launched_from
-                .clone_from(&t.launched_from);
-        }
-        match t.metrics.get("duration_ns") {
-            Some(d) => stands_for[i].1 += d * t.count as f64,
-            None => stands_for[i].2 = false,
-        }
-    }
-    for (l, &(count, time, timed_all)) in sample.launches.iter_mut().zip(&stands_for) {
+    let standing = stand_for_counted(&mut sample.launches, timed, reference, renumbered);
+    let entries = (sample.launches.iter_mut()).zip(standing.row.iter().zip(&standing.counters));
+    for (l, (row, counters)) in entries {
         // A configuration the count never saw keeps what the sample measured.
-        if count == 0 {
+        if row.launches == 0 {
             continue;
         }
         l.profiled = Some(l.count);
-        l.count = count;
-        if timed_all {
-            l.metrics.insert("duration_ns", time / count as f64);
+        l.count = row.launches;
+        if row.timed_all {
+            l.metrics
+                .insert("duration_ns", row.time_ns / row.launches as f64);
+        }
+        if counters.launches < row.launches {
+            l.counters_cover = Some(ingest::CountersCover {
+                launches: counters.launches,
+                time_ns: counters.timed_all.then_some(counters.time_ns),
+            });
         }
     }
+    let left_out = standing.left_out;
     let total = timed.launch_count();
     let by = every.counted_by();
     if !every.traced() && total >= crate::profile::ncu::MAX_TIMED_LAUNCHES {
@@ -138,8 +134,139 @@ pub fn apply_timing(
     }
     format!(
         "{by} measured all {total} launches; each of the {} sampled launches stands for those \
-         of its kernel most like it",
-        sample.launches.len()
+         of its kernel most like it{}",
+        sample.launches.len(),
+        unlike_note(&standing.unlike, timed)
+    )
+}
+
+/// Counted launches: how many, their summed duration, and whether each had one.
+#[derive(Debug, Clone, Copy)]
+struct Tally {
+    launches: u64,
+    time_ns: f64,
+    timed_all: bool,
+}
+
+impl Tally {
+    const NONE: Tally = Tally {
+        launches: 0,
+        time_ns: 0.0,
+        timed_all: true,
+    };
+
+    fn add(&mut self, t: &ingest::Launch) {
+        self.launches += t.count;
+        match t.metrics.get("duration_ns") {
+            Some(d) => self.time_ns += d * t.count as f64,
+            None => self.timed_all = false,
+        }
+    }
+}
+
+/// What the sampled entries stand for, from [`stand_for_counted`].
+struct Standing<'a> {
+    /// Per sampled entry, the counted launches its kernel's row counts.
+    row: Vec<Tally>,
+    /// Per sampled entry, those of them its counters speak for.
+    counters: Vec<Tally>,
+    /// Per kernel, the launches and time no entry's counters speak for.
+    unlike: Vec<(&'a str, u64, f64)>,
+    /// Counted launches of kernels with no sampled entry.
+    left_out: u64,
+}
+
+/// Puts each counted launch with the sampled entry most like it (see [`apply_timing`]);
+/// an entry without a launching object takes its launches'.
+fn stand_for_counted<'a>(
+    sampled: &mut [ingest::Launch],
+    timed: &'a ingest::Profile,
+    reference: &[Option<f64>],
+    renumbered: bool,
+) -> Standing<'a> {
+    let mut standing = Standing {
+        row: vec![Tally::NONE; sampled.len()],
+        counters: vec![Tally::NONE; sampled.len()],
+        unlike: Vec::new(),
+        left_out: 0,
+    };
+    let own_entry: HashMap<u64, usize> = (sampled.iter().enumerate())
+        .map(|(i, l)| (l.id, i))
+        .collect();
+    for t in &timed.launches {
+        // A sampled launch numbered in the program's order stands for its own launch.
+        let own = renumbered.then(|| own_entry.get(&t.id).copied()).flatten();
+        let Some(i) = own.or_else(|| most_alike_in_time(sampled, reference, t)) else {
+            standing.left_out += t.count;
+            continue;
+        };
+        standing.row[i].add(t);
+        if own.is_some() || counters_like(&sampled[i], reference.get(i), t) {
+            standing.counters[i].add(t);
+        } else {
+            let time = t.metrics.get("duration_ns").unwrap_or(&0.0) * t.count as f64;
+            match standing.unlike.iter_mut().find(|u| u.0 == t.name) {
+                Some(u) => (u.1, u.2) = (u.1 + t.count, u.2 + time),
+                None => standing.unlike.push((&t.name, t.count, time)),
+            }
+        }
+        if sampled[i].launched_from.is_none() {
+            sampled[i].launched_from.clone_from(&t.launched_from);
+        }
+    }
+    standing
+}
+
+/// Whether the sampled entry's counters speak for counted launch `timed`, which it stands
+/// for: a launch of another configuration, the nearest it has, always; one of its own
+/// configuration when their durations (as counted, `reference`) are within
+/// [`LIKE_DURATION`] of each other, or either has none.
+fn counters_like(
+    sampled: &ingest::Launch,
+    reference: Option<&Option<f64>>,
+    timed: &ingest::Launch,
+) -> bool {
+    if sampled.grid != timed.grid || sampled.block != timed.block {
+        return true;
+    }
+    match (
+        reference.copied().flatten(),
+        timed.metrics.get("duration_ns"),
+    ) {
+        (Some(r), Some(&d)) if r > 0.0 && d > 0.0 => (r / d).max(d / r) <= LIKE_DURATION,
+        _ => true,
+    }
+}
+
+/// The end of the sample's note where counted launches ran far from the duration of the
+/// sampled launch of their configuration: its counters judge none of them.
+fn unlike_note(unlike: &[(&str, u64, f64)], timed: &ingest::Profile) -> String {
+    if unlike.is_empty() {
+        return String::new();
+    }
+    let total: f64 = (timed.launches.iter())
+        .filter_map(|t| Some(t.metrics.get("duration_ns")? * t.count as f64))
+        .sum();
+    let mut unlike = unlike.to_vec();
+    unlike.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let listed: Vec<String> = (unlike.iter().take(3))
+        .map(|(name, n, time)| {
+            let share = if total > 0.0 { time / total } else { 0.0 };
+            format!(
+                "{} ({n} launch(es), {})",
+                kernel::short_name(name),
+                crate::profile::sample::percent(share)
+            )
+        })
+        .collect();
+    let more = match unlike.len() {
+        n if n > 3 => format!(" and {} kernel(s) more", n - 3),
+        _ => String::new(),
+    };
+    format!(
+        ", its counters for those of its configuration within {LIKE_DURATION}x of its \
+         duration; no counters judge the rest: {}{more}",
+        listed.join(", ")
     )
 }
 
@@ -283,6 +410,52 @@ mod tests {
             note.ends_with("measured all 22 launches, and ncu profiled every one"),
             "{note}"
         );
+    }
+
+    /// ATen's direct-copy kernel on the H100 (attention, 1 step): one configuration, 4
+    /// strided copies of 35 us and 24 contiguous ones of 12-18 us; the sample profiled a
+    /// strided one. Its kernel's row counts all 28, its counters only the 4 like it; a
+    /// launch of another grid still goes to it, counters and all, whatever its time. The
+    /// note names the 24: 360 of the 502 us counted.
+    #[test]
+    fn a_sampled_launchs_counters_speak_for_launches_near_its_duration() {
+        let copy = |id: u64, grid: u64, us: f64| {
+            let mut l = ingest::Launch::of_shape(id, "copy".into(), [grid, 1, 1], [128, 1, 1], 1);
+            l.metrics.insert("duration_ns", us * 1000.0);
+            l
+        };
+        let mut counted: Vec<ingest::Launch> = (0..28)
+            .map(|i| copy(i, 16384, if i % 7 == 0 { 35.0 } else { 15.0 }))
+            .collect();
+        counted.push(copy(28, 8192, 2.0));
+        let profile = |launches| ingest::Profile {
+            file: "attention".into(),
+            page: ingest::Page::Raw,
+            launches,
+            notes: Vec::new(),
+            source_blocks: Vec::new(),
+        };
+        let every = EveryLaunch {
+            profile: profile(counted),
+            program_time: None,
+            cuda_processes: 0,
+            counted_in_run: None,
+        };
+        let mut sample = profile(vec![copy(7, 16384, 36.0)]);
+        let note = apply_timing(&mut sample, &every, &[Some(35_000.0)], true, true);
+        let entry = &sample.launches[0];
+        assert_eq!(entry.count, 29);
+        let cover = entry.counters_cover.unwrap();
+        assert_eq!(cover.launches, 5, "the 4 strided copies and the other grid");
+        assert_eq!(cover.time_ns, Some(4.0 * 35_000.0 + 2_000.0));
+        assert!(
+            note.ends_with("no counters judge the rest: copy (24 launch(es), 71.7%)"),
+            "{note}"
+        );
+        // Where every launch is near the sampled one's time, its counters speak for all.
+        let mut alike = profile(vec![copy(7, 16384, 36.0)]);
+        apply_timing(&mut alike, &every, &[Some(20_000.0)], true, true);
+        assert_eq!(alike.launches[0].counters_cover, None);
     }
 
     /// A cuBLAS-style GEMM sampled with grids (64,2,1) and (128,1,1), as in the PyTorch
