@@ -293,14 +293,34 @@ fn a_one_runs_replayed_launches_are_timed_by_their_counters() {
 /// BFS's one run with a steady loop's repeats (fixtures/h100-one-run/loops3_bfs.*) finds
 /// divergent-warps on Kernel's 9th level, whose SM issues in 40.1% of its cycles under the
 /// range profiler and 36.2% under ncu (all_bfs.csv, the same level), against a 40% bar:
-/// the finding says it is near the bar, and every launch's capture gives none.
+/// the finding says it is near the bar and, its replay's L2 being warm, is info, so the one
+/// run warns as every launch's capture does.
 #[test]
 fn a_one_runs_finding_near_its_bar_says_so() {
     let one = check_fixture("h100-one-run/loops3_bfs.csv");
-    let notes = finding(&one, "divergent-warps")["notes"].to_string();
+    let divergent = finding(&one, "divergent-warps");
+    let notes = divergent["notes"].to_string();
     assert!(notes.contains("near the limit"), "{notes}");
+    assert_eq!(divergent["severity"], "info", "{divergent}");
+    assert!(
+        (divergent["info_because"].as_str().unwrap()).contains("near its bar"),
+        "{divergent}"
+    );
     let every = common::warnings_of(&check_fixture("h100-one-run/all_bfs.csv"));
     assert!(!every.iter().any(|(_, rule)| rule == "divergent-warps"));
+    assert_eq!(common::warnings_of(&one), every);
+}
+
+/// The same export read without the record that says the tracer's replay measured it (as
+/// an ncu export is read) keeps the warning: only one run's counters are unsettled there.
+#[test]
+fn near_its_bar_a_finding_is_info_only_in_one_run() {
+    let scratch = common::scratch_dir("unsettled");
+    let export = scratch.join("loops3_bfs.csv");
+    std::fs::copy(fixture("h100-one-run/loops3_bfs.csv"), &export).unwrap();
+    let report = common::check_json(&export);
+    let divergent = finding(&report, "divergent-warps");
+    assert_eq!(divergent["severity"], "warning", "{divergent}");
 }
 
 /// A traced run that wrote no trace (the stand-in program writes none) cannot stand for

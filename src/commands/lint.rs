@@ -54,6 +54,10 @@ pub fn lint_and_report(
     let settings = pipeline::Settings {
         unprofiled_ns: sample.unprofiled_ns,
         traced_objects: sample.traced_objects.clone(),
+        warm_replay: matches!(
+            sample.sample,
+            Some(crate::profile::sample::Sample::Traced(_))
+        ),
         ..super::shared::analysis_settings(&args.gate.selection, args.gate.min_share)
     };
     let view = pipeline::View {

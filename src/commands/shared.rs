@@ -112,5 +112,6 @@ pub(super) fn analysis_settings(rules: &RuleArgs, min_share: f64) -> crate::pipe
         min_share,
         unprofiled_ns: 0.0,
         traced_objects: Vec::new(),
+        warm_replay: false,
     }
 }

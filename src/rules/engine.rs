@@ -386,6 +386,12 @@ fn merge_into(into: &mut Finding, f: Finding, shown_stake: &mut f64) {
         (a, b) => Some(a.unwrap_or(into.launch_count) + b.unwrap_or(f.launch_count)),
     };
     into.launch_count += f.launch_count;
+    // Unsettled only where every launch of the finding's severity is.
+    match f.severity.cmp(&into.severity) {
+        std::cmp::Ordering::Greater => into.unsettled_in_one_run = f.unsettled_in_one_run,
+        std::cmp::Ordering::Equal => into.unsettled_in_one_run &= f.unsettled_in_one_run,
+        std::cmp::Ordering::Less => {}
+    }
     into.severity = into.severity.max(f.severity);
     if into.covered.insert((f.grid, f.block)) {
         into.configurations = into.covered.len();
@@ -464,6 +470,31 @@ mod tests {
         assert_eq!(merged[0].launch_count, 3);
         assert_eq!(merged[0].launches, [1, 100, 200]);
         assert_eq!(findings_of(&rules, "zoo", &three, false).len(), 3);
+    }
+
+    /// BFS's 9th level in one run (the export's row 9, the program's launch 16) issued in
+    /// 40.1% of its cycles, near divergent-warps' 40% bar on the side a warm L2 pushes it
+    /// to: unsettled alone, settled once merged with a launch of the kernel well past it.
+    #[test]
+    fn a_merged_finding_is_unsettled_only_where_each_launch_is() {
+        let rules: Vec<Rule> = crate::rules::load(None)
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.slug == "divergent-warps")
+            .collect();
+        let bfs = launches("h100-one-run/loops3_bfs.csv");
+        let level = bfs.launches.iter().find(|l| l.id == 9).unwrap();
+        let alone = findings_of(&rules, "bfs", std::slice::from_ref(level), true);
+        assert!(alone[0].unsettled_in_one_run, "{alone:#?}");
+        let mut busy = Launch {
+            id: 30,
+            last_id: 30,
+            ..level.clone()
+        };
+        busy.metrics.insert("issue_slots_pct", 60.0);
+        let merged = findings_of(&rules, "bfs", &[level.clone(), busy], true);
+        assert_eq!(merged[0].launch_count, 2);
+        assert!(!merged[0].unsettled_in_one_run, "{merged:#?}");
     }
 
     /// latency-bound defers to another finding on the same launch: an LU perimeter step

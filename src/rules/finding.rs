@@ -76,6 +76,11 @@ pub struct Finding {
     /// under the floor, a fix another finding already names. Absent on the rest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub info_because: Option<String>,
+    /// Whether an `unsettled_in_one_run` note held on every launch of its severity: the
+    /// value that decides it is near the rule's bar, on the side a warm cache pushes it to
+    /// (see `crate::pipeline::findings`).
+    #[serde(skip)]
+    pub unsettled_in_one_run: bool,
     /// Rules that hold on its launches too and defer to it, their cause (a one-block step
     /// is latency-bound because its grid is small): the linter's verdict on those bounds,
     /// which the roofline's tags read, though their own findings are not made.

@@ -183,6 +183,10 @@ pub(super) fn judge_with(
         fix: words.fix,
         notes: words.notes,
         grid_notes: words.grid_notes,
+        // On every launch, words or not: a merged finding is near its bar only where
+        // each of its launches is.
+        unsettled_in_one_run: (rule.notes.iter())
+            .any(|n| n.unsettled_in_one_run && n.when.expr.eval(&lookup).is_ok_and(|v| v != 0.0)),
         evidence,
         evidence_range: BTreeMap::new(),
         time_at_stake_ns,

@@ -140,6 +140,9 @@ pub struct Note {
     pub text: Template,
     /// See `NoteFile::grids`: decided once the launches are folded.
     pub grids: Option<GridScope>,
+    /// Where it holds, the verdict's deciding value is near its bar on the side a warm L2
+    /// pushes it to: one run's replay, which starts from one, may have put it there.
+    pub unsettled_in_one_run: bool,
 }
 
 /// A second way to judge when the primary metrics are not in the export, with a note

@@ -104,6 +104,10 @@ struct NoteFile {
     /// Keep the note only on findings whose launches' grids are all one size, or vary.
     #[serde(default)]
     grids: Option<GridScope>,
+    /// The note holds where the deciding value is near its bar on the side a warm L2
+    /// pushes it to: in one run, such a warning is info.
+    #[serde(default)]
+    unsettled_in_one_run: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -258,6 +262,7 @@ fn notes(origin: &str, notes: &[NoteFile], params: &BTreeMap<String, f64>) -> Re
                 when: condition(origin, &format!("notes[{i}].when"), &n.when, params)?,
                 text,
                 grids: n.grids,
+                unsettled_in_one_run: n.unsettled_in_one_run,
             })
         })
         .collect()
