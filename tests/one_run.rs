@@ -169,8 +169,8 @@ fn one_run_falls_back_to_ncu_where_the_tracer_profiled_nothing() {
     assert_eq!(report["sources"][0]["sample"], "by-time");
 }
 
-/// Options that ncu carries out keep the two runs, and say so; without --one-run the
-/// traced run is asked for no counters.
+/// Options that ncu carries out keep the two runs, and say so, whether --one-run or the
+/// default asked for one run; with --two-runs the traced run is asked for no counters.
 #[test]
 fn one_run_gives_way_to_what_only_ncu_does() {
     let counters = fixture("h100-one-run/first_launches_lud.counters.csv");
@@ -196,8 +196,16 @@ fn one_run_gives_way_to_what_only_ncu_does() {
         ncu_profiled(&run) && run.metrics_asked.is_empty(),
         "{stderr}"
     );
-    let plain = one_run(&["--format", "json", "--exit-zero"], trace, &counters);
-    assert!(ncu_profiled(&plain) && plain.metrics_asked.is_empty());
+    let by_default = one_run(&["-k", "lud_internal", "--exit-zero"], trace, &counters);
+    let stderr = String::from_utf8_lossy(&by_default.out.stderr);
+    assert!(
+        stderr.contains("the default would run the program once; it runs twice: -k"),
+        "{stderr}"
+    );
+    let two = one_run(&["--two-runs", "--exit-zero"], trace, &counters);
+    assert!(ncu_profiled(&two) && two.metrics_asked.is_empty());
+    let once = one_run(&["--exit-zero"], trace, &counters);
+    assert!(!ncu_profiled(&once) && !once.metrics_asked.is_empty());
 }
 
 /// --window runs the program once, the tracer profiling up to 100 launches (a training

@@ -1984,7 +1984,18 @@ fn without_a_launch_trace_the_timing_pass_stands_in() {
         ("GPULINT_CUPTI", tracer.as_str()),
     ];
     let base = ["run", "--verbose", "--format", "json", "--exit-zero"];
-    let plain = run_with("normal", &[&base[..], &["--", &sample]].concat(), &env);
+    // One run, the default, says that the program runs again.
+    let once = run_with("normal", &[&base[..], &["--", &sample]].concat(), &env);
+    let stderr = String::from_utf8_lossy(&once.out.stderr);
+    assert!(
+        stderr.contains("runs again, under ncu: the traced run gave no trace (the traced run"),
+        "{stderr}"
+    );
+    let plain = run_with(
+        "normal",
+        &[&base[..], &["--two-runs", "--", &sample]].concat(),
+        &env,
+    );
     let stderr = String::from_utf8_lossy(&plain.out.stderr);
     assert!(
         stderr.contains("gpulint: no launch trace: the traced run (exit status: 0) wrote no trace"),
@@ -2247,7 +2258,14 @@ fn the_traced_run_is_announced_and_gets_the_programs_input() {
     let command = || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_gpulint"));
         command
-            .args(["run", "--verbose", "--exit-zero", "--", &sample])
+            .args([
+                "run",
+                "--verbose",
+                "--exit-zero",
+                "--two-runs",
+                "--",
+                &sample,
+            ])
             .env("NO_COLOR", "1")
             .env("NCU", stand_in("ncu"))
             .env(
@@ -2848,7 +2866,7 @@ fn quiet_runs_say_nothing_but_warnings() {
     };
     let plain = run_with("normal", &args, &env);
     assert!(
-        notes(&plain.out).iter().any(|l| l.contains("runs twice")),
+        notes(&plain.out).iter().any(|l| l.contains("runs once")),
         "{}",
         transcript(&plain.out)
     );

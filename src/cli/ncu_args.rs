@@ -79,18 +79,19 @@ pub struct NcuArgs {
     /// takes a lock before it starts CUDA. The held program's stdin is empty.
     #[arg(long, conflicts_with = "no_launch_trace")]
     pub overlap: bool,
-    /// Run the program once: gpulint's launch tracer reads the rules' counters itself
-    /// (CUPTI's range profiler) on the first launch of each kernel, on up to two more with
-    /// 4x more or fewer blocks and, once no kernel is new, on a kernel's next four launches
-    /// and two at doubling counts (within a second of profiling), at most 40, and ncu does
-    /// not run it again. Where the tracer profiles nothing, the program runs again under
-    /// ncu, whose own arguments (--ncu-arg) apply only then. Not with --source, -k,
-    /// --per-launch or a launch filter, which ncu carries out.
+    /// Run the program once, the default: gpulint's launch tracer reads the rules'
+    /// counters itself (CUPTI's range profiler) on the first launch of each kernel, on up
+    /// to two more with 4x more or fewer blocks and, once no kernel is new, on a kernel's
+    /// next four launches and two at doubling counts (within a second of profiling), at
+    /// most 40, and ncu does not run it again. Where the tracer profiles nothing, the
+    /// program runs again under ncu, whose own arguments (--ncu-arg) apply only then.
+    /// --source, -k, --per-launch and launch filters, which ncu carries out, run it twice.
     #[arg(long, conflicts_with_all = ["no_launch_trace", "overlap"])]
     pub one_run: bool,
-    /// Run the program twice, the traced run and ncu's, where --window would run it once:
-    /// ncu's counters, each replay pass from a flushed cache, at about twice the time.
-    #[arg(long, requires = "window", conflicts_with = "one_run")]
+    /// Run the program twice, the traced run and ncu's: ncu's counters, each replay pass
+    /// from a flushed cache, at about twice the time (a verdict near its bar that one run
+    /// leaves as info is then measured as ncu measures it).
+    #[arg(long, conflicts_with = "one_run")]
     pub two_runs: bool,
     /// The runs in sequence, the default: kept so that scripts that say so still run.
     #[arg(long, hide = true, conflicts_with = "overlap")]
@@ -132,12 +133,30 @@ pub struct NcuArgs {
     pub save_csv: Option<String>,
 }
 
+/// What asks for one run where no option does ([`NcuArgs::one_run_asked_by`]).
+pub const ONE_RUN_BY_DEFAULT: &str = "the default";
+
 impl NcuArgs {
-    /// Whether the program is to run once: `--one-run`, or `--window` unless `--two-runs`
-    /// or an option of the two runs (`--overlap`, `--no-launch-trace`) says otherwise.
+    /// Whether the program is to run once: the default, unless `--two-runs` or an option
+    /// of the two runs (`--overlap`, `--no-launch-trace`, `--time-all-launches`) says
+    /// otherwise.
     pub fn runs_once(&self) -> bool {
         self.one_run
-            || (self.window.is_some() && !self.two_runs && !self.overlap && !self.no_launch_trace)
+            || !(self.two_runs || self.overlap || self.no_launch_trace || self.time_all_launches)
+    }
+
+    /// What asks for one run, in the words stderr gives it: `--one-run`, `--window`, or
+    /// the default; `None` where the program runs twice.
+    pub fn one_run_asked_by(&self) -> Option<&'static str> {
+        if !self.runs_once() {
+            None
+        } else if self.one_run {
+            Some("--one-run")
+        } else if self.window.is_some() {
+            Some("--window")
+        } else {
+            Some(ONE_RUN_BY_DEFAULT)
+        }
     }
 
     /// What ncu is asked for: the command line's options, the config's ncu arguments, and

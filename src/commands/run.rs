@@ -25,7 +25,7 @@ pub fn run_program(
         jobs: report.gate.read.jobs,
         rules_dir: report.gate.selection.rules.as_deref(),
         overlap: ncu.overlap,
-        one_run: ncu.runs_once(),
+        one_run: ncu.one_run_asked_by(),
     };
     let ignored = |n: &str, r: &Rule| config.kernel_ignored(n, r);
     let linter = rules::engine::Linter::new(&rules, &ignored, !report.per_launch);
@@ -91,6 +91,7 @@ fn count_settings<'a>(
         ncu_run_beside: false,
         // Asked for once the metrics are planned.
         counters: None,
+        one_run_asked_by: None,
         verbose: report.gate.read.verbose,
     }
 }

@@ -81,9 +81,9 @@ pub(crate) struct Settings<'a> {
     /// until the sample is planned (`ncu::early`), where it can be: `--overlap`, for the
     /// held program listens on every interface while it waits.
     pub overlap: bool,
-    /// Run the program once: the tracer reads the counters ([`one_run`]), where it can
-    /// (`--one-run`, or `--window` without `--two-runs`).
-    pub one_run: bool,
+    /// Run the program once: the tracer reads the counters ([`one_run`]), where it can;
+    /// what asked for it (`--one-run`, `--window`, the default), `None` for two runs.
+    pub one_run: Option<&'static str>,
 }
 
 /// What the stage gives the report: the sampled launches read and linted, the sample,
@@ -420,29 +420,28 @@ fn say_program_failed(end: sample::ProgramEnd, program: &[std::ffi::OsString]) {
     }
 }
 
-/// One run of the program, where `asked` (`--one-run`, or `--window` without `--two-runs`):
-/// the traced run is told to read the profiled run's metrics itself, unless the options
-/// want ncu (stderr says why).
+/// One run of the program, where `asked_by` asks for it (`--one-run`, `--window`, the
+/// default): the traced run is told to read the profiled run's metrics itself, unless the
+/// options want ncu (stderr says why) or there is to be no traced run.
 fn ask_for_counters(
-    asked: bool,
+    asked_by: Option<&'static str>,
     opts: &ncu::NcuOptions,
     per_launch: bool,
     count: &mut sampling::CountSettings,
     prepared: &ncu::Prepared,
     rules: &[Rule],
 ) {
-    if !asked {
+    let Some(asked_by) = asked_by else {
+        return;
+    };
+    if count.declined.is_some() {
         return;
     }
-    let asked_by = if opts.window.is_some() {
-        "--window"
-    } else {
-        "--one-run"
-    };
     if let Some(why) = one_run::declined(opts, per_launch) {
         crate::note!("{asked_by} would run the program once; it runs twice: {why}");
         return;
     }
+    count.one_run_asked_by = Some(asked_by);
     let plan = ncu::metric_plan(&rules::metric_keys(rules), opts.roofline, prepared.chip());
     count.counters = Some(one_run::counters(&plan.metrics, opts.window.is_some()));
 }

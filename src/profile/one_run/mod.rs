@@ -126,9 +126,10 @@ mod tests {
         );
     }
 
-    /// --window runs the program once unless an option of the two runs says otherwise.
+    /// The program runs once, with or without --window, unless an option of the two runs
+    /// says otherwise.
     #[test]
-    fn a_window_runs_the_program_once_unless_told_otherwise() {
+    fn the_program_runs_once_unless_told_otherwise() {
         let runs_once = |args: &[&str]| {
             let mut all = vec!["gpulint", "run"];
             all.extend(args);
@@ -138,14 +139,26 @@ mod tests {
                 _ => unreachable!(),
             }
         };
-        assert!(!runs_once(&[]));
+        assert!(runs_once(&[]));
         assert!(runs_once(&["--one-run"]));
         assert!(runs_once(&["--window", "20"]));
+        assert!(!runs_once(&["--two-runs"]));
+        assert!(!runs_once(&["--overlap"]));
+        assert!(!runs_once(&["--no-launch-trace"]));
+        assert!(!runs_once(&["--time-all-launches"]));
         assert!(!runs_once(&["--window", "20", "--two-runs"]));
         assert!(!runs_once(&["--window", "20", "--overlap"]));
         assert!(!runs_once(&["--window", "20", "--no-launch-trace"]));
         assert!(
-            crate::cli::Cli::try_parse_from(["gpulint", "run", "--two-runs", "--", "p"]).is_err()
+            crate::cli::Cli::try_parse_from([
+                "gpulint",
+                "run",
+                "--two-runs",
+                "--one-run",
+                "--",
+                "p"
+            ])
+            .is_err()
         );
     }
 }

@@ -28,8 +28,10 @@ pub struct CountSettings<'a> {
     /// ncu's run of the program started beside the traced run (`ncu::early`).
     pub ncu_run_beside: bool,
     /// Counters the tracer reads itself, for one run of the program
-    /// (`crate::profile::one_run`).
+    /// (`crate::profile::one_run`), and what asked for that run (`--one-run`, `--window`,
+    /// the default).
     pub counters: Option<tracer::RunCounters>,
+    pub one_run_asked_by: Option<&'static str>,
     pub verbose: bool,
 }
 
@@ -45,6 +47,8 @@ pub fn count(
 ) -> Result<Option<EveryLaunch>> {
     let verbose = settings.verbose;
     let started = std::time::Instant::now();
+    // Whether the program started under the tracer: then a run of ncu's is its second.
+    let mut ran = false;
     let traced = settings
         .declined
         .map_or(Ok(()), |why| Err(why.to_string()))
@@ -67,6 +71,7 @@ pub fn count(
                 None => say_it_runs_twice(&name, settings.ncu_run_beside),
             }
             let source = traced_source(opts, program);
+            ran = true;
             let asked = tracer::Asked {
                 window: settings.window,
                 source: source.as_ref(),
@@ -96,7 +101,7 @@ pub fn count(
             },
         ));
     }
-    say_no_trace(settings, program, &why_not);
+    say_no_trace(settings, program, &why_not, ran);
     if !settings.time_all_launches {
         return Ok(None);
     }
@@ -113,17 +118,28 @@ pub fn count(
     }))
 }
 
-/// Says why there is no launch trace: always where the user was told the program would
-/// run once (`--one-run`, or `--window`; it runs again under ncu), else with `--verbose`
-/// or `--save-trace`.
-fn say_no_trace(settings: &CountSettings, program: &[std::ffi::OsString], why_not: &str) {
-    if settings.counters.is_some() {
-        crate::note!(
-            "{} runs again, under ncu: the traced run gave no trace ({why_not})",
-            crate::profile::program_name(program)
-        );
-    } else if settings.verbose || settings.save_trace.is_some() {
-        crate::note!("no launch trace: {why_not}");
+/// Says why there is no launch trace: always where the program `ran` under the tracer for
+/// its one run (it runs again under ncu) or one run was asked for by name (`--one-run`,
+/// `--window`), else with `--verbose` or `--save-trace`.
+fn say_no_trace(
+    settings: &CountSettings,
+    program: &[std::ffi::OsString],
+    why_not: &str,
+    ran: bool,
+) {
+    let name = crate::profile::program_name(program);
+    match settings.one_run_asked_by {
+        Some(_) if ran => {
+            crate::note!("{name} runs again, under ncu: the traced run gave no trace ({why_not})");
+        }
+        Some(asked_by) if asked_by != crate::cli::ONE_RUN_BY_DEFAULT => crate::note!(
+            "{name} runs under ncu, not once under the launch tracer as {asked_by} asks: no \
+             launch trace ({why_not})"
+        ),
+        _ if settings.verbose || settings.save_trace.is_some() => {
+            crate::note!("no launch trace: {why_not}");
+        }
+        _ => {}
     }
 }
 
