@@ -253,6 +253,20 @@
 #           same five warnings, if the first step ends inside the window (window3's fresh
 #           run reached its steps 18 s after its first launch); the fresh run in about 55 s
 #           (its tracer built, 6.4 s), the warm one in about 48 s.
+#   onedefault (thirty-second session: one run is the default, a warning near its bar
+#           on a warm cache's side is info, a sampled launch's counters speak only for
+#           launches within 2x of its duration) each program plain and by default, on one
+#           machine: LU 1024, BFS 1048576 8, split_structs 1, torch_attention.py 1,
+#           torch_transformer.py 3, torch_cnn_augment.py 2; the CNN also with --window 600
+#           (one run with the window's cap of 100, the program ending before the window).
+#           Expected before the call: every default runs the program once ("ran once"),
+#           within 1.5x its plain run + 5 s; LU 7 warnings, BFS 5, split_structs 0,
+#           attention 2 (fp32-gemm-on-cuda-cores, manual-attention), the transformer 1
+#           (fp32-gemm-on-cuda-cores): --all-launches' on the H100 (calls of
+#           lab/runs/2026-12-05-one-run-loops.txt and -window-one-run.txt); the CNN's
+#           default may miss the backward's kernels under the cap of 40 (uncoalesced-load
+#           on cuDNN's wgrad), which --window 600's cap of 100 profiles: 7 warnings there,
+#           the two-run default's of window-one-run.txt.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -546,6 +560,32 @@ for stage in "$@"; do
         head -1 "$r/$name.timeline.txt" | tee -a "$table"
         echo "$name: $(grep -c '^warning\[' "$r/$name.txt") warnings; $(grep -m1 -o 'tracer profiled [0-9]* of them' "$r/$name.txt")" | tee -a "$table"
       done
+      ;;
+    onedefault)
+      export TIMED_LIMIT=200
+      build_sample lud
+      build_sample bfs
+      build_sample split_structs
+      summary() {
+        local f="$r/$1.txt"
+        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
+        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
+      }
+      for program in "lud 1024" "bfs 1048576 8" "split_structs 1"; do
+        set -- $program
+        timed "plain_$1" "$build/$1" "${@:2}"
+        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- "$build/$1" "${@:2}"
+        summary "one_$1"
+      done
+      for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
+        set -- $program
+        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
+        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
+        summary "one_$1"
+      done
+      run_gl window_cnn -v --window 600 --save-csv "$r/window_cnn.csv" -- \
+        python3 samples/apps/torch_cnn_augment.py 2
+      summary window_cnn
       ;;
     passes)
       build_sample lud
