@@ -83,7 +83,7 @@ pub struct NcuArgs {
     /// counters itself (CUPTI's range profiler) on the first launch of each kernel, on up
     /// to two more with 4x more or fewer blocks and, once no kernel is new, on a kernel's
     /// next four launches and two at doubling counts (within a second of profiling), at
-    /// most 40, and ncu does not run it again. Where the tracer profiles nothing, the
+    /// most 100, and ncu does not run it again. Where the tracer profiles nothing, the
     /// program runs again under ncu, whose own arguments (--ncu-arg) apply only then.
     /// --source, -k, --per-launch and launch filters, which ncu carries out, run it twice.
     #[arg(long, conflicts_with_all = ["no_launch_trace", "overlap"])]

@@ -443,7 +443,7 @@ fn ask_for_counters(
     }
     count.one_run_asked_by = Some(asked_by);
     let plan = ncu::metric_plan(&rules::metric_keys(rules), opts.roofline, prepared.chip());
-    count.counters = Some(one_run::counters(&plan.metrics, opts.window.is_some()));
+    count.counters = Some(one_run::counters(&plan.metrics));
 }
 
 /// The sample the traced run profiled itself, and its export, as ncu's run would give

@@ -269,7 +269,7 @@ pub enum LeftOutBecause {
     /// The cap on launches went to kernels with more of the time.
     LaunchCap,
     /// Launched after the launch tracer had profiled as many launches as it profiles in
-    /// one run (`crate::profile::one_run::MOST_LAUNCHES`, or `WINDOW_MOST_LAUNCHES`).
+    /// one run (`crate::profile::one_run::MOST_LAUNCHES`).
     AfterTracerCap,
 }
 

@@ -17,14 +17,12 @@ pub use unprofiled_note::longer_unprofiled_note;
 use crate::profile::ncu::tracer::RunCounters;
 use crate::profile::sample::Sample;
 
-/// The most launches the tracer profiles in one run: each costs its replay passes.
-pub const MOST_LAUNCHES: u64 = 40;
-
-/// The most under `--window`, whose seconds they come out of: a training step's kernel
-/// functions, its backward's included (the augmented CNN's 69, whose 68th is cuDNN's
-/// wgrad), at about 0.2 s each on an H100 (lab/runs/2026-12-05-window-one-run.txt: 68-76
-/// profiled).
-pub const WINDOW_MOST_LAUNCHES: u64 = 100;
+/// The most launches the tracer profiles in one run, each at its replay passes' cost: a
+/// training step's kernel functions, its backward's included (the augmented CNN's 69,
+/// whose 68th is cuDNN's wgrad). With 40, the CNN's 2 steps lost wgrad's uncoalesced loads
+/// and a GEMM's misaligned access; with 100 it profiled 68 launches, in 34.5 s against
+/// 35.2 s (lab/runs/2026-12-05-counters-cover.txt, an H200).
+pub const MOST_LAUNCHES: u64 = 100;
 
 /// The counters the tracer read in the traced run, as it wrote them, and how the program
 /// ended (its one run: the report's program end).
@@ -34,15 +32,11 @@ pub struct CountedInRun {
 }
 
 /// What the traced run is asked to read: `metrics` (the profiled run's, by ncu's names), on
-/// as many launches as a run of that kind (`window`) profiles.
-pub fn counters(metrics: &[&str], window: bool) -> RunCounters {
+/// at most [`MOST_LAUNCHES`].
+pub fn counters(metrics: &[&str]) -> RunCounters {
     RunCounters {
         metrics: metrics.iter().map(|m| m.to_string()).collect(),
-        most_launches: if window {
-            WINDOW_MOST_LAUNCHES
-        } else {
-            MOST_LAUNCHES
-        },
+        most_launches: MOST_LAUNCHES,
     }
 }
 
@@ -105,7 +99,7 @@ mod tests {
     use super::*;
     use clap::{CommandFactory, Parser};
 
-    /// `gpulint run`'s help names the caps as they are: --one-run's and --window's.
+    /// `gpulint run`'s help names the cap as it is, for --one-run and --window.
     #[test]
     fn the_help_names_each_runs_cap() {
         let cli = crate::cli::Cli::command();
@@ -121,7 +115,7 @@ mod tests {
         );
         let window = help("window");
         assert!(
-            window.contains(&format!("up to {WINDOW_MOST_LAUNCHES} launches")),
+            window.contains(&format!("up to {MOST_LAUNCHES} launches")),
             "{window}"
         );
     }
