@@ -267,6 +267,18 @@
 #           default may miss the backward's kernels under the cap of 40 (uncoalesced-load
 #           on cuDNN's wgrad), which --window 600's cap of 100 profiles: 7 warnings there,
 #           the two-run default's of window-one-run.txt.
+#   onedefault2 (after onedefault on an H200: every default ran once within 1.5x + 5 s;
+#           LU 7, BFS 5, split_structs 0, attention 2 warnings as expected; the
+#           transformer 2, serial-loads on reduce_kernel<...01ed> at 1.46 loads in flight
+#           against a bar of 1.5; the CNN 3 under the cap of 40, 5 under --window 600's
+#           100; the one run's cap is now 100 everywhere) on the same machine: LU again
+#           (its tracer built), the CNN, attention and the transformer by default, attention
+#           with --two-runs, and --all-launches on the transformer and split_structs.
+#           Expected before the call: LU in about 3 s; the CNN's 5 warnings of --window 600
+#           in about 35 s (plain 27.3 s); attention's 2 within 27 s, its two runs about 40 s;
+#           the transformer's default as in onedefault; --all-launches on the transformer
+#           gives fp32-gemm-on-cuda-cores as on the H100, and serial-loads on the reduce
+#           kernel or not (unknown: 1.46 is 3% from the bar); split_structs none.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -586,6 +598,32 @@ for stage in "$@"; do
       run_gl window_cnn -v --window 600 --save-csv "$r/window_cnn.csv" -- \
         python3 samples/apps/torch_cnn_augment.py 2
       summary window_cnn
+      ;;
+    onedefault2)
+      export TIMED_LIMIT=250
+      build_sample lud
+      build_sample split_structs
+      summary() {
+        local f="$r/$1.txt"
+        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
+        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
+      }
+      run_gl one_lud2 -v -- "$build/lud" 1024
+      summary one_lud2
+      timed plain_cnn2 python3 samples/apps/torch_cnn_augment.py 2
+      run_gl one_cnn2 -v --save-csv "$r/one_cnn2.csv" -- python3 samples/apps/torch_cnn_augment.py 2
+      summary one_cnn2
+      timed plain_attention2 python3 samples/apps/torch_attention.py 1
+      run_gl one_attention2 -v --save-csv "$r/one_attention2.csv" -- python3 samples/apps/torch_attention.py 1
+      summary one_attention2
+      run_gl two_attention2 -v --two-runs --save-csv "$r/two_attention2.csv" -- python3 samples/apps/torch_attention.py 1
+      summary two_attention2
+      run_gl one_tf2 -v --save-csv "$r/one_tf2.csv" -- python3 samples/apps/torch_transformer.py 3
+      summary one_tf2
+      run_gl all_structs -v --all-launches --save-csv "$r/all_structs.csv" -- "$build/split_structs" 1
+      summary all_structs
+      run_gl all_tf -v --all-launches --save-csv "$r/all_tf.csv" -- python3 samples/apps/torch_transformer.py 3
+      summary all_tf
       ;;
     passes)
       build_sample lud
