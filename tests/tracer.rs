@@ -360,6 +360,27 @@ fn the_window_never_ends_inside_a_range() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The profiling has a budget of its own: 3 s plus half the run's time less its
+/// profiling. Where each profiled launch takes 1.6 s, the stand-in's three kernels get two
+/// ranges (3.2 s), and the third kernel none; under a window, which bounds the run, all
+/// three.
+#[test]
+fn the_profiling_stays_within_its_budget() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let env = [
+        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
+        ("FAKE_REPLAY_MS", "1600"),
+    ];
+    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
+    assert!(counted.contains("profiled launches 2\n"), "{counted}");
+    let windowed = [env[0], env[1], ("GPULINT_TRACE_WINDOW_S", "60")];
+    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &windowed);
+    assert!(counted.contains("profiled launches 3\n"), "{counted}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// With `--source`'s variables the tracer counts the first launch of each of the user's
 /// kernels (those GPULINT_SASS_KERNELS lists, where set), with each instruction's file and
 /// line, marks the counted launches in the trace, and writes the stall samples of the

@@ -268,8 +268,9 @@ pub enum LeftOutBecause {
     SmallShare,
     /// The cap on launches went to kernels with more of the time.
     LaunchCap,
-    /// Launched after the launch tracer had profiled as many launches as it profiles in
-    /// one run (`crate::profile::one_run::MOST_LAUNCHES`).
+    /// Launched while the launch tracer had profiled as many launches as it profiles in
+    /// one run (`crate::profile::one_run::MOST_LAUNCHES`), or for as long as its budget
+    /// allows (launch_tracer_counters.inc).
     AfterTracerCap,
 }
 
@@ -297,8 +298,8 @@ impl LeftOutBecause {
             LeftOutBecause::SmallShare => "under 1% of the GPU time: no launch of its own",
             LeftOutBecause::LaunchCap => "past the launch cap (--max-launches profiles more)",
             LeftOutBecause::AfterTracerCap => {
-                "first launched once the tracer had profiled as many launches as one run does \
-                 (in two runs, ncu profiles by GPU time)"
+                "past the tracer's cap of launches or its profiling budget in one run (in two \
+                 runs, ncu profiles by GPU time)"
             }
         }
     }
