@@ -279,6 +279,18 @@
 #           the transformer's default as in onedefault; --all-launches on the transformer
 #           gives fp32-gemm-on-cuda-cores as on the H100, and serial-loads on the reduce
 #           kernel or not (unknown: 1.46 is 3% from the bar); split_structs none.
+#   onedefault3 (after onedefault2 on an H100: the CNN's 7 warnings, the two-run
+#           default's, in 28.4 s against 23.0 s plain; attention's 2 but in 23.6 s against
+#           8.2 s plain, 75 launches profiled at about 0.2 s each; the transformer's 1 =
+#           --all-launches' 1; split_structs' 0 = 0; the tracer now profiles within 3 s plus
+#           half the run so far) every program plain and by default on one machine:
+#           LU 1024, BFS, split_structs 1, attention 1 step, the transformer 3 steps, the
+#           CNN 2 steps.
+#           Expected before the call: each default within 1.5x its plain run + 5 s (the
+#           tracer's build aside, on a fresh machine LU's first run); attention profiles
+#           about 30-40 launches and keeps its 2 warnings; the CNN about 80 (its launches
+#           cost about 0.06 s) and its 7 warnings; the transformer its 1, LU 7, BFS 5,
+#           split_structs 0.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -624,6 +636,31 @@ for stage in "$@"; do
       summary all_structs
       run_gl all_tf -v --all-launches --save-csv "$r/all_tf.csv" -- python3 samples/apps/torch_transformer.py 3
       summary all_tf
+      ;;
+    onedefault3)
+      export TIMED_LIMIT=200
+      build_sample lud
+      build_sample bfs
+      build_sample split_structs
+      summary() {
+        local f="$r/$1.txt"
+        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
+        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
+      }
+      # The tracer's build and the chip query, once a machine, before the timed runs.
+      run_gl warmup -- "$build/lud" 256
+      for program in "lud 1024" "bfs 1048576 8" "split_structs 1"; do
+        set -- $program
+        timed "plain_$1" "$build/$1" "${@:2}"
+        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- "$build/$1" "${@:2}"
+        summary "one_$1"
+      done
+      for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
+        set -- $program
+        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
+        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
+        summary "one_$1"
+      done
       ;;
     passes)
       build_sample lud
