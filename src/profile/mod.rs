@@ -511,9 +511,10 @@ fn say_one_run(export: &one_run::Export, every: &EveryLaunch, program: &[std::ff
     let took = every
         .program_time
         .map_or(String::new(), |t| format!(" in {:.1} s", t.as_secs_f64()));
+    let profiling = (export.profiling_seconds).map_or(String::new(), |s| format!(" in {s:.1} s"));
     crate::note!(
         "{} ran once: the launch trace counted {} launches{took}, and the tracer profiled {} \
-         of them",
+         of them{profiling}",
         program_name(program),
         every.profile.launch_count(),
         export.launches

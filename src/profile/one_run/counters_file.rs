@@ -4,12 +4,14 @@
 use crate::ingest;
 
 /// One process's block of the counters file: the replay passes a launch took, the
+/// milliseconds its ranges took (a tracer before the profiling budget wrote none), the
 /// columns after `correlation` (the metrics, then the device's attributes), a row per
 /// profiled launch, and the step that failed, if one did.
 #[derive(Debug, PartialEq)]
 pub(super) struct Block {
     pub(super) pid: u64,
     pub(super) passes: u64,
+    pub(super) profiling_ms: Option<u64>,
     pub(super) columns: Vec<String>,
     pub(super) rows: Vec<(u64, Vec<String>)>,
     pub(super) stopped: Option<String>,
@@ -35,6 +37,7 @@ pub(super) fn blocks(text: &str) -> Result<Vec<Block>, String> {
             blocks.push(Block {
                 pid,
                 passes,
+                profiling_ms: field("profiling ms"),
                 columns: Vec::new(),
                 rows: Vec::new(),
                 stopped: None,
@@ -96,6 +99,11 @@ mod tests {
             read[0].stopped.as_deref(),
             Some("cuptiRangeProfilerStart returned 7")
         );
+        // A tracer before the profiling budget wrote no milliseconds; this one does.
+        assert_eq!(read[0].profiling_ms, None);
+        let timed = COUNTERS.replace("passes 7, ", "passes 7, profiling ms 1234, ");
+        let read = blocks(&timed).unwrap();
+        assert_eq!((read[0].passes, read[0].profiling_ms), (7, Some(1234)));
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct Export {
     pub launches: usize,
     /// Where a process's profiling stopped early: which process, and the step that failed.
     pub stopped: Vec<String>,
+    /// The seconds the tracer's ranges took, over every process, where each said.
+    pub profiling_seconds: Option<f64>,
 }
 
 /// Writes the export of `counted` for the launches of `trace` it names. `Err` says why it
@@ -44,11 +46,13 @@ pub fn export(trace: &ingest::Profile, counted: &CountedInRun) -> Result<Export,
     }
     let found = profiled_launches(trace, &wanted)?;
     let csv = write_export(&blocks, &found)?;
+    let profiling_ms: Option<u64> = blocks.iter().map(|b| b.profiling_ms).sum();
     Ok(Export {
         csv,
         sample: Sample::Traced(found.keys().copied().collect()),
         launches: found.len(),
         stopped,
+        profiling_seconds: profiling_ms.map(|ms| ms as f64 / 1000.0),
     })
 }
 
