@@ -291,6 +291,16 @@
 #           about 30-40 launches and keeps its 2 warnings; the CNN about 80 (its launches
 #           cost about 0.06 s) and its 7 warnings; the transformer its 1, LU 7, BFS 5,
 #           split_structs 0.
+#   onedefault4 (after onedefault3 on an H100: all six within 1.5x + 5 s, LU 7, BFS 5,
+#           split_structs 0, attention 2 (29 launches), the transformer 1 (36); the CNN 6,
+#           its profiling stopped at launch 400 of 863 and never reached the backward:
+#           wgrad's uncoalesced loads lost; the budget is now 5 s plus half the run, and the
+#           stage line says the ranges' seconds) attention, the transformer and the CNN,
+#           each plain then by default, on one machine.
+#           Expected before the call: attention and the transformer within 1.5x + 5 s
+#           with their 2 and 1 warnings; the CNN reaches more of the backward, and keeps its
+#           7 warnings if it reaches wgrad (unknown); the ranges' seconds at or above the
+#           run's excess over the plain run (a range waits for the queued work).
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -655,6 +665,22 @@ for stage in "$@"; do
         run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- "$build/$1" "${@:2}"
         summary "one_$1"
       done
+      for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
+        set -- $program
+        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
+        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
+        summary "one_$1"
+      done
+      ;;
+    onedefault4)
+      export TIMED_LIMIT=200
+      summary() {
+        local f="$r/$1.txt"
+        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
+        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
+      }
+      # The tracer's build and the chip query, once a machine, and Python's first start.
+      run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
       for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
         set -- $program
         timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
