@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod ncu_args;
-pub use ncu_args::{NcuArgs, ONE_RUN_BY_DEFAULT};
+pub use ncu_args::NcuArgs;
 
 /// Said at the end of each command's `--help`: what its exit status means.
 const EXIT_STATUS: &str = "Exit status: 0 clean, 1 findings at or above --fail-on (or fewer rules judged than --min-judged), 2 bad input or usage.";

@@ -133,9 +133,6 @@ pub struct NcuArgs {
     pub save_csv: Option<String>,
 }
 
-/// What asks for one run where no option does ([`NcuArgs::one_run_asked_by`]).
-pub const ONE_RUN_BY_DEFAULT: &str = "the default";
-
 impl NcuArgs {
     /// Whether the program is to run once: the default, unless `--two-runs` or an option
     /// of the two runs (`--overlap`, `--no-launch-trace`, `--time-all-launches`) says
@@ -155,7 +152,7 @@ impl NcuArgs {
         } else if self.window.is_some() {
             Some("--window")
         } else {
-            Some(ONE_RUN_BY_DEFAULT)
+            Some(crate::profile::one_run::ASKED_BY_DEFAULT)
         }
     }
 

@@ -24,6 +24,10 @@ use crate::profile::sample::Sample;
 /// 35.2 s (lab/runs/2026-12-05-counters-cover.txt, an H200).
 pub const MOST_LAUNCHES: u64 = 100;
 
+/// What asks for one run where no option does (`NcuArgs::one_run_asked_by`), in the words
+/// stderr gives it.
+pub const ASKED_BY_DEFAULT: &str = "the default";
+
 /// The counters the tracer read in the traced run, as it wrote them, and how the program
 /// ended (its one run: the report's program end).
 pub struct CountedInRun {

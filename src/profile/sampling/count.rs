@@ -132,7 +132,7 @@ fn say_no_trace(
         Some(_) if ran => {
             crate::note!("{name} runs again, under ncu: the traced run gave no trace ({why_not})");
         }
-        Some(asked_by) if asked_by != crate::cli::ONE_RUN_BY_DEFAULT => crate::note!(
+        Some(asked_by) if asked_by != crate::profile::one_run::ASKED_BY_DEFAULT => crate::note!(
             "{name} runs under ncu, not once under the launch tracer as {asked_by} asks: no \
              launch trace ({why_not})"
         ),
