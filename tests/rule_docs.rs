@@ -117,7 +117,7 @@ fn the_launch_tracer_doc_lists_the_rules_by_what_judges_them() {
     .unwrap();
     for (row_start, judged_on) in [
         ("| every launch the trace counted |", "every launch"),
-        ("| the launches ncu profiled", "profiled launches"),
+        ("| the launches the tracer profiled", "profiled launches"),
     ] {
         let row = doc
             .lines()
