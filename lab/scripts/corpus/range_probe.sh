@@ -306,6 +306,13 @@
 set -u
 source "$(dirname "$0")/common.sh" "$OUT" "${GL:-.device-carry/gpulint}"
 source "$(dirname "$0")/staged.sh"
+# A run's warnings (rule and kernel) and how the program ran, from its report: the
+# onedefault stages' line per run.
+summary() {
+  local f="$r/$1.txt"
+  echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
+  grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
+}
 # CUPTI's headers and library: extras/CUPTI in older toolkits, the toolkit's own include and
 # lib in CUDA 13 (the H100 of 2026-12-05 had only those).
 cupti=${CUPTI:-/usr/local/cuda/extras/CUPTI}
@@ -600,11 +607,6 @@ for stage in "$@"; do
       build_sample lud
       build_sample bfs
       build_sample split_structs
-      summary() {
-        local f="$r/$1.txt"
-        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
-        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
-      }
       for program in "lud 1024" "bfs 1048576 8" "split_structs 1"; do
         set -- $program
         timed "plain_$1" "$build/$1" "${@:2}"
@@ -625,11 +627,6 @@ for stage in "$@"; do
       export TIMED_LIMIT=250
       build_sample lud
       build_sample split_structs
-      summary() {
-        local f="$r/$1.txt"
-        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
-        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
-      }
       run_gl one_lud2 -v -- "$build/lud" 1024
       summary one_lud2
       timed plain_cnn2 python3 samples/apps/torch_cnn_augment.py 2
@@ -652,11 +649,6 @@ for stage in "$@"; do
       build_sample lud
       build_sample bfs
       build_sample split_structs
-      summary() {
-        local f="$r/$1.txt"
-        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
-        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
-      }
       # The tracer's build and the chip query, once a machine, before the timed runs.
       run_gl warmup -- "$build/lud" 256
       for program in "lud 1024" "bfs 1048576 8" "split_structs 1"; do
@@ -674,11 +666,6 @@ for stage in "$@"; do
       ;;
     onedefault4)
       export TIMED_LIMIT=200
-      summary() {
-        local f="$r/$1.txt"
-        echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
-        grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
-      }
       # The tracer's build and the chip query, once a machine, and Python's first start.
       run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
       for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
