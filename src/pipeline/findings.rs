@@ -23,7 +23,7 @@ pub struct Settings {
     /// The launch trace's launching object of each kernel it counted, for the origins of
     /// kernels the sample did not profile.
     pub traced_objects: Vec<(String, std::sync::Arc<str>)>,
-    /// The counters are the launch tracer's, read in the program's one run (`--one-run`,
+    /// The counters are the launch tracer's, read in the program's one run (the default,
     /// `--window`): its replay starts passes from a warm L2.
     pub warm_replay: bool,
 }
@@ -102,8 +102,7 @@ fn unsettled_warnings_are_info(findings: &mut [Finding]) {
             f.notes.push(
                 "reported as info: one run's replay starts from a warm L2, where ncu flushes \
                  the caches before each pass, so this value may fall the other side of the \
-                 bar under ncu (`--two-runs` with `--window`, or the default run, measures \
-                 it as ncu does)"
+                 bar under ncu (`--two-runs` measures it as ncu does)"
                     .into(),
             );
         }

@@ -434,7 +434,13 @@ fn ask_for_counters(
     let Some(asked_by) = asked_by else {
         return;
     };
-    if count.declined.is_some() {
+    if let Some(why) = count.declined {
+        // No traced run at all: only a request by name is told.
+        if asked_by != one_run::ASKED_BY_DEFAULT {
+            crate::note!(
+                "{asked_by} would run the program under the launch tracer; {why} says not"
+            );
+        }
         return;
     }
     if let Some(why) = one_run::declined(opts, per_launch) {

@@ -21,7 +21,7 @@ use crate::profile::sample::Sample;
 /// training step's kernel functions, its backward's included (the augmented CNN's 69,
 /// whose 68th is cuDNN's wgrad). With 40, the CNN's 2 steps lost wgrad's uncoalesced loads
 /// and a GEMM's misaligned access; with 100 it profiled 68 launches, in 34.5 s against
-/// 35.2 s (lab/runs/2026-12-05-counters-cover.txt, an H200).
+/// 35.2 s (lab/runs/2026-12-05-one-run-default.txt, call 1, an H200).
 pub const MOST_LAUNCHES: u64 = 100;
 
 /// What asks for one run where no option does (`NcuArgs::one_run_asked_by`), in the words
