@@ -208,6 +208,36 @@ fn one_run_gives_way_to_what_only_ncu_does() {
     assert!(!ncu_profiled(&once) && !once.metrics_asked.is_empty());
 }
 
+/// A config that turns the tracer off (`launch-trace = false`) leaves no traced run: ncu
+/// profiles the program alone. --one-run asked by name is told why; the default is quiet.
+#[test]
+fn a_config_without_the_tracer_runs_the_program_under_ncu() {
+    let scratch = common::scratch_dir("no-tracer-config");
+    let config = scratch.join("gpulint.toml");
+    std::fs::write(&config, "launch-trace = false\n").unwrap();
+    let counters = fixture("h100-one-run/first_launches_lud.counters.csv");
+    let trace = "h100-one-run/first_launches_lud.trace.csv";
+    let config = config.to_str().unwrap();
+    let named = one_run(
+        &["--one-run", "--config", config, "--exit-zero"],
+        trace,
+        &counters,
+    );
+    let stderr = String::from_utf8_lossy(&named.out.stderr);
+    assert!(
+        stderr.contains("--one-run would run the program under the launch tracer; launch-trace = false in gpulint.toml says not"),
+        "{stderr}"
+    );
+    assert!(
+        ncu_profiled(&named) && named.metrics_asked.is_empty(),
+        "{stderr}"
+    );
+    let quiet = one_run(&["--config", config, "--exit-zero"], trace, &counters);
+    let stderr = String::from_utf8_lossy(&quiet.out.stderr);
+    assert!(!stderr.contains("would run the program"), "{stderr}");
+    assert!(ncu_profiled(&quiet), "{stderr}");
+}
+
 /// --window runs the program once, the tracer profiling up to 100 launches (a training
 /// step's functions, its backward's included), as one run does without it; --two-runs
 /// keeps ncu's run.
