@@ -144,15 +144,16 @@ impl NcuArgs {
 
     /// What asks for one run, in the words stderr gives it: `--one-run`, `--window`, or
     /// the default; `None` where the program runs twice.
-    pub fn one_run_asked_by(&self) -> Option<&'static str> {
+    pub fn one_run_asked_by(&self) -> Option<crate::profile::one_run::AskedBy> {
+        use crate::profile::one_run::AskedBy;
         if !self.runs_once() {
             None
         } else if self.one_run {
-            Some("--one-run")
+            Some(AskedBy::Option("--one-run"))
         } else if self.window.is_some() {
-            Some("--window")
+            Some(AskedBy::Option("--window"))
         } else {
-            Some(crate::profile::one_run::ASKED_BY_DEFAULT)
+            Some(AskedBy::Default)
         }
     }
 

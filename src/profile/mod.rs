@@ -83,7 +83,7 @@ pub(crate) struct Settings<'a> {
     pub overlap: bool,
     /// Run the program once: the tracer reads the counters ([`one_run`]), where it can;
     /// what asked for it (`--one-run`, `--window`, the default), `None` for two runs.
-    pub one_run: Option<&'static str>,
+    pub one_run: Option<one_run::AskedBy>,
 }
 
 /// What the stage gives the report: the sampled launches read and linted, the sample,
@@ -424,7 +424,7 @@ fn say_program_failed(end: sample::ProgramEnd, program: &[std::ffi::OsString]) {
 /// default): the traced run is told to read the profiled run's metrics itself, unless the
 /// options want ncu (stderr says why) or there is to be no traced run.
 fn ask_for_counters(
-    asked_by: Option<&'static str>,
+    asked_by: Option<one_run::AskedBy>,
     opts: &ncu::NcuOptions,
     per_launch: bool,
     count: &mut sampling::CountSettings,
@@ -436,7 +436,7 @@ fn ask_for_counters(
     };
     if let Some(why) = count.declined {
         // No traced run at all: only a request by name is told.
-        if asked_by != one_run::ASKED_BY_DEFAULT {
+        if asked_by != one_run::AskedBy::Default {
             crate::note!(
                 "{asked_by} would run the program under the launch tracer; {why} says not"
             );

@@ -24,9 +24,23 @@ use crate::profile::sample::Sample;
 /// 35.2 s (lab/runs/2026-12-05-one-run-default.txt, call 1, an H200).
 pub const MOST_LAUNCHES: u64 = 100;
 
-/// What asks for one run where no option does (`NcuArgs::one_run_asked_by`), in the words
-/// stderr gives it.
-pub const ASKED_BY_DEFAULT: &str = "the default";
+/// What asks for one run (`NcuArgs::one_run_asked_by`): the default, or an option by
+/// name (`--one-run`, `--window`), which stderr tells of more than it tells the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AskedBy {
+    Default,
+    Option(&'static str),
+}
+
+impl std::fmt::Display for AskedBy {
+    /// `the default`, or the option's name.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AskedBy::Default => f.write_str("the default"),
+            AskedBy::Option(name) => f.write_str(name),
+        }
+    }
+}
 
 /// The counters the tracer read in the traced run, as it wrote them, and how the program
 /// ended (its one run: the report's program end).

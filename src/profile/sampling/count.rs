@@ -31,7 +31,7 @@ pub struct CountSettings<'a> {
     /// (`crate::profile::one_run`), and what asked for that run (`--one-run`, `--window`,
     /// the default).
     pub counters: Option<tracer::RunCounters>,
-    pub one_run_asked_by: Option<&'static str>,
+    pub one_run_asked_by: Option<crate::profile::one_run::AskedBy>,
     pub verbose: bool,
 }
 
@@ -132,7 +132,7 @@ fn say_no_trace(
         Some(_) if ran => {
             crate::note!("{name} runs again, under ncu: the traced run gave no trace ({why_not})");
         }
-        Some(asked_by) if asked_by != crate::profile::one_run::ASKED_BY_DEFAULT => crate::note!(
+        Some(asked_by @ crate::profile::one_run::AskedBy::Option(_)) => crate::note!(
             "{name} runs under ncu, not once under the launch tracer as {asked_by} asks: no \
              launch trace ({why_not})"
         ),
