@@ -170,6 +170,12 @@ impl std::fmt::Display for Process {
 }
 
 impl Launch {
+    /// Its GPU time: its mean duration times the launches it stands for (`count`); none
+    /// without a duration.
+    pub fn time_ns(&self) -> Option<f64> {
+        Some(self.metrics.get("duration_ns")? * self.count as f64)
+    }
+
     /// Makes the text a profile gave this launch safe to print (see `crate::printable`).
     pub fn make_printable(&mut self) {
         use crate::printable::make_printable;

@@ -227,8 +227,7 @@ fn kernel_shares(
         if origins.describe(&l.name).kind == crate::origin::Kind::Helper {
             continue;
         }
-        if let Some(d) = l.metrics.get("duration_ns") {
-            let d = d * l.count as f64;
+        if let Some(d) = l.time_ns() {
             *times.entry(l.name.clone()).or_default() += d;
             total += d;
         }

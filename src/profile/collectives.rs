@@ -34,7 +34,7 @@ pub fn share_note(every: &ingest::Profile, profiled: bool) -> Option<String> {
     let by_process = processes.len() > 1;
     let mut by_rank: std::collections::BTreeMap<Where, (f64, f64)> = Default::default();
     for l in &every.launches {
-        let time = l.metrics.get("duration_ns").copied().unwrap_or(0.0) * l.count as f64;
+        let time = l.time_ns().unwrap_or(0.0);
         let at = Where {
             process: l.processes.first().copied().filter(|_| by_process),
             device: l.device_ordinal,

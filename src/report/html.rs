@@ -156,7 +156,7 @@ fn kernels(r: &Report, out: &mut String) {
         .iter()
         .map(|(v, roof)| {
             let l = &v.entry;
-            let time = l.metrics.get("duration_ns").map(|d| d * l.count as f64);
+            let time = l.time_ns();
             (v, roof, time, largest_stake(r, &l.name))
         })
         .collect();

@@ -39,7 +39,7 @@ fn profile_summary(r: &Report, out: &mut String) {
     let mut kernels: Vec<(&str, f64, u64, Option<&crate::roofline::Roofline>)> = Vec::new();
     for (v, roof) in r.kernels {
         let (l, roof) = (&v.entry, roof.as_ref());
-        let Some(d) = l.metrics.get("duration_ns").map(|d| d * l.count as f64) else {
+        let Some(d) = l.time_ns() else {
             continue;
         };
         if r.origins.describe(&l.name).kind == crate::origin::Kind::Helper {

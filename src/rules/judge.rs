@@ -107,10 +107,7 @@ impl Lookup for LaunchValues<'_> {
 fn covers(rule: &Rule, launch: &Launch) -> (u64, Option<f64>) {
     match launch.counters_cover {
         Some(c) if rule.judged_on() == super::JudgedOn::ProfiledLaunches => (c.launches, c.time_ns),
-        _ => (
-            launch.count,
-            (launch.metrics.get("duration_ns")).map(|d| d * launch.count as f64),
-        ),
+        _ => (launch.count, launch.time_ns()),
     }
 }
 

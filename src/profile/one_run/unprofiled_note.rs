@@ -27,8 +27,11 @@ pub fn longer_unprofiled_note(
             *at = at.max(d);
         }
     }
-    let time = |t: &ingest::Launch| Some(t.metrics.get("duration_ns")? * t.count as f64);
-    let total: f64 = every.launches.iter().filter_map(time).sum();
+    let total: f64 = every
+        .launches
+        .iter()
+        .filter_map(ingest::Launch::time_ns)
+        .sum();
     // Per kernel: the time, count and longest of its launches that ran LONGER times longer.
     let mut longer: Vec<(&str, f64, u64, f64, f64)> = Vec::new();
     for t in (every.launches.iter()).filter(|t| taken.binary_search(&t.id).is_err()) {

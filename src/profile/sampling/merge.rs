@@ -225,7 +225,7 @@ fn counted_durations(
 fn unprofiled_time(sampled: &std::collections::HashSet<&str>, every: &EveryLaunch) -> f64 {
     (every.profile.launches.iter())
         .filter(|t| !sampled.contains(t.name.as_str()))
-        .filter_map(|t| Some(t.metrics.get("duration_ns")? * t.count as f64))
+        .filter_map(ingest::Launch::time_ns)
         .sum()
 }
 

@@ -157,8 +157,8 @@ impl Tally {
 
     fn add(&mut self, t: &ingest::Launch) {
         self.launches += t.count;
-        match t.metrics.get("duration_ns") {
-            Some(d) => self.time_ns += d * t.count as f64,
+        match t.time_ns() {
+            Some(time) => self.time_ns += time,
             None => self.timed_all = false,
         }
     }
@@ -204,7 +204,7 @@ fn stand_for_counted<'a>(
         if own.is_some() || counters_like(&sampled[i], reference.get(i), t) {
             standing.counters[i].add(t);
         } else {
-            let time = t.metrics.get("duration_ns").unwrap_or(&0.0) * t.count as f64;
+            let time = t.time_ns().unwrap_or(0.0);
             match standing.unlike.iter_mut().find(|u| u.0 == t.name) {
                 Some(u) => (u.1, u.2) = (u.1 + t.count, u.2 + time),
                 None => standing.unlike.push((&t.name, t.count, time)),
@@ -244,8 +244,10 @@ fn unlike_note(unlike: &[(&str, u64, f64)], timed: &ingest::Profile) -> String {
     if unlike.is_empty() {
         return String::new();
     }
-    let total: f64 = (timed.launches.iter())
-        .filter_map(|t| Some(t.metrics.get("duration_ns")? * t.count as f64))
+    let total: f64 = timed
+        .launches
+        .iter()
+        .filter_map(ingest::Launch::time_ns)
         .sum();
     let mut unlike = unlike.to_vec();
     unlike.sort_by(|a, b| b.2.total_cmp(&a.2));
