@@ -160,9 +160,9 @@ int cuptiEnableCallback(uint32_t enable, void *subscriber, uint32_t domain, uint
 }
 
 /* Called by the stand-in driver: a cuLaunchKernel of `symbol`, entered then exited, and a
- * cuMemAlloc and a cuGraphLaunch, which the tracer must not have enabled. Returns how many
- * calls reached the tracer. */
-int fake_launch(const char *symbol) {
+ * cuMemAlloc and a cuGraphLaunch, which the tracer must not have enabled; with `blocks`,
+ * that grid (else as below). Returns how many calls reached the tracer. */
+int fake_launch_grid(const char *symbol, unsigned blocks) {
     int calls = 0;
     /* scale's and axpy's first calls have the ids of their kernel records above. */
     static uint32_t other = 100;
@@ -180,6 +180,7 @@ int fake_launch(const char *symbol) {
     struct { void *function; unsigned grid[3], block[3], shared; void *stream, **args, **extra; }
         params = {NULL, {64, 1, 1}, {256, 1, 1}, 0, NULL, NULL, NULL};
     if (getenv("FAKE_SHRINKING_GRIDS")) params.grid[0] = 4096u >> (2 * (*nth - 1));
+    if (blocks) params.grid[0] = blocks;
     struct CallbackData data = {0, "cuLaunchKernel", &params, NULL, symbol, &context, 1, NULL,
                                 correlation};
     fake_sampled_launch(symbol);
@@ -195,3 +196,5 @@ int fake_launch(const char *symbol) {
     }
     return calls;
 }
+
+int fake_launch(const char *symbol) { return fake_launch_grid(symbol, 0); }

@@ -9,14 +9,49 @@
  * FAKE_LIBCUDA it first loads that stand-in libcuda.so.1. With FAKE_DRIVER_REPEATS it
  * launches one kernel (axpy, or FAKE_DRIVER_KERNEL) that many times instead. With
  * FAKE_DRIVER_DELAY it sleeps that many seconds before its first launch, as a script
- * importing its libraries after CUDA started does. */
+ * importing its libraries after CUDA started does. With FAKE_DRIVER_SCRIPT it replays a
+ * program's launches from that file instead, one a line: microseconds to wait, the grid's
+ * blocks, the kernel's name (lab/scripts/policy_replay.py writes it from a launch trace).
+ * With FAKE_DRIVER_START_MS it first waits that many milliseconds before CUDA starts, as a
+ * script importing its libraries does. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+static void pause_us(long long us) {
+    if (us <= 0) return;
+    struct timespec pause = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000L};
+    nanosleep(&pause, NULL);
+}
+
+/* The launches of FAKE_DRIVER_SCRIPT, each after its wait; how many calls were traced. */
+static int replay(const char *path, int (*launch)(const char *, unsigned)) {
+    FILE *script = fopen(path, "r");
+    if (!script) {
+        perror(path);
+        exit(2);
+    }
+    char line[8192];
+    int calls = 0;
+    while (fgets(line, sizeof line, script)) {
+        long long wait = 0;
+        unsigned blocks = 0;
+        int name = 0;
+        if (sscanf(line, "%lld %u %n", &wait, &blocks, &name) < 2 || !line[name]) continue;
+        line[strcspn(line, "\n")] = 0;
+        pause_us(wait);
+        calls += launch(line + name, blocks);
+    }
+    fclose(script);
+    return calls;
+}
+
 int main(void) {
+    if (getenv("FAKE_DRIVER_START_MS")) pause_us(atoll(getenv("FAKE_DRIVER_START_MS")) * 1000);
     if (getenv("FAKE_LIBCUDA") && !dlopen(getenv("FAKE_LIBCUDA"), RTLD_NOW | RTLD_GLOBAL)) {
         fprintf(stderr, "%s\n", dlerror());
         return 2;
@@ -36,7 +71,11 @@ int main(void) {
     void (*start_context)(void) = cupti ? (void (*)(void))dlsym(cupti, "fake_start_context") : NULL;
     if (start_context) start_context();
     if (getenv("FAKE_DRIVER_DELAY")) sleep((unsigned)atoi(getenv("FAKE_DRIVER_DELAY")));
-    if (launch && getenv("FAKE_DRIVER_REPEATS")) {
+    int (*launch_grid)(const char *, unsigned) =
+        cupti ? (int (*)(const char *, unsigned))dlsym(cupti, "fake_launch_grid") : NULL;
+    if (launch_grid && getenv("FAKE_DRIVER_SCRIPT")) {
+        printf("launch calls traced: %d\n", replay(getenv("FAKE_DRIVER_SCRIPT"), launch_grid));
+    } else if (launch && getenv("FAKE_DRIVER_REPEATS")) {
         /* axpy (or FAKE_DRIVER_KERNEL) that many times. */
         const char *kernel = getenv("FAKE_DRIVER_KERNEL") ? getenv("FAKE_DRIVER_KERNEL")
                                                           : "_Z4axpyPKfPffi";
