@@ -301,6 +301,23 @@
 #           with their 2 and 1 warnings; the CNN reaches more of the backward, and keeps its
 #           7 warnings if it reaches wgrad (unknown); the ranges' seconds at or above the
 #           run's excess over the plain run (a range waits for the queued work).
+#   repeatshare (after onedefault4 on an H100 and, offline, a replay of the CNN's
+#           launches through the tracer, lab/runs/2026-12-05-repeat-share.txt: repeats now
+#           cost at most what the first launches have) the CNN and attention, each plain then
+#           by default, and --window 20 on the CNN's 5-minute loop, on one machine after a
+#           warm-up run (the tracer's build, the chip query, Python's first start).
+#           Expected before the call: the CNN reaches its backward, about 76 launches
+#           profiled in about as many ranges' seconds as onedefault4's 11.4 s or fewer, its
+#           7 warnings (uncoalesced-load on wgrad_alg0_engine among them, as the two runs
+#           give), within 1.5x its plain run + 5 s; attention as in onedefault4 (41
+#           launches, about 8.8 s of ranges, 2 warnings: fp32-gemm-on-cuda-cores and
+#           manual-attention) within its bar; the window within 60 s with the CNN's
+#           short-run warnings (--window keeps no repeats, so this change does not touch it).
+#   allcnn  the CNN at 2 steps with --all-launches (every launch under ncu, about 260 s on
+#           the H200 in lab/runs/2026-12-05-augment.txt, call 2): the reference the
+#           default's warnings are held to. Expected: the model's warnings of the default
+#           (fp32-gemm-on-cuda-cores, uncoalesced-load on wgrad, misaligned-access on
+#           cuDNN's fprop and the GEMM) and no launch-bound (--all-launches runs no trace).
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -674,6 +691,25 @@ for stage in "$@"; do
         run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
         summary "one_$1"
       done
+      ;;
+    repeatshare)
+      export TIMED_LIMIT=150
+      run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
+      for program in "cnn torch_cnn_augment.py 2" "attention torch_attention.py 1"; do
+        set -- $program
+        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
+        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
+        summary "one_$1"
+      done
+      run_gl window_cnn -v --window 20 --save-csv "$r/window_cnn.csv" -- \
+        python3 samples/apps/torch_cnn_augment.py --seconds 300
+      summary window_cnn
+      ;;
+    allcnn)
+      export TIMED_LIMIT=400
+      run_gl all_cnn -v --all-launches --save-csv "$r/all_cnn.csv" -- \
+        python3 samples/apps/torch_cnn_augment.py 2
+      summary all_cnn
       ;;
     passes)
       build_sample lud
