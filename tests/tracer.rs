@@ -656,9 +656,9 @@ fn counters_profile_a_steady_loops_later_launches() {
 /// kernels) repeats at most what the first launches have cost (1 s at least), not a
 /// quarter of the run, and leaves the budget to the kernels that come after. Here 4.6 s
 /// pass before the first launch and each profiled launch takes 0.4 s: the budget is 5 s +
-/// 2.3 s, 19 ranges. The first two kernels cost 0.8 s, so the loop's repeats stop at 3
-/// (1.2 s; a quarter of the run would allow 5), and all 14 later kernels get their first
-/// launch (with 5 repeats, 12 would).
+/// 2.3 s, 19 ranges. The first two kernels cost 0.8 s, under the 1-s floor, so the loop's
+/// repeats stop at 3 (1.2 s; a quarter of the run would allow 5), and all 13 later kernels
+/// get their first launch, 18 ranges in all (with 5 repeats, 12 would).
 #[test]
 fn repeats_leave_the_budget_to_kernels_still_to_come() {
     let Some((dir, tracer, cupti, driver)) = build() else {
@@ -666,7 +666,7 @@ fn repeats_leave_the_budget_to_kernels_still_to_come() {
     };
     let mut script = vec!["4600000 64 _Z5firstv".to_string()];
     script.extend(std::iter::repeat_n("0 64 _Z5innerv".to_string(), 20));
-    script.extend((0..14).map(|k| format!("0 64 _Z5laterILi{k}EEvv")));
+    script.extend((0..13).map(|k| format!("0 64 _Z5laterILi{k}EEvv")));
     let path = dir.join("script.txt");
     std::fs::write(&path, script.join("\n") + "\n").unwrap();
     let env = [
@@ -676,13 +676,13 @@ fn repeats_leave_the_budget_to_kernels_still_to_come() {
     ];
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
     // The stand-in numbers the script's launch n (from 0) 101 + n: first is 101, the
-    // loop 102-121, the later kernels 122-135.
+    // loop 102-121, the later kernels 122-134.
     let profiled: Vec<u32> = (counted.lines())
         .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
         .map(|l| l.split(',').next().unwrap().parse().unwrap())
         .collect();
     let (before, after): (Vec<u32>, Vec<u32>) = profiled.iter().partition(|&&id| id < 122);
-    assert_eq!(after, (122..136).collect::<Vec<_>>(), "{counted}");
+    assert_eq!(after, (122..135).collect::<Vec<_>>(), "{counted}");
     // The loop's first launch and 3 repeats, once steady (no new kernel for 8 launches).
     assert_eq!(before, [101, 102, 110, 111, 112], "{counted}");
     let _ = std::fs::remove_dir_all(dir);

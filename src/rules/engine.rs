@@ -497,6 +497,31 @@ mod tests {
         assert!(!merged[0].unsettled_in_one_run, "{merged:#?}");
     }
 
+    /// A serial chain under ncu (the first of run_serial_loads.csv: 1.1 loads in flight) is
+    /// settled; the same launch read at 1.46, as an H200's one run read a reduction that
+    /// ncu did not call serial, is near serial-loads' 1.5 bar on the side a warm replay
+    /// pushes it to, and says so.
+    #[test]
+    fn serial_loads_near_its_bar_is_unsettled() {
+        let rules: Vec<Rule> = crate::rules::load(None)
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.slug == "serial-loads")
+            .collect();
+        let chains = launches("h200-serial-loads/run_serial_loads.csv");
+        let chain = &chains.launches[0];
+        let settled = findings_of(&rules, "chains", std::slice::from_ref(chain), true);
+        assert_eq!(settled.len(), 1, "{settled:#?}");
+        assert!(!settled[0].unsettled_in_one_run, "{settled:#?}");
+        assert!(!settled[0].notes.iter().any(|n| n.contains("near the limit")));
+        let mut near = chain.clone();
+        near.metrics.insert("loads_in_flight_while_waiting", 1.46);
+        let unsettled = findings_of(&rules, "chains", &[near], true);
+        assert!(unsettled[0].unsettled_in_one_run, "{unsettled:#?}");
+        let note = unsettled[0].notes.iter().find(|n| n.contains("near the limit"));
+        assert!(note.is_some_and(|n| n.contains("1.46 loads in flight against the 1.5 bar")));
+    }
+
     /// latency-bound defers to another finding on the same launch: an LU perimeter step
     /// (122 one-warp blocks) is latency-bound by its own bar, and small-grid names the cause.
     #[test]
