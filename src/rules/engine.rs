@@ -513,12 +513,20 @@ mod tests {
         let settled = findings_of(&rules, "chains", std::slice::from_ref(chain), true);
         assert_eq!(settled.len(), 1, "{settled:#?}");
         assert!(!settled[0].unsettled_in_one_run, "{settled:#?}");
-        assert!(!settled[0].notes.iter().any(|n| n.contains("near the limit")));
+        assert!(
+            !settled[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("near the limit"))
+        );
         let mut near = chain.clone();
         near.metrics.insert("loads_in_flight_while_waiting", 1.46);
         let unsettled = findings_of(&rules, "chains", &[near], true);
         assert!(unsettled[0].unsettled_in_one_run, "{unsettled:#?}");
-        let note = unsettled[0].notes.iter().find(|n| n.contains("near the limit"));
+        let note = unsettled[0]
+            .notes
+            .iter()
+            .find(|n| n.contains("near the limit"));
         assert!(note.is_some_and(|n| n.contains("1.46 loads in flight against the 1.5 bar")));
     }
 
