@@ -303,16 +303,20 @@
 #           run's excess over the plain run (a range waits for the queued work).
 #   repeatshare (after onedefault4 on an H100 and, offline, a replay of the CNN's
 #           launches through the tracer, lab/runs/2026-12-05-repeat-share.txt: repeats now
-#           cost at most what the first launches have) the CNN and attention, each plain then
-#           by default, and --window 20 on the CNN's 5-minute loop, on one machine after a
-#           warm-up run (the tracer's build, the chip query, Python's first start).
+#           cost at most what the first launches have) the CNN, attention and the
+#           transformer, each plain then by default, and --window 20 on the CNN's 5-minute
+#           loop, on one machine after a warm-up run (the tracer's build, the chip query,
+#           Python's first start).
 #           Expected before the call: the CNN reaches its backward, about 76 launches
 #           profiled in about as many ranges' seconds as onedefault4's 11.4 s or fewer, its
 #           7 warnings (uncoalesced-load on wgrad_alg0_engine among them, as the two runs
 #           give), within 1.5x its plain run + 5 s; attention as in onedefault4 (41
 #           launches, about 8.8 s of ranges, 2 warnings: fp32-gemm-on-cuda-cores and
 #           manual-attention) within its bar; the window within 60 s with the CNN's
-#           short-run warnings (--window keeps no repeats, so this change does not touch it).
+#           short-run warnings (--window keeps no repeats, so this change does not touch it);
+#           the transformer (3 steps) by default, its export kept: fp32-gemm-on-cuda-cores
+#           its one warning, and serial-loads, if the reduction's 1.46 comes again, info
+#           with its near-limit note (lab/runs/2026-12-05-serial-loads-replay.txt).
 #   allcnn  the CNN at 2 steps with --all-launches (every launch under ncu, about 260 s on
 #           the H200 in lab/runs/2026-12-05-augment.txt, call 2): the reference the
 #           default's warnings are held to. Expected: the model's warnings of the default
@@ -695,7 +699,7 @@ for stage in "$@"; do
     repeatshare)
       export TIMED_LIMIT=150
       run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
-      for program in "cnn torch_cnn_augment.py 2" "attention torch_attention.py 1"; do
+      for program in "cnn torch_cnn_augment.py 2" "attention torch_attention.py 1" "tf torch_transformer.py 3"; do
         set -- $program
         timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
         run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
