@@ -350,6 +350,29 @@ fn a_one_runs_finding_near_its_bar_says_so() {
     assert_eq!(common::warnings_of(&one), every);
 }
 
+/// In one run, the configurations the tracer left unprofiled (a build that profiled each
+/// kernel's first launch alone left LU's perimeter and internal steps on their later
+/// grids, 29.3% of the GPU time) are named with the way to profile them: `--two-runs`,
+/// whose ncu run samples by GPU time.
+#[test]
+fn one_runs_unprofiled_configurations_say_how_to_profile_them() {
+    let out = common::gpulint(&[
+        "check",
+        &fixture("h100-one-run/one_lud.csv"),
+        "-v",
+        "--exit-zero",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "were not profiled (lud_perimeter 22.8%, lud_internal 6.5%): their time counts \
+             toward their kernels' or the total, their counters are not read (--two-runs \
+             has ncu profile a sample by GPU time)"
+        ),
+        "{stderr}"
+    );
+}
+
 /// The same export read without the record that says the tracer's replay measured it (as
 /// an ncu export is read) keeps the warning: only one run's counters are unsettled there.
 #[test]

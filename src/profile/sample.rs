@@ -298,8 +298,8 @@ impl LeftOutBecause {
             LeftOutBecause::SmallShare => "under 1% of the GPU time: no launch of its own",
             LeftOutBecause::LaunchCap => "past the launch cap (--max-launches profiles more)",
             LeftOutBecause::AfterTracerCap => {
-                "past the tracer's cap of launches or its profiling budget in one run (in two \
-                 runs, ncu profiles by GPU time)"
+                "past the tracer's cap of launches or its profiling budget in one run \
+                 (--two-runs has ncu profile them by GPU time)"
             }
         }
     }

@@ -68,7 +68,7 @@ pub fn longer_unprofiled_note(
         .collect();
     Some(format!(
         "{}the tracer profiled {} only before {} longest launches, whose counters may differ: \
-         {}; in two runs, ncu profiles a launch of each octave of durations",
+         {}; --two-runs has ncu profile a launch of each octave of durations",
         ingest::WARNING,
         if longer.len() == 1 {
             "a kernel"
@@ -115,6 +115,10 @@ mod tests {
             "{note}"
         );
         assert!(!note.contains("Kernel2"), "{note}");
+        assert!(
+            note.ends_with("--two-runs has ncu profile a launch of each octave of durations"),
+            "{note}"
+        );
         let alike = [timed(0, "Kernel", 80_000.0), timed(1, "Kernel2", 3_400.0)];
         assert_eq!(longer_unprofiled_note(&alike, &every, &[0, 1]), None);
     }

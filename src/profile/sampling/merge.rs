@@ -264,7 +264,7 @@ fn left_out_note(
         percent(share),
         kernels.join(", "),
         match sample {
-            Sample::Traced(_) => "in two runs, ncu profiles a sample by GPU time",
+            Sample::Traced(_) => "--two-runs has ncu profile a sample by GPU time",
             _ => "--max-launches and --coverage profile more",
         }
     ))

@@ -486,4 +486,10 @@ fn a_kernel_left_out_takes_the_samples_own_reason() {
             ("tiny".into(), LeftOutBecause::AfterTracerCap),
         ]
     );
+    // Each reason says how to profile what it left out.
+    assert!(
+        LeftOutBecause::AfterTracerCap
+            .describe()
+            .contains("--two-runs has ncu profile")
+    );
 }
