@@ -354,7 +354,7 @@ fn the_window_never_ends_inside_a_range() {
         .count();
     assert!(rows >= 1, "{counted}");
     assert!(
-        counted.contains(&format!("profiled launches {rows}\n")),
+        counted.contains(&format!("profiled launches {rows}, ")),
         "{counted}"
     );
     let _ = std::fs::remove_dir_all(dir);
@@ -374,10 +374,48 @@ fn the_profiling_stays_within_its_budget() {
         ("FAKE_REPLAY_MS", "2600"),
     ];
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
-    assert!(counted.contains("profiled launches 2\n"), "{counted}");
+    // The third kernel's one launch came once the budget was spent: the header counts it.
+    assert!(
+        counted.contains("profiled launches 2, kernels the budget left 1\n"),
+        "{counted}"
+    );
     let windowed = [env[0], env[1], ("GPULINT_TRACE_WINDOW_S", "60")];
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &windowed);
-    assert!(counted.contains("profiled launches 3\n"), "{counted}");
+    assert!(
+        counted.contains("profiled launches 3, kernels the budget left 0\n"),
+        "{counted}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A kernel whose first launch came when the budget was spent is profiled at a later
+/// launch once the run has earned the time, and is then not counted as left: with 2.6-s
+/// ranges, C's first launch finds 5.2 s spent against 5 s; a second after, the budget is
+/// 5.5 s and its next launch gets a range.
+#[test]
+fn a_kernel_the_budget_passed_over_is_profiled_once_the_run_earns_it() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let script = "0 64 _Z1Av\n0 64 _Z1Bv\n0 64 _Z1Cv\n1000000 64 _Z1Cv\n";
+    let path = dir.join("script.txt");
+    std::fs::write(&path, script).unwrap();
+    let env = [
+        ("FAKE_DRIVER_SCRIPT", path.to_str().unwrap()),
+        ("FAKE_REPLAY_MS", "2600"),
+        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
+    ];
+    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
+    // The script's launches 0, 1 and 3 (the stand-in numbers launch n 101 + n).
+    let profiled: Vec<&str> = (counted.lines())
+        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(profiled, ["101", "102", "104"], "{counted}");
+    assert!(
+        counted.contains("profiled launches 3, kernels the budget left 0\n"),
+        "{counted}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -525,7 +563,7 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
     assert!(
         counted.starts_with("# gpulint counters 1, process ")
             && header.contains(", passes 7, profiling ms ")
-            && header.ends_with(", profiled launches 3"),
+            && header.ends_with(", profiled launches 3, kernels the budget left 0"),
         "{counted}"
     );
     assert_eq!(
@@ -648,7 +686,10 @@ fn counters_profile_a_steady_loops_later_launches() {
     // Under a window, none: its cap is for each of a training step's kernels.
     let windowed = [env[0], env[1], ("GPULINT_TRACE_WINDOW_S", "60")];
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &windowed);
-    assert!(counted.contains("profiled launches 1\n"), "{counted}");
+    assert!(
+        counted.contains("profiled launches 1, kernels the budget left 0\n"),
+        "{counted}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

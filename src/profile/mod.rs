@@ -528,6 +528,9 @@ fn say_one_run(export: &one_run::Export, every: &EveryLaunch, program: &[std::ff
     for stopped in &export.stopped {
         crate::note!("the tracer's profiling stopped early in {stopped}");
     }
+    if let Some(left) = export.budget_note() {
+        crate::note!("{left}");
+    }
 }
 
 /// The sampled launches read, with what the reports say of the sample, and whether they

@@ -5,13 +5,15 @@ use crate::ingest;
 
 /// One process's block of the counters file: the replay passes a launch took, the
 /// milliseconds its ranges took (a tracer before the profiling budget wrote none), the
-/// columns after `correlation` (the metrics, then the device's attributes), a row per
-/// profiled launch, and the step that failed, if one did.
+/// kernels whose first launch came after the budget was spent (none written before
+/// that count), the columns after `correlation` (the metrics, then the device's
+/// attributes), a row per profiled launch, and the step that failed, if one did.
 #[derive(Debug, PartialEq)]
 pub(super) struct Block {
     pub(super) pid: u64,
     pub(super) passes: u64,
     pub(super) profiling_ms: Option<u64>,
+    pub(super) left_by_budget: Option<u64>,
     pub(super) columns: Vec<String>,
     pub(super) rows: Vec<(u64, Vec<String>)>,
     pub(super) stopped: Option<String>,
@@ -38,6 +40,7 @@ pub(super) fn blocks(text: &str) -> Result<Vec<Block>, String> {
                 pid,
                 passes,
                 profiling_ms: field("profiling ms"),
+                left_by_budget: field("kernels the budget left"),
                 columns: Vec::new(),
                 rows: Vec::new(),
                 stopped: None,
@@ -104,6 +107,9 @@ mod tests {
         let timed = COUNTERS.replace("passes 7, ", "passes 7, profiling ms 1234, ");
         let read = blocks(&timed).unwrap();
         assert_eq!((read[0].passes, read[0].profiling_ms), (7, Some(1234)));
+        assert_eq!(read[0].left_by_budget, None);
+        let left = COUNTERS.replace("launches 2\n", "launches 2, kernels the budget left 3\n");
+        assert_eq!(blocks(&left).unwrap()[0].left_by_budget, Some(3));
     }
 
     #[test]

@@ -21,6 +21,23 @@ pub struct Export {
     pub stopped: Vec<String>,
     /// The seconds the tracer's ranges took, over every process, where each said.
     pub profiling_seconds: Option<f64>,
+    /// The kernels whose first launch came once the profiling budget was spent and that
+    /// no range took later, over every process, where each said.
+    pub left_by_budget: Option<u64>,
+}
+
+impl Export {
+    /// What the stage line says where the profiling budget left kernels unprofiled: how
+    /// many, and how to profile them.
+    pub fn budget_note(&self) -> Option<String> {
+        let left = self.left_by_budget.filter(|n| *n > 0)?;
+        Some(format!(
+            "the tracer's profiling budget (5 s plus half the run's own time) was spent \
+             before the first launch of {left} kernel(s), and no later launch of them was \
+             profiled: the report lists them as not profiled, and --two-runs has ncu profile \
+             them"
+        ))
+    }
 }
 
 /// Writes the export of `counted` for the launches of `trace` it names. `Err` says why it
@@ -53,6 +70,7 @@ pub fn export(trace: &ingest::Profile, counted: &CountedInRun) -> Result<Export,
         launches: found.len(),
         stopped,
         profiling_seconds: profiling_ms.map(|ms| ms as f64 / 1000.0),
+        left_by_budget: blocks.iter().map(|b| b.left_by_budget).sum(),
     })
 }
 
@@ -275,6 +293,32 @@ mod tests {
             profile.launches[1].metrics.get("bytes_per_sector_ld"),
             Some(&32.0)
         );
+    }
+
+    /// Where the budget left kernels unprofiled (the count over every process), the stage
+    /// line says how many and names --two-runs; where it left none, or the tracer did not
+    /// count, nothing.
+    #[test]
+    fn the_kernels_the_budget_left_are_counted_and_said() {
+        let trace = ingest::Profile::of_trace(vec![traced(0, 5, 812), traced(1, 9, 812)]);
+        let with = |header_end: &str| {
+            let text = COUNTERS.replace("launches 2\n", &format!("launches 2{header_end}\n"));
+            let counted = CountedInRun {
+                text,
+                program_end: crate::profile::sample::ProgramEnd::Exited(0),
+            };
+            export(&trace, &counted).unwrap()
+        };
+        let left = with(", kernels the budget left 3");
+        assert_eq!(left.left_by_budget, Some(3));
+        let note = left.budget_note().unwrap();
+        assert!(
+            note.contains("before the first launch of 3 kernel(s)") && note.contains("--two-runs"),
+            "{note}"
+        );
+        assert_eq!(with(", kernels the budget left 0").budget_note(), None);
+        assert_eq!(with("").left_by_budget, None);
+        assert_eq!(with("").budget_note(), None);
     }
 
     /// With the device's attributes the tracer writes (the H100's, as call 1 of
