@@ -310,7 +310,8 @@
 #           Expected before the call: the CNN reaches its backward, about 76 launches
 #           profiled in about as many ranges' seconds as onedefault4's 11.4 s or fewer, its
 #           7 warnings (uncoalesced-load on wgrad_alg0_engine among them, as the two runs
-#           give), within 1.5x its plain run + 5 s; attention as in onedefault4 (41
+#           give), within 1.5x its plain run + 5 s, the stage line naming no kernel the
+#           budget left (a count it gives from this build on); attention as in onedefault4 (41
 #           launches, about 8.8 s of ranges, 2 warnings: fp32-gemm-on-cuda-cores and
 #           manual-attention) within its bar; the window within 60 s with the CNN's
 #           short-run warnings (--window keeps no repeats, so this change does not touch it);
