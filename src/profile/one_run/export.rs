@@ -32,10 +32,9 @@ impl Export {
     pub fn budget_note(&self) -> Option<String> {
         let left = self.left_by_budget.filter(|n| *n > 0)?;
         Some(format!(
-            "the tracer's profiling budget (5 s plus half the run's own time) was spent \
-             before the first launch of {left} kernel(s), and no later launch of them was \
-             profiled: the report lists them as not profiled, and --two-runs has ncu profile \
-             them"
+            "the tracer's profiling budget was spent before the first launch of {left} \
+             kernel(s), and no later launch of them was profiled: the report lists them as \
+             not profiled, and --two-runs has ncu profile them"
         ))
     }
 }
