@@ -17,6 +17,7 @@ what a range costs and where the run's time goes are the model's inputs, not its
 import argparse
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,6 +76,13 @@ def main():
     a = p.parse_args()
     rows = launches(a.trace)[: a.take]
     work = tempfile.mkdtemp(prefix="policy-replay-")
+    try:
+        return replay(a, rows, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def replay(a, rows, work):
     source = a.tracer_source
     if a.rev:
         folder = "src/profile/ncu/tracer"
