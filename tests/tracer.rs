@@ -349,9 +349,7 @@ fn the_window_never_ends_inside_a_range() {
         "{trace}"
     );
     assert!(!counted.contains("# stopped"), "{counted}");
-    let rows = (counted.lines())
-        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
-        .count();
+    let rows = profiled_ids(&counted).len();
     assert!(rows >= 1, "{counted}");
     assert!(
         counted.contains(&format!("profiled launches {rows}, ")),
@@ -398,19 +396,9 @@ fn a_kernel_the_budget_passed_over_is_profiled_once_the_run_earns_it() {
         return;
     };
     let script = "0 64 _Z1Av\n0 64 _Z1Bv\n0 64 _Z1Cv\n1000000 64 _Z1Cv\n";
-    let path = dir.join("script.txt");
-    std::fs::write(&path, script).unwrap();
-    let env = [
-        ("FAKE_DRIVER_SCRIPT", path.to_str().unwrap()),
-        ("FAKE_REPLAY_MS", "2600"),
-        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
-    ];
-    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), script, "2600");
     // The script's launches 0, 1 and 3 (the stand-in numbers launch n 101 + n).
-    let profiled: Vec<&str> = (counted.lines())
-        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
+    let profiled = profiled_ids(&counted);
     assert_eq!(profiled, ["101", "102", "104"], "{counted}");
     assert!(
         counted.contains("profiled launches 3, kernels the budget left 0\n"),
@@ -523,6 +511,33 @@ fn counted_run(
     (read(&trace), read(&counters))
 }
 
+/// The correlation ids of the profiled launches a counters file holds, in range order.
+fn profiled_ids(counted: &str) -> Vec<&str> {
+    (counted.lines())
+        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
+        .map(|l| l.split(',').next().unwrap())
+        .collect()
+}
+
+/// The stand-in driver replaying `script` (FAKE_DRIVER_SCRIPT: a launch a line, its wait
+/// in microseconds, its grid's blocks and its kernel) under the tracer, each profiled
+/// launch taking `replay_ms`; the counters file it left.
+fn scripted_run(
+    dir: &Path,
+    (tracer, cupti, driver): (&Path, &Path, &Path),
+    script: &str,
+    replay_ms: &str,
+) -> String {
+    let path = dir.join("script.txt");
+    std::fs::write(&path, script).unwrap();
+    let env = [
+        ("FAKE_DRIVER_SCRIPT", path.to_str().unwrap()),
+        ("FAKE_REPLAY_MS", replay_ms),
+        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
+    ];
+    counted_run(dir, tracer, cupti, driver, &env).1
+}
+
 /// With a counters file and metrics named, the tracer profiles the first launch of each
 /// kernel with the range profiler (at most GPULINT_COUNTER_LAUNCHES), writes each one's
 /// values under its correlation id, then the device's attributes under ncu's names, and
@@ -632,10 +647,7 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
     let (traced_rows, counted) = run("_Z4axpyPKfPffi");
     // Calls 1 (id 8), 2 (101) and 3 (102): 4096, 1024 and 256 blocks; call 4's 64 would be
     // another, but three are the most.
-    let profiled: Vec<&str> = (counted.lines())
-        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
+    let profiled = profiled_ids(&counted);
     assert_eq!(profiled, ["8", "101", "102"], "{counted}");
     // The stand-in's one record of axpy has its first call's id: marked as replayed.
     let axpy: Vec<&str> = (traced_rows.lines())
@@ -665,10 +677,7 @@ fn counters_profile_a_steady_loops_later_launches() {
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
     // Call 1 (id 8); calls 2-8 came before the loop was steady; then calls 9-12 (ids
     // 108-111) in a row, 16 (115) and 32 (131); call 64 would be a seventh repeat.
-    let profiled: Vec<&str> = (counted.lines())
-        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
+    let profiled = profiled_ids(&counted);
     assert_eq!(
         profiled,
         ["8", "108", "109", "110", "111", "115", "131"],
@@ -678,10 +687,7 @@ fn counters_profile_a_steady_loops_later_launches() {
     // (a quarter of this short run is less): after calls 9, 10 and 11.
     let slow = [env[0], env[1], ("FAKE_DECODE_MS", "400")];
     let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &slow);
-    let profiled: Vec<&str> = (counted.lines())
-        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
-        .map(|l| l.split(',').next().unwrap())
-        .collect();
+    let profiled = profiled_ids(&counted);
     assert_eq!(profiled, ["8", "108", "109", "110"], "{counted}");
     // Under a window, none: its cap is for each of a training step's kernels.
     let windowed = [env[0], env[1], ("GPULINT_TRACE_WINDOW_S", "60")];
@@ -708,19 +714,12 @@ fn repeats_leave_the_budget_to_kernels_still_to_come() {
     let mut script = vec!["4600000 64 _Z5firstv".to_string()];
     script.extend(std::iter::repeat_n("0 64 _Z5innerv".to_string(), 20));
     script.extend((0..13).map(|k| format!("0 64 _Z5laterILi{k}EEvv")));
-    let path = dir.join("script.txt");
-    std::fs::write(&path, script.join("\n") + "\n").unwrap();
-    let env = [
-        ("FAKE_DRIVER_SCRIPT", path.to_str().unwrap()),
-        ("FAKE_REPLAY_MS", "400"),
-        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
-    ];
-    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
+    let script = script.join("\n") + "\n";
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), &script, "400");
     // The stand-in numbers the script's launch n (from 0) 101 + n: first is 101, the
     // loop 102-121, the later kernels 122-134.
-    let profiled: Vec<u32> = (counted.lines())
-        .filter(|l| !l.starts_with('#') && !l.starts_with("correlation"))
-        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+    let profiled: Vec<u32> = (profiled_ids(&counted).iter())
+        .map(|id| id.parse().unwrap())
         .collect();
     let (before, after): (Vec<u32>, Vec<u32>) = profiled.iter().partition(|&&id| id < 122);
     assert_eq!(after, (122..135).collect::<Vec<_>>(), "{counted}");
