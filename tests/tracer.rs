@@ -727,3 +727,25 @@ fn repeats_leave_the_budget_to_kernels_still_to_come() {
     assert_eq!(before, [101, 102, 110, 111, 112], "{counted}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The budget's last 1.5 s are for kernels not yet profiled: a later launch of a profiled
+/// kernel may not spend them. Each profiled launch here takes 1.4 s and the budget is
+/// about 5 s: a and b (2.8 s), a's 4x grid (then 4.2 s), and b's 4x grid is turned away
+/// (4.2 s + 1.5 s is over 5 s), so that c gets its first launch (without the reserve, b's
+/// grid would take it: 5.6 s).
+#[test]
+fn the_budgets_last_seconds_are_for_kernels_not_yet_profiled() {
+    let Some((dir, tracer, cupti, driver)) = build() else {
+        return;
+    };
+    let script = "0 64 _Z1av\n0 64 _Z1bv\n0 256 _Z1av\n0 256 _Z1bv\n0 64 _Z1cv\n";
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), script, "1400");
+    // The stand-in numbers the script's launches 101-105.
+    assert_eq!(
+        profiled_ids(&counted),
+        ["101", "102", "103", "105"],
+        "{counted}"
+    );
+    assert!(counted.contains("kernels the budget left 0\n"), "{counted}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -318,6 +318,11 @@
 #           the transformer (3 steps) by default, its export kept: fp32-gemm-on-cuda-cores
 #           its one warning, and serial-loads, if the reduction's 1.46 comes again, info
 #           with its near-limit note (lab/runs/2026-12-05-serial-loads-replay.txt).
+#           Run on the build with the budget's reserve (lab/runs/2026-12-05-reserve.txt),
+#           whose replays say, from the same inputs: the CNN 74 ranges in about 10.4 s, all
+#           53 kernels; attention 41 ranges as before but 38 kernels' first launches (33
+#           before); the transformer 50 ranges in about 8.2 s (54 in 8.8 s before), its 37
+#           kernels all profiled.
 #   allcnn  the CNN at 2 steps with --all-launches (every launch under ncu, about 260 s on
 #           the H200 in lab/runs/2026-12-05-augment.txt, call 2): the reference the
 #           default's warnings are held to. Expected: the model's warnings of the default
