@@ -323,6 +323,11 @@
 #           53 kernels; attention 41 ranges as before but 38 kernels' first launches (33
 #           before); the transformer 50 ranges in about 8.2 s (54 in 8.8 s before), its 37
 #           kernels all profiled.
+#   reservecnn  repeatshare's first half, for a call with little device time left (274 s
+#           on 2026-12-06, after failed starts): the warm-up, then the CNN plain and by
+#           default, then attention by default and plain. Expected as in repeatshare: the
+#           CNN's 7 warnings (wgrad's uncoalesced-load among them) within 1.5x its plain
+#           run + 5 s, no kernel left by the budget; attention's 2 warnings within its bar.
 #   allcnn  the CNN at 2 steps with --all-launches (every launch under ncu, about 260 s on
 #           the H200 in lab/runs/2026-12-05-augment.txt, call 2): the reference the
 #           default's warnings are held to. Expected: the model's warnings of the default
@@ -714,6 +719,16 @@ for stage in "$@"; do
       run_gl window_cnn -v --window 20 --save-csv "$r/window_cnn.csv" -- \
         python3 samples/apps/torch_cnn_augment.py --seconds 300
       summary window_cnn
+      ;;
+    reservecnn)
+      export TIMED_LIMIT=100
+      run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
+      timed plain_cnn python3 samples/apps/torch_cnn_augment.py 2
+      run_gl one_cnn -v --save-csv "$r/one_cnn.csv" -- python3 samples/apps/torch_cnn_augment.py 2
+      summary one_cnn
+      run_gl one_attention -v --save-csv "$r/one_attention.csv" -- python3 samples/apps/torch_attention.py 1
+      summary one_attention
+      timed plain_attention python3 samples/apps/torch_attention.py 1
       ;;
     allcnn)
       export TIMED_LIMIT=400
