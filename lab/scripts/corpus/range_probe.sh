@@ -325,7 +325,7 @@
 #           kernels all profiled.
 #   reservecnn  repeatshare's first half, for a call with little device time left (274 s
 #           on 2026-12-06, after failed starts): the warm-up, then the CNN plain and by
-#           default, then attention by default and plain. Expected as in repeatshare: the
+#           default, then attention plain and by default. Expected as in repeatshare: the
 #           CNN's 7 warnings (wgrad's uncoalesced-load among them) within 1.5x its plain
 #           run + 5 s, no kernel left by the budget; attention's 2 warnings within its bar.
 #   allcnn  the CNN at 2 steps with --all-launches (every launch under ncu, about 260 s on
@@ -344,6 +344,19 @@ summary() {
   local f="$r/$1.txt"
   echo "$1: $(grep -c '^warning\[' "$f") warnings: $(grep -A1 '^warning\[' "$f" | grep -o '^warning\[[A-Z0-9]*\] [a-z-]*\|  --> [^ ]*  [^ ]*' | sed 's/.*  //' | tr '\n' ' ')" | tee -a "$table"
   grep -o 'ran once: .*\|runs again, under ncu.*\|runs twice.*' "$f" | head -2 | sed "s/^/$1: /" | tee -a "$table"
+}
+# A program plain, then under gpulint by default with its export kept, and its summary:
+# name, then the program.
+plain_then_one() {
+  local name=$1; shift
+  timed "plain_$name" "$@"
+  run_gl "one_$name" -v --save-csv "$r/one_$name.csv" -- "$@"
+  summary "one_$name"
+}
+# The tracer's build, the chip query and Python's first start, once a machine, before the
+# timed runs.
+torch_warmup() {
+  run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
 }
 # CUPTI's headers and library: extras/CUPTI in older toolkits, the toolkit's own include and
 # lib in CUDA 13 (the H100 of 2026-12-05 had only those).
@@ -641,15 +654,11 @@ for stage in "$@"; do
       build_sample split_structs
       for program in "lud 1024" "bfs 1048576 8" "split_structs 1"; do
         set -- $program
-        timed "plain_$1" "$build/$1" "${@:2}"
-        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- "$build/$1" "${@:2}"
-        summary "one_$1"
+        plain_then_one "$1" "$build/$1" "${@:2}"
       done
       for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
         set -- $program
-        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
-        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
-        summary "one_$1"
+        plain_then_one "$1" python3 "samples/apps/$2" "${@:3}"
       done
       run_gl window_cnn -v --window 600 --save-csv "$r/window_cnn.csv" -- \
         python3 samples/apps/torch_cnn_augment.py 2
@@ -685,36 +694,28 @@ for stage in "$@"; do
       run_gl warmup -- "$build/lud" 256
       for program in "lud 1024" "bfs 1048576 8" "split_structs 1"; do
         set -- $program
-        timed "plain_$1" "$build/$1" "${@:2}"
-        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- "$build/$1" "${@:2}"
-        summary "one_$1"
+        plain_then_one "$1" "$build/$1" "${@:2}"
       done
       for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
         set -- $program
-        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
-        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
-        summary "one_$1"
+        plain_then_one "$1" python3 "samples/apps/$2" "${@:3}"
       done
       ;;
     onedefault4)
       export TIMED_LIMIT=200
       # The tracer's build and the chip query, once a machine, and Python's first start.
-      run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
+      torch_warmup
       for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
         set -- $program
-        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
-        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
-        summary "one_$1"
+        plain_then_one "$1" python3 "samples/apps/$2" "${@:3}"
       done
       ;;
     repeatshare)
       export TIMED_LIMIT=150
-      run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
+      torch_warmup
       for program in "cnn torch_cnn_augment.py 2" "attention torch_attention.py 1" "tf torch_transformer.py 3"; do
         set -- $program
-        timed "plain_$1" python3 "samples/apps/$2" "${@:3}"
-        run_gl "one_$1" -v --save-csv "$r/one_$1.csv" -- python3 "samples/apps/$2" "${@:3}"
-        summary "one_$1"
+        plain_then_one "$1" python3 "samples/apps/$2" "${@:3}"
       done
       run_gl window_cnn -v --window 20 --save-csv "$r/window_cnn.csv" -- \
         python3 samples/apps/torch_cnn_augment.py --seconds 300
@@ -722,13 +723,9 @@ for stage in "$@"; do
       ;;
     reservecnn)
       export TIMED_LIMIT=100
-      run_gl warmup -- python3 -c 'import torch; torch.ones(1, device="cuda").sum().item()'
-      timed plain_cnn python3 samples/apps/torch_cnn_augment.py 2
-      run_gl one_cnn -v --save-csv "$r/one_cnn.csv" -- python3 samples/apps/torch_cnn_augment.py 2
-      summary one_cnn
-      run_gl one_attention -v --save-csv "$r/one_attention.csv" -- python3 samples/apps/torch_attention.py 1
-      summary one_attention
-      timed plain_attention python3 samples/apps/torch_attention.py 1
+      torch_warmup
+      plain_then_one cnn python3 samples/apps/torch_cnn_augment.py 2
+      plain_then_one attention python3 samples/apps/torch_attention.py 1
       ;;
     allcnn)
       export TIMED_LIMIT=400
