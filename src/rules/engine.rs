@@ -446,15 +446,19 @@ mod tests {
         linter.finish().findings
     }
 
+    /// The bundled rule of that slug, alone.
+    fn bundled_rule(slug: &str) -> Vec<Rule> {
+        let rules = crate::rules::load(None).unwrap();
+        let only: Vec<Rule> = rules.into_iter().filter(|r| r.slug == slug).collect();
+        assert_eq!(only.len(), 1, "{slug}");
+        only
+    }
+
     /// The zoo's stride-2 copy, launched three times: one finding covering the three when
     /// merged, three findings per launch when not (`--per-launch`).
     #[test]
     fn repeated_launches_of_one_configuration_merge_into_one_finding() {
-        let rules: Vec<Rule> = crate::rules::load(None)
-            .unwrap()
-            .into_iter()
-            .filter(|r| r.slug == "uncoalesced-load")
-            .collect();
+        let rules = bundled_rule("uncoalesced-load");
         let zoo = launches("h200-zoo/full_raw_base.csv");
         let strided = zoo.launches.iter().find(|l| l.id == 1).unwrap();
         let three: Vec<Launch> = [1, 100, 200]
@@ -477,11 +481,7 @@ mod tests {
     /// to: unsettled alone, settled once merged with a launch of the kernel well past it.
     #[test]
     fn a_merged_finding_is_unsettled_only_where_each_launch_is() {
-        let rules: Vec<Rule> = crate::rules::load(None)
-            .unwrap()
-            .into_iter()
-            .filter(|r| r.slug == "divergent-warps")
-            .collect();
+        let rules = bundled_rule("divergent-warps");
         let bfs = launches("h100-one-run/loops3_bfs.csv");
         let level = bfs.launches.iter().find(|l| l.id == 9).unwrap();
         let alone = findings_of(&rules, "bfs", std::slice::from_ref(level), true);
@@ -503,11 +503,7 @@ mod tests {
     /// pushes it to, and says so.
     #[test]
     fn serial_loads_near_its_bar_is_unsettled() {
-        let rules: Vec<Rule> = crate::rules::load(None)
-            .unwrap()
-            .into_iter()
-            .filter(|r| r.slug == "serial-loads")
-            .collect();
+        let rules = bundled_rule("serial-loads");
         let chains = launches("h200-serial-loads/run_serial_loads.csv");
         let chain = &chains.launches[0];
         let settled = findings_of(&rules, "chains", std::slice::from_ref(chain), true);
