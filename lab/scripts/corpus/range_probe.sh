@@ -703,7 +703,6 @@ for stage in "$@"; do
       ;;
     onedefault4)
       export TIMED_LIMIT=200
-      # The tracer's build and the chip query, once a machine, and Python's first start.
       torch_warmup
       for program in "attention torch_attention.py 1" "tf torch_transformer.py 3" "cnn torch_cnn_augment.py 2"; do
         set -- $program
