@@ -333,6 +333,22 @@
 #           default's warnings are held to. Expected: the model's warnings of the default
 #           (fp32-gemm-on-cuda-cores, uncoalesced-load on wgrad, misaligned-access on
 #           cuDNN's fprop and the GEMM) and no launch-bound (--all-launches runs no trace).
+#   unlikewaits (2026-12-06, after repeatshare ran on an H100: the CNN's one run profiled 68
+#           launches, 7 of them unlike grids in its forward, and its budget was spent
+#           before the backward's bn_bw (16.8% of the GPU time), wgrad, multi_tensor_apply
+#           and a cutlass kernel; 6 of --all-launches' 7 warnings, wgrad's uncoalesced-load
+#           lost) the build where a kernel's unlike grids wait until the program is steady:
+#           LU, BFS and split_structs, then the CNN, attention and the transformer, each
+#           plain then by default, and --window 20 on the CNN's 5-minute loop.
+#           Expected before the call (replays with the H100's fit, first launch 4.8 s
+#           after CUDA's start, 126 ms a range; lab/runs/2026-12-06-unlike-waits.txt): the
+#           CNN about 62 ranges in about 7.7 s, all 53 kernels, its 7 warnings (wgrad's
+#           uncoalesced-load among them) within 1.5x its plain run + 5 s, no kernel left
+#           by the budget; attention 40 ranges, all 39 kernels, its 2 warnings; the
+#           transformer 46 ranges, all 37 kernels, fp32-gemm-on-cuda-cores its one
+#           warning; LU (17 launches, 7 warnings), BFS (10, 5 warnings and at most a
+#           near-bar info more) and split_structs (none) as before, their picks the same in
+#           the replays; the window within 60 s with the CNN's 7 warnings.
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -725,6 +741,24 @@ for stage in "$@"; do
       torch_warmup
       plain_then_one cnn python3 samples/apps/torch_cnn_augment.py 2
       plain_then_one attention python3 samples/apps/torch_attention.py 1
+      ;;
+    unlikewaits)
+      export TIMED_LIMIT=150
+      torch_warmup
+      for program in "lud 1024" "bfs 1048576 8" "split_structs 1"; do
+        set -- $program
+        build_sample "$1"
+        plain_then_one "$1" "$build/$1" "${@:2}"
+      done
+      for program in "cnn torch_cnn_augment.py 2" "attention torch_attention.py 1" "tf torch_transformer.py 3"; do
+        set -- $program
+        plain_then_one "$1" python3 "samples/apps/$2" "${@:3}"
+      done
+      mkdir -p /tmp/window
+      run_gl window_cnn -v --window 20 --save-csv /tmp/window/window_cnn.csv -- \
+        python3 samples/apps/torch_cnn_augment.py --seconds 300
+      cp /tmp/window/window_cnn.csv /tmp/window/window_cnn.gpulint.json "$r"/
+      summary window_cnn
       ;;
     allcnn)
       export TIMED_LIMIT=400
