@@ -626,15 +626,38 @@ fn counters_profile_each_kernels_first_launch_in_the_traced_run() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A kernel whose grids shrink, as LU's trailing update's do (the stand-in's launch calls:
-/// 4096 blocks, then 1024, 256, 64, ...): its first launch is profiled, then each whose
-/// grid is 4 times smaller than every profiled one, up to three launches of it; NCCL's
-/// kernels are never replayed (a collective would wait for ever).
+/// A kernel whose grids shrink, as LU's trailing update's do: its first launch is
+/// profiled, then, once the program is steady (no function new for 8 launches), each whose
+/// grid is 4 times smaller than every profiled one, up to three launches of it. While new
+/// functions still come, their first launches go first: an unlike grid waits (the
+/// augmented CNN's forward took the budget its backward's first launches needed,
+/// lab/runs/2026-12-06-unlike-waits.txt). NCCL's kernels are never replayed (a
+/// collective would wait for ever).
 #[test]
 fn counters_profile_a_kernels_launches_unlike_those_profiled() {
     let Some((dir, tracer, cupti, driver)) = build() else {
         return;
     };
+    // a: 4096 blocks (101), 1024 (102) before b is new (103), b's 7 more (104-110), then a
+    // at 1024 (111), 256 (112) and 64 (113). Under a window, which repeats nothing (else
+    // 113 would be a's first repeat).
+    let mut script = vec!["0 4096 _Z1av", "0 1024 _Z1av", "0 64 _Z1bv"];
+    script.extend(std::iter::repeat_n("0 64 _Z1bv", 7));
+    script.extend(["0 1024 _Z1av", "0 256 _Z1av", "0 64 _Z1av"]);
+    let path = dir.join("script.txt");
+    std::fs::write(&path, script.join("\n") + "\n").unwrap();
+    let env = [
+        ("FAKE_DRIVER_SCRIPT", path.to_str().unwrap()),
+        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
+        ("GPULINT_TRACE_WINDOW_S", "60"),
+    ];
+    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
+    // 102 is unlike but came before the program was steady; 113 would be a's fourth pick.
+    assert_eq!(
+        profiled_ids(&counted),
+        ["101", "103", "111", "112"],
+        "{counted}"
+    );
     let run = |kernel: &str| {
         let env = [
             ("FAKE_DRIVER_REPEATS", "8"),
@@ -644,11 +667,10 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
         ];
         counted_run(&dir, &tracer, &cupti, &driver, &env)
     };
+    // 8 calls of axpy, 4096 blocks, 1024, 256, ...: the program is not yet steady at the
+    // 8th, so only the first call (id 8) is profiled.
     let (traced_rows, counted) = run("_Z4axpyPKfPffi");
-    // Calls 1 (id 8), 2 (101) and 3 (102): 4096, 1024 and 256 blocks; call 4's 64 would be
-    // another, but three are the most.
-    let profiled = profiled_ids(&counted);
-    assert_eq!(profiled, ["8", "101", "102"], "{counted}");
+    assert_eq!(profiled_ids(&counted), ["8"], "{counted}");
     // The stand-in's one record of axpy has its first call's id: marked as replayed.
     let axpy: Vec<&str> = (traced_rows.lines())
         .filter(|l| l.contains("axpy"))
@@ -730,20 +752,23 @@ fn repeats_leave_the_budget_to_kernels_still_to_come() {
 
 /// The budget's last 1.5 s are for kernels not yet profiled: a later launch of a profiled
 /// kernel may not spend them. Each profiled launch here takes 1.4 s and the budget is
-/// about 5 s: a and b (2.8 s), a's 4x grid (then 4.2 s), and b's 4x grid is turned away
-/// (4.2 s + 1.5 s is over 5 s), so that c gets its first launch (without the reserve, b's
-/// grid would take it: 5.6 s).
+/// about 5 s: a and b (2.8 s); b's next 7 launches make the program steady; a's 4x grid
+/// (then 4.2 s); b's 4x grid is turned away (4.2 s + 1.5 s is over 5 s), so that c gets
+/// its first launch (without the reserve, b's grid would take it: 5.6 s).
 #[test]
 fn the_budgets_last_seconds_are_for_kernels_not_yet_profiled() {
     let Some((dir, tracer, cupti, driver)) = build() else {
         return;
     };
-    let script = "0 64 _Z1av\n0 64 _Z1bv\n0 256 _Z1av\n0 256 _Z1bv\n0 64 _Z1cv\n";
-    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), script, "1400");
-    // The stand-in numbers the script's launches 101-105.
+    let mut script = vec!["0 64 _Z1av", "0 64 _Z1bv"];
+    script.extend(std::iter::repeat_n("0 64 _Z1bv", 7));
+    script.extend(["0 256 _Z1av", "0 256 _Z1bv", "0 64 _Z1cv"]);
+    let script = script.join("\n") + "\n";
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), &script, "1400");
+    // The stand-in numbers the script's launches 101-112: a's 4x grid is 110, b's 111.
     assert_eq!(
         profiled_ids(&counted),
-        ["101", "102", "103", "105"],
+        ["101", "102", "110", "112"],
         "{counted}"
     );
     assert!(counted.contains("kernels the budget left 0\n"), "{counted}");
