@@ -349,6 +349,13 @@
 #           warning; LU (17 launches, 7 warnings), BFS (10, 5 warnings and at most a
 #           near-bar info more) and split_structs (none) as before, their picks the same in
 #           the replays; the window within 60 s with the CNN's 7 warnings.
+#   windowinfo (2026-12-06, after unlikewaits) the build where serial-loads beside others'
+#           DRAM write-backs (a tenth of the launch's DRAM traffic or more) is unsettled in
+#           one run: --window 20 on the CNN's 5-minute loop, then the CNN's default once.
+#           Expected before the call: the window within 60 s with the 2-step run's 7
+#           warnings, serial-loads on reduce_kernel's 544-block configuration info with the
+#           write-back note (if that configuration is profiled again: it was in calls 1 and
+#           3); the CNN's default as in unlikewaits (7 warnings within its bar).
 # usage: OUT=DIR lab/scripts/corpus/range_probe.sh STAGE...   (from the repository root;
 # gpulint at $GL, default .device-carry/gpulint)
 set -u
@@ -759,6 +766,17 @@ for stage in "$@"; do
         python3 samples/apps/torch_cnn_augment.py --seconds 300
       cp /tmp/window/window_cnn.csv /tmp/window/window_cnn.gpulint.json "$r"/
       summary window_cnn
+      ;;
+    windowinfo)
+      export TIMED_LIMIT=150
+      torch_warmup
+      mkdir -p /tmp/window
+      run_gl window_cnn -v --window 20 --save-csv /tmp/window/window_cnn.csv -- \
+        python3 samples/apps/torch_cnn_augment.py --seconds 300
+      cp /tmp/window/window_cnn.csv /tmp/window/window_cnn.gpulint.json "$r"/
+      summary window_cnn
+      grep -A1 '^info\[GL507' "$r/window_cnn.txt" | tee -a "$table"
+      plain_then_one cnn python3 samples/apps/torch_cnn_augment.py 2
       ;;
     allcnn)
       export TIMED_LIMIT=400
