@@ -526,6 +526,30 @@ mod tests {
         assert!(note.is_some_and(|n| n.contains("1.46 loads in flight against the 1.5 bar")));
     }
 
+    /// DRAM writes that are not a launch's own stores, a tenth of its DRAM traffic or more,
+    /// make its serial-loads figure unsettled: the window's reduction (window_cnn.csv, row
+    /// 67: 12.5 MB written for 576 sectors stored, 0.95 loads in flight where ncu read 3.4)
+    /// is; BFS's one-run chain (loops3_bfs.csv, ID 3, the program's launch 10: fewer bytes
+    /// written than stored) is not.
+    #[test]
+    fn serial_loads_beside_others_write_backs_is_unsettled() {
+        let rules = bundled_rule("serial-loads");
+        let window = launches("h100-one-run/window_cnn.csv");
+        let reduction = window.launches.iter().find(|l| l.id == 67).unwrap();
+        let found = findings_of(&rules, "window", std::slice::from_ref(reduction), true);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].unsettled_in_one_run, "{found:#?}");
+        assert!(
+            (found[0].notes.iter()).any(|n| n.contains("12,482,304 bytes were written to DRAM")),
+            "{found:#?}"
+        );
+        let bfs = launches("h100-one-run/loops3_bfs.csv");
+        let level = bfs.launches.iter().find(|l| l.id == 3).unwrap();
+        let chain = findings_of(&rules, "bfs", std::slice::from_ref(level), true);
+        assert_eq!(chain.len(), 1, "{chain:#?}");
+        assert!(!chain[0].unsettled_in_one_run, "{chain:#?}");
+    }
+
     /// latency-bound defers to another finding on the same launch: an LU perimeter step
     /// (122 one-warp blocks) is latency-bound by its own bar, and small-grid names the cause.
     #[test]
