@@ -396,7 +396,7 @@ fn a_kernel_the_budget_passed_over_is_profiled_once_the_run_earns_it() {
         return;
     };
     let script = "0 64 _Z1Av\n0 64 _Z1Bv\n0 64 _Z1Cv\n1000000 64 _Z1Cv\n";
-    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), script, "2600");
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), script, "2600", &[]);
     // The script's launches 0, 1 and 3 (the stand-in numbers launch n 101 + n).
     let profiled = profiled_ids(&counted);
     assert_eq!(profiled, ["101", "102", "104"], "{counted}");
@@ -521,20 +521,23 @@ fn profiled_ids(counted: &str) -> Vec<&str> {
 
 /// The stand-in driver replaying `script` (FAKE_DRIVER_SCRIPT: a launch a line, its wait
 /// in microseconds, its grid's blocks and its kernel) under the tracer, each profiled
-/// launch taking `replay_ms`; the counters file it left.
+/// launch taking `replay_ms`, with `more` added to the environment; the counters file it
+/// left.
 fn scripted_run(
     dir: &Path,
     (tracer, cupti, driver): (&Path, &Path, &Path),
     script: &str,
     replay_ms: &str,
+    more: &[(&str, &str)],
 ) -> String {
     let path = dir.join("script.txt");
     std::fs::write(&path, script).unwrap();
-    let env = [
+    let mut env = vec![
         ("FAKE_DRIVER_SCRIPT", path.to_str().unwrap()),
         ("FAKE_REPLAY_MS", replay_ms),
         ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
     ];
+    env.extend_from_slice(more);
     counted_run(dir, tracer, cupti, driver, &env).1
 }
 
@@ -644,14 +647,9 @@ fn counters_profile_a_kernels_launches_unlike_those_profiled() {
     let mut script = vec!["0 4096 _Z1av", "0 1024 _Z1av", "0 64 _Z1bv"];
     script.extend(std::iter::repeat_n("0 64 _Z1bv", 7));
     script.extend(["0 1024 _Z1av", "0 256 _Z1av", "0 64 _Z1av"]);
-    let path = dir.join("script.txt");
-    std::fs::write(&path, script.join("\n") + "\n").unwrap();
-    let env = [
-        ("FAKE_DRIVER_SCRIPT", path.to_str().unwrap()),
-        ("GPULINT_COUNTER_METRICS", "dram__bytes_read.sum"),
-        ("GPULINT_TRACE_WINDOW_S", "60"),
-    ];
-    let (_, counted) = counted_run(&dir, &tracer, &cupti, &driver, &env);
+    let script = script.join("\n") + "\n";
+    let window = [("GPULINT_TRACE_WINDOW_S", "60")];
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), &script, "1", &window);
     // 102 is unlike but came before the program was steady; 113 would be a's fourth pick.
     assert_eq!(
         profiled_ids(&counted),
@@ -737,7 +735,7 @@ fn repeats_leave_the_budget_to_kernels_still_to_come() {
     script.extend(std::iter::repeat_n("0 64 _Z5innerv".to_string(), 20));
     script.extend((0..13).map(|k| format!("0 64 _Z5laterILi{k}EEvv")));
     let script = script.join("\n") + "\n";
-    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), &script, "400");
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), &script, "400", &[]);
     // The stand-in numbers the script's launch n (from 0) 101 + n: first is 101, the
     // loop 102-121, the later kernels 122-134.
     let profiled: Vec<u32> = (profiled_ids(&counted).iter())
@@ -764,7 +762,7 @@ fn the_budgets_last_seconds_are_for_kernels_not_yet_profiled() {
     script.extend(std::iter::repeat_n("0 64 _Z1bv", 7));
     script.extend(["0 256 _Z1av", "0 256 _Z1bv", "0 64 _Z1cv"]);
     let script = script.join("\n") + "\n";
-    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), &script, "1400");
+    let counted = scripted_run(&dir, (&tracer, &cupti, &driver), &script, "1400", &[]);
     // The stand-in numbers the script's launches 101-112: a's 4x grid is 110, b's 111.
     assert_eq!(
         profiled_ids(&counted),
