@@ -376,6 +376,15 @@ plain_then_one() {
   run_gl "one_$name" -v --save-csv "$r/one_$name.csv" -- "$@"
   summary "one_$name"
 }
+# The augmented CNN's 5-minute loop under --window 20, its export and sidecar kept (the
+# trace, hundreds of MB, left out of the results), and its summary.
+window_loop() {
+  mkdir -p /tmp/window
+  run_gl window_cnn -v --window 20 --save-csv /tmp/window/window_cnn.csv -- \
+    python3 samples/apps/torch_cnn_augment.py --seconds 300
+  cp /tmp/window/window_cnn.csv /tmp/window/window_cnn.gpulint.json "$r"/
+  summary window_cnn
+}
 # The tracer's build, the chip query and Python's first start, once a machine, before the
 # timed runs.
 torch_warmup() {
@@ -761,20 +770,12 @@ for stage in "$@"; do
         set -- $program
         plain_then_one "$1" python3 "samples/apps/$2" "${@:3}"
       done
-      mkdir -p /tmp/window
-      run_gl window_cnn -v --window 20 --save-csv /tmp/window/window_cnn.csv -- \
-        python3 samples/apps/torch_cnn_augment.py --seconds 300
-      cp /tmp/window/window_cnn.csv /tmp/window/window_cnn.gpulint.json "$r"/
-      summary window_cnn
+      window_loop
       ;;
     windowinfo)
       export TIMED_LIMIT=150
       torch_warmup
-      mkdir -p /tmp/window
-      run_gl window_cnn -v --window 20 --save-csv /tmp/window/window_cnn.csv -- \
-        python3 samples/apps/torch_cnn_augment.py --seconds 300
-      cp /tmp/window/window_cnn.csv /tmp/window/window_cnn.gpulint.json "$r"/
-      summary window_cnn
+      window_loop
       grep -A1 '^info\[GL507' "$r/window_cnn.txt" | tee -a "$table"
       plain_then_one cnn python3 samples/apps/torch_cnn_augment.py 2
       ;;
